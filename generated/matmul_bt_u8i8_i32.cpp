@@ -102,7 +102,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 #endif
 
 // ---- avx512+vnni (512-bit vectors)
-// packing: w (transposed: element by element) is copied per column of tiles into a 128 KiB panel, 2048 steps of k at a time (the reduction runs in blocks of 2048); byte quads: panel row p holds steps 4p..4p + 3 of each column as one u32, for vpdpbusd
+// packing: w (transposed by 16 x 16 tiles of groups) is copied per column of tiles into a 128 KiB panel, 2048 steps of k at a time (the reduction runs in blocks of 2048); byte quads: panel row p holds steps 4p..4p + 3 of each column as one u32, for vpdpbusd
 // hint: w[j][k] is not laid out in the order the kernel reads it; weights used by many calls can be packed ahead ("pack": "ahead") into w_packed[k][j], read in order
 // register tile: 6 x 4 vectors of i32x16 (24 accumulators) along i x j
 // per four steps of k: vpdpbusd (four u8 x i8 products per i32 lane, wrapping), the broadcast operand's quad as one u32
@@ -132,45 +132,167 @@ matmul_bt_u8i8_i32_avx512_vnni(const uint8_t* in0, const int8_t* in1, const int3
     int64_t k0 = 0;
     for (; k0 < k_blocks_end; k0 += 2048) {
       int64_t k_end = k0 + 2048 < size2 ? k0 + 2048 : size2;
-      // pack: 64 columns of w, transposed, one byte quad at a time
+      // pack: 64 columns of w, transposed by 16 x 16 tiles of byte quads (16 panel rows at a time)
       int64_t kp = k0;
-      for (; kp + 4 <= k_end; kp += 4) {
+      for (; kp + 64 <= k_end; kp += 64) {
+        int64_t cb = 0;
+        for (; cb + 16 <= 64; cb += 16) {
+          __m512i row0 = _mm512_loadu_si512((const void*)(in1 + cb * stride1 + j * stride1 + kp));
+          __m512i row1 =
+              _mm512_loadu_si512((const void*)(in1 + cb * stride1 + j * stride1 + kp + stride1));
+          __m512i row2 = _mm512_loadu_si512(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 2 * stride1));
+          __m512i row3 = _mm512_loadu_si512(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 3 * stride1));
+          __m512i row4 = _mm512_loadu_si512(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 4 * stride1));
+          __m512i row5 = _mm512_loadu_si512(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 5 * stride1));
+          __m512i row6 = _mm512_loadu_si512(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 6 * stride1));
+          __m512i row7 = _mm512_loadu_si512(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 7 * stride1));
+          __m512i row8 = _mm512_loadu_si512(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 8 * stride1));
+          __m512i row9 = _mm512_loadu_si512(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 9 * stride1));
+          __m512i row10 = _mm512_loadu_si512(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 10 * stride1));
+          __m512i row11 = _mm512_loadu_si512(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 11 * stride1));
+          __m512i row12 = _mm512_loadu_si512(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 12 * stride1));
+          __m512i row13 = _mm512_loadu_si512(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 13 * stride1));
+          __m512i row14 = _mm512_loadu_si512(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 14 * stride1));
+          __m512i row15 = _mm512_loadu_si512(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 15 * stride1));
+          // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
+          __m512i t1_0 = _mm512_unpacklo_epi32(row0, row1);
+          __m512i t1_1 = _mm512_unpackhi_epi32(row0, row1);
+          __m512i t1_2 = _mm512_unpacklo_epi32(row2, row3);
+          __m512i t1_3 = _mm512_unpackhi_epi32(row2, row3);
+          __m512i t1_4 = _mm512_unpacklo_epi32(row4, row5);
+          __m512i t1_5 = _mm512_unpackhi_epi32(row4, row5);
+          __m512i t1_6 = _mm512_unpacklo_epi32(row6, row7);
+          __m512i t1_7 = _mm512_unpackhi_epi32(row6, row7);
+          __m512i t1_8 = _mm512_unpacklo_epi32(row8, row9);
+          __m512i t1_9 = _mm512_unpackhi_epi32(row8, row9);
+          __m512i t1_10 = _mm512_unpacklo_epi32(row10, row11);
+          __m512i t1_11 = _mm512_unpackhi_epi32(row10, row11);
+          __m512i t1_12 = _mm512_unpacklo_epi32(row12, row13);
+          __m512i t1_13 = _mm512_unpackhi_epi32(row12, row13);
+          __m512i t1_14 = _mm512_unpacklo_epi32(row14, row15);
+          __m512i t1_15 = _mm512_unpackhi_epi32(row14, row15);
+          // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
+          __m512i t2_0 = _mm512_unpacklo_epi64(t1_0, t1_2);
+          __m512i t2_1 = _mm512_unpackhi_epi64(t1_0, t1_2);
+          __m512i t2_2 = _mm512_unpacklo_epi64(t1_1, t1_3);
+          __m512i t2_3 = _mm512_unpackhi_epi64(t1_1, t1_3);
+          __m512i t2_4 = _mm512_unpacklo_epi64(t1_4, t1_6);
+          __m512i t2_5 = _mm512_unpackhi_epi64(t1_4, t1_6);
+          __m512i t2_6 = _mm512_unpacklo_epi64(t1_5, t1_7);
+          __m512i t2_7 = _mm512_unpackhi_epi64(t1_5, t1_7);
+          __m512i t2_8 = _mm512_unpacklo_epi64(t1_8, t1_10);
+          __m512i t2_9 = _mm512_unpackhi_epi64(t1_8, t1_10);
+          __m512i t2_10 = _mm512_unpacklo_epi64(t1_9, t1_11);
+          __m512i t2_11 = _mm512_unpackhi_epi64(t1_9, t1_11);
+          __m512i t2_12 = _mm512_unpacklo_epi64(t1_12, t1_14);
+          __m512i t2_13 = _mm512_unpackhi_epi64(t1_12, t1_14);
+          __m512i t2_14 = _mm512_unpacklo_epi64(t1_13, t1_15);
+          __m512i t2_15 = _mm512_unpackhi_epi64(t1_13, t1_15);
+          // stage 3: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
+          __m512i t3_0 = _mm512_shuffle_i32x4(t2_0, t2_4, 0x88);
+          __m512i t3_4 = _mm512_shuffle_i32x4(t2_0, t2_4, 0xDD);
+          __m512i t3_1 = _mm512_shuffle_i32x4(t2_1, t2_5, 0x88);
+          __m512i t3_5 = _mm512_shuffle_i32x4(t2_1, t2_5, 0xDD);
+          __m512i t3_2 = _mm512_shuffle_i32x4(t2_2, t2_6, 0x88);
+          __m512i t3_6 = _mm512_shuffle_i32x4(t2_2, t2_6, 0xDD);
+          __m512i t3_3 = _mm512_shuffle_i32x4(t2_3, t2_7, 0x88);
+          __m512i t3_7 = _mm512_shuffle_i32x4(t2_3, t2_7, 0xDD);
+          __m512i t3_8 = _mm512_shuffle_i32x4(t2_8, t2_12, 0x88);
+          __m512i t3_12 = _mm512_shuffle_i32x4(t2_8, t2_12, 0xDD);
+          __m512i t3_9 = _mm512_shuffle_i32x4(t2_9, t2_13, 0x88);
+          __m512i t3_13 = _mm512_shuffle_i32x4(t2_9, t2_13, 0xDD);
+          __m512i t3_10 = _mm512_shuffle_i32x4(t2_10, t2_14, 0x88);
+          __m512i t3_14 = _mm512_shuffle_i32x4(t2_10, t2_14, 0xDD);
+          __m512i t3_11 = _mm512_shuffle_i32x4(t2_11, t2_15, 0x88);
+          __m512i t3_15 = _mm512_shuffle_i32x4(t2_11, t2_15, 0xDD);
+          // stage 4: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
+          __m512i col0 = _mm512_shuffle_i32x4(t3_0, t3_8, 0x88);
+          __m512i col8 = _mm512_shuffle_i32x4(t3_0, t3_8, 0xDD);
+          __m512i col1 = _mm512_shuffle_i32x4(t3_1, t3_9, 0x88);
+          __m512i col9 = _mm512_shuffle_i32x4(t3_1, t3_9, 0xDD);
+          __m512i col2 = _mm512_shuffle_i32x4(t3_2, t3_10, 0x88);
+          __m512i col10 = _mm512_shuffle_i32x4(t3_2, t3_10, 0xDD);
+          __m512i col3 = _mm512_shuffle_i32x4(t3_3, t3_11, 0x88);
+          __m512i col11 = _mm512_shuffle_i32x4(t3_3, t3_11, 0xDD);
+          __m512i col4 = _mm512_shuffle_i32x4(t3_4, t3_12, 0x88);
+          __m512i col12 = _mm512_shuffle_i32x4(t3_4, t3_12, 0xDD);
+          __m512i col5 = _mm512_shuffle_i32x4(t3_5, t3_13, 0x88);
+          __m512i col13 = _mm512_shuffle_i32x4(t3_5, t3_13, 0xDD);
+          __m512i col6 = _mm512_shuffle_i32x4(t3_6, t3_14, 0x88);
+          __m512i col14 = _mm512_shuffle_i32x4(t3_6, t3_14, 0xDD);
+          __m512i col7 = _mm512_shuffle_i32x4(t3_7, t3_15, 0x88);
+          __m512i col15 = _mm512_shuffle_i32x4(t3_7, t3_15, 0xDD);
+          _mm512_storeu_si512((void*)(panel + cb + 16 * kp - 16 * k0), col0);
+          _mm512_storeu_si512((void*)(panel + cb + 16 * kp - 16 * k0 + 64), col1);
+          _mm512_storeu_si512((void*)(panel + cb + 16 * kp - 16 * k0 + 128), col2);
+          _mm512_storeu_si512((void*)(panel + cb + 16 * kp - 16 * k0 + 192), col3);
+          _mm512_storeu_si512((void*)(panel + cb + 16 * kp - 16 * k0 + 256), col4);
+          _mm512_storeu_si512((void*)(panel + cb + 16 * kp - 16 * k0 + 320), col5);
+          _mm512_storeu_si512((void*)(panel + cb + 16 * kp - 16 * k0 + 384), col6);
+          _mm512_storeu_si512((void*)(panel + cb + 16 * kp - 16 * k0 + 448), col7);
+          _mm512_storeu_si512((void*)(panel + cb + 16 * kp - 16 * k0 + 512), col8);
+          _mm512_storeu_si512((void*)(panel + cb + 16 * kp - 16 * k0 + 576), col9);
+          _mm512_storeu_si512((void*)(panel + cb + 16 * kp - 16 * k0 + 640), col10);
+          _mm512_storeu_si512((void*)(panel + cb + 16 * kp - 16 * k0 + 704), col11);
+          _mm512_storeu_si512((void*)(panel + cb + 16 * kp - 16 * k0 + 768), col12);
+          _mm512_storeu_si512((void*)(panel + cb + 16 * kp - 16 * k0 + 832), col13);
+          _mm512_storeu_si512((void*)(panel + cb + 16 * kp - 16 * k0 + 896), col14);
+          _mm512_storeu_si512((void*)(panel + cb + 16 * kp - 16 * k0 + 960), col15);
+        }
+      }
+      // the steps after the last whole tile, one byte quad at a time
+      int64_t kr = kp;
+      for (; kr + 4 <= k_end; kr += 4) {
         int64_t col = 0;
         for (; col < 64; ++col) {
           uint32_t quad;
-          __builtin_memcpy(&quad, in1 + col * stride1 + j * stride1 + kp, sizeof quad);
-          panel[col + 16 * kp - 16 * k0] = quad;
+          __builtin_memcpy(&quad, in1 + col * stride1 + j * stride1 + kr, sizeof quad);
+          panel[col + 16 * kr - 16 * k0] = quad;
         }
       }
       // the last steps, the missing ones zero
-      if (kp < k_end) {
+      if (kr < k_end) {
         int64_t col = 0;
         for (; col < 64; ++col) {
-          uint8_t last_quad_0_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp];
+          uint8_t last_quad_0_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr];
           uint8_t last_quad_0_u8 = (uint8_t)(int8_t)last_quad_0_i8;
           uint32_t last_quad = (uint32_t)last_quad_0_u8;
-          if (kp + 1 < k_end) {
-            uint8_t last_quad_1_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp + 1];
+          if (kr + 1 < k_end) {
+            uint8_t last_quad_1_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr + 1];
             uint8_t last_quad_1_u8 = (uint8_t)(int8_t)last_quad_1_i8;
             uint32_t last_quad_1 = (uint32_t)last_quad_1_u8;
             uint32_t last_quad_1_high = (uint32_t)((uint32_t)last_quad_1 << 8);
             last_quad = (uint32_t)(last_quad | last_quad_1_high);
           }
-          if (kp + 2 < k_end) {
-            uint8_t last_quad_2_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp + 2];
+          if (kr + 2 < k_end) {
+            uint8_t last_quad_2_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr + 2];
             uint8_t last_quad_2_u8 = (uint8_t)(int8_t)last_quad_2_i8;
             uint32_t last_quad_2 = (uint32_t)last_quad_2_u8;
             uint32_t last_quad_2_high = (uint32_t)((uint32_t)last_quad_2 << 16);
             last_quad = (uint32_t)(last_quad | last_quad_2_high);
           }
-          if (kp + 3 < k_end) {
-            uint8_t last_quad_3_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp + 3];
+          if (kr + 3 < k_end) {
+            uint8_t last_quad_3_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr + 3];
             uint8_t last_quad_3_u8 = (uint8_t)(int8_t)last_quad_3_i8;
             uint32_t last_quad_3 = (uint32_t)last_quad_3_u8;
             uint32_t last_quad_3_high = (uint32_t)((uint32_t)last_quad_3 << 24);
             last_quad = (uint32_t)(last_quad | last_quad_3_high);
           }
-          panel[col + 16 * kp - 16 * k0] = last_quad;
+          panel[col + 16 * kr - 16 * k0] = last_quad;
         }
       }
       int64_t i = 0;
@@ -849,45 +971,167 @@ matmul_bt_u8i8_i32_avx512_vnni(const uint8_t* in0, const int8_t* in1, const int3
     int64_t k0 = 0;
     for (; k0 < k_blocks_end; k0 += 2048) {
       int64_t k_end = k0 + 2048 < size2 ? k0 + 2048 : size2;
-      // pack: 16 columns of w, transposed, one byte quad at a time
+      // pack: 16 columns of w, transposed by 16 x 16 tiles of byte quads (16 panel rows at a time)
       int64_t kp = k0;
-      for (; kp + 4 <= k_end; kp += 4) {
+      for (; kp + 64 <= k_end; kp += 64) {
+        int64_t cb = 0;
+        for (; cb + 16 <= 16; cb += 16) {
+          __m512i row0 = _mm512_loadu_si512((const void*)(in1 + cb * stride1 + j * stride1 + kp));
+          __m512i row1 =
+              _mm512_loadu_si512((const void*)(in1 + cb * stride1 + j * stride1 + kp + stride1));
+          __m512i row2 = _mm512_loadu_si512(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 2 * stride1));
+          __m512i row3 = _mm512_loadu_si512(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 3 * stride1));
+          __m512i row4 = _mm512_loadu_si512(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 4 * stride1));
+          __m512i row5 = _mm512_loadu_si512(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 5 * stride1));
+          __m512i row6 = _mm512_loadu_si512(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 6 * stride1));
+          __m512i row7 = _mm512_loadu_si512(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 7 * stride1));
+          __m512i row8 = _mm512_loadu_si512(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 8 * stride1));
+          __m512i row9 = _mm512_loadu_si512(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 9 * stride1));
+          __m512i row10 = _mm512_loadu_si512(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 10 * stride1));
+          __m512i row11 = _mm512_loadu_si512(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 11 * stride1));
+          __m512i row12 = _mm512_loadu_si512(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 12 * stride1));
+          __m512i row13 = _mm512_loadu_si512(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 13 * stride1));
+          __m512i row14 = _mm512_loadu_si512(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 14 * stride1));
+          __m512i row15 = _mm512_loadu_si512(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 15 * stride1));
+          // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
+          __m512i t1_0 = _mm512_unpacklo_epi32(row0, row1);
+          __m512i t1_1 = _mm512_unpackhi_epi32(row0, row1);
+          __m512i t1_2 = _mm512_unpacklo_epi32(row2, row3);
+          __m512i t1_3 = _mm512_unpackhi_epi32(row2, row3);
+          __m512i t1_4 = _mm512_unpacklo_epi32(row4, row5);
+          __m512i t1_5 = _mm512_unpackhi_epi32(row4, row5);
+          __m512i t1_6 = _mm512_unpacklo_epi32(row6, row7);
+          __m512i t1_7 = _mm512_unpackhi_epi32(row6, row7);
+          __m512i t1_8 = _mm512_unpacklo_epi32(row8, row9);
+          __m512i t1_9 = _mm512_unpackhi_epi32(row8, row9);
+          __m512i t1_10 = _mm512_unpacklo_epi32(row10, row11);
+          __m512i t1_11 = _mm512_unpackhi_epi32(row10, row11);
+          __m512i t1_12 = _mm512_unpacklo_epi32(row12, row13);
+          __m512i t1_13 = _mm512_unpackhi_epi32(row12, row13);
+          __m512i t1_14 = _mm512_unpacklo_epi32(row14, row15);
+          __m512i t1_15 = _mm512_unpackhi_epi32(row14, row15);
+          // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
+          __m512i t2_0 = _mm512_unpacklo_epi64(t1_0, t1_2);
+          __m512i t2_1 = _mm512_unpackhi_epi64(t1_0, t1_2);
+          __m512i t2_2 = _mm512_unpacklo_epi64(t1_1, t1_3);
+          __m512i t2_3 = _mm512_unpackhi_epi64(t1_1, t1_3);
+          __m512i t2_4 = _mm512_unpacklo_epi64(t1_4, t1_6);
+          __m512i t2_5 = _mm512_unpackhi_epi64(t1_4, t1_6);
+          __m512i t2_6 = _mm512_unpacklo_epi64(t1_5, t1_7);
+          __m512i t2_7 = _mm512_unpackhi_epi64(t1_5, t1_7);
+          __m512i t2_8 = _mm512_unpacklo_epi64(t1_8, t1_10);
+          __m512i t2_9 = _mm512_unpackhi_epi64(t1_8, t1_10);
+          __m512i t2_10 = _mm512_unpacklo_epi64(t1_9, t1_11);
+          __m512i t2_11 = _mm512_unpackhi_epi64(t1_9, t1_11);
+          __m512i t2_12 = _mm512_unpacklo_epi64(t1_12, t1_14);
+          __m512i t2_13 = _mm512_unpackhi_epi64(t1_12, t1_14);
+          __m512i t2_14 = _mm512_unpacklo_epi64(t1_13, t1_15);
+          __m512i t2_15 = _mm512_unpackhi_epi64(t1_13, t1_15);
+          // stage 3: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
+          __m512i t3_0 = _mm512_shuffle_i32x4(t2_0, t2_4, 0x88);
+          __m512i t3_4 = _mm512_shuffle_i32x4(t2_0, t2_4, 0xDD);
+          __m512i t3_1 = _mm512_shuffle_i32x4(t2_1, t2_5, 0x88);
+          __m512i t3_5 = _mm512_shuffle_i32x4(t2_1, t2_5, 0xDD);
+          __m512i t3_2 = _mm512_shuffle_i32x4(t2_2, t2_6, 0x88);
+          __m512i t3_6 = _mm512_shuffle_i32x4(t2_2, t2_6, 0xDD);
+          __m512i t3_3 = _mm512_shuffle_i32x4(t2_3, t2_7, 0x88);
+          __m512i t3_7 = _mm512_shuffle_i32x4(t2_3, t2_7, 0xDD);
+          __m512i t3_8 = _mm512_shuffle_i32x4(t2_8, t2_12, 0x88);
+          __m512i t3_12 = _mm512_shuffle_i32x4(t2_8, t2_12, 0xDD);
+          __m512i t3_9 = _mm512_shuffle_i32x4(t2_9, t2_13, 0x88);
+          __m512i t3_13 = _mm512_shuffle_i32x4(t2_9, t2_13, 0xDD);
+          __m512i t3_10 = _mm512_shuffle_i32x4(t2_10, t2_14, 0x88);
+          __m512i t3_14 = _mm512_shuffle_i32x4(t2_10, t2_14, 0xDD);
+          __m512i t3_11 = _mm512_shuffle_i32x4(t2_11, t2_15, 0x88);
+          __m512i t3_15 = _mm512_shuffle_i32x4(t2_11, t2_15, 0xDD);
+          // stage 4: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
+          __m512i col0 = _mm512_shuffle_i32x4(t3_0, t3_8, 0x88);
+          __m512i col8 = _mm512_shuffle_i32x4(t3_0, t3_8, 0xDD);
+          __m512i col1 = _mm512_shuffle_i32x4(t3_1, t3_9, 0x88);
+          __m512i col9 = _mm512_shuffle_i32x4(t3_1, t3_9, 0xDD);
+          __m512i col2 = _mm512_shuffle_i32x4(t3_2, t3_10, 0x88);
+          __m512i col10 = _mm512_shuffle_i32x4(t3_2, t3_10, 0xDD);
+          __m512i col3 = _mm512_shuffle_i32x4(t3_3, t3_11, 0x88);
+          __m512i col11 = _mm512_shuffle_i32x4(t3_3, t3_11, 0xDD);
+          __m512i col4 = _mm512_shuffle_i32x4(t3_4, t3_12, 0x88);
+          __m512i col12 = _mm512_shuffle_i32x4(t3_4, t3_12, 0xDD);
+          __m512i col5 = _mm512_shuffle_i32x4(t3_5, t3_13, 0x88);
+          __m512i col13 = _mm512_shuffle_i32x4(t3_5, t3_13, 0xDD);
+          __m512i col6 = _mm512_shuffle_i32x4(t3_6, t3_14, 0x88);
+          __m512i col14 = _mm512_shuffle_i32x4(t3_6, t3_14, 0xDD);
+          __m512i col7 = _mm512_shuffle_i32x4(t3_7, t3_15, 0x88);
+          __m512i col15 = _mm512_shuffle_i32x4(t3_7, t3_15, 0xDD);
+          _mm512_storeu_si512((void*)(panel + cb + 4 * kp - 4 * k0), col0);
+          _mm512_storeu_si512((void*)(panel + cb + 4 * kp - 4 * k0 + 16), col1);
+          _mm512_storeu_si512((void*)(panel + cb + 4 * kp - 4 * k0 + 32), col2);
+          _mm512_storeu_si512((void*)(panel + cb + 4 * kp - 4 * k0 + 48), col3);
+          _mm512_storeu_si512((void*)(panel + cb + 4 * kp - 4 * k0 + 64), col4);
+          _mm512_storeu_si512((void*)(panel + cb + 4 * kp - 4 * k0 + 80), col5);
+          _mm512_storeu_si512((void*)(panel + cb + 4 * kp - 4 * k0 + 96), col6);
+          _mm512_storeu_si512((void*)(panel + cb + 4 * kp - 4 * k0 + 112), col7);
+          _mm512_storeu_si512((void*)(panel + cb + 4 * kp - 4 * k0 + 128), col8);
+          _mm512_storeu_si512((void*)(panel + cb + 4 * kp - 4 * k0 + 144), col9);
+          _mm512_storeu_si512((void*)(panel + cb + 4 * kp - 4 * k0 + 160), col10);
+          _mm512_storeu_si512((void*)(panel + cb + 4 * kp - 4 * k0 + 176), col11);
+          _mm512_storeu_si512((void*)(panel + cb + 4 * kp - 4 * k0 + 192), col12);
+          _mm512_storeu_si512((void*)(panel + cb + 4 * kp - 4 * k0 + 208), col13);
+          _mm512_storeu_si512((void*)(panel + cb + 4 * kp - 4 * k0 + 224), col14);
+          _mm512_storeu_si512((void*)(panel + cb + 4 * kp - 4 * k0 + 240), col15);
+        }
+      }
+      // the steps after the last whole tile, one byte quad at a time
+      int64_t kr = kp;
+      for (; kr + 4 <= k_end; kr += 4) {
         int64_t col = 0;
         for (; col < 16; ++col) {
           uint32_t quad;
-          __builtin_memcpy(&quad, in1 + col * stride1 + j * stride1 + kp, sizeof quad);
-          panel[col + 4 * kp - 4 * k0] = quad;
+          __builtin_memcpy(&quad, in1 + col * stride1 + j * stride1 + kr, sizeof quad);
+          panel[col + 4 * kr - 4 * k0] = quad;
         }
       }
       // the last steps, the missing ones zero
-      if (kp < k_end) {
+      if (kr < k_end) {
         int64_t col = 0;
         for (; col < 16; ++col) {
-          uint8_t last_quad_0_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp];
+          uint8_t last_quad_0_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr];
           uint8_t last_quad_0_u8 = (uint8_t)(int8_t)last_quad_0_i8;
           uint32_t last_quad = (uint32_t)last_quad_0_u8;
-          if (kp + 1 < k_end) {
-            uint8_t last_quad_1_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp + 1];
+          if (kr + 1 < k_end) {
+            uint8_t last_quad_1_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr + 1];
             uint8_t last_quad_1_u8 = (uint8_t)(int8_t)last_quad_1_i8;
             uint32_t last_quad_1 = (uint32_t)last_quad_1_u8;
             uint32_t last_quad_1_high = (uint32_t)((uint32_t)last_quad_1 << 8);
             last_quad = (uint32_t)(last_quad | last_quad_1_high);
           }
-          if (kp + 2 < k_end) {
-            uint8_t last_quad_2_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp + 2];
+          if (kr + 2 < k_end) {
+            uint8_t last_quad_2_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr + 2];
             uint8_t last_quad_2_u8 = (uint8_t)(int8_t)last_quad_2_i8;
             uint32_t last_quad_2 = (uint32_t)last_quad_2_u8;
             uint32_t last_quad_2_high = (uint32_t)((uint32_t)last_quad_2 << 16);
             last_quad = (uint32_t)(last_quad | last_quad_2_high);
           }
-          if (kp + 3 < k_end) {
-            uint8_t last_quad_3_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp + 3];
+          if (kr + 3 < k_end) {
+            uint8_t last_quad_3_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr + 3];
             uint8_t last_quad_3_u8 = (uint8_t)(int8_t)last_quad_3_i8;
             uint32_t last_quad_3 = (uint32_t)last_quad_3_u8;
             uint32_t last_quad_3_high = (uint32_t)((uint32_t)last_quad_3 << 24);
             last_quad = (uint32_t)(last_quad | last_quad_3_high);
           }
-          panel[col + 4 * kp - 4 * k0] = last_quad;
+          panel[col + 4 * kr - 4 * k0] = last_quad;
         }
       }
       int64_t i = 0;
@@ -2708,7 +2952,7 @@ __attribute__((target("+sve"))) void matmul_bt_u8i8_i32_sve(const uint8_t* in0, 
 #endif
 
 // ---- avx2+avx_vnni (256-bit vectors)
-// packing: w (transposed: element by element) is copied per column of tiles into a 128 KiB panel, 8192 steps of k at a time (the reduction runs in blocks of 8192); byte quads: panel row p holds steps 4p..4p + 3 of each column as one u32, for vpdpbusd
+// packing: w (transposed by 8 x 8 tiles of groups) is copied per column of tiles into a 128 KiB panel, 8192 steps of k at a time (the reduction runs in blocks of 8192); byte quads: panel row p holds steps 4p..4p + 3 of each column as one u32, for vpdpbusd
 // hint: w[j][k] is not laid out in the order the kernel reads it; weights used by many calls can be packed ahead ("pack": "ahead") into w_packed[k][j], read in order
 // register tile: 6 x 2 vectors of i32x8 (12 accumulators) along i x j
 // per four steps of k: vpdpbusd (four u8 x i8 products per i32 lane, wrapping), the broadcast operand's quad as one u32
@@ -2737,45 +2981,111 @@ __attribute__((target("avx2,avxvnni"))) void matmul_bt_u8i8_i32_avx2_avx_vnni(
     int64_t k0 = 0;
     for (; k0 < k_blocks_end; k0 += 8192) {
       int64_t k_end = k0 + 8192 < size2 ? k0 + 8192 : size2;
-      // pack: 16 columns of w, transposed, one byte quad at a time
+      // pack: 16 columns of w, transposed by 8 x 8 tiles of byte quads (8 panel rows at a time)
       int64_t kp = k0;
-      for (; kp + 4 <= k_end; kp += 4) {
+      for (; kp + 32 <= k_end; kp += 32) {
+        int64_t cb = 0;
+        for (; cb + 8 <= 16; cb += 8) {
+          __m256i row0 =
+              _mm256_loadu_si256((const __m256i*)(in1 + cb * stride1 + j * stride1 + kp));
+          __m256i row1 =
+              _mm256_loadu_si256((const __m256i*)(in1 + cb * stride1 + j * stride1 + kp + stride1));
+          __m256i row2 = _mm256_loadu_si256(
+              (const __m256i*)(in1 + cb * stride1 + j * stride1 + kp + 2 * stride1));
+          __m256i row3 = _mm256_loadu_si256(
+              (const __m256i*)(in1 + cb * stride1 + j * stride1 + kp + 3 * stride1));
+          __m256i row4 = _mm256_loadu_si256(
+              (const __m256i*)(in1 + cb * stride1 + j * stride1 + kp + 4 * stride1));
+          __m256i row5 = _mm256_loadu_si256(
+              (const __m256i*)(in1 + cb * stride1 + j * stride1 + kp + 5 * stride1));
+          __m256i row6 = _mm256_loadu_si256(
+              (const __m256i*)(in1 + cb * stride1 + j * stride1 + kp + 6 * stride1));
+          __m256i row7 = _mm256_loadu_si256(
+              (const __m256i*)(in1 + cb * stride1 + j * stride1 + kp + 7 * stride1));
+          // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
+          __m256i t1_0 = _mm256_unpacklo_epi32(row0, row1);
+          __m256i t1_1 = _mm256_unpackhi_epi32(row0, row1);
+          __m256i t1_2 = _mm256_unpacklo_epi32(row2, row3);
+          __m256i t1_3 = _mm256_unpackhi_epi32(row2, row3);
+          __m256i t1_4 = _mm256_unpacklo_epi32(row4, row5);
+          __m256i t1_5 = _mm256_unpackhi_epi32(row4, row5);
+          __m256i t1_6 = _mm256_unpacklo_epi32(row6, row7);
+          __m256i t1_7 = _mm256_unpackhi_epi32(row6, row7);
+          // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
+          __m256i t2_0 = _mm256_castps_si256(
+              _mm256_shuffle_ps(_mm256_castsi256_ps(t1_0), _mm256_castsi256_ps(t1_2), 0x44));
+          __m256i t2_1 = _mm256_castps_si256(
+              _mm256_shuffle_ps(_mm256_castsi256_ps(t1_0), _mm256_castsi256_ps(t1_2), 0xEE));
+          __m256i t2_2 = _mm256_castps_si256(
+              _mm256_shuffle_ps(_mm256_castsi256_ps(t1_1), _mm256_castsi256_ps(t1_3), 0x44));
+          __m256i t2_3 = _mm256_castps_si256(
+              _mm256_shuffle_ps(_mm256_castsi256_ps(t1_1), _mm256_castsi256_ps(t1_3), 0xEE));
+          __m256i t2_4 = _mm256_castps_si256(
+              _mm256_shuffle_ps(_mm256_castsi256_ps(t1_4), _mm256_castsi256_ps(t1_6), 0x44));
+          __m256i t2_5 = _mm256_castps_si256(
+              _mm256_shuffle_ps(_mm256_castsi256_ps(t1_4), _mm256_castsi256_ps(t1_6), 0xEE));
+          __m256i t2_6 = _mm256_castps_si256(
+              _mm256_shuffle_ps(_mm256_castsi256_ps(t1_5), _mm256_castsi256_ps(t1_7), 0x44));
+          __m256i t2_7 = _mm256_castps_si256(
+              _mm256_shuffle_ps(_mm256_castsi256_ps(t1_5), _mm256_castsi256_ps(t1_7), 0xEE));
+          // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
+          __m256i col0 = _mm256_permute2x128_si256(t2_0, t2_4, 0x20);
+          __m256i col4 = _mm256_permute2x128_si256(t2_0, t2_4, 0x31);
+          __m256i col1 = _mm256_permute2x128_si256(t2_1, t2_5, 0x20);
+          __m256i col5 = _mm256_permute2x128_si256(t2_1, t2_5, 0x31);
+          __m256i col2 = _mm256_permute2x128_si256(t2_2, t2_6, 0x20);
+          __m256i col6 = _mm256_permute2x128_si256(t2_2, t2_6, 0x31);
+          __m256i col3 = _mm256_permute2x128_si256(t2_3, t2_7, 0x20);
+          __m256i col7 = _mm256_permute2x128_si256(t2_3, t2_7, 0x31);
+          _mm256_storeu_si256((__m256i*)(panel + cb + 4 * kp - 4 * k0), col0);
+          _mm256_storeu_si256((__m256i*)(panel + cb + 4 * kp - 4 * k0 + 16), col1);
+          _mm256_storeu_si256((__m256i*)(panel + cb + 4 * kp - 4 * k0 + 32), col2);
+          _mm256_storeu_si256((__m256i*)(panel + cb + 4 * kp - 4 * k0 + 48), col3);
+          _mm256_storeu_si256((__m256i*)(panel + cb + 4 * kp - 4 * k0 + 64), col4);
+          _mm256_storeu_si256((__m256i*)(panel + cb + 4 * kp - 4 * k0 + 80), col5);
+          _mm256_storeu_si256((__m256i*)(panel + cb + 4 * kp - 4 * k0 + 96), col6);
+          _mm256_storeu_si256((__m256i*)(panel + cb + 4 * kp - 4 * k0 + 112), col7);
+        }
+      }
+      // the steps after the last whole tile, one byte quad at a time
+      int64_t kr = kp;
+      for (; kr + 4 <= k_end; kr += 4) {
         int64_t col = 0;
         for (; col < 16; ++col) {
           uint32_t quad;
-          __builtin_memcpy(&quad, in1 + col * stride1 + j * stride1 + kp, sizeof quad);
-          panel[col + 4 * kp - 4 * k0] = quad;
+          __builtin_memcpy(&quad, in1 + col * stride1 + j * stride1 + kr, sizeof quad);
+          panel[col + 4 * kr - 4 * k0] = quad;
         }
       }
       // the last steps, the missing ones zero
-      if (kp < k_end) {
+      if (kr < k_end) {
         int64_t col = 0;
         for (; col < 16; ++col) {
-          uint8_t last_quad_0_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp];
+          uint8_t last_quad_0_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr];
           uint8_t last_quad_0_u8 = (uint8_t)(int8_t)last_quad_0_i8;
           uint32_t last_quad = (uint32_t)last_quad_0_u8;
-          if (kp + 1 < k_end) {
-            uint8_t last_quad_1_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp + 1];
+          if (kr + 1 < k_end) {
+            uint8_t last_quad_1_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr + 1];
             uint8_t last_quad_1_u8 = (uint8_t)(int8_t)last_quad_1_i8;
             uint32_t last_quad_1 = (uint32_t)last_quad_1_u8;
             uint32_t last_quad_1_high = (uint32_t)((uint32_t)last_quad_1 << 8);
             last_quad = (uint32_t)(last_quad | last_quad_1_high);
           }
-          if (kp + 2 < k_end) {
-            uint8_t last_quad_2_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp + 2];
+          if (kr + 2 < k_end) {
+            uint8_t last_quad_2_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr + 2];
             uint8_t last_quad_2_u8 = (uint8_t)(int8_t)last_quad_2_i8;
             uint32_t last_quad_2 = (uint32_t)last_quad_2_u8;
             uint32_t last_quad_2_high = (uint32_t)((uint32_t)last_quad_2 << 16);
             last_quad = (uint32_t)(last_quad | last_quad_2_high);
           }
-          if (kp + 3 < k_end) {
-            uint8_t last_quad_3_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp + 3];
+          if (kr + 3 < k_end) {
+            uint8_t last_quad_3_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr + 3];
             uint8_t last_quad_3_u8 = (uint8_t)(int8_t)last_quad_3_i8;
             uint32_t last_quad_3 = (uint32_t)last_quad_3_u8;
             uint32_t last_quad_3_high = (uint32_t)((uint32_t)last_quad_3 << 24);
             last_quad = (uint32_t)(last_quad | last_quad_3_high);
           }
-          panel[col + 4 * kp - 4 * k0] = last_quad;
+          panel[col + 4 * kr - 4 * k0] = last_quad;
         }
       }
       int64_t i = 0;
@@ -3308,45 +3618,111 @@ __attribute__((target("avx2,avxvnni"))) void matmul_bt_u8i8_i32_avx2_avx_vnni(
     int64_t k0 = 0;
     for (; k0 < k_blocks_end; k0 += 8192) {
       int64_t k_end = k0 + 8192 < size2 ? k0 + 8192 : size2;
-      // pack: 8 columns of w, transposed, one byte quad at a time
+      // pack: 8 columns of w, transposed by 8 x 8 tiles of byte quads (8 panel rows at a time)
       int64_t kp = k0;
-      for (; kp + 4 <= k_end; kp += 4) {
+      for (; kp + 32 <= k_end; kp += 32) {
+        int64_t cb = 0;
+        for (; cb + 8 <= 8; cb += 8) {
+          __m256i row0 =
+              _mm256_loadu_si256((const __m256i*)(in1 + cb * stride1 + j * stride1 + kp));
+          __m256i row1 =
+              _mm256_loadu_si256((const __m256i*)(in1 + cb * stride1 + j * stride1 + kp + stride1));
+          __m256i row2 = _mm256_loadu_si256(
+              (const __m256i*)(in1 + cb * stride1 + j * stride1 + kp + 2 * stride1));
+          __m256i row3 = _mm256_loadu_si256(
+              (const __m256i*)(in1 + cb * stride1 + j * stride1 + kp + 3 * stride1));
+          __m256i row4 = _mm256_loadu_si256(
+              (const __m256i*)(in1 + cb * stride1 + j * stride1 + kp + 4 * stride1));
+          __m256i row5 = _mm256_loadu_si256(
+              (const __m256i*)(in1 + cb * stride1 + j * stride1 + kp + 5 * stride1));
+          __m256i row6 = _mm256_loadu_si256(
+              (const __m256i*)(in1 + cb * stride1 + j * stride1 + kp + 6 * stride1));
+          __m256i row7 = _mm256_loadu_si256(
+              (const __m256i*)(in1 + cb * stride1 + j * stride1 + kp + 7 * stride1));
+          // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
+          __m256i t1_0 = _mm256_unpacklo_epi32(row0, row1);
+          __m256i t1_1 = _mm256_unpackhi_epi32(row0, row1);
+          __m256i t1_2 = _mm256_unpacklo_epi32(row2, row3);
+          __m256i t1_3 = _mm256_unpackhi_epi32(row2, row3);
+          __m256i t1_4 = _mm256_unpacklo_epi32(row4, row5);
+          __m256i t1_5 = _mm256_unpackhi_epi32(row4, row5);
+          __m256i t1_6 = _mm256_unpacklo_epi32(row6, row7);
+          __m256i t1_7 = _mm256_unpackhi_epi32(row6, row7);
+          // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
+          __m256i t2_0 = _mm256_castps_si256(
+              _mm256_shuffle_ps(_mm256_castsi256_ps(t1_0), _mm256_castsi256_ps(t1_2), 0x44));
+          __m256i t2_1 = _mm256_castps_si256(
+              _mm256_shuffle_ps(_mm256_castsi256_ps(t1_0), _mm256_castsi256_ps(t1_2), 0xEE));
+          __m256i t2_2 = _mm256_castps_si256(
+              _mm256_shuffle_ps(_mm256_castsi256_ps(t1_1), _mm256_castsi256_ps(t1_3), 0x44));
+          __m256i t2_3 = _mm256_castps_si256(
+              _mm256_shuffle_ps(_mm256_castsi256_ps(t1_1), _mm256_castsi256_ps(t1_3), 0xEE));
+          __m256i t2_4 = _mm256_castps_si256(
+              _mm256_shuffle_ps(_mm256_castsi256_ps(t1_4), _mm256_castsi256_ps(t1_6), 0x44));
+          __m256i t2_5 = _mm256_castps_si256(
+              _mm256_shuffle_ps(_mm256_castsi256_ps(t1_4), _mm256_castsi256_ps(t1_6), 0xEE));
+          __m256i t2_6 = _mm256_castps_si256(
+              _mm256_shuffle_ps(_mm256_castsi256_ps(t1_5), _mm256_castsi256_ps(t1_7), 0x44));
+          __m256i t2_7 = _mm256_castps_si256(
+              _mm256_shuffle_ps(_mm256_castsi256_ps(t1_5), _mm256_castsi256_ps(t1_7), 0xEE));
+          // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
+          __m256i col0 = _mm256_permute2x128_si256(t2_0, t2_4, 0x20);
+          __m256i col4 = _mm256_permute2x128_si256(t2_0, t2_4, 0x31);
+          __m256i col1 = _mm256_permute2x128_si256(t2_1, t2_5, 0x20);
+          __m256i col5 = _mm256_permute2x128_si256(t2_1, t2_5, 0x31);
+          __m256i col2 = _mm256_permute2x128_si256(t2_2, t2_6, 0x20);
+          __m256i col6 = _mm256_permute2x128_si256(t2_2, t2_6, 0x31);
+          __m256i col3 = _mm256_permute2x128_si256(t2_3, t2_7, 0x20);
+          __m256i col7 = _mm256_permute2x128_si256(t2_3, t2_7, 0x31);
+          _mm256_storeu_si256((__m256i*)(panel + cb + 2 * kp - 2 * k0), col0);
+          _mm256_storeu_si256((__m256i*)(panel + cb + 2 * kp - 2 * k0 + 8), col1);
+          _mm256_storeu_si256((__m256i*)(panel + cb + 2 * kp - 2 * k0 + 16), col2);
+          _mm256_storeu_si256((__m256i*)(panel + cb + 2 * kp - 2 * k0 + 24), col3);
+          _mm256_storeu_si256((__m256i*)(panel + cb + 2 * kp - 2 * k0 + 32), col4);
+          _mm256_storeu_si256((__m256i*)(panel + cb + 2 * kp - 2 * k0 + 40), col5);
+          _mm256_storeu_si256((__m256i*)(panel + cb + 2 * kp - 2 * k0 + 48), col6);
+          _mm256_storeu_si256((__m256i*)(panel + cb + 2 * kp - 2 * k0 + 56), col7);
+        }
+      }
+      // the steps after the last whole tile, one byte quad at a time
+      int64_t kr = kp;
+      for (; kr + 4 <= k_end; kr += 4) {
         int64_t col = 0;
         for (; col < 8; ++col) {
           uint32_t quad;
-          __builtin_memcpy(&quad, in1 + col * stride1 + j * stride1 + kp, sizeof quad);
-          panel[col + 2 * kp - 2 * k0] = quad;
+          __builtin_memcpy(&quad, in1 + col * stride1 + j * stride1 + kr, sizeof quad);
+          panel[col + 2 * kr - 2 * k0] = quad;
         }
       }
       // the last steps, the missing ones zero
-      if (kp < k_end) {
+      if (kr < k_end) {
         int64_t col = 0;
         for (; col < 8; ++col) {
-          uint8_t last_quad_0_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp];
+          uint8_t last_quad_0_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr];
           uint8_t last_quad_0_u8 = (uint8_t)(int8_t)last_quad_0_i8;
           uint32_t last_quad = (uint32_t)last_quad_0_u8;
-          if (kp + 1 < k_end) {
-            uint8_t last_quad_1_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp + 1];
+          if (kr + 1 < k_end) {
+            uint8_t last_quad_1_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr + 1];
             uint8_t last_quad_1_u8 = (uint8_t)(int8_t)last_quad_1_i8;
             uint32_t last_quad_1 = (uint32_t)last_quad_1_u8;
             uint32_t last_quad_1_high = (uint32_t)((uint32_t)last_quad_1 << 8);
             last_quad = (uint32_t)(last_quad | last_quad_1_high);
           }
-          if (kp + 2 < k_end) {
-            uint8_t last_quad_2_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp + 2];
+          if (kr + 2 < k_end) {
+            uint8_t last_quad_2_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr + 2];
             uint8_t last_quad_2_u8 = (uint8_t)(int8_t)last_quad_2_i8;
             uint32_t last_quad_2 = (uint32_t)last_quad_2_u8;
             uint32_t last_quad_2_high = (uint32_t)((uint32_t)last_quad_2 << 16);
             last_quad = (uint32_t)(last_quad | last_quad_2_high);
           }
-          if (kp + 3 < k_end) {
-            uint8_t last_quad_3_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp + 3];
+          if (kr + 3 < k_end) {
+            uint8_t last_quad_3_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr + 3];
             uint8_t last_quad_3_u8 = (uint8_t)(int8_t)last_quad_3_i8;
             uint32_t last_quad_3 = (uint32_t)last_quad_3_u8;
             uint32_t last_quad_3_high = (uint32_t)((uint32_t)last_quad_3 << 24);
             last_quad = (uint32_t)(last_quad | last_quad_3_high);
           }
-          panel[col + 2 * kp - 2 * k0] = last_quad;
+          panel[col + 2 * kr - 2 * k0] = last_quad;
         }
       }
       int64_t i = 0;
@@ -4641,7 +5017,7 @@ __attribute__((target("avx2,avxvnni"))) void matmul_bt_u8i8_i32_avx2_avx_vnni(
 #endif
 
 // ---- neon+i8mm (128-bit vectors)
-// packing: w (transposed: element by element) is copied per column of tiles into a 128 KiB panel, 8192 steps of k at a time (the reduction runs in blocks of 8192); byte quads: panel row p holds steps 4p..4p + 3 of each column as one u32, for usdot
+// packing: w (transposed by 4 x 4 tiles of groups) is copied per column of tiles into a 128 KiB panel, 8192 steps of k at a time (the reduction runs in blocks of 8192); byte quads: panel row p holds steps 4p..4p + 3 of each column as one u32, for usdot
 // hint: w[j][k] is not laid out in the order the kernel reads it; weights used by many calls can be packed ahead ("pack": "ahead") into w_packed[k][j], read in order
 // register tile: 6 x 4 vectors of i32x4 (24 accumulators) along i x j
 // per four steps of k: usdot (four u8 x i8 products per i32 lane, wrapping), the broadcast operand's quad as one u32
@@ -4670,45 +5046,73 @@ __attribute__((target("arch=armv8.2-a+i8mm"))) void matmul_bt_u8i8_i32_neon_i8mm
     int64_t k0 = 0;
     for (; k0 < k_blocks_end; k0 += 8192) {
       int64_t k_end = k0 + 8192 < size2 ? k0 + 8192 : size2;
-      // pack: 16 columns of w, transposed, one byte quad at a time
+      // pack: 16 columns of w, transposed by 4 x 4 tiles of byte quads (4 panel rows at a time)
       int64_t kp = k0;
-      for (; kp + 4 <= k_end; kp += 4) {
+      for (; kp + 16 <= k_end; kp += 16) {
+        int64_t cb = 0;
+        for (; cb + 4 <= 16; cb += 4) {
+          uint32x4_t row0 = vreinterpretq_u32_s8(vld1q_s8(in1 + cb * stride1 + j * stride1 + kp));
+          uint32x4_t row1 =
+              vreinterpretq_u32_s8(vld1q_s8(in1 + cb * stride1 + j * stride1 + kp + stride1));
+          uint32x4_t row2 =
+              vreinterpretq_u32_s8(vld1q_s8(in1 + cb * stride1 + j * stride1 + kp + 2 * stride1));
+          uint32x4_t row3 =
+              vreinterpretq_u32_s8(vld1q_s8(in1 + cb * stride1 + j * stride1 + kp + 3 * stride1));
+          // stage 1: zip1/zip2 vector i with vector i + 2
+          uint32x4_t z1_0 = vzip1q_u32(row0, row2);
+          uint32x4_t z1_1 = vzip2q_u32(row0, row2);
+          uint32x4_t z1_2 = vzip1q_u32(row1, row3);
+          uint32x4_t z1_3 = vzip2q_u32(row1, row3);
+          // stage 2: zip1/zip2 vector i with vector i + 2
+          uint32x4_t col0 = vzip1q_u32(z1_0, z1_2);
+          uint32x4_t col1 = vzip2q_u32(z1_0, z1_2);
+          uint32x4_t col2 = vzip1q_u32(z1_1, z1_3);
+          uint32x4_t col3 = vzip2q_u32(z1_1, z1_3);
+          vst1q_u32(panel + cb + 4 * kp - 4 * k0, col0);
+          vst1q_u32(panel + cb + 4 * kp - 4 * k0 + 16, col1);
+          vst1q_u32(panel + cb + 4 * kp - 4 * k0 + 32, col2);
+          vst1q_u32(panel + cb + 4 * kp - 4 * k0 + 48, col3);
+        }
+      }
+      // the steps after the last whole tile, one byte quad at a time
+      int64_t kr = kp;
+      for (; kr + 4 <= k_end; kr += 4) {
         int64_t col = 0;
         for (; col < 16; ++col) {
           uint32_t quad;
-          __builtin_memcpy(&quad, in1 + col * stride1 + j * stride1 + kp, sizeof quad);
-          panel[col + 4 * kp - 4 * k0] = quad;
+          __builtin_memcpy(&quad, in1 + col * stride1 + j * stride1 + kr, sizeof quad);
+          panel[col + 4 * kr - 4 * k0] = quad;
         }
       }
       // the last steps, the missing ones zero
-      if (kp < k_end) {
+      if (kr < k_end) {
         int64_t col = 0;
         for (; col < 16; ++col) {
-          uint8_t last_quad_0_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp];
+          uint8_t last_quad_0_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr];
           uint8_t last_quad_0_u8 = (uint8_t)(int8_t)last_quad_0_i8;
           uint32_t last_quad = (uint32_t)last_quad_0_u8;
-          if (kp + 1 < k_end) {
-            uint8_t last_quad_1_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp + 1];
+          if (kr + 1 < k_end) {
+            uint8_t last_quad_1_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr + 1];
             uint8_t last_quad_1_u8 = (uint8_t)(int8_t)last_quad_1_i8;
             uint32_t last_quad_1 = (uint32_t)last_quad_1_u8;
             uint32_t last_quad_1_high = (uint32_t)((uint32_t)last_quad_1 << 8);
             last_quad = (uint32_t)(last_quad | last_quad_1_high);
           }
-          if (kp + 2 < k_end) {
-            uint8_t last_quad_2_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp + 2];
+          if (kr + 2 < k_end) {
+            uint8_t last_quad_2_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr + 2];
             uint8_t last_quad_2_u8 = (uint8_t)(int8_t)last_quad_2_i8;
             uint32_t last_quad_2 = (uint32_t)last_quad_2_u8;
             uint32_t last_quad_2_high = (uint32_t)((uint32_t)last_quad_2 << 16);
             last_quad = (uint32_t)(last_quad | last_quad_2_high);
           }
-          if (kp + 3 < k_end) {
-            uint8_t last_quad_3_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp + 3];
+          if (kr + 3 < k_end) {
+            uint8_t last_quad_3_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr + 3];
             uint8_t last_quad_3_u8 = (uint8_t)(int8_t)last_quad_3_i8;
             uint32_t last_quad_3 = (uint32_t)last_quad_3_u8;
             uint32_t last_quad_3_high = (uint32_t)((uint32_t)last_quad_3 << 24);
             last_quad = (uint32_t)(last_quad | last_quad_3_high);
           }
-          panel[col + 4 * kp - 4 * k0] = last_quad;
+          panel[col + 4 * kr - 4 * k0] = last_quad;
         }
       }
       int64_t i = 0;
@@ -5491,45 +5895,73 @@ __attribute__((target("arch=armv8.2-a+i8mm"))) void matmul_bt_u8i8_i32_neon_i8mm
     int64_t k0 = 0;
     for (; k0 < k_blocks_end; k0 += 8192) {
       int64_t k_end = k0 + 8192 < size2 ? k0 + 8192 : size2;
-      // pack: 4 columns of w, transposed, one byte quad at a time
+      // pack: 4 columns of w, transposed by 4 x 4 tiles of byte quads (4 panel rows at a time)
       int64_t kp = k0;
-      for (; kp + 4 <= k_end; kp += 4) {
+      for (; kp + 16 <= k_end; kp += 16) {
+        int64_t cb = 0;
+        for (; cb + 4 <= 4; cb += 4) {
+          uint32x4_t row0 = vreinterpretq_u32_s8(vld1q_s8(in1 + cb * stride1 + j * stride1 + kp));
+          uint32x4_t row1 =
+              vreinterpretq_u32_s8(vld1q_s8(in1 + cb * stride1 + j * stride1 + kp + stride1));
+          uint32x4_t row2 =
+              vreinterpretq_u32_s8(vld1q_s8(in1 + cb * stride1 + j * stride1 + kp + 2 * stride1));
+          uint32x4_t row3 =
+              vreinterpretq_u32_s8(vld1q_s8(in1 + cb * stride1 + j * stride1 + kp + 3 * stride1));
+          // stage 1: zip1/zip2 vector i with vector i + 2
+          uint32x4_t z1_0 = vzip1q_u32(row0, row2);
+          uint32x4_t z1_1 = vzip2q_u32(row0, row2);
+          uint32x4_t z1_2 = vzip1q_u32(row1, row3);
+          uint32x4_t z1_3 = vzip2q_u32(row1, row3);
+          // stage 2: zip1/zip2 vector i with vector i + 2
+          uint32x4_t col0 = vzip1q_u32(z1_0, z1_2);
+          uint32x4_t col1 = vzip2q_u32(z1_0, z1_2);
+          uint32x4_t col2 = vzip1q_u32(z1_1, z1_3);
+          uint32x4_t col3 = vzip2q_u32(z1_1, z1_3);
+          vst1q_u32(panel + cb + kp - k0, col0);
+          vst1q_u32(panel + cb + kp - k0 + 4, col1);
+          vst1q_u32(panel + cb + kp - k0 + 8, col2);
+          vst1q_u32(panel + cb + kp - k0 + 12, col3);
+        }
+      }
+      // the steps after the last whole tile, one byte quad at a time
+      int64_t kr = kp;
+      for (; kr + 4 <= k_end; kr += 4) {
         int64_t col = 0;
         for (; col < 4; ++col) {
           uint32_t quad;
-          __builtin_memcpy(&quad, in1 + col * stride1 + j * stride1 + kp, sizeof quad);
-          panel[col + kp - k0] = quad;
+          __builtin_memcpy(&quad, in1 + col * stride1 + j * stride1 + kr, sizeof quad);
+          panel[col + kr - k0] = quad;
         }
       }
       // the last steps, the missing ones zero
-      if (kp < k_end) {
+      if (kr < k_end) {
         int64_t col = 0;
         for (; col < 4; ++col) {
-          uint8_t last_quad_0_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp];
+          uint8_t last_quad_0_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr];
           uint8_t last_quad_0_u8 = (uint8_t)(int8_t)last_quad_0_i8;
           uint32_t last_quad = (uint32_t)last_quad_0_u8;
-          if (kp + 1 < k_end) {
-            uint8_t last_quad_1_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp + 1];
+          if (kr + 1 < k_end) {
+            uint8_t last_quad_1_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr + 1];
             uint8_t last_quad_1_u8 = (uint8_t)(int8_t)last_quad_1_i8;
             uint32_t last_quad_1 = (uint32_t)last_quad_1_u8;
             uint32_t last_quad_1_high = (uint32_t)((uint32_t)last_quad_1 << 8);
             last_quad = (uint32_t)(last_quad | last_quad_1_high);
           }
-          if (kp + 2 < k_end) {
-            uint8_t last_quad_2_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp + 2];
+          if (kr + 2 < k_end) {
+            uint8_t last_quad_2_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr + 2];
             uint8_t last_quad_2_u8 = (uint8_t)(int8_t)last_quad_2_i8;
             uint32_t last_quad_2 = (uint32_t)last_quad_2_u8;
             uint32_t last_quad_2_high = (uint32_t)((uint32_t)last_quad_2 << 16);
             last_quad = (uint32_t)(last_quad | last_quad_2_high);
           }
-          if (kp + 3 < k_end) {
-            uint8_t last_quad_3_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp + 3];
+          if (kr + 3 < k_end) {
+            uint8_t last_quad_3_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr + 3];
             uint8_t last_quad_3_u8 = (uint8_t)(int8_t)last_quad_3_i8;
             uint32_t last_quad_3 = (uint32_t)last_quad_3_u8;
             uint32_t last_quad_3_high = (uint32_t)((uint32_t)last_quad_3 << 24);
             last_quad = (uint32_t)(last_quad | last_quad_3_high);
           }
-          panel[col + kp - k0] = last_quad;
+          panel[col + kr - k0] = last_quad;
         }
       }
       int64_t i = 0;
@@ -6694,7 +7126,7 @@ __attribute__((target("arch=armv8.2-a+i8mm"))) void matmul_bt_u8i8_i32_neon_i8mm
 #endif
 
 // ---- neon+dotprod (128-bit vectors)
-// packing: w (transposed: element by element) is copied per column of tiles into a 128 KiB panel, 8192 steps of k at a time (the reduction runs in blocks of 8192); byte quads: panel row p holds steps 4p..4p + 3 of each column as one u32, for sdot
+// packing: w (transposed by 4 x 4 tiles of groups) is copied per column of tiles into a 128 KiB panel, 8192 steps of k at a time (the reduction runs in blocks of 8192); byte quads: panel row p holds steps 4p..4p + 3 of each column as one u32, for sdot
 // hint: w[j][k] is not laid out in the order the kernel reads it; weights used by many calls can be packed ahead ("pack": "ahead") into w_packed[k][j], read in order
 // register tile: 6 x 4 vectors of i32x4 (24 accumulators) along i x j
 // per four steps of k: sdot (four u8 x i8 products per i32 lane, wrapping), the broadcast operand's quad as one u32; u8 x i8 without usdot: the broadcast bytes xor 0x80 (each - 128, read signed), and -128 x each panel column's sum over the block (sdot of 0x80 bytes, while packing) taken from the accumulators at each tile's start
@@ -6724,45 +7156,73 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void matmul_bt_u8i8_i32_neon_d
     int64_t k0 = 0;
     for (; k0 < k_blocks_end; k0 += 8192) {
       int64_t k_end = k0 + 8192 < size2 ? k0 + 8192 : size2;
-      // pack: 16 columns of w, transposed, one byte quad at a time
+      // pack: 16 columns of w, transposed by 4 x 4 tiles of byte quads (4 panel rows at a time)
       int64_t kp = k0;
-      for (; kp + 4 <= k_end; kp += 4) {
+      for (; kp + 16 <= k_end; kp += 16) {
+        int64_t cb = 0;
+        for (; cb + 4 <= 16; cb += 4) {
+          uint32x4_t row0 = vreinterpretq_u32_s8(vld1q_s8(in1 + cb * stride1 + j * stride1 + kp));
+          uint32x4_t row1 =
+              vreinterpretq_u32_s8(vld1q_s8(in1 + cb * stride1 + j * stride1 + kp + stride1));
+          uint32x4_t row2 =
+              vreinterpretq_u32_s8(vld1q_s8(in1 + cb * stride1 + j * stride1 + kp + 2 * stride1));
+          uint32x4_t row3 =
+              vreinterpretq_u32_s8(vld1q_s8(in1 + cb * stride1 + j * stride1 + kp + 3 * stride1));
+          // stage 1: zip1/zip2 vector i with vector i + 2
+          uint32x4_t z1_0 = vzip1q_u32(row0, row2);
+          uint32x4_t z1_1 = vzip2q_u32(row0, row2);
+          uint32x4_t z1_2 = vzip1q_u32(row1, row3);
+          uint32x4_t z1_3 = vzip2q_u32(row1, row3);
+          // stage 2: zip1/zip2 vector i with vector i + 2
+          uint32x4_t col0 = vzip1q_u32(z1_0, z1_2);
+          uint32x4_t col1 = vzip2q_u32(z1_0, z1_2);
+          uint32x4_t col2 = vzip1q_u32(z1_1, z1_3);
+          uint32x4_t col3 = vzip2q_u32(z1_1, z1_3);
+          vst1q_u32(panel + cb + 4 * kp - 4 * k0, col0);
+          vst1q_u32(panel + cb + 4 * kp - 4 * k0 + 16, col1);
+          vst1q_u32(panel + cb + 4 * kp - 4 * k0 + 32, col2);
+          vst1q_u32(panel + cb + 4 * kp - 4 * k0 + 48, col3);
+        }
+      }
+      // the steps after the last whole tile, one byte quad at a time
+      int64_t kr = kp;
+      for (; kr + 4 <= k_end; kr += 4) {
         int64_t col = 0;
         for (; col < 16; ++col) {
           uint32_t quad;
-          __builtin_memcpy(&quad, in1 + col * stride1 + j * stride1 + kp, sizeof quad);
-          panel[col + 4 * kp - 4 * k0] = quad;
+          __builtin_memcpy(&quad, in1 + col * stride1 + j * stride1 + kr, sizeof quad);
+          panel[col + 4 * kr - 4 * k0] = quad;
         }
       }
       // the last steps, the missing ones zero
-      if (kp < k_end) {
+      if (kr < k_end) {
         int64_t col = 0;
         for (; col < 16; ++col) {
-          uint8_t last_quad_0_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp];
+          uint8_t last_quad_0_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr];
           uint8_t last_quad_0_u8 = (uint8_t)(int8_t)last_quad_0_i8;
           uint32_t last_quad = (uint32_t)last_quad_0_u8;
-          if (kp + 1 < k_end) {
-            uint8_t last_quad_1_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp + 1];
+          if (kr + 1 < k_end) {
+            uint8_t last_quad_1_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr + 1];
             uint8_t last_quad_1_u8 = (uint8_t)(int8_t)last_quad_1_i8;
             uint32_t last_quad_1 = (uint32_t)last_quad_1_u8;
             uint32_t last_quad_1_high = (uint32_t)((uint32_t)last_quad_1 << 8);
             last_quad = (uint32_t)(last_quad | last_quad_1_high);
           }
-          if (kp + 2 < k_end) {
-            uint8_t last_quad_2_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp + 2];
+          if (kr + 2 < k_end) {
+            uint8_t last_quad_2_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr + 2];
             uint8_t last_quad_2_u8 = (uint8_t)(int8_t)last_quad_2_i8;
             uint32_t last_quad_2 = (uint32_t)last_quad_2_u8;
             uint32_t last_quad_2_high = (uint32_t)((uint32_t)last_quad_2 << 16);
             last_quad = (uint32_t)(last_quad | last_quad_2_high);
           }
-          if (kp + 3 < k_end) {
-            uint8_t last_quad_3_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp + 3];
+          if (kr + 3 < k_end) {
+            uint8_t last_quad_3_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr + 3];
             uint8_t last_quad_3_u8 = (uint8_t)(int8_t)last_quad_3_i8;
             uint32_t last_quad_3 = (uint32_t)last_quad_3_u8;
             uint32_t last_quad_3_high = (uint32_t)((uint32_t)last_quad_3 << 24);
             last_quad = (uint32_t)(last_quad | last_quad_3_high);
           }
-          panel[col + 4 * kp - 4 * k0] = last_quad;
+          panel[col + 4 * kr - 4 * k0] = last_quad;
         }
       }
       uint32x4_t bytes80_pack = vdupq_n_u32(2155905152u);
@@ -7660,45 +8120,73 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void matmul_bt_u8i8_i32_neon_d
     int64_t k0 = 0;
     for (; k0 < k_blocks_end; k0 += 8192) {
       int64_t k_end = k0 + 8192 < size2 ? k0 + 8192 : size2;
-      // pack: 4 columns of w, transposed, one byte quad at a time
+      // pack: 4 columns of w, transposed by 4 x 4 tiles of byte quads (4 panel rows at a time)
       int64_t kp = k0;
-      for (; kp + 4 <= k_end; kp += 4) {
+      for (; kp + 16 <= k_end; kp += 16) {
+        int64_t cb = 0;
+        for (; cb + 4 <= 4; cb += 4) {
+          uint32x4_t row0 = vreinterpretq_u32_s8(vld1q_s8(in1 + cb * stride1 + j * stride1 + kp));
+          uint32x4_t row1 =
+              vreinterpretq_u32_s8(vld1q_s8(in1 + cb * stride1 + j * stride1 + kp + stride1));
+          uint32x4_t row2 =
+              vreinterpretq_u32_s8(vld1q_s8(in1 + cb * stride1 + j * stride1 + kp + 2 * stride1));
+          uint32x4_t row3 =
+              vreinterpretq_u32_s8(vld1q_s8(in1 + cb * stride1 + j * stride1 + kp + 3 * stride1));
+          // stage 1: zip1/zip2 vector i with vector i + 2
+          uint32x4_t z1_0 = vzip1q_u32(row0, row2);
+          uint32x4_t z1_1 = vzip2q_u32(row0, row2);
+          uint32x4_t z1_2 = vzip1q_u32(row1, row3);
+          uint32x4_t z1_3 = vzip2q_u32(row1, row3);
+          // stage 2: zip1/zip2 vector i with vector i + 2
+          uint32x4_t col0 = vzip1q_u32(z1_0, z1_2);
+          uint32x4_t col1 = vzip2q_u32(z1_0, z1_2);
+          uint32x4_t col2 = vzip1q_u32(z1_1, z1_3);
+          uint32x4_t col3 = vzip2q_u32(z1_1, z1_3);
+          vst1q_u32(panel + cb + kp - k0, col0);
+          vst1q_u32(panel + cb + kp - k0 + 4, col1);
+          vst1q_u32(panel + cb + kp - k0 + 8, col2);
+          vst1q_u32(panel + cb + kp - k0 + 12, col3);
+        }
+      }
+      // the steps after the last whole tile, one byte quad at a time
+      int64_t kr = kp;
+      for (; kr + 4 <= k_end; kr += 4) {
         int64_t col = 0;
         for (; col < 4; ++col) {
           uint32_t quad;
-          __builtin_memcpy(&quad, in1 + col * stride1 + j * stride1 + kp, sizeof quad);
-          panel[col + kp - k0] = quad;
+          __builtin_memcpy(&quad, in1 + col * stride1 + j * stride1 + kr, sizeof quad);
+          panel[col + kr - k0] = quad;
         }
       }
       // the last steps, the missing ones zero
-      if (kp < k_end) {
+      if (kr < k_end) {
         int64_t col = 0;
         for (; col < 4; ++col) {
-          uint8_t last_quad_0_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp];
+          uint8_t last_quad_0_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr];
           uint8_t last_quad_0_u8 = (uint8_t)(int8_t)last_quad_0_i8;
           uint32_t last_quad = (uint32_t)last_quad_0_u8;
-          if (kp + 1 < k_end) {
-            uint8_t last_quad_1_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp + 1];
+          if (kr + 1 < k_end) {
+            uint8_t last_quad_1_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr + 1];
             uint8_t last_quad_1_u8 = (uint8_t)(int8_t)last_quad_1_i8;
             uint32_t last_quad_1 = (uint32_t)last_quad_1_u8;
             uint32_t last_quad_1_high = (uint32_t)((uint32_t)last_quad_1 << 8);
             last_quad = (uint32_t)(last_quad | last_quad_1_high);
           }
-          if (kp + 2 < k_end) {
-            uint8_t last_quad_2_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp + 2];
+          if (kr + 2 < k_end) {
+            uint8_t last_quad_2_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr + 2];
             uint8_t last_quad_2_u8 = (uint8_t)(int8_t)last_quad_2_i8;
             uint32_t last_quad_2 = (uint32_t)last_quad_2_u8;
             uint32_t last_quad_2_high = (uint32_t)((uint32_t)last_quad_2 << 16);
             last_quad = (uint32_t)(last_quad | last_quad_2_high);
           }
-          if (kp + 3 < k_end) {
-            uint8_t last_quad_3_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kp + 3];
+          if (kr + 3 < k_end) {
+            uint8_t last_quad_3_i8 = (uint8_t)in1[col * stride1 + j * stride1 + kr + 3];
             uint8_t last_quad_3_u8 = (uint8_t)(int8_t)last_quad_3_i8;
             uint32_t last_quad_3 = (uint32_t)last_quad_3_u8;
             uint32_t last_quad_3_high = (uint32_t)((uint32_t)last_quad_3 << 24);
             last_quad = (uint32_t)(last_quad | last_quad_3_high);
           }
-          panel[col + kp - k0] = last_quad;
+          panel[col + kr - k0] = last_quad;
         }
       }
       uint32x4_t bytes80_pack = vdupq_n_u32(2155905152u);

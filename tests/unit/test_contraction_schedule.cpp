@@ -308,7 +308,8 @@ TEST_CASE("contraction with bf16 operands on avx512+bf16: vdpbf16ps on pairs whe
   // B transposed: its pairs are adjacent, packed one u32 at a time (transposedGroupPanel).
   const ir::Plan transposedPairs = buildPlan(bf16(bt, {"a", "bt"}), targetNamed("avx512", {"bf16"}));
   CHECK(has(transposedPairs.summary, dot));
-  CHECK(ops(transposedPairs).find("transposed, one bf16 pair at a time") != std::string::npos);
+  CHECK(ops(transposedPairs).find("transposed by 16 x 16 tiles of bf16 pairs") != std::string::npos);  // whole columns
+  CHECK(ops(transposedPairs).find("transposed, one bf16 pair at a time") != std::string::npos);  // the last, partial one
   // Odd and even reduction lengths, several blocks, partial columns, row tails: the pairs agree with
   // the double reference (checkPlans runs avx512+bf16 among its targets).
   for (int64_t k : {1, 2, 7, 2051})
@@ -415,13 +416,15 @@ TEST_CASE("contraction with byte operands: vpdpbusd (u8 x i8, and i8 x i8 and u8
     CAPTURE(a);
     CAPTURE(target);
     const ir::Plan quads = buildPlan(parseSpecText(ints(a, b, true), "q.json"), targetNamed(target, {feature}));
-    CHECK(ops(quads).find("transposed, one byte quad at a time") != std::string::npos);
+    CHECK(ops(quads).find("tiles of byte quads") != std::string::npos);  // whole columns, through the network
+    CHECK(ops(quads).find("transposed, one byte quad at a time") != std::string::npos);  // the last, partial one
     CHECK(ops(quads).find(std::string(target) != "neon" ? "dot_u8i8" : std::string(b) == "i8" ? "dot_i8i8" : "dot_u8u8") != std::string::npos);
   }
   // (Every pair takes an offset on some target: x86 i8 x i8 and u8 x u8, Arm u8 x i8 and i8 x u8.)
-  for (int64_t k : {1, 2, 3, 5, 1100})
+  // 130 steps: two whole 16 x 16 tiles of quads (AVX-512's first column of 64), then 2 steps.
+  for (int64_t k : {1, 2, 3, 5, 130, 1100})
     for (const auto& [a, b] : {std::pair<const char*, const char*>{"u8", "i8"}, {"i8", "i8"}, {"i8", "u8"}, {"u8", "u8"}})
-      checkIntPlans(ints(a, b, true), {{"m", 7}, {"n", k > 100 ? 37 : 71}, {"k", k}}, uint64_t(k) + 100);
+      checkIntPlans(ints(a, b, true), {{"m", 7}, {"n", k > 1000 ? 37 : 71}, {"k", k}}, uint64_t(k) + 100);
   // A transposed B on SVE is read by gathers (no scalable transposing panel): never packed as if
   // contiguous along j (the transposed checkIntPlans above run sve+i8mm at every vector length).
   for (const auto& [a, b] : {std::pair<const char*, const char*>{"i8", "i8"}, {"u8", "u8"}, {"u8", "i8"}}) {

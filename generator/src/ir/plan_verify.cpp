@@ -229,9 +229,10 @@ struct Verifier {
         break;
       case OpKind::Bitcast:
         if (!need(1)) break;
-        if (in[0].lanes != s.type.lanes || in[0].scalable != s.type.scalable || bitsOf(in[0].elem) != bitsOf(s.type.elem) ||
+        // Lane by lane, or (another lane count) the vector's bytes in order, as vreinterpretq does.
+        if (in[0].lanes * bitsOf(in[0].elem) != s.type.lanes * bitsOf(s.type.elem) || in[0].scalable != s.type.scalable ||
             in[0].predicate || s.type.predicate)
-          fail(where, "bitcast keeps the lane count and the lane width");
+          fail(where, "bitcast keeps the vector's width (lanes x lane bits)");
         if (!s.pred.empty()) fail(where, "bitcast takes no predicate");
         break;
       case OpKind::Store: {

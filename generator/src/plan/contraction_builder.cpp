@@ -453,7 +453,7 @@ class ContractionBuilder {
     // A scalable panel is sized for the longest vectors (2048 bits); shorter ones use its start.
     const int64_t columns = int64_t(nr_) * lanes_.lanes * (lanes_.scalable ? kMaxVscale : 1);
     group_ = dotGroup(packed_);
-    const bool byElement = packed_ == transposed_ && (group_ || !transposesByNetwork());
+    const bool byElement = packed_ == transposed_ && !transposesByNetwork();
     const int64_t bytes = byElement && !group_ ? kTransposedPanelBytes : kPanelBytes;
     if (offsetBytes()) {  // 128 x each panel column's sum over the block, per panel vector
       plan_.tensors.push_back({"panel_sums", DType::i32, true, {Index::constant(columns)}, {Index::constant(1)}});
@@ -465,7 +465,7 @@ class ContractionBuilder {
     if (group_) plan_.tensors.push_back({"panel", DType::u32, true, {Index::constant(kc_ / group_ * columns)}, {Index::constant(1)}});
     else plan_.tensors.push_back({"panel", c_.dtype, true, {Index::constant(kc_ * columns)}, {Index::constant(1)}});
     plan_.tensors.back().scratch = true;
-    note("packing: " + inputs_[size_t(packed_)].spec->name + (byElement ? " (transposed: element by element)" : packed_ == transposed_ ? " (transposed by " + std::to_string(lanes_.lanes) + " x " + std::to_string(lanes_.lanes) + " tiles)" : "") + " is copied per column of tiles into a " + std::to_string(kc_ * columns * elementBytes / 1024) +
+    note("packing: " + inputs_[size_t(packed_)].spec->name + (byElement ? " (transposed: element by element)" : packed_ == transposed_ ? " (transposed by " + std::to_string(lanes_.lanes) + " x " + std::to_string(lanes_.lanes) + (group_ ? " tiles of groups)" : " tiles)") : "") + " is copied per column of tiles into a " + std::to_string(kc_ * columns * elementBytes / 1024) +
          (lanes_.scalable ? " KiB panel (at 2048-bit vectors; shorter ones use its start), " : " KiB panel, ") + std::to_string(kc_) + " steps of " + dimName(kdim_) + " at a time (the reduction runs in blocks of " + std::to_string(kc_) + ")" +
          (group_ == 2 ? "; bf16 pairs: panel row p holds steps 2p and 2p + 1 of each column as one u32, for vdpbf16ps" : "") +
          (group_ == 4 ? "; byte quads: panel row p holds steps 4p..4p + 3 of each column as one u32, for " +
@@ -698,8 +698,14 @@ class ContractionBuilder {
     const std::string k = loopVar(kdim_);
     const int64_t columns = int64_t(nr) * lanes_.lanes;
     const VecType u32{DType::u32, 1};
-    const Index at = (renamed(address(b, 0, 0), k, "kp") + product(sym("col"), stepAlong(b, vdim_))).simplified();
-    const Index slot = ((sym("kp") - sym("k0")) * (columns / group_) + sym("col")).simplified();
+    // Whole columns take L x L tiles of groups through the network first (transposedGroupTiles);
+    // the steps after them (fewer than L groups), and partial columns, go group by group.
+    ir::Block out;
+    const bool tiles = pred.empty() && transposesByNetwork();
+    if (tiles) out = transposedGroupTiles(b, columns);
+    const std::string step = tiles ? "kr" : "kp";
+    const Index at = (renamed(address(b, 0, 0), k, step) + product(sym("col"), stepAlong(b, vdim_))).simplified();
+    const Index slot = ((sym(step) - sym("k0")) * (columns / group_) + sym("col")).simplified();
     auto store = [&](const std::string& v) {
       Stmt st = op(OpKind::Store, "", u32, {v}, false);
       st.tensor = "panel";
@@ -714,7 +720,7 @@ class ContractionBuilder {
     whole.push_back(l);
     whole.push_back(store("quad"));
     ir::Block last;
-    lastGroup(last, b, at, "last_quad", "kp");
+    lastGroup(last, b, at, "last_quad", step);
     last.push_back(store("last_quad"));
     // Panel rows in order (its writes contiguous; the columns' reads are ldb apart).
     const Index width = pred.empty() ? Index::constant(columns) : (dimExtent(vdim_) - sym(loopVar(vdim_))).simplified();
@@ -722,11 +728,12 @@ class ContractionBuilder {
     rowCopy.push_back(ir::forLoop("col", Index::constant(0), width, 1, std::move(whole), false, ""));
     ir::Block lastRow;
     lastRow.push_back(ir::forLoop("col", Index::constant(0), width, 1, std::move(last), false, ""));
-    ir::Block out;
-    out.push_back(ir::forLoop("kp", sym("k0"), sym("k_end"), group_, std::move(rowCopy), false,
-                              "pack: " + std::string(pred.empty() ? std::to_string(columns) : "the last") + " columns of " + b.spec->name +
-                                  ", transposed, one " + (group_ == 2 ? "bf16 pair" : "byte quad") + " at a time"));
-    out.push_back(ir::ifLess(sym("kp"), sym("k_end"), std::move(lastRow), "the last steps, the missing ones zero"));
+    const std::string one = group_ == 2 ? "bf16 pair" : "byte quad";
+    out.push_back(ir::forLoop(step, tiles ? sym("kp") : sym("k0"), sym("k_end"), group_, std::move(rowCopy), false,
+                              tiles ? "the steps after the last whole tile, one " + one + " at a time"
+                                    : "pack: " + std::string(pred.empty() ? std::to_string(columns) : "the last") + " columns of " + b.spec->name +
+                                          ", transposed, one " + one + " at a time"));
+    out.push_back(ir::ifLess(sym(step), sym("k_end"), std::move(lastRow), "the last steps, the missing ones zero"));
     if (!offsetBytes()) return out;
     // The column sums (see offsetBytes), from the packed rows: one dot product per vector.
     const VecType wide{DType::u32, lanes_.lanes};
@@ -923,6 +930,42 @@ class ContractionBuilder {
     ir::Block out;
     out.push_back(ir::forLoop("cb", Index::constant(0), Index::constant(columns), L, std::move(perTile), false,
                               "pack: " + std::to_string(columns) + " columns of " + b.spec->name + ", transposed"));
+    return out;
+  }
+
+  // The group panel's whole L x L tiles from a transposed operand (L = lanes, G = group_): L of
+  // its rows (panel columns cb..cb+L), L groups of G steps each, loaded as G x L parts and read
+  // as L u32 (the little-endian groups the panel holds), turned by the u32 network into L panel
+  // rows. The network is proven first. Leaves kp at the first step after the last whole tile.
+  ir::Block transposedGroupTiles(const PlannedTensor& b, int64_t columns) {
+    const int L = lanes_.lanes;
+    const VecType wide{DType::u32, L}, parts{groupPart(b), L * group_};
+    const TransposeNetwork net = squareTransposeNetwork(target_, wide);
+    if (const sim::TransposeProof proof = sim::proveTranspose(net.body, net.rows, net.cols); !proof.ok || !net.halfRows.empty())
+      throw std::logic_error("internal error: the u32 transpose network for the group panel on " + target_.spelling + " is not a transpose of whole rows: " + proof.message);
+    const Index row = renamed(address(b, 0, 0), loopVar(kdim_), "kp");  // b's row j + col at step kp
+    const Index colStep = stepAlong(b, vdim_);
+    ir::Block tile;
+    for (int r = 0; r < L; ++r) {
+      Stmt l = op(OpKind::Load, net.rows[size_t(r)] + "_parts", parts);
+      l.tensor = b.name;
+      l.index = (row + product(sym("cb"), colStep) + colStep * r).simplified();
+      tile.push_back(l);  // the parts as they are: no widening (pushLoad)
+      tile.push_back(op(OpKind::Bitcast, net.rows[size_t(r)], wide, {l.dst}));
+    }
+    tile.insert(tile.end(), net.body.begin(), net.body.end());
+    for (int c = 0; c < L; ++c) {
+      Stmt st = op(OpKind::Store, "", wide, {net.cols[size_t(c)]}, false);
+      st.tensor = "panel";
+      st.index = ((sym("kp") - sym("k0") + group_ * c) * (columns / group_) + sym("cb")).simplified();
+      tile.push_back(st);
+    }
+    ir::Block perRow;
+    perRow.push_back(ir::forLoop("cb", Index::constant(0), Index::constant(columns), L, std::move(tile), false, ""));
+    ir::Block out;
+    out.push_back(ir::forLoop("kp", sym("k0"), sym("k_end"), int64_t(group_) * L, std::move(perRow), false,
+                              "pack: " + std::to_string(columns) + " columns of " + b.spec->name + ", transposed by " + std::to_string(L) + " x " +
+                                  std::to_string(L) + " tiles of " + (group_ == 2 ? "bf16 pairs" : "byte quads") + " (" + std::to_string(L) + " panel rows at a time)"));
     return out;
   }
 

@@ -311,7 +311,13 @@ struct Machine {
       }
       case OpKind::Bitcast: {
         const Value& a = var(s.args[0]);
-        for (int l = 0; l < lanes; ++l) v.lanes[l] = bitcast(a.type.elem, t, a.lanes[l]);
+        if (a.lanes.size() == size_t(lanes)) {
+          for (int l = 0; l < lanes; ++l) v.lanes[l] = bitcast(a.type.elem, t, a.lanes[l]);
+          break;
+        }
+        std::vector<unsigned char> bytes(a.lanes.size() * size_t(bitsOf(a.type.elem) / 8));  // little-endian, lane 0 first
+        for (size_t l = 0; l < a.lanes.size(); ++l) writeElem(a.type.elem, bytes.data(), l, a.lanes[l]);
+        for (int l = 0; l < lanes; ++l) v.lanes[l] = readElem(t, bytes.data(), size_t(l));
         break;
       }
       case OpKind::Convert: {
