@@ -2492,49 +2492,137 @@ matmul_i8_i32_avx512_vnni(const int8_t* in0, const int8_t* in1, int64_t size0, i
 #endif
 
 // ---- avx512 (512-bit vectors)
-// packing: b is copied per column of tiles into a 128 KiB panel, 512 steps of k at a time (the reduction runs in blocks of 512)
+// packing: b is copied per column of tiles into a 128 KiB panel, 1024 steps of k at a time (the reduction runs in blocks of 1024); i16 pairs: panel row p holds steps 2p and 2p + 1 of each column as one u32, for vpmaddwd
 // register tile: 6 x 4 vectors of i32x16 (24 accumulators) along i x j
-// per step of k: multiplies and adds; init and epilogue fused into the tile (each output element is written once)
+// per two steps of k: vpmaddwd (two exact i16 x i16 products per i32 lane, the operands' values as 16 bits, wrapping), the broadcast operand's pair as one u32 (its two bytes splat as a u16, each byte widened to 16 bits)
 // tails: j: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); i: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for j: tiles of 4 x i32x16 along j
-//     for blocks of 512 steps of k: pack b into the panel
+//     for blocks of 1024 steps of k: pack b into the panel
 //       for i: tiles of 6 rows along i
 //         sums[6][4] = c[i][j]   (compute_at i: in registers)
-//         for k
-//           sums[6][4] += a[i][k] * b[k][j]: 4 vector loads, 6 broadcasts, 24 multiply-adds
+//         for k, 2 steps at a time
+//           sums[6][4] += a[i][k] * b[k][j]: 4 vector loads, 6 broadcasts, 24 vpmaddwd (2 steps each)
 //         c[i][j] = sums
 // uses masked loads (AVX-512 k-registers) for the tail
+// uses vpmaddwd i16 pair dot products
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_i8_i32_avx512(
     const int8_t* in0, const int8_t* in1, int64_t size0, int64_t size1, int64_t size2,
     int64_t stride0, int64_t stride1, int64_t stride2, int32_t* out) {
-  alignas(64) int32_t panel[32768];
+  alignas(64) uint32_t panel[32768];
   int64_t j = 0;
   // along j: tiles of 4 vectors
   for (; j + 64 <= size1; j += 64) {
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
-    // blocks of 512 steps of k through the panel
+    // blocks of 1024 steps of k through the panel
     int64_t k0 = 0;
-    for (; k0 < k_blocks_end; k0 += 512) {
-      int64_t k_end = k0 + 512 < size2 ? k0 + 512 : size2;
-      // pack: 4 vectors of b per step
+    for (; k0 < k_blocks_end; k0 += 1024) {
+      int64_t k_end = k0 + 1024 < size2 ? k0 + 1024 : size2;
+      // pack: 4 vectors of b per 2 steps, as i16 pairs
       int64_t kp = k0;
-      for (; kp < k_end; ++kp) {
-        __m512i packed0 =
-            _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i*)(in1 + j + kp * stride1)));
-        _mm512_storeu_si512((void*)(panel + 64 * kp - 64 * k0), packed0);
-        __m512i packed1 =
-            _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i*)(in1 + j + kp * stride1 + 16)));
-        _mm512_storeu_si512((void*)(panel + 64 * kp - 64 * k0 + 16), packed1);
-        __m512i packed2 =
-            _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i*)(in1 + j + kp * stride1 + 32)));
-        _mm512_storeu_si512((void*)(panel + 64 * kp - 64 * k0 + 32), packed2);
-        __m512i packed3 =
-            _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i*)(in1 + j + kp * stride1 + 48)));
-        _mm512_storeu_si512((void*)(panel + 64 * kp - 64 * k0 + 48), packed3);
+      for (; kp + 2 <= k_end; kp += 2) {
+        __m256i group0_0_i16 =
+            _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i*)(in1 + j + kp * stride1)));
+        __m256i group0_0_u16 = group0_0_i16;
+        __m512i group0 = _mm512_cvtepu16_epi32(group0_0_u16);
+        __m256i group0_1_i16 = _mm256_cvtepi8_epi16(
+            _mm_loadu_si128((const __m128i*)(in1 + j + kp * stride1 + stride1)));
+        __m256i group0_1_u16 = group0_1_i16;
+        __m512i group0_1 = _mm512_cvtepu16_epi32(group0_1_u16);
+        __m512i group0_1_high = _mm512_slli_epi32(group0_1, 16);
+        group0 = _mm512_or_si512(group0, group0_1_high);
+        _mm512_storeu_si512((void*)(panel + 32 * kp - 32 * k0), group0);
+        __m256i group1_0_i16 =
+            _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i*)(in1 + j + kp * stride1 + 16)));
+        __m256i group1_0_u16 = group1_0_i16;
+        __m512i group1 = _mm512_cvtepu16_epi32(group1_0_u16);
+        __m256i group1_1_i16 = _mm256_cvtepi8_epi16(
+            _mm_loadu_si128((const __m128i*)(in1 + j + kp * stride1 + stride1 + 16)));
+        __m256i group1_1_u16 = group1_1_i16;
+        __m512i group1_1 = _mm512_cvtepu16_epi32(group1_1_u16);
+        __m512i group1_1_high = _mm512_slli_epi32(group1_1, 16);
+        group1 = _mm512_or_si512(group1, group1_1_high);
+        _mm512_storeu_si512((void*)(panel + 32 * kp - 32 * k0 + 16), group1);
+        __m256i group2_0_i16 =
+            _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i*)(in1 + j + kp * stride1 + 32)));
+        __m256i group2_0_u16 = group2_0_i16;
+        __m512i group2 = _mm512_cvtepu16_epi32(group2_0_u16);
+        __m256i group2_1_i16 = _mm256_cvtepi8_epi16(
+            _mm_loadu_si128((const __m128i*)(in1 + j + kp * stride1 + stride1 + 32)));
+        __m256i group2_1_u16 = group2_1_i16;
+        __m512i group2_1 = _mm512_cvtepu16_epi32(group2_1_u16);
+        __m512i group2_1_high = _mm512_slli_epi32(group2_1, 16);
+        group2 = _mm512_or_si512(group2, group2_1_high);
+        _mm512_storeu_si512((void*)(panel + 32 * kp - 32 * k0 + 32), group2);
+        __m256i group3_0_i16 =
+            _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i*)(in1 + j + kp * stride1 + 48)));
+        __m256i group3_0_u16 = group3_0_i16;
+        __m512i group3 = _mm512_cvtepu16_epi32(group3_0_u16);
+        __m256i group3_1_i16 = _mm256_cvtepi8_epi16(
+            _mm_loadu_si128((const __m128i*)(in1 + j + kp * stride1 + stride1 + 48)));
+        __m256i group3_1_u16 = group3_1_i16;
+        __m512i group3_1 = _mm512_cvtepu16_epi32(group3_1_u16);
+        __m512i group3_1_high = _mm512_slli_epi32(group3_1, 16);
+        group3 = _mm512_or_si512(group3, group3_1_high);
+        _mm512_storeu_si512((void*)(panel + 32 * kp - 32 * k0 + 48), group3);
+      }
+      // the last steps, the missing ones zero
+      if (kp < k_end) {
+        __m256i group0_0_i16 =
+            _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i*)(in1 + j + kp * stride1)));
+        __m256i group0_0_u16 = group0_0_i16;
+        __m512i group0 = _mm512_cvtepu16_epi32(group0_0_u16);
+        if (kp + 1 < k_end) {
+          __m256i group0_1_i16 = _mm256_cvtepi8_epi16(
+              _mm_loadu_si128((const __m128i*)(in1 + j + kp * stride1 + stride1)));
+          __m256i group0_1_u16 = group0_1_i16;
+          __m512i group0_1 = _mm512_cvtepu16_epi32(group0_1_u16);
+          __m512i group0_1_high = _mm512_slli_epi32(group0_1, 16);
+          group0 = _mm512_or_si512(group0, group0_1_high);
+        }
+        _mm512_storeu_si512((void*)(panel + 32 * kp - 32 * k0), group0);
+        __m256i group1_0_i16 =
+            _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i*)(in1 + j + kp * stride1 + 16)));
+        __m256i group1_0_u16 = group1_0_i16;
+        __m512i group1 = _mm512_cvtepu16_epi32(group1_0_u16);
+        if (kp + 1 < k_end) {
+          __m256i group1_1_i16 = _mm256_cvtepi8_epi16(
+              _mm_loadu_si128((const __m128i*)(in1 + j + kp * stride1 + stride1 + 16)));
+          __m256i group1_1_u16 = group1_1_i16;
+          __m512i group1_1 = _mm512_cvtepu16_epi32(group1_1_u16);
+          __m512i group1_1_high = _mm512_slli_epi32(group1_1, 16);
+          group1 = _mm512_or_si512(group1, group1_1_high);
+        }
+        _mm512_storeu_si512((void*)(panel + 32 * kp - 32 * k0 + 16), group1);
+        __m256i group2_0_i16 =
+            _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i*)(in1 + j + kp * stride1 + 32)));
+        __m256i group2_0_u16 = group2_0_i16;
+        __m512i group2 = _mm512_cvtepu16_epi32(group2_0_u16);
+        if (kp + 1 < k_end) {
+          __m256i group2_1_i16 = _mm256_cvtepi8_epi16(
+              _mm_loadu_si128((const __m128i*)(in1 + j + kp * stride1 + stride1 + 32)));
+          __m256i group2_1_u16 = group2_1_i16;
+          __m512i group2_1 = _mm512_cvtepu16_epi32(group2_1_u16);
+          __m512i group2_1_high = _mm512_slli_epi32(group2_1, 16);
+          group2 = _mm512_or_si512(group2, group2_1_high);
+        }
+        _mm512_storeu_si512((void*)(panel + 32 * kp - 32 * k0 + 32), group2);
+        __m256i group3_0_i16 =
+            _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i*)(in1 + j + kp * stride1 + 48)));
+        __m256i group3_0_u16 = group3_0_i16;
+        __m512i group3 = _mm512_cvtepu16_epi32(group3_0_u16);
+        if (kp + 1 < k_end) {
+          __m256i group3_1_i16 = _mm256_cvtepi8_epi16(
+              _mm_loadu_si128((const __m128i*)(in1 + j + kp * stride1 + stride1 + 48)));
+          __m256i group3_1_u16 = group3_1_i16;
+          __m512i group3_1 = _mm512_cvtepu16_epi32(group3_1_u16);
+          __m512i group3_1_high = _mm512_slli_epi32(group3_1, 16);
+          group3 = _mm512_or_si512(group3, group3_1_high);
+        }
+        _mm512_storeu_si512((void*)(panel + 32 * kp - 32 * k0 + 48), group3);
       }
       int64_t i = 0;
       // along i: tiles of 6 x 4 vectors
@@ -2564,79 +2652,186 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_i
         __m512i acc5_1 = _mm512_loadu_si512((const void*)(out + out_base + 5 * stride2 + 16));
         __m512i acc5_2 = _mm512_loadu_si512((const void*)(out + out_base + 5 * stride2 + 32));
         __m512i acc5_3 = _mm512_loadu_si512((const void*)(out + out_base + 5 * stride2 + 48));
-        // k
+        // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m512i in1_v0 = _mm512_loadu_si512((const void*)(panel + 64 * r2 - 64 * k0));
-          __m512i in1_v1 = _mm512_loadu_si512((const void*)(panel + 64 * r2 - 64 * k0 + 16));
-          __m512i in1_v2 = _mm512_loadu_si512((const void*)(panel + 64 * r2 - 64 * k0 + 32));
-          __m512i in1_v3 = _mm512_loadu_si512((const void*)(panel + 64 * r2 - 64 * k0 + 48));
-          uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_elem));
-          __m512i product0_0 = _mm512_mullo_epi32(in0_r0, in1_v0);
-          acc0_0 = _mm512_add_epi32(acc0_0, product0_0);
-          __m512i product0_1 = _mm512_mullo_epi32(in0_r0, in1_v1);
-          acc0_1 = _mm512_add_epi32(acc0_1, product0_1);
-          __m512i product0_2 = _mm512_mullo_epi32(in0_r0, in1_v2);
-          acc0_2 = _mm512_add_epi32(acc0_2, product0_2);
-          __m512i product0_3 = _mm512_mullo_epi32(in0_r0, in1_v3);
-          acc0_3 = _mm512_add_epi32(acc0_3, product0_3);
-          uint8_t in0_r1_elem_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_elem = (uint32_t)(int32_t)(int8_t)in0_r1_elem_i8;
-          __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_elem));
-          __m512i product1_0 = _mm512_mullo_epi32(in0_r1, in1_v0);
-          acc1_0 = _mm512_add_epi32(acc1_0, product1_0);
-          __m512i product1_1 = _mm512_mullo_epi32(in0_r1, in1_v1);
-          acc1_1 = _mm512_add_epi32(acc1_1, product1_1);
-          __m512i product1_2 = _mm512_mullo_epi32(in0_r1, in1_v2);
-          acc1_2 = _mm512_add_epi32(acc1_2, product1_2);
-          __m512i product1_3 = _mm512_mullo_epi32(in0_r1, in1_v3);
-          acc1_3 = _mm512_add_epi32(acc1_3, product1_3);
-          uint8_t in0_r2_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
-          uint32_t in0_r2_elem = (uint32_t)(int32_t)(int8_t)in0_r2_elem_i8;
-          __m512i in0_r2 = _mm512_set1_epi32((int)(in0_r2_elem));
-          __m512i product2_0 = _mm512_mullo_epi32(in0_r2, in1_v0);
-          acc2_0 = _mm512_add_epi32(acc2_0, product2_0);
-          __m512i product2_1 = _mm512_mullo_epi32(in0_r2, in1_v1);
-          acc2_1 = _mm512_add_epi32(acc2_1, product2_1);
-          __m512i product2_2 = _mm512_mullo_epi32(in0_r2, in1_v2);
-          acc2_2 = _mm512_add_epi32(acc2_2, product2_2);
-          __m512i product2_3 = _mm512_mullo_epi32(in0_r2, in1_v3);
-          acc2_3 = _mm512_add_epi32(acc2_3, product2_3);
-          uint8_t in0_r3_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
-          uint32_t in0_r3_elem = (uint32_t)(int32_t)(int8_t)in0_r3_elem_i8;
-          __m512i in0_r3 = _mm512_set1_epi32((int)(in0_r3_elem));
-          __m512i product3_0 = _mm512_mullo_epi32(in0_r3, in1_v0);
-          acc3_0 = _mm512_add_epi32(acc3_0, product3_0);
-          __m512i product3_1 = _mm512_mullo_epi32(in0_r3, in1_v1);
-          acc3_1 = _mm512_add_epi32(acc3_1, product3_1);
-          __m512i product3_2 = _mm512_mullo_epi32(in0_r3, in1_v2);
-          acc3_2 = _mm512_add_epi32(acc3_2, product3_2);
-          __m512i product3_3 = _mm512_mullo_epi32(in0_r3, in1_v3);
-          acc3_3 = _mm512_add_epi32(acc3_3, product3_3);
-          uint8_t in0_r4_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0];
-          uint32_t in0_r4_elem = (uint32_t)(int32_t)(int8_t)in0_r4_elem_i8;
-          __m512i in0_r4 = _mm512_set1_epi32((int)(in0_r4_elem));
-          __m512i product4_0 = _mm512_mullo_epi32(in0_r4, in1_v0);
-          acc4_0 = _mm512_add_epi32(acc4_0, product4_0);
-          __m512i product4_1 = _mm512_mullo_epi32(in0_r4, in1_v1);
-          acc4_1 = _mm512_add_epi32(acc4_1, product4_1);
-          __m512i product4_2 = _mm512_mullo_epi32(in0_r4, in1_v2);
-          acc4_2 = _mm512_add_epi32(acc4_2, product4_2);
-          __m512i product4_3 = _mm512_mullo_epi32(in0_r4, in1_v3);
-          acc4_3 = _mm512_add_epi32(acc4_3, product4_3);
-          uint8_t in0_r5_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0];
-          uint32_t in0_r5_elem = (uint32_t)(int32_t)(int8_t)in0_r5_elem_i8;
-          __m512i in0_r5 = _mm512_set1_epi32((int)(in0_r5_elem));
-          __m512i product5_0 = _mm512_mullo_epi32(in0_r5, in1_v0);
-          acc5_0 = _mm512_add_epi32(acc5_0, product5_0);
-          __m512i product5_1 = _mm512_mullo_epi32(in0_r5, in1_v1);
-          acc5_1 = _mm512_add_epi32(acc5_1, product5_1);
-          __m512i product5_2 = _mm512_mullo_epi32(in0_r5, in1_v2);
-          acc5_2 = _mm512_add_epi32(acc5_2, product5_2);
-          __m512i product5_3 = _mm512_mullo_epi32(in0_r5, in1_v3);
-          acc5_3 = _mm512_add_epi32(acc5_3, product5_3);
+        for (; r2 + 2 <= k_end; r2 += 2) {
+          __m512i panel_v0 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0));
+          __m512i panel_v1 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 16));
+          __m512i panel_v2 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 32));
+          __m512i panel_v3 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 48));
+          uint16_t in0_r0_bytes2;
+          __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
+          __m256i in0_r0_halves = _mm256_set1_epi16((short)(in0_r0_bytes2));
+          __m256i in0_r0_pairs = in0_r0_halves;
+          __m512i in0_r0_i16 = _mm512_cvtepi8_epi16(in0_r0_pairs);
+          __m512i in0_r0 = in0_r0_i16;
+          acc0_0 = _mm512_add_epi32(acc0_0, _mm512_madd_epi16(in0_r0, panel_v0));
+          acc0_1 = _mm512_add_epi32(acc0_1, _mm512_madd_epi16(in0_r0, panel_v1));
+          acc0_2 = _mm512_add_epi32(acc0_2, _mm512_madd_epi16(in0_r0, panel_v2));
+          acc0_3 = _mm512_add_epi32(acc0_3, _mm512_madd_epi16(in0_r0, panel_v3));
+          uint16_t in0_r1_bytes2;
+          __builtin_memcpy(&in0_r1_bytes2, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_bytes2);
+          __m256i in0_r1_halves = _mm256_set1_epi16((short)(in0_r1_bytes2));
+          __m256i in0_r1_pairs = in0_r1_halves;
+          __m512i in0_r1_i16 = _mm512_cvtepi8_epi16(in0_r1_pairs);
+          __m512i in0_r1 = in0_r1_i16;
+          acc1_0 = _mm512_add_epi32(acc1_0, _mm512_madd_epi16(in0_r1, panel_v0));
+          acc1_1 = _mm512_add_epi32(acc1_1, _mm512_madd_epi16(in0_r1, panel_v1));
+          acc1_2 = _mm512_add_epi32(acc1_2, _mm512_madd_epi16(in0_r1, panel_v2));
+          acc1_3 = _mm512_add_epi32(acc1_3, _mm512_madd_epi16(in0_r1, panel_v3));
+          uint16_t in0_r2_bytes2;
+          __builtin_memcpy(&in0_r2_bytes2, in0 + i * stride0 + r2 + 2 * stride0,
+                           sizeof in0_r2_bytes2);
+          __m256i in0_r2_halves = _mm256_set1_epi16((short)(in0_r2_bytes2));
+          __m256i in0_r2_pairs = in0_r2_halves;
+          __m512i in0_r2_i16 = _mm512_cvtepi8_epi16(in0_r2_pairs);
+          __m512i in0_r2 = in0_r2_i16;
+          acc2_0 = _mm512_add_epi32(acc2_0, _mm512_madd_epi16(in0_r2, panel_v0));
+          acc2_1 = _mm512_add_epi32(acc2_1, _mm512_madd_epi16(in0_r2, panel_v1));
+          acc2_2 = _mm512_add_epi32(acc2_2, _mm512_madd_epi16(in0_r2, panel_v2));
+          acc2_3 = _mm512_add_epi32(acc2_3, _mm512_madd_epi16(in0_r2, panel_v3));
+          uint16_t in0_r3_bytes2;
+          __builtin_memcpy(&in0_r3_bytes2, in0 + i * stride0 + r2 + 3 * stride0,
+                           sizeof in0_r3_bytes2);
+          __m256i in0_r3_halves = _mm256_set1_epi16((short)(in0_r3_bytes2));
+          __m256i in0_r3_pairs = in0_r3_halves;
+          __m512i in0_r3_i16 = _mm512_cvtepi8_epi16(in0_r3_pairs);
+          __m512i in0_r3 = in0_r3_i16;
+          acc3_0 = _mm512_add_epi32(acc3_0, _mm512_madd_epi16(in0_r3, panel_v0));
+          acc3_1 = _mm512_add_epi32(acc3_1, _mm512_madd_epi16(in0_r3, panel_v1));
+          acc3_2 = _mm512_add_epi32(acc3_2, _mm512_madd_epi16(in0_r3, panel_v2));
+          acc3_3 = _mm512_add_epi32(acc3_3, _mm512_madd_epi16(in0_r3, panel_v3));
+          uint16_t in0_r4_bytes2;
+          __builtin_memcpy(&in0_r4_bytes2, in0 + i * stride0 + r2 + 4 * stride0,
+                           sizeof in0_r4_bytes2);
+          __m256i in0_r4_halves = _mm256_set1_epi16((short)(in0_r4_bytes2));
+          __m256i in0_r4_pairs = in0_r4_halves;
+          __m512i in0_r4_i16 = _mm512_cvtepi8_epi16(in0_r4_pairs);
+          __m512i in0_r4 = in0_r4_i16;
+          acc4_0 = _mm512_add_epi32(acc4_0, _mm512_madd_epi16(in0_r4, panel_v0));
+          acc4_1 = _mm512_add_epi32(acc4_1, _mm512_madd_epi16(in0_r4, panel_v1));
+          acc4_2 = _mm512_add_epi32(acc4_2, _mm512_madd_epi16(in0_r4, panel_v2));
+          acc4_3 = _mm512_add_epi32(acc4_3, _mm512_madd_epi16(in0_r4, panel_v3));
+          uint16_t in0_r5_bytes2;
+          __builtin_memcpy(&in0_r5_bytes2, in0 + i * stride0 + r2 + 5 * stride0,
+                           sizeof in0_r5_bytes2);
+          __m256i in0_r5_halves = _mm256_set1_epi16((short)(in0_r5_bytes2));
+          __m256i in0_r5_pairs = in0_r5_halves;
+          __m512i in0_r5_i16 = _mm512_cvtepi8_epi16(in0_r5_pairs);
+          __m512i in0_r5 = in0_r5_i16;
+          acc5_0 = _mm512_add_epi32(acc5_0, _mm512_madd_epi16(in0_r5, panel_v0));
+          acc5_1 = _mm512_add_epi32(acc5_1, _mm512_madd_epi16(in0_r5, panel_v1));
+          acc5_2 = _mm512_add_epi32(acc5_2, _mm512_madd_epi16(in0_r5, panel_v2));
+          acc5_3 = _mm512_add_epi32(acc5_3, _mm512_madd_epi16(in0_r5, panel_v3));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          __m512i panel_v0_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0));
+          __m512i panel_v1_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 16));
+          __m512i panel_v2_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 32));
+          __m512i panel_v3_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 48));
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
+          uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint16_t in0_r0_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_1_i8;
+            uint16_t in0_r0_last_group_1_u16 = (uint16_t)(int16_t)in0_r0_last_group_1_i16;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_group));
+          acc0_0 = _mm512_add_epi32(acc0_0, _mm512_madd_epi16(in0_r0_last, panel_v0_last));
+          acc0_1 = _mm512_add_epi32(acc0_1, _mm512_madd_epi16(in0_r0_last, panel_v1_last));
+          acc0_2 = _mm512_add_epi32(acc0_2, _mm512_madd_epi16(in0_r0_last, panel_v2_last));
+          acc0_3 = _mm512_add_epi32(acc0_3, _mm512_madd_epi16(in0_r0_last, panel_v3_last));
+          uint8_t in0_r1_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
+          uint16_t in0_r1_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_0_i8;
+          uint16_t in0_r1_last_group_0_u16 = (uint16_t)(int16_t)in0_r1_last_group_0_i16;
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r1_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 1];
+            uint16_t in0_r1_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_1_i8;
+            uint16_t in0_r1_last_group_1_u16 = (uint16_t)(int16_t)in0_r1_last_group_1_i16;
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u16;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_group));
+          acc1_0 = _mm512_add_epi32(acc1_0, _mm512_madd_epi16(in0_r1_last, panel_v0_last));
+          acc1_1 = _mm512_add_epi32(acc1_1, _mm512_madd_epi16(in0_r1_last, panel_v1_last));
+          acc1_2 = _mm512_add_epi32(acc1_2, _mm512_madd_epi16(in0_r1_last, panel_v2_last));
+          acc1_3 = _mm512_add_epi32(acc1_3, _mm512_madd_epi16(in0_r1_last, panel_v3_last));
+          uint8_t in0_r2_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
+          uint16_t in0_r2_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r2_last_group_0_i8;
+          uint16_t in0_r2_last_group_0_u16 = (uint16_t)(int16_t)in0_r2_last_group_0_i16;
+          uint32_t in0_r2_last_group = (uint32_t)in0_r2_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r2_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0 + 1];
+            uint16_t in0_r2_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r2_last_group_1_i8;
+            uint16_t in0_r2_last_group_1_u16 = (uint16_t)(int16_t)in0_r2_last_group_1_i16;
+            uint32_t in0_r2_last_group_1 = (uint32_t)in0_r2_last_group_1_u16;
+            uint32_t in0_r2_last_group_1_high = (uint32_t)((uint32_t)in0_r2_last_group_1 << 16);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_1_high);
+          }
+          __m512i in0_r2_last = _mm512_set1_epi32((int)(in0_r2_last_group));
+          acc2_0 = _mm512_add_epi32(acc2_0, _mm512_madd_epi16(in0_r2_last, panel_v0_last));
+          acc2_1 = _mm512_add_epi32(acc2_1, _mm512_madd_epi16(in0_r2_last, panel_v1_last));
+          acc2_2 = _mm512_add_epi32(acc2_2, _mm512_madd_epi16(in0_r2_last, panel_v2_last));
+          acc2_3 = _mm512_add_epi32(acc2_3, _mm512_madd_epi16(in0_r2_last, panel_v3_last));
+          uint8_t in0_r3_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
+          uint16_t in0_r3_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r3_last_group_0_i8;
+          uint16_t in0_r3_last_group_0_u16 = (uint16_t)(int16_t)in0_r3_last_group_0_i16;
+          uint32_t in0_r3_last_group = (uint32_t)in0_r3_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r3_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0 + 1];
+            uint16_t in0_r3_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r3_last_group_1_i8;
+            uint16_t in0_r3_last_group_1_u16 = (uint16_t)(int16_t)in0_r3_last_group_1_i16;
+            uint32_t in0_r3_last_group_1 = (uint32_t)in0_r3_last_group_1_u16;
+            uint32_t in0_r3_last_group_1_high = (uint32_t)((uint32_t)in0_r3_last_group_1 << 16);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_1_high);
+          }
+          __m512i in0_r3_last = _mm512_set1_epi32((int)(in0_r3_last_group));
+          acc3_0 = _mm512_add_epi32(acc3_0, _mm512_madd_epi16(in0_r3_last, panel_v0_last));
+          acc3_1 = _mm512_add_epi32(acc3_1, _mm512_madd_epi16(in0_r3_last, panel_v1_last));
+          acc3_2 = _mm512_add_epi32(acc3_2, _mm512_madd_epi16(in0_r3_last, panel_v2_last));
+          acc3_3 = _mm512_add_epi32(acc3_3, _mm512_madd_epi16(in0_r3_last, panel_v3_last));
+          uint8_t in0_r4_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0];
+          uint16_t in0_r4_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r4_last_group_0_i8;
+          uint16_t in0_r4_last_group_0_u16 = (uint16_t)(int16_t)in0_r4_last_group_0_i16;
+          uint32_t in0_r4_last_group = (uint32_t)in0_r4_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r4_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0 + 1];
+            uint16_t in0_r4_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r4_last_group_1_i8;
+            uint16_t in0_r4_last_group_1_u16 = (uint16_t)(int16_t)in0_r4_last_group_1_i16;
+            uint32_t in0_r4_last_group_1 = (uint32_t)in0_r4_last_group_1_u16;
+            uint32_t in0_r4_last_group_1_high = (uint32_t)((uint32_t)in0_r4_last_group_1 << 16);
+            in0_r4_last_group = (uint32_t)(in0_r4_last_group | in0_r4_last_group_1_high);
+          }
+          __m512i in0_r4_last = _mm512_set1_epi32((int)(in0_r4_last_group));
+          acc4_0 = _mm512_add_epi32(acc4_0, _mm512_madd_epi16(in0_r4_last, panel_v0_last));
+          acc4_1 = _mm512_add_epi32(acc4_1, _mm512_madd_epi16(in0_r4_last, panel_v1_last));
+          acc4_2 = _mm512_add_epi32(acc4_2, _mm512_madd_epi16(in0_r4_last, panel_v2_last));
+          acc4_3 = _mm512_add_epi32(acc4_3, _mm512_madd_epi16(in0_r4_last, panel_v3_last));
+          uint8_t in0_r5_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0];
+          uint16_t in0_r5_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r5_last_group_0_i8;
+          uint16_t in0_r5_last_group_0_u16 = (uint16_t)(int16_t)in0_r5_last_group_0_i16;
+          uint32_t in0_r5_last_group = (uint32_t)in0_r5_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r5_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0 + 1];
+            uint16_t in0_r5_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r5_last_group_1_i8;
+            uint16_t in0_r5_last_group_1_u16 = (uint16_t)(int16_t)in0_r5_last_group_1_i16;
+            uint32_t in0_r5_last_group_1 = (uint32_t)in0_r5_last_group_1_u16;
+            uint32_t in0_r5_last_group_1_high = (uint32_t)((uint32_t)in0_r5_last_group_1 << 16);
+            in0_r5_last_group = (uint32_t)(in0_r5_last_group | in0_r5_last_group_1_high);
+          }
+          __m512i in0_r5_last = _mm512_set1_epi32((int)(in0_r5_last_group));
+          acc5_0 = _mm512_add_epi32(acc5_0, _mm512_madd_epi16(in0_r5_last, panel_v0_last));
+          acc5_1 = _mm512_add_epi32(acc5_1, _mm512_madd_epi16(in0_r5_last, panel_v1_last));
+          acc5_2 = _mm512_add_epi32(acc5_2, _mm512_madd_epi16(in0_r5_last, panel_v2_last));
+          acc5_3 = _mm512_add_epi32(acc5_3, _mm512_madd_epi16(in0_r5_last, panel_v3_last));
         }
         _mm512_storeu_si512((void*)(out + out_base), acc0_0);
         _mm512_storeu_si512((void*)(out + out_base + 16), acc0_1);
@@ -2682,57 +2877,130 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_i
         __m512i acc3_1 = _mm512_loadu_si512((const void*)(out + out_base + 3 * stride2 + 16));
         __m512i acc3_2 = _mm512_loadu_si512((const void*)(out + out_base + 3 * stride2 + 32));
         __m512i acc3_3 = _mm512_loadu_si512((const void*)(out + out_base + 3 * stride2 + 48));
-        // k
+        // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m512i in1_v0 = _mm512_loadu_si512((const void*)(panel + 64 * r2 - 64 * k0));
-          __m512i in1_v1 = _mm512_loadu_si512((const void*)(panel + 64 * r2 - 64 * k0 + 16));
-          __m512i in1_v2 = _mm512_loadu_si512((const void*)(panel + 64 * r2 - 64 * k0 + 32));
-          __m512i in1_v3 = _mm512_loadu_si512((const void*)(panel + 64 * r2 - 64 * k0 + 48));
-          uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_elem));
-          __m512i product0_0 = _mm512_mullo_epi32(in0_r0, in1_v0);
-          acc0_0 = _mm512_add_epi32(acc0_0, product0_0);
-          __m512i product0_1 = _mm512_mullo_epi32(in0_r0, in1_v1);
-          acc0_1 = _mm512_add_epi32(acc0_1, product0_1);
-          __m512i product0_2 = _mm512_mullo_epi32(in0_r0, in1_v2);
-          acc0_2 = _mm512_add_epi32(acc0_2, product0_2);
-          __m512i product0_3 = _mm512_mullo_epi32(in0_r0, in1_v3);
-          acc0_3 = _mm512_add_epi32(acc0_3, product0_3);
-          uint8_t in0_r1_elem_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_elem = (uint32_t)(int32_t)(int8_t)in0_r1_elem_i8;
-          __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_elem));
-          __m512i product1_0 = _mm512_mullo_epi32(in0_r1, in1_v0);
-          acc1_0 = _mm512_add_epi32(acc1_0, product1_0);
-          __m512i product1_1 = _mm512_mullo_epi32(in0_r1, in1_v1);
-          acc1_1 = _mm512_add_epi32(acc1_1, product1_1);
-          __m512i product1_2 = _mm512_mullo_epi32(in0_r1, in1_v2);
-          acc1_2 = _mm512_add_epi32(acc1_2, product1_2);
-          __m512i product1_3 = _mm512_mullo_epi32(in0_r1, in1_v3);
-          acc1_3 = _mm512_add_epi32(acc1_3, product1_3);
-          uint8_t in0_r2_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
-          uint32_t in0_r2_elem = (uint32_t)(int32_t)(int8_t)in0_r2_elem_i8;
-          __m512i in0_r2 = _mm512_set1_epi32((int)(in0_r2_elem));
-          __m512i product2_0 = _mm512_mullo_epi32(in0_r2, in1_v0);
-          acc2_0 = _mm512_add_epi32(acc2_0, product2_0);
-          __m512i product2_1 = _mm512_mullo_epi32(in0_r2, in1_v1);
-          acc2_1 = _mm512_add_epi32(acc2_1, product2_1);
-          __m512i product2_2 = _mm512_mullo_epi32(in0_r2, in1_v2);
-          acc2_2 = _mm512_add_epi32(acc2_2, product2_2);
-          __m512i product2_3 = _mm512_mullo_epi32(in0_r2, in1_v3);
-          acc2_3 = _mm512_add_epi32(acc2_3, product2_3);
-          uint8_t in0_r3_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
-          uint32_t in0_r3_elem = (uint32_t)(int32_t)(int8_t)in0_r3_elem_i8;
-          __m512i in0_r3 = _mm512_set1_epi32((int)(in0_r3_elem));
-          __m512i product3_0 = _mm512_mullo_epi32(in0_r3, in1_v0);
-          acc3_0 = _mm512_add_epi32(acc3_0, product3_0);
-          __m512i product3_1 = _mm512_mullo_epi32(in0_r3, in1_v1);
-          acc3_1 = _mm512_add_epi32(acc3_1, product3_1);
-          __m512i product3_2 = _mm512_mullo_epi32(in0_r3, in1_v2);
-          acc3_2 = _mm512_add_epi32(acc3_2, product3_2);
-          __m512i product3_3 = _mm512_mullo_epi32(in0_r3, in1_v3);
-          acc3_3 = _mm512_add_epi32(acc3_3, product3_3);
+        for (; r2 + 2 <= k_end; r2 += 2) {
+          __m512i panel_v0 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0));
+          __m512i panel_v1 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 16));
+          __m512i panel_v2 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 32));
+          __m512i panel_v3 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 48));
+          uint16_t in0_r0_bytes2;
+          __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
+          __m256i in0_r0_halves = _mm256_set1_epi16((short)(in0_r0_bytes2));
+          __m256i in0_r0_pairs = in0_r0_halves;
+          __m512i in0_r0_i16 = _mm512_cvtepi8_epi16(in0_r0_pairs);
+          __m512i in0_r0 = in0_r0_i16;
+          acc0_0 = _mm512_add_epi32(acc0_0, _mm512_madd_epi16(in0_r0, panel_v0));
+          acc0_1 = _mm512_add_epi32(acc0_1, _mm512_madd_epi16(in0_r0, panel_v1));
+          acc0_2 = _mm512_add_epi32(acc0_2, _mm512_madd_epi16(in0_r0, panel_v2));
+          acc0_3 = _mm512_add_epi32(acc0_3, _mm512_madd_epi16(in0_r0, panel_v3));
+          uint16_t in0_r1_bytes2;
+          __builtin_memcpy(&in0_r1_bytes2, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_bytes2);
+          __m256i in0_r1_halves = _mm256_set1_epi16((short)(in0_r1_bytes2));
+          __m256i in0_r1_pairs = in0_r1_halves;
+          __m512i in0_r1_i16 = _mm512_cvtepi8_epi16(in0_r1_pairs);
+          __m512i in0_r1 = in0_r1_i16;
+          acc1_0 = _mm512_add_epi32(acc1_0, _mm512_madd_epi16(in0_r1, panel_v0));
+          acc1_1 = _mm512_add_epi32(acc1_1, _mm512_madd_epi16(in0_r1, panel_v1));
+          acc1_2 = _mm512_add_epi32(acc1_2, _mm512_madd_epi16(in0_r1, panel_v2));
+          acc1_3 = _mm512_add_epi32(acc1_3, _mm512_madd_epi16(in0_r1, panel_v3));
+          uint16_t in0_r2_bytes2;
+          __builtin_memcpy(&in0_r2_bytes2, in0 + i * stride0 + r2 + 2 * stride0,
+                           sizeof in0_r2_bytes2);
+          __m256i in0_r2_halves = _mm256_set1_epi16((short)(in0_r2_bytes2));
+          __m256i in0_r2_pairs = in0_r2_halves;
+          __m512i in0_r2_i16 = _mm512_cvtepi8_epi16(in0_r2_pairs);
+          __m512i in0_r2 = in0_r2_i16;
+          acc2_0 = _mm512_add_epi32(acc2_0, _mm512_madd_epi16(in0_r2, panel_v0));
+          acc2_1 = _mm512_add_epi32(acc2_1, _mm512_madd_epi16(in0_r2, panel_v1));
+          acc2_2 = _mm512_add_epi32(acc2_2, _mm512_madd_epi16(in0_r2, panel_v2));
+          acc2_3 = _mm512_add_epi32(acc2_3, _mm512_madd_epi16(in0_r2, panel_v3));
+          uint16_t in0_r3_bytes2;
+          __builtin_memcpy(&in0_r3_bytes2, in0 + i * stride0 + r2 + 3 * stride0,
+                           sizeof in0_r3_bytes2);
+          __m256i in0_r3_halves = _mm256_set1_epi16((short)(in0_r3_bytes2));
+          __m256i in0_r3_pairs = in0_r3_halves;
+          __m512i in0_r3_i16 = _mm512_cvtepi8_epi16(in0_r3_pairs);
+          __m512i in0_r3 = in0_r3_i16;
+          acc3_0 = _mm512_add_epi32(acc3_0, _mm512_madd_epi16(in0_r3, panel_v0));
+          acc3_1 = _mm512_add_epi32(acc3_1, _mm512_madd_epi16(in0_r3, panel_v1));
+          acc3_2 = _mm512_add_epi32(acc3_2, _mm512_madd_epi16(in0_r3, panel_v2));
+          acc3_3 = _mm512_add_epi32(acc3_3, _mm512_madd_epi16(in0_r3, panel_v3));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          __m512i panel_v0_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0));
+          __m512i panel_v1_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 16));
+          __m512i panel_v2_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 32));
+          __m512i panel_v3_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 48));
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
+          uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint16_t in0_r0_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_1_i8;
+            uint16_t in0_r0_last_group_1_u16 = (uint16_t)(int16_t)in0_r0_last_group_1_i16;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_group));
+          acc0_0 = _mm512_add_epi32(acc0_0, _mm512_madd_epi16(in0_r0_last, panel_v0_last));
+          acc0_1 = _mm512_add_epi32(acc0_1, _mm512_madd_epi16(in0_r0_last, panel_v1_last));
+          acc0_2 = _mm512_add_epi32(acc0_2, _mm512_madd_epi16(in0_r0_last, panel_v2_last));
+          acc0_3 = _mm512_add_epi32(acc0_3, _mm512_madd_epi16(in0_r0_last, panel_v3_last));
+          uint8_t in0_r1_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
+          uint16_t in0_r1_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_0_i8;
+          uint16_t in0_r1_last_group_0_u16 = (uint16_t)(int16_t)in0_r1_last_group_0_i16;
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r1_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 1];
+            uint16_t in0_r1_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_1_i8;
+            uint16_t in0_r1_last_group_1_u16 = (uint16_t)(int16_t)in0_r1_last_group_1_i16;
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u16;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_group));
+          acc1_0 = _mm512_add_epi32(acc1_0, _mm512_madd_epi16(in0_r1_last, panel_v0_last));
+          acc1_1 = _mm512_add_epi32(acc1_1, _mm512_madd_epi16(in0_r1_last, panel_v1_last));
+          acc1_2 = _mm512_add_epi32(acc1_2, _mm512_madd_epi16(in0_r1_last, panel_v2_last));
+          acc1_3 = _mm512_add_epi32(acc1_3, _mm512_madd_epi16(in0_r1_last, panel_v3_last));
+          uint8_t in0_r2_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
+          uint16_t in0_r2_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r2_last_group_0_i8;
+          uint16_t in0_r2_last_group_0_u16 = (uint16_t)(int16_t)in0_r2_last_group_0_i16;
+          uint32_t in0_r2_last_group = (uint32_t)in0_r2_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r2_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0 + 1];
+            uint16_t in0_r2_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r2_last_group_1_i8;
+            uint16_t in0_r2_last_group_1_u16 = (uint16_t)(int16_t)in0_r2_last_group_1_i16;
+            uint32_t in0_r2_last_group_1 = (uint32_t)in0_r2_last_group_1_u16;
+            uint32_t in0_r2_last_group_1_high = (uint32_t)((uint32_t)in0_r2_last_group_1 << 16);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_1_high);
+          }
+          __m512i in0_r2_last = _mm512_set1_epi32((int)(in0_r2_last_group));
+          acc2_0 = _mm512_add_epi32(acc2_0, _mm512_madd_epi16(in0_r2_last, panel_v0_last));
+          acc2_1 = _mm512_add_epi32(acc2_1, _mm512_madd_epi16(in0_r2_last, panel_v1_last));
+          acc2_2 = _mm512_add_epi32(acc2_2, _mm512_madd_epi16(in0_r2_last, panel_v2_last));
+          acc2_3 = _mm512_add_epi32(acc2_3, _mm512_madd_epi16(in0_r2_last, panel_v3_last));
+          uint8_t in0_r3_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
+          uint16_t in0_r3_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r3_last_group_0_i8;
+          uint16_t in0_r3_last_group_0_u16 = (uint16_t)(int16_t)in0_r3_last_group_0_i16;
+          uint32_t in0_r3_last_group = (uint32_t)in0_r3_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r3_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0 + 1];
+            uint16_t in0_r3_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r3_last_group_1_i8;
+            uint16_t in0_r3_last_group_1_u16 = (uint16_t)(int16_t)in0_r3_last_group_1_i16;
+            uint32_t in0_r3_last_group_1 = (uint32_t)in0_r3_last_group_1_u16;
+            uint32_t in0_r3_last_group_1_high = (uint32_t)((uint32_t)in0_r3_last_group_1 << 16);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_1_high);
+          }
+          __m512i in0_r3_last = _mm512_set1_epi32((int)(in0_r3_last_group));
+          acc3_0 = _mm512_add_epi32(acc3_0, _mm512_madd_epi16(in0_r3_last, panel_v0_last));
+          acc3_1 = _mm512_add_epi32(acc3_1, _mm512_madd_epi16(in0_r3_last, panel_v1_last));
+          acc3_2 = _mm512_add_epi32(acc3_2, _mm512_madd_epi16(in0_r3_last, panel_v2_last));
+          acc3_3 = _mm512_add_epi32(acc3_3, _mm512_madd_epi16(in0_r3_last, panel_v3_last));
         }
         _mm512_storeu_si512((void*)(out + out_base), acc0_0);
         _mm512_storeu_si512((void*)(out + out_base + 16), acc0_1);
@@ -2762,35 +3030,74 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_i
         __m512i acc1_1 = _mm512_loadu_si512((const void*)(out + out_base + stride2 + 16));
         __m512i acc1_2 = _mm512_loadu_si512((const void*)(out + out_base + stride2 + 32));
         __m512i acc1_3 = _mm512_loadu_si512((const void*)(out + out_base + stride2 + 48));
-        // k
+        // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m512i in1_v0 = _mm512_loadu_si512((const void*)(panel + 64 * r2 - 64 * k0));
-          __m512i in1_v1 = _mm512_loadu_si512((const void*)(panel + 64 * r2 - 64 * k0 + 16));
-          __m512i in1_v2 = _mm512_loadu_si512((const void*)(panel + 64 * r2 - 64 * k0 + 32));
-          __m512i in1_v3 = _mm512_loadu_si512((const void*)(panel + 64 * r2 - 64 * k0 + 48));
-          uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_elem));
-          __m512i product0_0 = _mm512_mullo_epi32(in0_r0, in1_v0);
-          acc0_0 = _mm512_add_epi32(acc0_0, product0_0);
-          __m512i product0_1 = _mm512_mullo_epi32(in0_r0, in1_v1);
-          acc0_1 = _mm512_add_epi32(acc0_1, product0_1);
-          __m512i product0_2 = _mm512_mullo_epi32(in0_r0, in1_v2);
-          acc0_2 = _mm512_add_epi32(acc0_2, product0_2);
-          __m512i product0_3 = _mm512_mullo_epi32(in0_r0, in1_v3);
-          acc0_3 = _mm512_add_epi32(acc0_3, product0_3);
-          uint8_t in0_r1_elem_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_elem = (uint32_t)(int32_t)(int8_t)in0_r1_elem_i8;
-          __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_elem));
-          __m512i product1_0 = _mm512_mullo_epi32(in0_r1, in1_v0);
-          acc1_0 = _mm512_add_epi32(acc1_0, product1_0);
-          __m512i product1_1 = _mm512_mullo_epi32(in0_r1, in1_v1);
-          acc1_1 = _mm512_add_epi32(acc1_1, product1_1);
-          __m512i product1_2 = _mm512_mullo_epi32(in0_r1, in1_v2);
-          acc1_2 = _mm512_add_epi32(acc1_2, product1_2);
-          __m512i product1_3 = _mm512_mullo_epi32(in0_r1, in1_v3);
-          acc1_3 = _mm512_add_epi32(acc1_3, product1_3);
+        for (; r2 + 2 <= k_end; r2 += 2) {
+          __m512i panel_v0 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0));
+          __m512i panel_v1 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 16));
+          __m512i panel_v2 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 32));
+          __m512i panel_v3 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 48));
+          uint16_t in0_r0_bytes2;
+          __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
+          __m256i in0_r0_halves = _mm256_set1_epi16((short)(in0_r0_bytes2));
+          __m256i in0_r0_pairs = in0_r0_halves;
+          __m512i in0_r0_i16 = _mm512_cvtepi8_epi16(in0_r0_pairs);
+          __m512i in0_r0 = in0_r0_i16;
+          acc0_0 = _mm512_add_epi32(acc0_0, _mm512_madd_epi16(in0_r0, panel_v0));
+          acc0_1 = _mm512_add_epi32(acc0_1, _mm512_madd_epi16(in0_r0, panel_v1));
+          acc0_2 = _mm512_add_epi32(acc0_2, _mm512_madd_epi16(in0_r0, panel_v2));
+          acc0_3 = _mm512_add_epi32(acc0_3, _mm512_madd_epi16(in0_r0, panel_v3));
+          uint16_t in0_r1_bytes2;
+          __builtin_memcpy(&in0_r1_bytes2, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_bytes2);
+          __m256i in0_r1_halves = _mm256_set1_epi16((short)(in0_r1_bytes2));
+          __m256i in0_r1_pairs = in0_r1_halves;
+          __m512i in0_r1_i16 = _mm512_cvtepi8_epi16(in0_r1_pairs);
+          __m512i in0_r1 = in0_r1_i16;
+          acc1_0 = _mm512_add_epi32(acc1_0, _mm512_madd_epi16(in0_r1, panel_v0));
+          acc1_1 = _mm512_add_epi32(acc1_1, _mm512_madd_epi16(in0_r1, panel_v1));
+          acc1_2 = _mm512_add_epi32(acc1_2, _mm512_madd_epi16(in0_r1, panel_v2));
+          acc1_3 = _mm512_add_epi32(acc1_3, _mm512_madd_epi16(in0_r1, panel_v3));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          __m512i panel_v0_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0));
+          __m512i panel_v1_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 16));
+          __m512i panel_v2_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 32));
+          __m512i panel_v3_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 48));
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
+          uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint16_t in0_r0_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_1_i8;
+            uint16_t in0_r0_last_group_1_u16 = (uint16_t)(int16_t)in0_r0_last_group_1_i16;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_group));
+          acc0_0 = _mm512_add_epi32(acc0_0, _mm512_madd_epi16(in0_r0_last, panel_v0_last));
+          acc0_1 = _mm512_add_epi32(acc0_1, _mm512_madd_epi16(in0_r0_last, panel_v1_last));
+          acc0_2 = _mm512_add_epi32(acc0_2, _mm512_madd_epi16(in0_r0_last, panel_v2_last));
+          acc0_3 = _mm512_add_epi32(acc0_3, _mm512_madd_epi16(in0_r0_last, panel_v3_last));
+          uint8_t in0_r1_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
+          uint16_t in0_r1_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_0_i8;
+          uint16_t in0_r1_last_group_0_u16 = (uint16_t)(int16_t)in0_r1_last_group_0_i16;
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r1_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 1];
+            uint16_t in0_r1_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_1_i8;
+            uint16_t in0_r1_last_group_1_u16 = (uint16_t)(int16_t)in0_r1_last_group_1_i16;
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u16;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_group));
+          acc1_0 = _mm512_add_epi32(acc1_0, _mm512_madd_epi16(in0_r1_last, panel_v0_last));
+          acc1_1 = _mm512_add_epi32(acc1_1, _mm512_madd_epi16(in0_r1_last, panel_v1_last));
+          acc1_2 = _mm512_add_epi32(acc1_2, _mm512_madd_epi16(in0_r1_last, panel_v2_last));
+          acc1_3 = _mm512_add_epi32(acc1_3, _mm512_madd_epi16(in0_r1_last, panel_v3_last));
         }
         _mm512_storeu_si512((void*)(out + out_base), acc0_0);
         _mm512_storeu_si512((void*)(out + out_base + 16), acc0_1);
@@ -2808,24 +3115,47 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_i
         __m512i acc0_1 = _mm512_loadu_si512((const void*)(out + out_base + 16));
         __m512i acc0_2 = _mm512_loadu_si512((const void*)(out + out_base + 32));
         __m512i acc0_3 = _mm512_loadu_si512((const void*)(out + out_base + 48));
-        // k
+        // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m512i in1_v0 = _mm512_loadu_si512((const void*)(panel + 64 * r2 - 64 * k0));
-          __m512i in1_v1 = _mm512_loadu_si512((const void*)(panel + 64 * r2 - 64 * k0 + 16));
-          __m512i in1_v2 = _mm512_loadu_si512((const void*)(panel + 64 * r2 - 64 * k0 + 32));
-          __m512i in1_v3 = _mm512_loadu_si512((const void*)(panel + 64 * r2 - 64 * k0 + 48));
-          uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_elem));
-          __m512i product0_0 = _mm512_mullo_epi32(in0_r0, in1_v0);
-          acc0_0 = _mm512_add_epi32(acc0_0, product0_0);
-          __m512i product0_1 = _mm512_mullo_epi32(in0_r0, in1_v1);
-          acc0_1 = _mm512_add_epi32(acc0_1, product0_1);
-          __m512i product0_2 = _mm512_mullo_epi32(in0_r0, in1_v2);
-          acc0_2 = _mm512_add_epi32(acc0_2, product0_2);
-          __m512i product0_3 = _mm512_mullo_epi32(in0_r0, in1_v3);
-          acc0_3 = _mm512_add_epi32(acc0_3, product0_3);
+        for (; r2 + 2 <= k_end; r2 += 2) {
+          __m512i panel_v0 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0));
+          __m512i panel_v1 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 16));
+          __m512i panel_v2 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 32));
+          __m512i panel_v3 = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 48));
+          uint16_t in0_r0_bytes2;
+          __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
+          __m256i in0_r0_halves = _mm256_set1_epi16((short)(in0_r0_bytes2));
+          __m256i in0_r0_pairs = in0_r0_halves;
+          __m512i in0_r0_i16 = _mm512_cvtepi8_epi16(in0_r0_pairs);
+          __m512i in0_r0 = in0_r0_i16;
+          acc0_0 = _mm512_add_epi32(acc0_0, _mm512_madd_epi16(in0_r0, panel_v0));
+          acc0_1 = _mm512_add_epi32(acc0_1, _mm512_madd_epi16(in0_r0, panel_v1));
+          acc0_2 = _mm512_add_epi32(acc0_2, _mm512_madd_epi16(in0_r0, panel_v2));
+          acc0_3 = _mm512_add_epi32(acc0_3, _mm512_madd_epi16(in0_r0, panel_v3));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          __m512i panel_v0_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0));
+          __m512i panel_v1_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 16));
+          __m512i panel_v2_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 32));
+          __m512i panel_v3_last = _mm512_loadu_si512((const void*)(panel + 32 * r2 - 32 * k0 + 48));
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
+          uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint16_t in0_r0_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_1_i8;
+            uint16_t in0_r0_last_group_1_u16 = (uint16_t)(int16_t)in0_r0_last_group_1_i16;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_group));
+          acc0_0 = _mm512_add_epi32(acc0_0, _mm512_madd_epi16(in0_r0_last, panel_v0_last));
+          acc0_1 = _mm512_add_epi32(acc0_1, _mm512_madd_epi16(in0_r0_last, panel_v1_last));
+          acc0_2 = _mm512_add_epi32(acc0_2, _mm512_madd_epi16(in0_r0_last, panel_v2_last));
+          acc0_3 = _mm512_add_epi32(acc0_3, _mm512_madd_epi16(in0_r0_last, panel_v3_last));
         }
         _mm512_storeu_si512((void*)(out + out_base), acc0_0);
         _mm512_storeu_si512((void*)(out + out_base + 16), acc0_1);
@@ -2837,16 +3167,40 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_i
   // one vector at a time
   for (; j + 16 <= size1; j += 16) {
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
-    // blocks of 512 steps of k through the panel
+    // blocks of 1024 steps of k through the panel
     int64_t k0 = 0;
-    for (; k0 < k_blocks_end; k0 += 512) {
-      int64_t k_end = k0 + 512 < size2 ? k0 + 512 : size2;
-      // pack: 1 vector of b per step
+    for (; k0 < k_blocks_end; k0 += 1024) {
+      int64_t k_end = k0 + 1024 < size2 ? k0 + 1024 : size2;
+      // pack: 1 vector of b per 2 steps, as i16 pairs
       int64_t kp = k0;
-      for (; kp < k_end; ++kp) {
-        __m512i packed0 =
-            _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i*)(in1 + j + kp * stride1)));
-        _mm512_storeu_si512((void*)(panel + 16 * kp - 16 * k0), packed0);
+      for (; kp + 2 <= k_end; kp += 2) {
+        __m256i group0_0_i16 =
+            _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i*)(in1 + j + kp * stride1)));
+        __m256i group0_0_u16 = group0_0_i16;
+        __m512i group0 = _mm512_cvtepu16_epi32(group0_0_u16);
+        __m256i group0_1_i16 = _mm256_cvtepi8_epi16(
+            _mm_loadu_si128((const __m128i*)(in1 + j + kp * stride1 + stride1)));
+        __m256i group0_1_u16 = group0_1_i16;
+        __m512i group0_1 = _mm512_cvtepu16_epi32(group0_1_u16);
+        __m512i group0_1_high = _mm512_slli_epi32(group0_1, 16);
+        group0 = _mm512_or_si512(group0, group0_1_high);
+        _mm512_storeu_si512((void*)(panel + 8 * kp - 8 * k0), group0);
+      }
+      // the last steps, the missing ones zero
+      if (kp < k_end) {
+        __m256i group0_0_i16 =
+            _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i*)(in1 + j + kp * stride1)));
+        __m256i group0_0_u16 = group0_0_i16;
+        __m512i group0 = _mm512_cvtepu16_epi32(group0_0_u16);
+        if (kp + 1 < k_end) {
+          __m256i group0_1_i16 = _mm256_cvtepi8_epi16(
+              _mm_loadu_si128((const __m128i*)(in1 + j + kp * stride1 + stride1)));
+          __m256i group0_1_u16 = group0_1_i16;
+          __m512i group0_1 = _mm512_cvtepu16_epi32(group0_1_u16);
+          __m512i group0_1_high = _mm512_slli_epi32(group0_1, 16);
+          group0 = _mm512_or_si512(group0, group0_1_high);
+        }
+        _mm512_storeu_si512((void*)(panel + 8 * kp - 8 * k0), group0);
       }
       int64_t i = 0;
       // along i: tiles of 8 x 1 vectors
@@ -2860,50 +3214,188 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_i
         __m512i acc5_0 = _mm512_loadu_si512((const void*)(out + out_base + 5 * stride2));
         __m512i acc6_0 = _mm512_loadu_si512((const void*)(out + out_base + 6 * stride2));
         __m512i acc7_0 = _mm512_loadu_si512((const void*)(out + out_base + 7 * stride2));
-        // k
+        // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m512i in1_v0 = _mm512_loadu_si512((const void*)(panel + 16 * r2 - 16 * k0));
-          uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_elem));
-          __m512i product0_0 = _mm512_mullo_epi32(in0_r0, in1_v0);
-          acc0_0 = _mm512_add_epi32(acc0_0, product0_0);
-          uint8_t in0_r1_elem_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_elem = (uint32_t)(int32_t)(int8_t)in0_r1_elem_i8;
-          __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_elem));
-          __m512i product1_0 = _mm512_mullo_epi32(in0_r1, in1_v0);
-          acc1_0 = _mm512_add_epi32(acc1_0, product1_0);
-          uint8_t in0_r2_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
-          uint32_t in0_r2_elem = (uint32_t)(int32_t)(int8_t)in0_r2_elem_i8;
-          __m512i in0_r2 = _mm512_set1_epi32((int)(in0_r2_elem));
-          __m512i product2_0 = _mm512_mullo_epi32(in0_r2, in1_v0);
-          acc2_0 = _mm512_add_epi32(acc2_0, product2_0);
-          uint8_t in0_r3_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
-          uint32_t in0_r3_elem = (uint32_t)(int32_t)(int8_t)in0_r3_elem_i8;
-          __m512i in0_r3 = _mm512_set1_epi32((int)(in0_r3_elem));
-          __m512i product3_0 = _mm512_mullo_epi32(in0_r3, in1_v0);
-          acc3_0 = _mm512_add_epi32(acc3_0, product3_0);
-          uint8_t in0_r4_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0];
-          uint32_t in0_r4_elem = (uint32_t)(int32_t)(int8_t)in0_r4_elem_i8;
-          __m512i in0_r4 = _mm512_set1_epi32((int)(in0_r4_elem));
-          __m512i product4_0 = _mm512_mullo_epi32(in0_r4, in1_v0);
-          acc4_0 = _mm512_add_epi32(acc4_0, product4_0);
-          uint8_t in0_r5_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0];
-          uint32_t in0_r5_elem = (uint32_t)(int32_t)(int8_t)in0_r5_elem_i8;
-          __m512i in0_r5 = _mm512_set1_epi32((int)(in0_r5_elem));
-          __m512i product5_0 = _mm512_mullo_epi32(in0_r5, in1_v0);
-          acc5_0 = _mm512_add_epi32(acc5_0, product5_0);
-          uint8_t in0_r6_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 6 * stride0];
-          uint32_t in0_r6_elem = (uint32_t)(int32_t)(int8_t)in0_r6_elem_i8;
-          __m512i in0_r6 = _mm512_set1_epi32((int)(in0_r6_elem));
-          __m512i product6_0 = _mm512_mullo_epi32(in0_r6, in1_v0);
-          acc6_0 = _mm512_add_epi32(acc6_0, product6_0);
-          uint8_t in0_r7_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 7 * stride0];
-          uint32_t in0_r7_elem = (uint32_t)(int32_t)(int8_t)in0_r7_elem_i8;
-          __m512i in0_r7 = _mm512_set1_epi32((int)(in0_r7_elem));
-          __m512i product7_0 = _mm512_mullo_epi32(in0_r7, in1_v0);
-          acc7_0 = _mm512_add_epi32(acc7_0, product7_0);
+        for (; r2 + 2 <= k_end; r2 += 2) {
+          __m512i panel_v0 = _mm512_loadu_si512((const void*)(panel + 8 * r2 - 8 * k0));
+          uint16_t in0_r0_bytes2;
+          __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
+          __m256i in0_r0_halves = _mm256_set1_epi16((short)(in0_r0_bytes2));
+          __m256i in0_r0_pairs = in0_r0_halves;
+          __m512i in0_r0_i16 = _mm512_cvtepi8_epi16(in0_r0_pairs);
+          __m512i in0_r0 = in0_r0_i16;
+          acc0_0 = _mm512_add_epi32(acc0_0, _mm512_madd_epi16(in0_r0, panel_v0));
+          uint16_t in0_r1_bytes2;
+          __builtin_memcpy(&in0_r1_bytes2, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_bytes2);
+          __m256i in0_r1_halves = _mm256_set1_epi16((short)(in0_r1_bytes2));
+          __m256i in0_r1_pairs = in0_r1_halves;
+          __m512i in0_r1_i16 = _mm512_cvtepi8_epi16(in0_r1_pairs);
+          __m512i in0_r1 = in0_r1_i16;
+          acc1_0 = _mm512_add_epi32(acc1_0, _mm512_madd_epi16(in0_r1, panel_v0));
+          uint16_t in0_r2_bytes2;
+          __builtin_memcpy(&in0_r2_bytes2, in0 + i * stride0 + r2 + 2 * stride0,
+                           sizeof in0_r2_bytes2);
+          __m256i in0_r2_halves = _mm256_set1_epi16((short)(in0_r2_bytes2));
+          __m256i in0_r2_pairs = in0_r2_halves;
+          __m512i in0_r2_i16 = _mm512_cvtepi8_epi16(in0_r2_pairs);
+          __m512i in0_r2 = in0_r2_i16;
+          acc2_0 = _mm512_add_epi32(acc2_0, _mm512_madd_epi16(in0_r2, panel_v0));
+          uint16_t in0_r3_bytes2;
+          __builtin_memcpy(&in0_r3_bytes2, in0 + i * stride0 + r2 + 3 * stride0,
+                           sizeof in0_r3_bytes2);
+          __m256i in0_r3_halves = _mm256_set1_epi16((short)(in0_r3_bytes2));
+          __m256i in0_r3_pairs = in0_r3_halves;
+          __m512i in0_r3_i16 = _mm512_cvtepi8_epi16(in0_r3_pairs);
+          __m512i in0_r3 = in0_r3_i16;
+          acc3_0 = _mm512_add_epi32(acc3_0, _mm512_madd_epi16(in0_r3, panel_v0));
+          uint16_t in0_r4_bytes2;
+          __builtin_memcpy(&in0_r4_bytes2, in0 + i * stride0 + r2 + 4 * stride0,
+                           sizeof in0_r4_bytes2);
+          __m256i in0_r4_halves = _mm256_set1_epi16((short)(in0_r4_bytes2));
+          __m256i in0_r4_pairs = in0_r4_halves;
+          __m512i in0_r4_i16 = _mm512_cvtepi8_epi16(in0_r4_pairs);
+          __m512i in0_r4 = in0_r4_i16;
+          acc4_0 = _mm512_add_epi32(acc4_0, _mm512_madd_epi16(in0_r4, panel_v0));
+          uint16_t in0_r5_bytes2;
+          __builtin_memcpy(&in0_r5_bytes2, in0 + i * stride0 + r2 + 5 * stride0,
+                           sizeof in0_r5_bytes2);
+          __m256i in0_r5_halves = _mm256_set1_epi16((short)(in0_r5_bytes2));
+          __m256i in0_r5_pairs = in0_r5_halves;
+          __m512i in0_r5_i16 = _mm512_cvtepi8_epi16(in0_r5_pairs);
+          __m512i in0_r5 = in0_r5_i16;
+          acc5_0 = _mm512_add_epi32(acc5_0, _mm512_madd_epi16(in0_r5, panel_v0));
+          uint16_t in0_r6_bytes2;
+          __builtin_memcpy(&in0_r6_bytes2, in0 + i * stride0 + r2 + 6 * stride0,
+                           sizeof in0_r6_bytes2);
+          __m256i in0_r6_halves = _mm256_set1_epi16((short)(in0_r6_bytes2));
+          __m256i in0_r6_pairs = in0_r6_halves;
+          __m512i in0_r6_i16 = _mm512_cvtepi8_epi16(in0_r6_pairs);
+          __m512i in0_r6 = in0_r6_i16;
+          acc6_0 = _mm512_add_epi32(acc6_0, _mm512_madd_epi16(in0_r6, panel_v0));
+          uint16_t in0_r7_bytes2;
+          __builtin_memcpy(&in0_r7_bytes2, in0 + i * stride0 + r2 + 7 * stride0,
+                           sizeof in0_r7_bytes2);
+          __m256i in0_r7_halves = _mm256_set1_epi16((short)(in0_r7_bytes2));
+          __m256i in0_r7_pairs = in0_r7_halves;
+          __m512i in0_r7_i16 = _mm512_cvtepi8_epi16(in0_r7_pairs);
+          __m512i in0_r7 = in0_r7_i16;
+          acc7_0 = _mm512_add_epi32(acc7_0, _mm512_madd_epi16(in0_r7, panel_v0));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          __m512i panel_v0_last = _mm512_loadu_si512((const void*)(panel + 8 * r2 - 8 * k0));
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
+          uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint16_t in0_r0_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_1_i8;
+            uint16_t in0_r0_last_group_1_u16 = (uint16_t)(int16_t)in0_r0_last_group_1_i16;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_group));
+          acc0_0 = _mm512_add_epi32(acc0_0, _mm512_madd_epi16(in0_r0_last, panel_v0_last));
+          uint8_t in0_r1_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
+          uint16_t in0_r1_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_0_i8;
+          uint16_t in0_r1_last_group_0_u16 = (uint16_t)(int16_t)in0_r1_last_group_0_i16;
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r1_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 1];
+            uint16_t in0_r1_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_1_i8;
+            uint16_t in0_r1_last_group_1_u16 = (uint16_t)(int16_t)in0_r1_last_group_1_i16;
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u16;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_group));
+          acc1_0 = _mm512_add_epi32(acc1_0, _mm512_madd_epi16(in0_r1_last, panel_v0_last));
+          uint8_t in0_r2_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
+          uint16_t in0_r2_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r2_last_group_0_i8;
+          uint16_t in0_r2_last_group_0_u16 = (uint16_t)(int16_t)in0_r2_last_group_0_i16;
+          uint32_t in0_r2_last_group = (uint32_t)in0_r2_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r2_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0 + 1];
+            uint16_t in0_r2_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r2_last_group_1_i8;
+            uint16_t in0_r2_last_group_1_u16 = (uint16_t)(int16_t)in0_r2_last_group_1_i16;
+            uint32_t in0_r2_last_group_1 = (uint32_t)in0_r2_last_group_1_u16;
+            uint32_t in0_r2_last_group_1_high = (uint32_t)((uint32_t)in0_r2_last_group_1 << 16);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_1_high);
+          }
+          __m512i in0_r2_last = _mm512_set1_epi32((int)(in0_r2_last_group));
+          acc2_0 = _mm512_add_epi32(acc2_0, _mm512_madd_epi16(in0_r2_last, panel_v0_last));
+          uint8_t in0_r3_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
+          uint16_t in0_r3_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r3_last_group_0_i8;
+          uint16_t in0_r3_last_group_0_u16 = (uint16_t)(int16_t)in0_r3_last_group_0_i16;
+          uint32_t in0_r3_last_group = (uint32_t)in0_r3_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r3_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0 + 1];
+            uint16_t in0_r3_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r3_last_group_1_i8;
+            uint16_t in0_r3_last_group_1_u16 = (uint16_t)(int16_t)in0_r3_last_group_1_i16;
+            uint32_t in0_r3_last_group_1 = (uint32_t)in0_r3_last_group_1_u16;
+            uint32_t in0_r3_last_group_1_high = (uint32_t)((uint32_t)in0_r3_last_group_1 << 16);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_1_high);
+          }
+          __m512i in0_r3_last = _mm512_set1_epi32((int)(in0_r3_last_group));
+          acc3_0 = _mm512_add_epi32(acc3_0, _mm512_madd_epi16(in0_r3_last, panel_v0_last));
+          uint8_t in0_r4_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0];
+          uint16_t in0_r4_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r4_last_group_0_i8;
+          uint16_t in0_r4_last_group_0_u16 = (uint16_t)(int16_t)in0_r4_last_group_0_i16;
+          uint32_t in0_r4_last_group = (uint32_t)in0_r4_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r4_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0 + 1];
+            uint16_t in0_r4_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r4_last_group_1_i8;
+            uint16_t in0_r4_last_group_1_u16 = (uint16_t)(int16_t)in0_r4_last_group_1_i16;
+            uint32_t in0_r4_last_group_1 = (uint32_t)in0_r4_last_group_1_u16;
+            uint32_t in0_r4_last_group_1_high = (uint32_t)((uint32_t)in0_r4_last_group_1 << 16);
+            in0_r4_last_group = (uint32_t)(in0_r4_last_group | in0_r4_last_group_1_high);
+          }
+          __m512i in0_r4_last = _mm512_set1_epi32((int)(in0_r4_last_group));
+          acc4_0 = _mm512_add_epi32(acc4_0, _mm512_madd_epi16(in0_r4_last, panel_v0_last));
+          uint8_t in0_r5_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0];
+          uint16_t in0_r5_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r5_last_group_0_i8;
+          uint16_t in0_r5_last_group_0_u16 = (uint16_t)(int16_t)in0_r5_last_group_0_i16;
+          uint32_t in0_r5_last_group = (uint32_t)in0_r5_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r5_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0 + 1];
+            uint16_t in0_r5_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r5_last_group_1_i8;
+            uint16_t in0_r5_last_group_1_u16 = (uint16_t)(int16_t)in0_r5_last_group_1_i16;
+            uint32_t in0_r5_last_group_1 = (uint32_t)in0_r5_last_group_1_u16;
+            uint32_t in0_r5_last_group_1_high = (uint32_t)((uint32_t)in0_r5_last_group_1 << 16);
+            in0_r5_last_group = (uint32_t)(in0_r5_last_group | in0_r5_last_group_1_high);
+          }
+          __m512i in0_r5_last = _mm512_set1_epi32((int)(in0_r5_last_group));
+          acc5_0 = _mm512_add_epi32(acc5_0, _mm512_madd_epi16(in0_r5_last, panel_v0_last));
+          uint8_t in0_r6_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 6 * stride0];
+          uint16_t in0_r6_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r6_last_group_0_i8;
+          uint16_t in0_r6_last_group_0_u16 = (uint16_t)(int16_t)in0_r6_last_group_0_i16;
+          uint32_t in0_r6_last_group = (uint32_t)in0_r6_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r6_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 6 * stride0 + 1];
+            uint16_t in0_r6_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r6_last_group_1_i8;
+            uint16_t in0_r6_last_group_1_u16 = (uint16_t)(int16_t)in0_r6_last_group_1_i16;
+            uint32_t in0_r6_last_group_1 = (uint32_t)in0_r6_last_group_1_u16;
+            uint32_t in0_r6_last_group_1_high = (uint32_t)((uint32_t)in0_r6_last_group_1 << 16);
+            in0_r6_last_group = (uint32_t)(in0_r6_last_group | in0_r6_last_group_1_high);
+          }
+          __m512i in0_r6_last = _mm512_set1_epi32((int)(in0_r6_last_group));
+          acc6_0 = _mm512_add_epi32(acc6_0, _mm512_madd_epi16(in0_r6_last, panel_v0_last));
+          uint8_t in0_r7_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 7 * stride0];
+          uint16_t in0_r7_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r7_last_group_0_i8;
+          uint16_t in0_r7_last_group_0_u16 = (uint16_t)(int16_t)in0_r7_last_group_0_i16;
+          uint32_t in0_r7_last_group = (uint32_t)in0_r7_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r7_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 7 * stride0 + 1];
+            uint16_t in0_r7_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r7_last_group_1_i8;
+            uint16_t in0_r7_last_group_1_u16 = (uint16_t)(int16_t)in0_r7_last_group_1_i16;
+            uint32_t in0_r7_last_group_1 = (uint32_t)in0_r7_last_group_1_u16;
+            uint32_t in0_r7_last_group_1_high = (uint32_t)((uint32_t)in0_r7_last_group_1 << 16);
+            in0_r7_last_group = (uint32_t)(in0_r7_last_group | in0_r7_last_group_1_high);
+          }
+          __m512i in0_r7_last = _mm512_set1_epi32((int)(in0_r7_last_group));
+          acc7_0 = _mm512_add_epi32(acc7_0, _mm512_madd_epi16(in0_r7_last, panel_v0_last));
         }
         _mm512_storeu_si512((void*)(out + out_base), acc0_0);
         _mm512_storeu_si512((void*)(out + out_base + stride2), acc1_0);
@@ -2921,30 +3413,100 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_i
         __m512i acc1_0 = _mm512_loadu_si512((const void*)(out + out_base + stride2));
         __m512i acc2_0 = _mm512_loadu_si512((const void*)(out + out_base + 2 * stride2));
         __m512i acc3_0 = _mm512_loadu_si512((const void*)(out + out_base + 3 * stride2));
-        // k
+        // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m512i in1_v0 = _mm512_loadu_si512((const void*)(panel + 16 * r2 - 16 * k0));
-          uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_elem));
-          __m512i product0_0 = _mm512_mullo_epi32(in0_r0, in1_v0);
-          acc0_0 = _mm512_add_epi32(acc0_0, product0_0);
-          uint8_t in0_r1_elem_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_elem = (uint32_t)(int32_t)(int8_t)in0_r1_elem_i8;
-          __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_elem));
-          __m512i product1_0 = _mm512_mullo_epi32(in0_r1, in1_v0);
-          acc1_0 = _mm512_add_epi32(acc1_0, product1_0);
-          uint8_t in0_r2_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
-          uint32_t in0_r2_elem = (uint32_t)(int32_t)(int8_t)in0_r2_elem_i8;
-          __m512i in0_r2 = _mm512_set1_epi32((int)(in0_r2_elem));
-          __m512i product2_0 = _mm512_mullo_epi32(in0_r2, in1_v0);
-          acc2_0 = _mm512_add_epi32(acc2_0, product2_0);
-          uint8_t in0_r3_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
-          uint32_t in0_r3_elem = (uint32_t)(int32_t)(int8_t)in0_r3_elem_i8;
-          __m512i in0_r3 = _mm512_set1_epi32((int)(in0_r3_elem));
-          __m512i product3_0 = _mm512_mullo_epi32(in0_r3, in1_v0);
-          acc3_0 = _mm512_add_epi32(acc3_0, product3_0);
+        for (; r2 + 2 <= k_end; r2 += 2) {
+          __m512i panel_v0 = _mm512_loadu_si512((const void*)(panel + 8 * r2 - 8 * k0));
+          uint16_t in0_r0_bytes2;
+          __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
+          __m256i in0_r0_halves = _mm256_set1_epi16((short)(in0_r0_bytes2));
+          __m256i in0_r0_pairs = in0_r0_halves;
+          __m512i in0_r0_i16 = _mm512_cvtepi8_epi16(in0_r0_pairs);
+          __m512i in0_r0 = in0_r0_i16;
+          acc0_0 = _mm512_add_epi32(acc0_0, _mm512_madd_epi16(in0_r0, panel_v0));
+          uint16_t in0_r1_bytes2;
+          __builtin_memcpy(&in0_r1_bytes2, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_bytes2);
+          __m256i in0_r1_halves = _mm256_set1_epi16((short)(in0_r1_bytes2));
+          __m256i in0_r1_pairs = in0_r1_halves;
+          __m512i in0_r1_i16 = _mm512_cvtepi8_epi16(in0_r1_pairs);
+          __m512i in0_r1 = in0_r1_i16;
+          acc1_0 = _mm512_add_epi32(acc1_0, _mm512_madd_epi16(in0_r1, panel_v0));
+          uint16_t in0_r2_bytes2;
+          __builtin_memcpy(&in0_r2_bytes2, in0 + i * stride0 + r2 + 2 * stride0,
+                           sizeof in0_r2_bytes2);
+          __m256i in0_r2_halves = _mm256_set1_epi16((short)(in0_r2_bytes2));
+          __m256i in0_r2_pairs = in0_r2_halves;
+          __m512i in0_r2_i16 = _mm512_cvtepi8_epi16(in0_r2_pairs);
+          __m512i in0_r2 = in0_r2_i16;
+          acc2_0 = _mm512_add_epi32(acc2_0, _mm512_madd_epi16(in0_r2, panel_v0));
+          uint16_t in0_r3_bytes2;
+          __builtin_memcpy(&in0_r3_bytes2, in0 + i * stride0 + r2 + 3 * stride0,
+                           sizeof in0_r3_bytes2);
+          __m256i in0_r3_halves = _mm256_set1_epi16((short)(in0_r3_bytes2));
+          __m256i in0_r3_pairs = in0_r3_halves;
+          __m512i in0_r3_i16 = _mm512_cvtepi8_epi16(in0_r3_pairs);
+          __m512i in0_r3 = in0_r3_i16;
+          acc3_0 = _mm512_add_epi32(acc3_0, _mm512_madd_epi16(in0_r3, panel_v0));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          __m512i panel_v0_last = _mm512_loadu_si512((const void*)(panel + 8 * r2 - 8 * k0));
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
+          uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint16_t in0_r0_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_1_i8;
+            uint16_t in0_r0_last_group_1_u16 = (uint16_t)(int16_t)in0_r0_last_group_1_i16;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_group));
+          acc0_0 = _mm512_add_epi32(acc0_0, _mm512_madd_epi16(in0_r0_last, panel_v0_last));
+          uint8_t in0_r1_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
+          uint16_t in0_r1_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_0_i8;
+          uint16_t in0_r1_last_group_0_u16 = (uint16_t)(int16_t)in0_r1_last_group_0_i16;
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r1_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 1];
+            uint16_t in0_r1_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_1_i8;
+            uint16_t in0_r1_last_group_1_u16 = (uint16_t)(int16_t)in0_r1_last_group_1_i16;
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u16;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_group));
+          acc1_0 = _mm512_add_epi32(acc1_0, _mm512_madd_epi16(in0_r1_last, panel_v0_last));
+          uint8_t in0_r2_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
+          uint16_t in0_r2_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r2_last_group_0_i8;
+          uint16_t in0_r2_last_group_0_u16 = (uint16_t)(int16_t)in0_r2_last_group_0_i16;
+          uint32_t in0_r2_last_group = (uint32_t)in0_r2_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r2_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0 + 1];
+            uint16_t in0_r2_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r2_last_group_1_i8;
+            uint16_t in0_r2_last_group_1_u16 = (uint16_t)(int16_t)in0_r2_last_group_1_i16;
+            uint32_t in0_r2_last_group_1 = (uint32_t)in0_r2_last_group_1_u16;
+            uint32_t in0_r2_last_group_1_high = (uint32_t)((uint32_t)in0_r2_last_group_1 << 16);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_1_high);
+          }
+          __m512i in0_r2_last = _mm512_set1_epi32((int)(in0_r2_last_group));
+          acc2_0 = _mm512_add_epi32(acc2_0, _mm512_madd_epi16(in0_r2_last, panel_v0_last));
+          uint8_t in0_r3_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
+          uint16_t in0_r3_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r3_last_group_0_i8;
+          uint16_t in0_r3_last_group_0_u16 = (uint16_t)(int16_t)in0_r3_last_group_0_i16;
+          uint32_t in0_r3_last_group = (uint32_t)in0_r3_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r3_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0 + 1];
+            uint16_t in0_r3_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r3_last_group_1_i8;
+            uint16_t in0_r3_last_group_1_u16 = (uint16_t)(int16_t)in0_r3_last_group_1_i16;
+            uint32_t in0_r3_last_group_1 = (uint32_t)in0_r3_last_group_1_u16;
+            uint32_t in0_r3_last_group_1_high = (uint32_t)((uint32_t)in0_r3_last_group_1 << 16);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_1_high);
+          }
+          __m512i in0_r3_last = _mm512_set1_epi32((int)(in0_r3_last_group));
+          acc3_0 = _mm512_add_epi32(acc3_0, _mm512_madd_epi16(in0_r3_last, panel_v0_last));
         }
         _mm512_storeu_si512((void*)(out + out_base), acc0_0);
         _mm512_storeu_si512((void*)(out + out_base + stride2), acc1_0);
@@ -2956,20 +3518,56 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_i
         int64_t out_base = i * stride2 + j;
         __m512i acc0_0 = _mm512_loadu_si512((const void*)(out + out_base));
         __m512i acc1_0 = _mm512_loadu_si512((const void*)(out + out_base + stride2));
-        // k
+        // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m512i in1_v0 = _mm512_loadu_si512((const void*)(panel + 16 * r2 - 16 * k0));
-          uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_elem));
-          __m512i product0_0 = _mm512_mullo_epi32(in0_r0, in1_v0);
-          acc0_0 = _mm512_add_epi32(acc0_0, product0_0);
-          uint8_t in0_r1_elem_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_elem = (uint32_t)(int32_t)(int8_t)in0_r1_elem_i8;
-          __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_elem));
-          __m512i product1_0 = _mm512_mullo_epi32(in0_r1, in1_v0);
-          acc1_0 = _mm512_add_epi32(acc1_0, product1_0);
+        for (; r2 + 2 <= k_end; r2 += 2) {
+          __m512i panel_v0 = _mm512_loadu_si512((const void*)(panel + 8 * r2 - 8 * k0));
+          uint16_t in0_r0_bytes2;
+          __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
+          __m256i in0_r0_halves = _mm256_set1_epi16((short)(in0_r0_bytes2));
+          __m256i in0_r0_pairs = in0_r0_halves;
+          __m512i in0_r0_i16 = _mm512_cvtepi8_epi16(in0_r0_pairs);
+          __m512i in0_r0 = in0_r0_i16;
+          acc0_0 = _mm512_add_epi32(acc0_0, _mm512_madd_epi16(in0_r0, panel_v0));
+          uint16_t in0_r1_bytes2;
+          __builtin_memcpy(&in0_r1_bytes2, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_bytes2);
+          __m256i in0_r1_halves = _mm256_set1_epi16((short)(in0_r1_bytes2));
+          __m256i in0_r1_pairs = in0_r1_halves;
+          __m512i in0_r1_i16 = _mm512_cvtepi8_epi16(in0_r1_pairs);
+          __m512i in0_r1 = in0_r1_i16;
+          acc1_0 = _mm512_add_epi32(acc1_0, _mm512_madd_epi16(in0_r1, panel_v0));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          __m512i panel_v0_last = _mm512_loadu_si512((const void*)(panel + 8 * r2 - 8 * k0));
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
+          uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint16_t in0_r0_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_1_i8;
+            uint16_t in0_r0_last_group_1_u16 = (uint16_t)(int16_t)in0_r0_last_group_1_i16;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_group));
+          acc0_0 = _mm512_add_epi32(acc0_0, _mm512_madd_epi16(in0_r0_last, panel_v0_last));
+          uint8_t in0_r1_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
+          uint16_t in0_r1_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_0_i8;
+          uint16_t in0_r1_last_group_0_u16 = (uint16_t)(int16_t)in0_r1_last_group_0_i16;
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r1_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 1];
+            uint16_t in0_r1_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_1_i8;
+            uint16_t in0_r1_last_group_1_u16 = (uint16_t)(int16_t)in0_r1_last_group_1_i16;
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u16;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_group));
+          acc1_0 = _mm512_add_epi32(acc1_0, _mm512_madd_epi16(in0_r1_last, panel_v0_last));
         }
         _mm512_storeu_si512((void*)(out + out_base), acc0_0);
         _mm512_storeu_si512((void*)(out + out_base + stride2), acc1_0);
@@ -2978,15 +3576,35 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_i
       for (; i < size0; ++i) {
         int64_t out_base = i * stride2 + j;
         __m512i acc0_0 = _mm512_loadu_si512((const void*)(out + out_base));
-        // k
+        // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m512i in1_v0 = _mm512_loadu_si512((const void*)(panel + 16 * r2 - 16 * k0));
-          uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_elem));
-          __m512i product0_0 = _mm512_mullo_epi32(in0_r0, in1_v0);
-          acc0_0 = _mm512_add_epi32(acc0_0, product0_0);
+        for (; r2 + 2 <= k_end; r2 += 2) {
+          __m512i panel_v0 = _mm512_loadu_si512((const void*)(panel + 8 * r2 - 8 * k0));
+          uint16_t in0_r0_bytes2;
+          __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
+          __m256i in0_r0_halves = _mm256_set1_epi16((short)(in0_r0_bytes2));
+          __m256i in0_r0_pairs = in0_r0_halves;
+          __m512i in0_r0_i16 = _mm512_cvtepi8_epi16(in0_r0_pairs);
+          __m512i in0_r0 = in0_r0_i16;
+          acc0_0 = _mm512_add_epi32(acc0_0, _mm512_madd_epi16(in0_r0, panel_v0));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          __m512i panel_v0_last = _mm512_loadu_si512((const void*)(panel + 8 * r2 - 8 * k0));
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
+          uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint16_t in0_r0_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_1_i8;
+            uint16_t in0_r0_last_group_1_u16 = (uint16_t)(int16_t)in0_r0_last_group_1_i16;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_group));
+          acc0_0 = _mm512_add_epi32(acc0_0, _mm512_madd_epi16(in0_r0_last, panel_v0_last));
         }
         _mm512_storeu_si512((void*)(out + out_base), acc0_0);
       }
@@ -2995,18 +3613,48 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_i
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
-    // blocks of 512 steps of k through the panel
+    // blocks of 1024 steps of k through the panel
     int64_t k0 = 0;
-    for (; k0 < k_blocks_end; k0 += 512) {
-      int64_t k_end = k0 + 512 < size2 ? k0 + 512 : size2;
-      // pack: 1 vector of b per step
+    for (; k0 < k_blocks_end; k0 += 1024) {
+      int64_t k_end = k0 + 1024 < size2 ? k0 + 1024 : size2;
+      // pack: 1 vector of b per 2 steps, as i16 pairs
       int64_t kp = k0;
-      for (; kp < k_end; ++kp) {
-        __m128i packed0_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                 in1 + j + kp * stride1);
-        __m512i packed0 = _mm512_cvtepi8_epi32(packed0_i8);
-        _mm512_storeu_si512((void*)(panel + 16 * kp - 16 * k0), packed0);
+      for (; kp + 2 <= k_end; kp += 2) {
+        __m128i group0_0_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                                                  in1 + j + kp * stride1);
+        __m256i group0_0_i16 = _mm256_cvtepi8_epi16(group0_0_i8);
+        __m256i group0_0_u16 = group0_0_i16;
+        __m512i group0 = _mm512_cvtepu16_epi32(group0_0_u16);
+        __m128i group0_1_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                                                  in1 + j + kp * stride1 + stride1);
+        __m256i group0_1_i16 = _mm256_cvtepi8_epi16(group0_1_i8);
+        __m256i group0_1_u16 = group0_1_i16;
+        __m512i group0_1 = _mm512_cvtepu16_epi32(group0_1_u16);
+        __m512i group0_1_high = _mm512_slli_epi32(group0_1, 16);
+        group0 = _mm512_or_si512(group0, group0_1_high);
+        _mm512_storeu_si512((void*)(panel + 8 * kp - 8 * k0), group0);
+      }
+      // the last steps, the missing ones zero
+      if (kp < k_end) {
+        __m128i group0_0_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                                                  in1 + j + kp * stride1);
+        __m256i group0_0_i16 = _mm256_cvtepi8_epi16(group0_0_i8);
+        __m256i group0_0_u16 = group0_0_i16;
+        __m512i group0 = _mm512_cvtepu16_epi32(group0_0_u16);
+        if (kp + 1 < k_end) {
+          __m128i group0_1_i8 = _mm_mask_loadu_epi8(
+              _mm_setzero_si128(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+              in1 + j + kp * stride1 + stride1);
+          __m256i group0_1_i16 = _mm256_cvtepi8_epi16(group0_1_i8);
+          __m256i group0_1_u16 = group0_1_i16;
+          __m512i group0_1 = _mm512_cvtepu16_epi32(group0_1_u16);
+          __m512i group0_1_high = _mm512_slli_epi32(group0_1, 16);
+          group0 = _mm512_or_si512(group0, group0_1_high);
+        }
+        _mm512_storeu_si512((void*)(panel + 8 * kp - 8 * k0), group0);
       }
       int64_t i = 0;
       // along i: tiles of 8 x 1 vectors
@@ -3036,52 +3684,192 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_i
         __m512i acc7_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
                                                  out + out_base + 7 * stride2);
-        // k
+        // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m512i in1_v0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                   (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                   panel + 16 * r2 - 16 * k0);
-          uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_elem));
-          __m512i product0_0 = _mm512_mullo_epi32(in0_r0, in1_v0);
-          acc0_0 = _mm512_add_epi32(acc0_0, product0_0);
-          uint8_t in0_r1_elem_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_elem = (uint32_t)(int32_t)(int8_t)in0_r1_elem_i8;
-          __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_elem));
-          __m512i product1_0 = _mm512_mullo_epi32(in0_r1, in1_v0);
-          acc1_0 = _mm512_add_epi32(acc1_0, product1_0);
-          uint8_t in0_r2_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
-          uint32_t in0_r2_elem = (uint32_t)(int32_t)(int8_t)in0_r2_elem_i8;
-          __m512i in0_r2 = _mm512_set1_epi32((int)(in0_r2_elem));
-          __m512i product2_0 = _mm512_mullo_epi32(in0_r2, in1_v0);
-          acc2_0 = _mm512_add_epi32(acc2_0, product2_0);
-          uint8_t in0_r3_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
-          uint32_t in0_r3_elem = (uint32_t)(int32_t)(int8_t)in0_r3_elem_i8;
-          __m512i in0_r3 = _mm512_set1_epi32((int)(in0_r3_elem));
-          __m512i product3_0 = _mm512_mullo_epi32(in0_r3, in1_v0);
-          acc3_0 = _mm512_add_epi32(acc3_0, product3_0);
-          uint8_t in0_r4_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0];
-          uint32_t in0_r4_elem = (uint32_t)(int32_t)(int8_t)in0_r4_elem_i8;
-          __m512i in0_r4 = _mm512_set1_epi32((int)(in0_r4_elem));
-          __m512i product4_0 = _mm512_mullo_epi32(in0_r4, in1_v0);
-          acc4_0 = _mm512_add_epi32(acc4_0, product4_0);
-          uint8_t in0_r5_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0];
-          uint32_t in0_r5_elem = (uint32_t)(int32_t)(int8_t)in0_r5_elem_i8;
-          __m512i in0_r5 = _mm512_set1_epi32((int)(in0_r5_elem));
-          __m512i product5_0 = _mm512_mullo_epi32(in0_r5, in1_v0);
-          acc5_0 = _mm512_add_epi32(acc5_0, product5_0);
-          uint8_t in0_r6_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 6 * stride0];
-          uint32_t in0_r6_elem = (uint32_t)(int32_t)(int8_t)in0_r6_elem_i8;
-          __m512i in0_r6 = _mm512_set1_epi32((int)(in0_r6_elem));
-          __m512i product6_0 = _mm512_mullo_epi32(in0_r6, in1_v0);
-          acc6_0 = _mm512_add_epi32(acc6_0, product6_0);
-          uint8_t in0_r7_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 7 * stride0];
-          uint32_t in0_r7_elem = (uint32_t)(int32_t)(int8_t)in0_r7_elem_i8;
-          __m512i in0_r7 = _mm512_set1_epi32((int)(in0_r7_elem));
-          __m512i product7_0 = _mm512_mullo_epi32(in0_r7, in1_v0);
-          acc7_0 = _mm512_add_epi32(acc7_0, product7_0);
+        for (; r2 + 2 <= k_end; r2 += 2) {
+          __m512i panel_v0 = _mm512_mask_loadu_epi32(
+              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+              panel + 8 * r2 - 8 * k0);
+          uint16_t in0_r0_bytes2;
+          __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
+          __m256i in0_r0_halves = _mm256_set1_epi16((short)(in0_r0_bytes2));
+          __m256i in0_r0_pairs = in0_r0_halves;
+          __m512i in0_r0_i16 = _mm512_cvtepi8_epi16(in0_r0_pairs);
+          __m512i in0_r0 = in0_r0_i16;
+          acc0_0 = _mm512_add_epi32(acc0_0, _mm512_madd_epi16(in0_r0, panel_v0));
+          uint16_t in0_r1_bytes2;
+          __builtin_memcpy(&in0_r1_bytes2, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_bytes2);
+          __m256i in0_r1_halves = _mm256_set1_epi16((short)(in0_r1_bytes2));
+          __m256i in0_r1_pairs = in0_r1_halves;
+          __m512i in0_r1_i16 = _mm512_cvtepi8_epi16(in0_r1_pairs);
+          __m512i in0_r1 = in0_r1_i16;
+          acc1_0 = _mm512_add_epi32(acc1_0, _mm512_madd_epi16(in0_r1, panel_v0));
+          uint16_t in0_r2_bytes2;
+          __builtin_memcpy(&in0_r2_bytes2, in0 + i * stride0 + r2 + 2 * stride0,
+                           sizeof in0_r2_bytes2);
+          __m256i in0_r2_halves = _mm256_set1_epi16((short)(in0_r2_bytes2));
+          __m256i in0_r2_pairs = in0_r2_halves;
+          __m512i in0_r2_i16 = _mm512_cvtepi8_epi16(in0_r2_pairs);
+          __m512i in0_r2 = in0_r2_i16;
+          acc2_0 = _mm512_add_epi32(acc2_0, _mm512_madd_epi16(in0_r2, panel_v0));
+          uint16_t in0_r3_bytes2;
+          __builtin_memcpy(&in0_r3_bytes2, in0 + i * stride0 + r2 + 3 * stride0,
+                           sizeof in0_r3_bytes2);
+          __m256i in0_r3_halves = _mm256_set1_epi16((short)(in0_r3_bytes2));
+          __m256i in0_r3_pairs = in0_r3_halves;
+          __m512i in0_r3_i16 = _mm512_cvtepi8_epi16(in0_r3_pairs);
+          __m512i in0_r3 = in0_r3_i16;
+          acc3_0 = _mm512_add_epi32(acc3_0, _mm512_madd_epi16(in0_r3, panel_v0));
+          uint16_t in0_r4_bytes2;
+          __builtin_memcpy(&in0_r4_bytes2, in0 + i * stride0 + r2 + 4 * stride0,
+                           sizeof in0_r4_bytes2);
+          __m256i in0_r4_halves = _mm256_set1_epi16((short)(in0_r4_bytes2));
+          __m256i in0_r4_pairs = in0_r4_halves;
+          __m512i in0_r4_i16 = _mm512_cvtepi8_epi16(in0_r4_pairs);
+          __m512i in0_r4 = in0_r4_i16;
+          acc4_0 = _mm512_add_epi32(acc4_0, _mm512_madd_epi16(in0_r4, panel_v0));
+          uint16_t in0_r5_bytes2;
+          __builtin_memcpy(&in0_r5_bytes2, in0 + i * stride0 + r2 + 5 * stride0,
+                           sizeof in0_r5_bytes2);
+          __m256i in0_r5_halves = _mm256_set1_epi16((short)(in0_r5_bytes2));
+          __m256i in0_r5_pairs = in0_r5_halves;
+          __m512i in0_r5_i16 = _mm512_cvtepi8_epi16(in0_r5_pairs);
+          __m512i in0_r5 = in0_r5_i16;
+          acc5_0 = _mm512_add_epi32(acc5_0, _mm512_madd_epi16(in0_r5, panel_v0));
+          uint16_t in0_r6_bytes2;
+          __builtin_memcpy(&in0_r6_bytes2, in0 + i * stride0 + r2 + 6 * stride0,
+                           sizeof in0_r6_bytes2);
+          __m256i in0_r6_halves = _mm256_set1_epi16((short)(in0_r6_bytes2));
+          __m256i in0_r6_pairs = in0_r6_halves;
+          __m512i in0_r6_i16 = _mm512_cvtepi8_epi16(in0_r6_pairs);
+          __m512i in0_r6 = in0_r6_i16;
+          acc6_0 = _mm512_add_epi32(acc6_0, _mm512_madd_epi16(in0_r6, panel_v0));
+          uint16_t in0_r7_bytes2;
+          __builtin_memcpy(&in0_r7_bytes2, in0 + i * stride0 + r2 + 7 * stride0,
+                           sizeof in0_r7_bytes2);
+          __m256i in0_r7_halves = _mm256_set1_epi16((short)(in0_r7_bytes2));
+          __m256i in0_r7_pairs = in0_r7_halves;
+          __m512i in0_r7_i16 = _mm512_cvtepi8_epi16(in0_r7_pairs);
+          __m512i in0_r7 = in0_r7_i16;
+          acc7_0 = _mm512_add_epi32(acc7_0, _mm512_madd_epi16(in0_r7, panel_v0));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
+              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+              panel + 8 * r2 - 8 * k0);
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
+          uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint16_t in0_r0_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_1_i8;
+            uint16_t in0_r0_last_group_1_u16 = (uint16_t)(int16_t)in0_r0_last_group_1_i16;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_group));
+          acc0_0 = _mm512_add_epi32(acc0_0, _mm512_madd_epi16(in0_r0_last, panel_v0_last));
+          uint8_t in0_r1_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
+          uint16_t in0_r1_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_0_i8;
+          uint16_t in0_r1_last_group_0_u16 = (uint16_t)(int16_t)in0_r1_last_group_0_i16;
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r1_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 1];
+            uint16_t in0_r1_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_1_i8;
+            uint16_t in0_r1_last_group_1_u16 = (uint16_t)(int16_t)in0_r1_last_group_1_i16;
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u16;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_group));
+          acc1_0 = _mm512_add_epi32(acc1_0, _mm512_madd_epi16(in0_r1_last, panel_v0_last));
+          uint8_t in0_r2_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
+          uint16_t in0_r2_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r2_last_group_0_i8;
+          uint16_t in0_r2_last_group_0_u16 = (uint16_t)(int16_t)in0_r2_last_group_0_i16;
+          uint32_t in0_r2_last_group = (uint32_t)in0_r2_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r2_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0 + 1];
+            uint16_t in0_r2_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r2_last_group_1_i8;
+            uint16_t in0_r2_last_group_1_u16 = (uint16_t)(int16_t)in0_r2_last_group_1_i16;
+            uint32_t in0_r2_last_group_1 = (uint32_t)in0_r2_last_group_1_u16;
+            uint32_t in0_r2_last_group_1_high = (uint32_t)((uint32_t)in0_r2_last_group_1 << 16);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_1_high);
+          }
+          __m512i in0_r2_last = _mm512_set1_epi32((int)(in0_r2_last_group));
+          acc2_0 = _mm512_add_epi32(acc2_0, _mm512_madd_epi16(in0_r2_last, panel_v0_last));
+          uint8_t in0_r3_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
+          uint16_t in0_r3_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r3_last_group_0_i8;
+          uint16_t in0_r3_last_group_0_u16 = (uint16_t)(int16_t)in0_r3_last_group_0_i16;
+          uint32_t in0_r3_last_group = (uint32_t)in0_r3_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r3_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0 + 1];
+            uint16_t in0_r3_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r3_last_group_1_i8;
+            uint16_t in0_r3_last_group_1_u16 = (uint16_t)(int16_t)in0_r3_last_group_1_i16;
+            uint32_t in0_r3_last_group_1 = (uint32_t)in0_r3_last_group_1_u16;
+            uint32_t in0_r3_last_group_1_high = (uint32_t)((uint32_t)in0_r3_last_group_1 << 16);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_1_high);
+          }
+          __m512i in0_r3_last = _mm512_set1_epi32((int)(in0_r3_last_group));
+          acc3_0 = _mm512_add_epi32(acc3_0, _mm512_madd_epi16(in0_r3_last, panel_v0_last));
+          uint8_t in0_r4_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0];
+          uint16_t in0_r4_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r4_last_group_0_i8;
+          uint16_t in0_r4_last_group_0_u16 = (uint16_t)(int16_t)in0_r4_last_group_0_i16;
+          uint32_t in0_r4_last_group = (uint32_t)in0_r4_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r4_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0 + 1];
+            uint16_t in0_r4_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r4_last_group_1_i8;
+            uint16_t in0_r4_last_group_1_u16 = (uint16_t)(int16_t)in0_r4_last_group_1_i16;
+            uint32_t in0_r4_last_group_1 = (uint32_t)in0_r4_last_group_1_u16;
+            uint32_t in0_r4_last_group_1_high = (uint32_t)((uint32_t)in0_r4_last_group_1 << 16);
+            in0_r4_last_group = (uint32_t)(in0_r4_last_group | in0_r4_last_group_1_high);
+          }
+          __m512i in0_r4_last = _mm512_set1_epi32((int)(in0_r4_last_group));
+          acc4_0 = _mm512_add_epi32(acc4_0, _mm512_madd_epi16(in0_r4_last, panel_v0_last));
+          uint8_t in0_r5_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0];
+          uint16_t in0_r5_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r5_last_group_0_i8;
+          uint16_t in0_r5_last_group_0_u16 = (uint16_t)(int16_t)in0_r5_last_group_0_i16;
+          uint32_t in0_r5_last_group = (uint32_t)in0_r5_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r5_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0 + 1];
+            uint16_t in0_r5_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r5_last_group_1_i8;
+            uint16_t in0_r5_last_group_1_u16 = (uint16_t)(int16_t)in0_r5_last_group_1_i16;
+            uint32_t in0_r5_last_group_1 = (uint32_t)in0_r5_last_group_1_u16;
+            uint32_t in0_r5_last_group_1_high = (uint32_t)((uint32_t)in0_r5_last_group_1 << 16);
+            in0_r5_last_group = (uint32_t)(in0_r5_last_group | in0_r5_last_group_1_high);
+          }
+          __m512i in0_r5_last = _mm512_set1_epi32((int)(in0_r5_last_group));
+          acc5_0 = _mm512_add_epi32(acc5_0, _mm512_madd_epi16(in0_r5_last, panel_v0_last));
+          uint8_t in0_r6_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 6 * stride0];
+          uint16_t in0_r6_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r6_last_group_0_i8;
+          uint16_t in0_r6_last_group_0_u16 = (uint16_t)(int16_t)in0_r6_last_group_0_i16;
+          uint32_t in0_r6_last_group = (uint32_t)in0_r6_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r6_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 6 * stride0 + 1];
+            uint16_t in0_r6_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r6_last_group_1_i8;
+            uint16_t in0_r6_last_group_1_u16 = (uint16_t)(int16_t)in0_r6_last_group_1_i16;
+            uint32_t in0_r6_last_group_1 = (uint32_t)in0_r6_last_group_1_u16;
+            uint32_t in0_r6_last_group_1_high = (uint32_t)((uint32_t)in0_r6_last_group_1 << 16);
+            in0_r6_last_group = (uint32_t)(in0_r6_last_group | in0_r6_last_group_1_high);
+          }
+          __m512i in0_r6_last = _mm512_set1_epi32((int)(in0_r6_last_group));
+          acc6_0 = _mm512_add_epi32(acc6_0, _mm512_madd_epi16(in0_r6_last, panel_v0_last));
+          uint8_t in0_r7_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 7 * stride0];
+          uint16_t in0_r7_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r7_last_group_0_i8;
+          uint16_t in0_r7_last_group_0_u16 = (uint16_t)(int16_t)in0_r7_last_group_0_i16;
+          uint32_t in0_r7_last_group = (uint32_t)in0_r7_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r7_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 7 * stride0 + 1];
+            uint16_t in0_r7_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r7_last_group_1_i8;
+            uint16_t in0_r7_last_group_1_u16 = (uint16_t)(int16_t)in0_r7_last_group_1_i16;
+            uint32_t in0_r7_last_group_1 = (uint32_t)in0_r7_last_group_1_u16;
+            uint32_t in0_r7_last_group_1_high = (uint32_t)((uint32_t)in0_r7_last_group_1 << 16);
+            in0_r7_last_group = (uint32_t)(in0_r7_last_group | in0_r7_last_group_1_high);
+          }
+          __m512i in0_r7_last = _mm512_set1_epi32((int)(in0_r7_last_group));
+          acc7_0 = _mm512_add_epi32(acc7_0, _mm512_madd_epi16(in0_r7_last, panel_v0_last));
         }
         _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
                                  acc0_0);
@@ -3115,32 +3903,104 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_i
         __m512i acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
                                                  out + out_base + 3 * stride2);
-        // k
+        // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m512i in1_v0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                   (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                   panel + 16 * r2 - 16 * k0);
-          uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_elem));
-          __m512i product0_0 = _mm512_mullo_epi32(in0_r0, in1_v0);
-          acc0_0 = _mm512_add_epi32(acc0_0, product0_0);
-          uint8_t in0_r1_elem_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_elem = (uint32_t)(int32_t)(int8_t)in0_r1_elem_i8;
-          __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_elem));
-          __m512i product1_0 = _mm512_mullo_epi32(in0_r1, in1_v0);
-          acc1_0 = _mm512_add_epi32(acc1_0, product1_0);
-          uint8_t in0_r2_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
-          uint32_t in0_r2_elem = (uint32_t)(int32_t)(int8_t)in0_r2_elem_i8;
-          __m512i in0_r2 = _mm512_set1_epi32((int)(in0_r2_elem));
-          __m512i product2_0 = _mm512_mullo_epi32(in0_r2, in1_v0);
-          acc2_0 = _mm512_add_epi32(acc2_0, product2_0);
-          uint8_t in0_r3_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
-          uint32_t in0_r3_elem = (uint32_t)(int32_t)(int8_t)in0_r3_elem_i8;
-          __m512i in0_r3 = _mm512_set1_epi32((int)(in0_r3_elem));
-          __m512i product3_0 = _mm512_mullo_epi32(in0_r3, in1_v0);
-          acc3_0 = _mm512_add_epi32(acc3_0, product3_0);
+        for (; r2 + 2 <= k_end; r2 += 2) {
+          __m512i panel_v0 = _mm512_mask_loadu_epi32(
+              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+              panel + 8 * r2 - 8 * k0);
+          uint16_t in0_r0_bytes2;
+          __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
+          __m256i in0_r0_halves = _mm256_set1_epi16((short)(in0_r0_bytes2));
+          __m256i in0_r0_pairs = in0_r0_halves;
+          __m512i in0_r0_i16 = _mm512_cvtepi8_epi16(in0_r0_pairs);
+          __m512i in0_r0 = in0_r0_i16;
+          acc0_0 = _mm512_add_epi32(acc0_0, _mm512_madd_epi16(in0_r0, panel_v0));
+          uint16_t in0_r1_bytes2;
+          __builtin_memcpy(&in0_r1_bytes2, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_bytes2);
+          __m256i in0_r1_halves = _mm256_set1_epi16((short)(in0_r1_bytes2));
+          __m256i in0_r1_pairs = in0_r1_halves;
+          __m512i in0_r1_i16 = _mm512_cvtepi8_epi16(in0_r1_pairs);
+          __m512i in0_r1 = in0_r1_i16;
+          acc1_0 = _mm512_add_epi32(acc1_0, _mm512_madd_epi16(in0_r1, panel_v0));
+          uint16_t in0_r2_bytes2;
+          __builtin_memcpy(&in0_r2_bytes2, in0 + i * stride0 + r2 + 2 * stride0,
+                           sizeof in0_r2_bytes2);
+          __m256i in0_r2_halves = _mm256_set1_epi16((short)(in0_r2_bytes2));
+          __m256i in0_r2_pairs = in0_r2_halves;
+          __m512i in0_r2_i16 = _mm512_cvtepi8_epi16(in0_r2_pairs);
+          __m512i in0_r2 = in0_r2_i16;
+          acc2_0 = _mm512_add_epi32(acc2_0, _mm512_madd_epi16(in0_r2, panel_v0));
+          uint16_t in0_r3_bytes2;
+          __builtin_memcpy(&in0_r3_bytes2, in0 + i * stride0 + r2 + 3 * stride0,
+                           sizeof in0_r3_bytes2);
+          __m256i in0_r3_halves = _mm256_set1_epi16((short)(in0_r3_bytes2));
+          __m256i in0_r3_pairs = in0_r3_halves;
+          __m512i in0_r3_i16 = _mm512_cvtepi8_epi16(in0_r3_pairs);
+          __m512i in0_r3 = in0_r3_i16;
+          acc3_0 = _mm512_add_epi32(acc3_0, _mm512_madd_epi16(in0_r3, panel_v0));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
+              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+              panel + 8 * r2 - 8 * k0);
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
+          uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint16_t in0_r0_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_1_i8;
+            uint16_t in0_r0_last_group_1_u16 = (uint16_t)(int16_t)in0_r0_last_group_1_i16;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_group));
+          acc0_0 = _mm512_add_epi32(acc0_0, _mm512_madd_epi16(in0_r0_last, panel_v0_last));
+          uint8_t in0_r1_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
+          uint16_t in0_r1_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_0_i8;
+          uint16_t in0_r1_last_group_0_u16 = (uint16_t)(int16_t)in0_r1_last_group_0_i16;
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r1_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 1];
+            uint16_t in0_r1_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_1_i8;
+            uint16_t in0_r1_last_group_1_u16 = (uint16_t)(int16_t)in0_r1_last_group_1_i16;
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u16;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_group));
+          acc1_0 = _mm512_add_epi32(acc1_0, _mm512_madd_epi16(in0_r1_last, panel_v0_last));
+          uint8_t in0_r2_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
+          uint16_t in0_r2_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r2_last_group_0_i8;
+          uint16_t in0_r2_last_group_0_u16 = (uint16_t)(int16_t)in0_r2_last_group_0_i16;
+          uint32_t in0_r2_last_group = (uint32_t)in0_r2_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r2_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0 + 1];
+            uint16_t in0_r2_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r2_last_group_1_i8;
+            uint16_t in0_r2_last_group_1_u16 = (uint16_t)(int16_t)in0_r2_last_group_1_i16;
+            uint32_t in0_r2_last_group_1 = (uint32_t)in0_r2_last_group_1_u16;
+            uint32_t in0_r2_last_group_1_high = (uint32_t)((uint32_t)in0_r2_last_group_1 << 16);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_1_high);
+          }
+          __m512i in0_r2_last = _mm512_set1_epi32((int)(in0_r2_last_group));
+          acc2_0 = _mm512_add_epi32(acc2_0, _mm512_madd_epi16(in0_r2_last, panel_v0_last));
+          uint8_t in0_r3_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
+          uint16_t in0_r3_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r3_last_group_0_i8;
+          uint16_t in0_r3_last_group_0_u16 = (uint16_t)(int16_t)in0_r3_last_group_0_i16;
+          uint32_t in0_r3_last_group = (uint32_t)in0_r3_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r3_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0 + 1];
+            uint16_t in0_r3_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r3_last_group_1_i8;
+            uint16_t in0_r3_last_group_1_u16 = (uint16_t)(int16_t)in0_r3_last_group_1_i16;
+            uint32_t in0_r3_last_group_1 = (uint32_t)in0_r3_last_group_1_u16;
+            uint32_t in0_r3_last_group_1_high = (uint32_t)((uint32_t)in0_r3_last_group_1 << 16);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_1_high);
+          }
+          __m512i in0_r3_last = _mm512_set1_epi32((int)(in0_r3_last_group));
+          acc3_0 = _mm512_add_epi32(acc3_0, _mm512_madd_epi16(in0_r3_last, panel_v0_last));
         }
         _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
                                  acc0_0);
@@ -3160,22 +4020,60 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_i
         __m512i acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
                                                  out + out_base + stride2);
-        // k
+        // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m512i in1_v0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                   (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                   panel + 16 * r2 - 16 * k0);
-          uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_elem));
-          __m512i product0_0 = _mm512_mullo_epi32(in0_r0, in1_v0);
-          acc0_0 = _mm512_add_epi32(acc0_0, product0_0);
-          uint8_t in0_r1_elem_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_elem = (uint32_t)(int32_t)(int8_t)in0_r1_elem_i8;
-          __m512i in0_r1 = _mm512_set1_epi32((int)(in0_r1_elem));
-          __m512i product1_0 = _mm512_mullo_epi32(in0_r1, in1_v0);
-          acc1_0 = _mm512_add_epi32(acc1_0, product1_0);
+        for (; r2 + 2 <= k_end; r2 += 2) {
+          __m512i panel_v0 = _mm512_mask_loadu_epi32(
+              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+              panel + 8 * r2 - 8 * k0);
+          uint16_t in0_r0_bytes2;
+          __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
+          __m256i in0_r0_halves = _mm256_set1_epi16((short)(in0_r0_bytes2));
+          __m256i in0_r0_pairs = in0_r0_halves;
+          __m512i in0_r0_i16 = _mm512_cvtepi8_epi16(in0_r0_pairs);
+          __m512i in0_r0 = in0_r0_i16;
+          acc0_0 = _mm512_add_epi32(acc0_0, _mm512_madd_epi16(in0_r0, panel_v0));
+          uint16_t in0_r1_bytes2;
+          __builtin_memcpy(&in0_r1_bytes2, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_bytes2);
+          __m256i in0_r1_halves = _mm256_set1_epi16((short)(in0_r1_bytes2));
+          __m256i in0_r1_pairs = in0_r1_halves;
+          __m512i in0_r1_i16 = _mm512_cvtepi8_epi16(in0_r1_pairs);
+          __m512i in0_r1 = in0_r1_i16;
+          acc1_0 = _mm512_add_epi32(acc1_0, _mm512_madd_epi16(in0_r1, panel_v0));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
+              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+              panel + 8 * r2 - 8 * k0);
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
+          uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint16_t in0_r0_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_1_i8;
+            uint16_t in0_r0_last_group_1_u16 = (uint16_t)(int16_t)in0_r0_last_group_1_i16;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_group));
+          acc0_0 = _mm512_add_epi32(acc0_0, _mm512_madd_epi16(in0_r0_last, panel_v0_last));
+          uint8_t in0_r1_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
+          uint16_t in0_r1_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_0_i8;
+          uint16_t in0_r1_last_group_0_u16 = (uint16_t)(int16_t)in0_r1_last_group_0_i16;
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r1_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 1];
+            uint16_t in0_r1_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_1_i8;
+            uint16_t in0_r1_last_group_1_u16 = (uint16_t)(int16_t)in0_r1_last_group_1_i16;
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u16;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_group));
+          acc1_0 = _mm512_add_epi32(acc1_0, _mm512_madd_epi16(in0_r1_last, panel_v0_last));
         }
         _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
                                  acc0_0);
@@ -3188,17 +4086,39 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_i
         __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
                                                  out + out_base);
-        // k
+        // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m512i in1_v0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                   (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                   panel + 16 * r2 - 16 * k0);
-          uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-          __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_elem));
-          __m512i product0_0 = _mm512_mullo_epi32(in0_r0, in1_v0);
-          acc0_0 = _mm512_add_epi32(acc0_0, product0_0);
+        for (; r2 + 2 <= k_end; r2 += 2) {
+          __m512i panel_v0 = _mm512_mask_loadu_epi32(
+              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+              panel + 8 * r2 - 8 * k0);
+          uint16_t in0_r0_bytes2;
+          __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
+          __m256i in0_r0_halves = _mm256_set1_epi16((short)(in0_r0_bytes2));
+          __m256i in0_r0_pairs = in0_r0_halves;
+          __m512i in0_r0_i16 = _mm512_cvtepi8_epi16(in0_r0_pairs);
+          __m512i in0_r0 = in0_r0_i16;
+          acc0_0 = _mm512_add_epi32(acc0_0, _mm512_madd_epi16(in0_r0, panel_v0));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
+              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+              panel + 8 * r2 - 8 * k0);
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
+          uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint16_t in0_r0_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_1_i8;
+            uint16_t in0_r0_last_group_1_u16 = (uint16_t)(int16_t)in0_r0_last_group_1_i16;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_group));
+          acc0_0 = _mm512_add_epi32(acc0_0, _mm512_madd_epi16(in0_r0_last, panel_v0_last));
         }
         _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
                                  acc0_0);
@@ -9812,19 +10732,20 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void matmul_i8_i32_neon_dotpro
 #endif
 
 // ---- avx2 (256-bit vectors)
-// packing: b is copied per column of tiles into a 128 KiB panel, 2048 steps of k at a time (the reduction runs in blocks of 2048)
+// packing: b is copied per column of tiles into a 128 KiB panel, 4096 steps of k at a time (the reduction runs in blocks of 4096); i16 pairs: panel row p holds steps 2p and 2p + 1 of each column as one u32, for vpmaddwd
 // register tile: 6 x 2 vectors of i32x8 (12 accumulators) along i x j
-// per step of k: multiplies and adds; init and epilogue fused into the tile (each output element is written once)
+// per two steps of k: vpmaddwd (two exact i16 x i16 products per i32 lane, the operands' values as 16 bits, wrapping), the broadcast operand's pair as one u32 (its two bytes splat as a u16, each byte widened to 16 bits)
 // tails: j: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); i: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for j: tiles of 2 x i32x8 along j
-//     for blocks of 2048 steps of k: pack b into the panel
+//     for blocks of 4096 steps of k: pack b into the panel
 //       for i: tiles of 6 rows along i
 //         sums[6][2] = c[i][j]   (compute_at i: in registers)
-//         for k
-//           sums[6][2] += a[i][k] * b[k][j]: 2 vector loads, 6 broadcasts, 12 multiply-adds
+//         for k, 2 steps at a time
+//           sums[6][2] += a[i][k] * b[k][j]: 2 vector loads, 6 broadcasts, 12 vpmaddwd (2 steps each)
 //         c[i][j] = sums
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
+// uses vpmaddwd i16 pair dot products
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
 
@@ -9833,24 +10754,69 @@ __attribute__((target("avx2"))) void matmul_i8_i32_avx2(const int8_t* in0, const
                                                         int64_t size0, int64_t size1, int64_t size2,
                                                         int64_t stride0, int64_t stride1,
                                                         int64_t stride2, int32_t* out) {
-  alignas(64) int32_t panel[32768];
+  alignas(64) uint32_t panel[32768];
   int64_t j = 0;
   // along j: tiles of 2 vectors
   for (; j + 16 <= size1; j += 16) {
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
-    // blocks of 2048 steps of k through the panel
+    // blocks of 4096 steps of k through the panel
     int64_t k0 = 0;
-    for (; k0 < k_blocks_end; k0 += 2048) {
-      int64_t k_end = k0 + 2048 < size2 ? k0 + 2048 : size2;
-      // pack: 2 vectors of b per step
+    for (; k0 < k_blocks_end; k0 += 4096) {
+      int64_t k_end = k0 + 4096 < size2 ? k0 + 4096 : size2;
+      // pack: 2 vectors of b per 2 steps, as i16 pairs
       int64_t kp = k0;
-      for (; kp < k_end; ++kp) {
-        __m256i packed0 =
-            _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1)));
-        _mm256_storeu_si256((__m256i*)(panel + 16 * kp - 16 * k0), packed0);
-        __m256i packed1 =
-            _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + 8)));
-        _mm256_storeu_si256((__m256i*)(panel + 16 * kp - 16 * k0 + 8), packed1);
+      for (; kp + 2 <= k_end; kp += 2) {
+        __m128i group0_0_i16 =
+            _mm_cvtepi8_epi16(_mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1)));
+        __m128i group0_0_u16 = group0_0_i16;
+        __m256i group0 = _mm256_cvtepu16_epi32(group0_0_u16);
+        __m128i group0_1_i16 =
+            _mm_cvtepi8_epi16(_mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + stride1)));
+        __m128i group0_1_u16 = group0_1_i16;
+        __m256i group0_1 = _mm256_cvtepu16_epi32(group0_1_u16);
+        __m256i group0_1_high = _mm256_slli_epi32(group0_1, 16);
+        group0 = _mm256_or_si256(group0, group0_1_high);
+        _mm256_storeu_si256((__m256i*)(panel + 8 * kp - 8 * k0), group0);
+        __m128i group1_0_i16 =
+            _mm_cvtepi8_epi16(_mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + 8)));
+        __m128i group1_0_u16 = group1_0_i16;
+        __m256i group1 = _mm256_cvtepu16_epi32(group1_0_u16);
+        __m128i group1_1_i16 = _mm_cvtepi8_epi16(
+            _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + stride1 + 8)));
+        __m128i group1_1_u16 = group1_1_i16;
+        __m256i group1_1 = _mm256_cvtepu16_epi32(group1_1_u16);
+        __m256i group1_1_high = _mm256_slli_epi32(group1_1, 16);
+        group1 = _mm256_or_si256(group1, group1_1_high);
+        _mm256_storeu_si256((__m256i*)(panel + 8 * kp - 8 * k0 + 8), group1);
+      }
+      // the last steps, the missing ones zero
+      if (kp < k_end) {
+        __m128i group0_0_i16 =
+            _mm_cvtepi8_epi16(_mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1)));
+        __m128i group0_0_u16 = group0_0_i16;
+        __m256i group0 = _mm256_cvtepu16_epi32(group0_0_u16);
+        if (kp + 1 < k_end) {
+          __m128i group0_1_i16 = _mm_cvtepi8_epi16(
+              _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + stride1)));
+          __m128i group0_1_u16 = group0_1_i16;
+          __m256i group0_1 = _mm256_cvtepu16_epi32(group0_1_u16);
+          __m256i group0_1_high = _mm256_slli_epi32(group0_1, 16);
+          group0 = _mm256_or_si256(group0, group0_1_high);
+        }
+        _mm256_storeu_si256((__m256i*)(panel + 8 * kp - 8 * k0), group0);
+        __m128i group1_0_i16 =
+            _mm_cvtepi8_epi16(_mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + 8)));
+        __m128i group1_0_u16 = group1_0_i16;
+        __m256i group1 = _mm256_cvtepu16_epi32(group1_0_u16);
+        if (kp + 1 < k_end) {
+          __m128i group1_1_i16 = _mm_cvtepi8_epi16(
+              _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + stride1 + 8)));
+          __m128i group1_1_u16 = group1_1_i16;
+          __m256i group1_1 = _mm256_cvtepu16_epi32(group1_1_u16);
+          __m256i group1_1_high = _mm256_slli_epi32(group1_1, 16);
+          group1 = _mm256_or_si256(group1, group1_1_high);
+        }
+        _mm256_storeu_si256((__m256i*)(panel + 8 * kp - 8 * k0 + 8), group1);
       }
       int64_t i = 0;
       // along i: tiles of 6 x 2 vectors
@@ -9868,53 +10834,158 @@ __attribute__((target("avx2"))) void matmul_i8_i32_avx2(const int8_t* in0, const
         __m256i acc4_1 = _mm256_loadu_si256((const __m256i*)(out + out_base + 4 * stride2 + 8));
         __m256i acc5_0 = _mm256_loadu_si256((const __m256i*)(out + out_base + 5 * stride2));
         __m256i acc5_1 = _mm256_loadu_si256((const __m256i*)(out + out_base + 5 * stride2 + 8));
-        // k
+        // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m256i in1_v0 = _mm256_loadu_si256((const __m256i*)(panel + 16 * r2 - 16 * k0));
-          __m256i in1_v1 = _mm256_loadu_si256((const __m256i*)(panel + 16 * r2 - 16 * k0 + 8));
-          uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-          __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_elem));
-          __m256i product0_0 = _mm256_mullo_epi32(in0_r0, in1_v0);
-          acc0_0 = _mm256_add_epi32(acc0_0, product0_0);
-          __m256i product0_1 = _mm256_mullo_epi32(in0_r0, in1_v1);
-          acc0_1 = _mm256_add_epi32(acc0_1, product0_1);
-          uint8_t in0_r1_elem_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_elem = (uint32_t)(int32_t)(int8_t)in0_r1_elem_i8;
-          __m256i in0_r1 = _mm256_set1_epi32((int)(in0_r1_elem));
-          __m256i product1_0 = _mm256_mullo_epi32(in0_r1, in1_v0);
-          acc1_0 = _mm256_add_epi32(acc1_0, product1_0);
-          __m256i product1_1 = _mm256_mullo_epi32(in0_r1, in1_v1);
-          acc1_1 = _mm256_add_epi32(acc1_1, product1_1);
-          uint8_t in0_r2_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
-          uint32_t in0_r2_elem = (uint32_t)(int32_t)(int8_t)in0_r2_elem_i8;
-          __m256i in0_r2 = _mm256_set1_epi32((int)(in0_r2_elem));
-          __m256i product2_0 = _mm256_mullo_epi32(in0_r2, in1_v0);
-          acc2_0 = _mm256_add_epi32(acc2_0, product2_0);
-          __m256i product2_1 = _mm256_mullo_epi32(in0_r2, in1_v1);
-          acc2_1 = _mm256_add_epi32(acc2_1, product2_1);
-          uint8_t in0_r3_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
-          uint32_t in0_r3_elem = (uint32_t)(int32_t)(int8_t)in0_r3_elem_i8;
-          __m256i in0_r3 = _mm256_set1_epi32((int)(in0_r3_elem));
-          __m256i product3_0 = _mm256_mullo_epi32(in0_r3, in1_v0);
-          acc3_0 = _mm256_add_epi32(acc3_0, product3_0);
-          __m256i product3_1 = _mm256_mullo_epi32(in0_r3, in1_v1);
-          acc3_1 = _mm256_add_epi32(acc3_1, product3_1);
-          uint8_t in0_r4_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0];
-          uint32_t in0_r4_elem = (uint32_t)(int32_t)(int8_t)in0_r4_elem_i8;
-          __m256i in0_r4 = _mm256_set1_epi32((int)(in0_r4_elem));
-          __m256i product4_0 = _mm256_mullo_epi32(in0_r4, in1_v0);
-          acc4_0 = _mm256_add_epi32(acc4_0, product4_0);
-          __m256i product4_1 = _mm256_mullo_epi32(in0_r4, in1_v1);
-          acc4_1 = _mm256_add_epi32(acc4_1, product4_1);
-          uint8_t in0_r5_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0];
-          uint32_t in0_r5_elem = (uint32_t)(int32_t)(int8_t)in0_r5_elem_i8;
-          __m256i in0_r5 = _mm256_set1_epi32((int)(in0_r5_elem));
-          __m256i product5_0 = _mm256_mullo_epi32(in0_r5, in1_v0);
-          acc5_0 = _mm256_add_epi32(acc5_0, product5_0);
-          __m256i product5_1 = _mm256_mullo_epi32(in0_r5, in1_v1);
-          acc5_1 = _mm256_add_epi32(acc5_1, product5_1);
+        for (; r2 + 2 <= k_end; r2 += 2) {
+          __m256i panel_v0 = _mm256_loadu_si256((const __m256i*)(panel + 8 * r2 - 8 * k0));
+          __m256i panel_v1 = _mm256_loadu_si256((const __m256i*)(panel + 8 * r2 - 8 * k0 + 8));
+          uint16_t in0_r0_bytes2;
+          __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
+          __m128i in0_r0_halves = _mm_set1_epi16((short)(in0_r0_bytes2));
+          __m128i in0_r0_pairs = in0_r0_halves;
+          __m256i in0_r0_i16 = _mm256_cvtepi8_epi16(in0_r0_pairs);
+          __m256i in0_r0 = in0_r0_i16;
+          acc0_0 = _mm256_add_epi32(acc0_0, _mm256_madd_epi16(in0_r0, panel_v0));
+          acc0_1 = _mm256_add_epi32(acc0_1, _mm256_madd_epi16(in0_r0, panel_v1));
+          uint16_t in0_r1_bytes2;
+          __builtin_memcpy(&in0_r1_bytes2, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_bytes2);
+          __m128i in0_r1_halves = _mm_set1_epi16((short)(in0_r1_bytes2));
+          __m128i in0_r1_pairs = in0_r1_halves;
+          __m256i in0_r1_i16 = _mm256_cvtepi8_epi16(in0_r1_pairs);
+          __m256i in0_r1 = in0_r1_i16;
+          acc1_0 = _mm256_add_epi32(acc1_0, _mm256_madd_epi16(in0_r1, panel_v0));
+          acc1_1 = _mm256_add_epi32(acc1_1, _mm256_madd_epi16(in0_r1, panel_v1));
+          uint16_t in0_r2_bytes2;
+          __builtin_memcpy(&in0_r2_bytes2, in0 + i * stride0 + r2 + 2 * stride0,
+                           sizeof in0_r2_bytes2);
+          __m128i in0_r2_halves = _mm_set1_epi16((short)(in0_r2_bytes2));
+          __m128i in0_r2_pairs = in0_r2_halves;
+          __m256i in0_r2_i16 = _mm256_cvtepi8_epi16(in0_r2_pairs);
+          __m256i in0_r2 = in0_r2_i16;
+          acc2_0 = _mm256_add_epi32(acc2_0, _mm256_madd_epi16(in0_r2, panel_v0));
+          acc2_1 = _mm256_add_epi32(acc2_1, _mm256_madd_epi16(in0_r2, panel_v1));
+          uint16_t in0_r3_bytes2;
+          __builtin_memcpy(&in0_r3_bytes2, in0 + i * stride0 + r2 + 3 * stride0,
+                           sizeof in0_r3_bytes2);
+          __m128i in0_r3_halves = _mm_set1_epi16((short)(in0_r3_bytes2));
+          __m128i in0_r3_pairs = in0_r3_halves;
+          __m256i in0_r3_i16 = _mm256_cvtepi8_epi16(in0_r3_pairs);
+          __m256i in0_r3 = in0_r3_i16;
+          acc3_0 = _mm256_add_epi32(acc3_0, _mm256_madd_epi16(in0_r3, panel_v0));
+          acc3_1 = _mm256_add_epi32(acc3_1, _mm256_madd_epi16(in0_r3, panel_v1));
+          uint16_t in0_r4_bytes2;
+          __builtin_memcpy(&in0_r4_bytes2, in0 + i * stride0 + r2 + 4 * stride0,
+                           sizeof in0_r4_bytes2);
+          __m128i in0_r4_halves = _mm_set1_epi16((short)(in0_r4_bytes2));
+          __m128i in0_r4_pairs = in0_r4_halves;
+          __m256i in0_r4_i16 = _mm256_cvtepi8_epi16(in0_r4_pairs);
+          __m256i in0_r4 = in0_r4_i16;
+          acc4_0 = _mm256_add_epi32(acc4_0, _mm256_madd_epi16(in0_r4, panel_v0));
+          acc4_1 = _mm256_add_epi32(acc4_1, _mm256_madd_epi16(in0_r4, panel_v1));
+          uint16_t in0_r5_bytes2;
+          __builtin_memcpy(&in0_r5_bytes2, in0 + i * stride0 + r2 + 5 * stride0,
+                           sizeof in0_r5_bytes2);
+          __m128i in0_r5_halves = _mm_set1_epi16((short)(in0_r5_bytes2));
+          __m128i in0_r5_pairs = in0_r5_halves;
+          __m256i in0_r5_i16 = _mm256_cvtepi8_epi16(in0_r5_pairs);
+          __m256i in0_r5 = in0_r5_i16;
+          acc5_0 = _mm256_add_epi32(acc5_0, _mm256_madd_epi16(in0_r5, panel_v0));
+          acc5_1 = _mm256_add_epi32(acc5_1, _mm256_madd_epi16(in0_r5, panel_v1));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          __m256i panel_v0_last = _mm256_loadu_si256((const __m256i*)(panel + 8 * r2 - 8 * k0));
+          __m256i panel_v1_last = _mm256_loadu_si256((const __m256i*)(panel + 8 * r2 - 8 * k0 + 8));
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
+          uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint16_t in0_r0_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_1_i8;
+            uint16_t in0_r0_last_group_1_u16 = (uint16_t)(int16_t)in0_r0_last_group_1_i16;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m256i in0_r0_last = _mm256_set1_epi32((int)(in0_r0_last_group));
+          acc0_0 = _mm256_add_epi32(acc0_0, _mm256_madd_epi16(in0_r0_last, panel_v0_last));
+          acc0_1 = _mm256_add_epi32(acc0_1, _mm256_madd_epi16(in0_r0_last, panel_v1_last));
+          uint8_t in0_r1_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
+          uint16_t in0_r1_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_0_i8;
+          uint16_t in0_r1_last_group_0_u16 = (uint16_t)(int16_t)in0_r1_last_group_0_i16;
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r1_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 1];
+            uint16_t in0_r1_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_1_i8;
+            uint16_t in0_r1_last_group_1_u16 = (uint16_t)(int16_t)in0_r1_last_group_1_i16;
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u16;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          __m256i in0_r1_last = _mm256_set1_epi32((int)(in0_r1_last_group));
+          acc1_0 = _mm256_add_epi32(acc1_0, _mm256_madd_epi16(in0_r1_last, panel_v0_last));
+          acc1_1 = _mm256_add_epi32(acc1_1, _mm256_madd_epi16(in0_r1_last, panel_v1_last));
+          uint8_t in0_r2_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
+          uint16_t in0_r2_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r2_last_group_0_i8;
+          uint16_t in0_r2_last_group_0_u16 = (uint16_t)(int16_t)in0_r2_last_group_0_i16;
+          uint32_t in0_r2_last_group = (uint32_t)in0_r2_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r2_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0 + 1];
+            uint16_t in0_r2_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r2_last_group_1_i8;
+            uint16_t in0_r2_last_group_1_u16 = (uint16_t)(int16_t)in0_r2_last_group_1_i16;
+            uint32_t in0_r2_last_group_1 = (uint32_t)in0_r2_last_group_1_u16;
+            uint32_t in0_r2_last_group_1_high = (uint32_t)((uint32_t)in0_r2_last_group_1 << 16);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_1_high);
+          }
+          __m256i in0_r2_last = _mm256_set1_epi32((int)(in0_r2_last_group));
+          acc2_0 = _mm256_add_epi32(acc2_0, _mm256_madd_epi16(in0_r2_last, panel_v0_last));
+          acc2_1 = _mm256_add_epi32(acc2_1, _mm256_madd_epi16(in0_r2_last, panel_v1_last));
+          uint8_t in0_r3_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
+          uint16_t in0_r3_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r3_last_group_0_i8;
+          uint16_t in0_r3_last_group_0_u16 = (uint16_t)(int16_t)in0_r3_last_group_0_i16;
+          uint32_t in0_r3_last_group = (uint32_t)in0_r3_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r3_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0 + 1];
+            uint16_t in0_r3_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r3_last_group_1_i8;
+            uint16_t in0_r3_last_group_1_u16 = (uint16_t)(int16_t)in0_r3_last_group_1_i16;
+            uint32_t in0_r3_last_group_1 = (uint32_t)in0_r3_last_group_1_u16;
+            uint32_t in0_r3_last_group_1_high = (uint32_t)((uint32_t)in0_r3_last_group_1 << 16);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_1_high);
+          }
+          __m256i in0_r3_last = _mm256_set1_epi32((int)(in0_r3_last_group));
+          acc3_0 = _mm256_add_epi32(acc3_0, _mm256_madd_epi16(in0_r3_last, panel_v0_last));
+          acc3_1 = _mm256_add_epi32(acc3_1, _mm256_madd_epi16(in0_r3_last, panel_v1_last));
+          uint8_t in0_r4_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0];
+          uint16_t in0_r4_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r4_last_group_0_i8;
+          uint16_t in0_r4_last_group_0_u16 = (uint16_t)(int16_t)in0_r4_last_group_0_i16;
+          uint32_t in0_r4_last_group = (uint32_t)in0_r4_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r4_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0 + 1];
+            uint16_t in0_r4_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r4_last_group_1_i8;
+            uint16_t in0_r4_last_group_1_u16 = (uint16_t)(int16_t)in0_r4_last_group_1_i16;
+            uint32_t in0_r4_last_group_1 = (uint32_t)in0_r4_last_group_1_u16;
+            uint32_t in0_r4_last_group_1_high = (uint32_t)((uint32_t)in0_r4_last_group_1 << 16);
+            in0_r4_last_group = (uint32_t)(in0_r4_last_group | in0_r4_last_group_1_high);
+          }
+          __m256i in0_r4_last = _mm256_set1_epi32((int)(in0_r4_last_group));
+          acc4_0 = _mm256_add_epi32(acc4_0, _mm256_madd_epi16(in0_r4_last, panel_v0_last));
+          acc4_1 = _mm256_add_epi32(acc4_1, _mm256_madd_epi16(in0_r4_last, panel_v1_last));
+          uint8_t in0_r5_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0];
+          uint16_t in0_r5_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r5_last_group_0_i8;
+          uint16_t in0_r5_last_group_0_u16 = (uint16_t)(int16_t)in0_r5_last_group_0_i16;
+          uint32_t in0_r5_last_group = (uint32_t)in0_r5_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r5_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0 + 1];
+            uint16_t in0_r5_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r5_last_group_1_i8;
+            uint16_t in0_r5_last_group_1_u16 = (uint16_t)(int16_t)in0_r5_last_group_1_i16;
+            uint32_t in0_r5_last_group_1 = (uint32_t)in0_r5_last_group_1_u16;
+            uint32_t in0_r5_last_group_1_high = (uint32_t)((uint32_t)in0_r5_last_group_1 << 16);
+            in0_r5_last_group = (uint32_t)(in0_r5_last_group | in0_r5_last_group_1_high);
+          }
+          __m256i in0_r5_last = _mm256_set1_epi32((int)(in0_r5_last_group));
+          acc5_0 = _mm256_add_epi32(acc5_0, _mm256_madd_epi16(in0_r5_last, panel_v0_last));
+          acc5_1 = _mm256_add_epi32(acc5_1, _mm256_madd_epi16(in0_r5_last, panel_v1_last));
         }
         _mm256_storeu_si256((__m256i*)(out + out_base), acc0_0);
         _mm256_storeu_si256((__m256i*)(out + out_base + 8), acc0_1);
@@ -9940,39 +11011,110 @@ __attribute__((target("avx2"))) void matmul_i8_i32_avx2(const int8_t* in0, const
         __m256i acc2_1 = _mm256_loadu_si256((const __m256i*)(out + out_base + 2 * stride2 + 8));
         __m256i acc3_0 = _mm256_loadu_si256((const __m256i*)(out + out_base + 3 * stride2));
         __m256i acc3_1 = _mm256_loadu_si256((const __m256i*)(out + out_base + 3 * stride2 + 8));
-        // k
+        // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m256i in1_v0 = _mm256_loadu_si256((const __m256i*)(panel + 16 * r2 - 16 * k0));
-          __m256i in1_v1 = _mm256_loadu_si256((const __m256i*)(panel + 16 * r2 - 16 * k0 + 8));
-          uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-          __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_elem));
-          __m256i product0_0 = _mm256_mullo_epi32(in0_r0, in1_v0);
-          acc0_0 = _mm256_add_epi32(acc0_0, product0_0);
-          __m256i product0_1 = _mm256_mullo_epi32(in0_r0, in1_v1);
-          acc0_1 = _mm256_add_epi32(acc0_1, product0_1);
-          uint8_t in0_r1_elem_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_elem = (uint32_t)(int32_t)(int8_t)in0_r1_elem_i8;
-          __m256i in0_r1 = _mm256_set1_epi32((int)(in0_r1_elem));
-          __m256i product1_0 = _mm256_mullo_epi32(in0_r1, in1_v0);
-          acc1_0 = _mm256_add_epi32(acc1_0, product1_0);
-          __m256i product1_1 = _mm256_mullo_epi32(in0_r1, in1_v1);
-          acc1_1 = _mm256_add_epi32(acc1_1, product1_1);
-          uint8_t in0_r2_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
-          uint32_t in0_r2_elem = (uint32_t)(int32_t)(int8_t)in0_r2_elem_i8;
-          __m256i in0_r2 = _mm256_set1_epi32((int)(in0_r2_elem));
-          __m256i product2_0 = _mm256_mullo_epi32(in0_r2, in1_v0);
-          acc2_0 = _mm256_add_epi32(acc2_0, product2_0);
-          __m256i product2_1 = _mm256_mullo_epi32(in0_r2, in1_v1);
-          acc2_1 = _mm256_add_epi32(acc2_1, product2_1);
-          uint8_t in0_r3_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
-          uint32_t in0_r3_elem = (uint32_t)(int32_t)(int8_t)in0_r3_elem_i8;
-          __m256i in0_r3 = _mm256_set1_epi32((int)(in0_r3_elem));
-          __m256i product3_0 = _mm256_mullo_epi32(in0_r3, in1_v0);
-          acc3_0 = _mm256_add_epi32(acc3_0, product3_0);
-          __m256i product3_1 = _mm256_mullo_epi32(in0_r3, in1_v1);
-          acc3_1 = _mm256_add_epi32(acc3_1, product3_1);
+        for (; r2 + 2 <= k_end; r2 += 2) {
+          __m256i panel_v0 = _mm256_loadu_si256((const __m256i*)(panel + 8 * r2 - 8 * k0));
+          __m256i panel_v1 = _mm256_loadu_si256((const __m256i*)(panel + 8 * r2 - 8 * k0 + 8));
+          uint16_t in0_r0_bytes2;
+          __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
+          __m128i in0_r0_halves = _mm_set1_epi16((short)(in0_r0_bytes2));
+          __m128i in0_r0_pairs = in0_r0_halves;
+          __m256i in0_r0_i16 = _mm256_cvtepi8_epi16(in0_r0_pairs);
+          __m256i in0_r0 = in0_r0_i16;
+          acc0_0 = _mm256_add_epi32(acc0_0, _mm256_madd_epi16(in0_r0, panel_v0));
+          acc0_1 = _mm256_add_epi32(acc0_1, _mm256_madd_epi16(in0_r0, panel_v1));
+          uint16_t in0_r1_bytes2;
+          __builtin_memcpy(&in0_r1_bytes2, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_bytes2);
+          __m128i in0_r1_halves = _mm_set1_epi16((short)(in0_r1_bytes2));
+          __m128i in0_r1_pairs = in0_r1_halves;
+          __m256i in0_r1_i16 = _mm256_cvtepi8_epi16(in0_r1_pairs);
+          __m256i in0_r1 = in0_r1_i16;
+          acc1_0 = _mm256_add_epi32(acc1_0, _mm256_madd_epi16(in0_r1, panel_v0));
+          acc1_1 = _mm256_add_epi32(acc1_1, _mm256_madd_epi16(in0_r1, panel_v1));
+          uint16_t in0_r2_bytes2;
+          __builtin_memcpy(&in0_r2_bytes2, in0 + i * stride0 + r2 + 2 * stride0,
+                           sizeof in0_r2_bytes2);
+          __m128i in0_r2_halves = _mm_set1_epi16((short)(in0_r2_bytes2));
+          __m128i in0_r2_pairs = in0_r2_halves;
+          __m256i in0_r2_i16 = _mm256_cvtepi8_epi16(in0_r2_pairs);
+          __m256i in0_r2 = in0_r2_i16;
+          acc2_0 = _mm256_add_epi32(acc2_0, _mm256_madd_epi16(in0_r2, panel_v0));
+          acc2_1 = _mm256_add_epi32(acc2_1, _mm256_madd_epi16(in0_r2, panel_v1));
+          uint16_t in0_r3_bytes2;
+          __builtin_memcpy(&in0_r3_bytes2, in0 + i * stride0 + r2 + 3 * stride0,
+                           sizeof in0_r3_bytes2);
+          __m128i in0_r3_halves = _mm_set1_epi16((short)(in0_r3_bytes2));
+          __m128i in0_r3_pairs = in0_r3_halves;
+          __m256i in0_r3_i16 = _mm256_cvtepi8_epi16(in0_r3_pairs);
+          __m256i in0_r3 = in0_r3_i16;
+          acc3_0 = _mm256_add_epi32(acc3_0, _mm256_madd_epi16(in0_r3, panel_v0));
+          acc3_1 = _mm256_add_epi32(acc3_1, _mm256_madd_epi16(in0_r3, panel_v1));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          __m256i panel_v0_last = _mm256_loadu_si256((const __m256i*)(panel + 8 * r2 - 8 * k0));
+          __m256i panel_v1_last = _mm256_loadu_si256((const __m256i*)(panel + 8 * r2 - 8 * k0 + 8));
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
+          uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint16_t in0_r0_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_1_i8;
+            uint16_t in0_r0_last_group_1_u16 = (uint16_t)(int16_t)in0_r0_last_group_1_i16;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m256i in0_r0_last = _mm256_set1_epi32((int)(in0_r0_last_group));
+          acc0_0 = _mm256_add_epi32(acc0_0, _mm256_madd_epi16(in0_r0_last, panel_v0_last));
+          acc0_1 = _mm256_add_epi32(acc0_1, _mm256_madd_epi16(in0_r0_last, panel_v1_last));
+          uint8_t in0_r1_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
+          uint16_t in0_r1_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_0_i8;
+          uint16_t in0_r1_last_group_0_u16 = (uint16_t)(int16_t)in0_r1_last_group_0_i16;
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r1_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 1];
+            uint16_t in0_r1_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_1_i8;
+            uint16_t in0_r1_last_group_1_u16 = (uint16_t)(int16_t)in0_r1_last_group_1_i16;
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u16;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          __m256i in0_r1_last = _mm256_set1_epi32((int)(in0_r1_last_group));
+          acc1_0 = _mm256_add_epi32(acc1_0, _mm256_madd_epi16(in0_r1_last, panel_v0_last));
+          acc1_1 = _mm256_add_epi32(acc1_1, _mm256_madd_epi16(in0_r1_last, panel_v1_last));
+          uint8_t in0_r2_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
+          uint16_t in0_r2_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r2_last_group_0_i8;
+          uint16_t in0_r2_last_group_0_u16 = (uint16_t)(int16_t)in0_r2_last_group_0_i16;
+          uint32_t in0_r2_last_group = (uint32_t)in0_r2_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r2_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0 + 1];
+            uint16_t in0_r2_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r2_last_group_1_i8;
+            uint16_t in0_r2_last_group_1_u16 = (uint16_t)(int16_t)in0_r2_last_group_1_i16;
+            uint32_t in0_r2_last_group_1 = (uint32_t)in0_r2_last_group_1_u16;
+            uint32_t in0_r2_last_group_1_high = (uint32_t)((uint32_t)in0_r2_last_group_1 << 16);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_1_high);
+          }
+          __m256i in0_r2_last = _mm256_set1_epi32((int)(in0_r2_last_group));
+          acc2_0 = _mm256_add_epi32(acc2_0, _mm256_madd_epi16(in0_r2_last, panel_v0_last));
+          acc2_1 = _mm256_add_epi32(acc2_1, _mm256_madd_epi16(in0_r2_last, panel_v1_last));
+          uint8_t in0_r3_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
+          uint16_t in0_r3_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r3_last_group_0_i8;
+          uint16_t in0_r3_last_group_0_u16 = (uint16_t)(int16_t)in0_r3_last_group_0_i16;
+          uint32_t in0_r3_last_group = (uint32_t)in0_r3_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r3_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0 + 1];
+            uint16_t in0_r3_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r3_last_group_1_i8;
+            uint16_t in0_r3_last_group_1_u16 = (uint16_t)(int16_t)in0_r3_last_group_1_i16;
+            uint32_t in0_r3_last_group_1 = (uint32_t)in0_r3_last_group_1_u16;
+            uint32_t in0_r3_last_group_1_high = (uint32_t)((uint32_t)in0_r3_last_group_1 << 16);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_1_high);
+          }
+          __m256i in0_r3_last = _mm256_set1_epi32((int)(in0_r3_last_group));
+          acc3_0 = _mm256_add_epi32(acc3_0, _mm256_madd_epi16(in0_r3_last, panel_v0_last));
+          acc3_1 = _mm256_add_epi32(acc3_1, _mm256_madd_epi16(in0_r3_last, panel_v1_last));
         }
         _mm256_storeu_si256((__m256i*)(out + out_base), acc0_0);
         _mm256_storeu_si256((__m256i*)(out + out_base + 8), acc0_1);
@@ -9990,25 +11132,62 @@ __attribute__((target("avx2"))) void matmul_i8_i32_avx2(const int8_t* in0, const
         __m256i acc0_1 = _mm256_loadu_si256((const __m256i*)(out + out_base + 8));
         __m256i acc1_0 = _mm256_loadu_si256((const __m256i*)(out + out_base + stride2));
         __m256i acc1_1 = _mm256_loadu_si256((const __m256i*)(out + out_base + stride2 + 8));
-        // k
+        // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m256i in1_v0 = _mm256_loadu_si256((const __m256i*)(panel + 16 * r2 - 16 * k0));
-          __m256i in1_v1 = _mm256_loadu_si256((const __m256i*)(panel + 16 * r2 - 16 * k0 + 8));
-          uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-          __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_elem));
-          __m256i product0_0 = _mm256_mullo_epi32(in0_r0, in1_v0);
-          acc0_0 = _mm256_add_epi32(acc0_0, product0_0);
-          __m256i product0_1 = _mm256_mullo_epi32(in0_r0, in1_v1);
-          acc0_1 = _mm256_add_epi32(acc0_1, product0_1);
-          uint8_t in0_r1_elem_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_elem = (uint32_t)(int32_t)(int8_t)in0_r1_elem_i8;
-          __m256i in0_r1 = _mm256_set1_epi32((int)(in0_r1_elem));
-          __m256i product1_0 = _mm256_mullo_epi32(in0_r1, in1_v0);
-          acc1_0 = _mm256_add_epi32(acc1_0, product1_0);
-          __m256i product1_1 = _mm256_mullo_epi32(in0_r1, in1_v1);
-          acc1_1 = _mm256_add_epi32(acc1_1, product1_1);
+        for (; r2 + 2 <= k_end; r2 += 2) {
+          __m256i panel_v0 = _mm256_loadu_si256((const __m256i*)(panel + 8 * r2 - 8 * k0));
+          __m256i panel_v1 = _mm256_loadu_si256((const __m256i*)(panel + 8 * r2 - 8 * k0 + 8));
+          uint16_t in0_r0_bytes2;
+          __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
+          __m128i in0_r0_halves = _mm_set1_epi16((short)(in0_r0_bytes2));
+          __m128i in0_r0_pairs = in0_r0_halves;
+          __m256i in0_r0_i16 = _mm256_cvtepi8_epi16(in0_r0_pairs);
+          __m256i in0_r0 = in0_r0_i16;
+          acc0_0 = _mm256_add_epi32(acc0_0, _mm256_madd_epi16(in0_r0, panel_v0));
+          acc0_1 = _mm256_add_epi32(acc0_1, _mm256_madd_epi16(in0_r0, panel_v1));
+          uint16_t in0_r1_bytes2;
+          __builtin_memcpy(&in0_r1_bytes2, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_bytes2);
+          __m128i in0_r1_halves = _mm_set1_epi16((short)(in0_r1_bytes2));
+          __m128i in0_r1_pairs = in0_r1_halves;
+          __m256i in0_r1_i16 = _mm256_cvtepi8_epi16(in0_r1_pairs);
+          __m256i in0_r1 = in0_r1_i16;
+          acc1_0 = _mm256_add_epi32(acc1_0, _mm256_madd_epi16(in0_r1, panel_v0));
+          acc1_1 = _mm256_add_epi32(acc1_1, _mm256_madd_epi16(in0_r1, panel_v1));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          __m256i panel_v0_last = _mm256_loadu_si256((const __m256i*)(panel + 8 * r2 - 8 * k0));
+          __m256i panel_v1_last = _mm256_loadu_si256((const __m256i*)(panel + 8 * r2 - 8 * k0 + 8));
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
+          uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint16_t in0_r0_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_1_i8;
+            uint16_t in0_r0_last_group_1_u16 = (uint16_t)(int16_t)in0_r0_last_group_1_i16;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m256i in0_r0_last = _mm256_set1_epi32((int)(in0_r0_last_group));
+          acc0_0 = _mm256_add_epi32(acc0_0, _mm256_madd_epi16(in0_r0_last, panel_v0_last));
+          acc0_1 = _mm256_add_epi32(acc0_1, _mm256_madd_epi16(in0_r0_last, panel_v1_last));
+          uint8_t in0_r1_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
+          uint16_t in0_r1_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_0_i8;
+          uint16_t in0_r1_last_group_0_u16 = (uint16_t)(int16_t)in0_r1_last_group_0_i16;
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r1_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 1];
+            uint16_t in0_r1_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_1_i8;
+            uint16_t in0_r1_last_group_1_u16 = (uint16_t)(int16_t)in0_r1_last_group_1_i16;
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u16;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          __m256i in0_r1_last = _mm256_set1_epi32((int)(in0_r1_last_group));
+          acc1_0 = _mm256_add_epi32(acc1_0, _mm256_madd_epi16(in0_r1_last, panel_v0_last));
+          acc1_1 = _mm256_add_epi32(acc1_1, _mm256_madd_epi16(in0_r1_last, panel_v1_last));
         }
         _mm256_storeu_si256((__m256i*)(out + out_base), acc0_0);
         _mm256_storeu_si256((__m256i*)(out + out_base + 8), acc0_1);
@@ -10020,18 +11199,39 @@ __attribute__((target("avx2"))) void matmul_i8_i32_avx2(const int8_t* in0, const
         int64_t out_base = i * stride2 + j;
         __m256i acc0_0 = _mm256_loadu_si256((const __m256i*)(out + out_base));
         __m256i acc0_1 = _mm256_loadu_si256((const __m256i*)(out + out_base + 8));
-        // k
+        // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m256i in1_v0 = _mm256_loadu_si256((const __m256i*)(panel + 16 * r2 - 16 * k0));
-          __m256i in1_v1 = _mm256_loadu_si256((const __m256i*)(panel + 16 * r2 - 16 * k0 + 8));
-          uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-          __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_elem));
-          __m256i product0_0 = _mm256_mullo_epi32(in0_r0, in1_v0);
-          acc0_0 = _mm256_add_epi32(acc0_0, product0_0);
-          __m256i product0_1 = _mm256_mullo_epi32(in0_r0, in1_v1);
-          acc0_1 = _mm256_add_epi32(acc0_1, product0_1);
+        for (; r2 + 2 <= k_end; r2 += 2) {
+          __m256i panel_v0 = _mm256_loadu_si256((const __m256i*)(panel + 8 * r2 - 8 * k0));
+          __m256i panel_v1 = _mm256_loadu_si256((const __m256i*)(panel + 8 * r2 - 8 * k0 + 8));
+          uint16_t in0_r0_bytes2;
+          __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
+          __m128i in0_r0_halves = _mm_set1_epi16((short)(in0_r0_bytes2));
+          __m128i in0_r0_pairs = in0_r0_halves;
+          __m256i in0_r0_i16 = _mm256_cvtepi8_epi16(in0_r0_pairs);
+          __m256i in0_r0 = in0_r0_i16;
+          acc0_0 = _mm256_add_epi32(acc0_0, _mm256_madd_epi16(in0_r0, panel_v0));
+          acc0_1 = _mm256_add_epi32(acc0_1, _mm256_madd_epi16(in0_r0, panel_v1));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          __m256i panel_v0_last = _mm256_loadu_si256((const __m256i*)(panel + 8 * r2 - 8 * k0));
+          __m256i panel_v1_last = _mm256_loadu_si256((const __m256i*)(panel + 8 * r2 - 8 * k0 + 8));
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
+          uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint16_t in0_r0_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_1_i8;
+            uint16_t in0_r0_last_group_1_u16 = (uint16_t)(int16_t)in0_r0_last_group_1_i16;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m256i in0_r0_last = _mm256_set1_epi32((int)(in0_r0_last_group));
+          acc0_0 = _mm256_add_epi32(acc0_0, _mm256_madd_epi16(in0_r0_last, panel_v0_last));
+          acc0_1 = _mm256_add_epi32(acc0_1, _mm256_madd_epi16(in0_r0_last, panel_v1_last));
         }
         _mm256_storeu_si256((__m256i*)(out + out_base), acc0_0);
         _mm256_storeu_si256((__m256i*)(out + out_base + 8), acc0_1);
@@ -10041,16 +11241,40 @@ __attribute__((target("avx2"))) void matmul_i8_i32_avx2(const int8_t* in0, const
   // one vector at a time
   for (; j + 8 <= size1; j += 8) {
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
-    // blocks of 2048 steps of k through the panel
+    // blocks of 4096 steps of k through the panel
     int64_t k0 = 0;
-    for (; k0 < k_blocks_end; k0 += 2048) {
-      int64_t k_end = k0 + 2048 < size2 ? k0 + 2048 : size2;
-      // pack: 1 vector of b per step
+    for (; k0 < k_blocks_end; k0 += 4096) {
+      int64_t k_end = k0 + 4096 < size2 ? k0 + 4096 : size2;
+      // pack: 1 vector of b per 2 steps, as i16 pairs
       int64_t kp = k0;
-      for (; kp < k_end; ++kp) {
-        __m256i packed0 =
-            _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1)));
-        _mm256_storeu_si256((__m256i*)(panel + 8 * kp - 8 * k0), packed0);
+      for (; kp + 2 <= k_end; kp += 2) {
+        __m128i group0_0_i16 =
+            _mm_cvtepi8_epi16(_mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1)));
+        __m128i group0_0_u16 = group0_0_i16;
+        __m256i group0 = _mm256_cvtepu16_epi32(group0_0_u16);
+        __m128i group0_1_i16 =
+            _mm_cvtepi8_epi16(_mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + stride1)));
+        __m128i group0_1_u16 = group0_1_i16;
+        __m256i group0_1 = _mm256_cvtepu16_epi32(group0_1_u16);
+        __m256i group0_1_high = _mm256_slli_epi32(group0_1, 16);
+        group0 = _mm256_or_si256(group0, group0_1_high);
+        _mm256_storeu_si256((__m256i*)(panel + 4 * kp - 4 * k0), group0);
+      }
+      // the last steps, the missing ones zero
+      if (kp < k_end) {
+        __m128i group0_0_i16 =
+            _mm_cvtepi8_epi16(_mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1)));
+        __m128i group0_0_u16 = group0_0_i16;
+        __m256i group0 = _mm256_cvtepu16_epi32(group0_0_u16);
+        if (kp + 1 < k_end) {
+          __m128i group0_1_i16 = _mm_cvtepi8_epi16(
+              _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + stride1)));
+          __m128i group0_1_u16 = group0_1_i16;
+          __m256i group0_1 = _mm256_cvtepu16_epi32(group0_1_u16);
+          __m256i group0_1_high = _mm256_slli_epi32(group0_1, 16);
+          group0 = _mm256_or_si256(group0, group0_1_high);
+        }
+        _mm256_storeu_si256((__m256i*)(panel + 4 * kp - 4 * k0), group0);
       }
       int64_t i = 0;
       // along i: tiles of 8 x 1 vectors
@@ -10064,50 +11288,188 @@ __attribute__((target("avx2"))) void matmul_i8_i32_avx2(const int8_t* in0, const
         __m256i acc5_0 = _mm256_loadu_si256((const __m256i*)(out + out_base + 5 * stride2));
         __m256i acc6_0 = _mm256_loadu_si256((const __m256i*)(out + out_base + 6 * stride2));
         __m256i acc7_0 = _mm256_loadu_si256((const __m256i*)(out + out_base + 7 * stride2));
-        // k
+        // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m256i in1_v0 = _mm256_loadu_si256((const __m256i*)(panel + 8 * r2 - 8 * k0));
-          uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-          __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_elem));
-          __m256i product0_0 = _mm256_mullo_epi32(in0_r0, in1_v0);
-          acc0_0 = _mm256_add_epi32(acc0_0, product0_0);
-          uint8_t in0_r1_elem_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_elem = (uint32_t)(int32_t)(int8_t)in0_r1_elem_i8;
-          __m256i in0_r1 = _mm256_set1_epi32((int)(in0_r1_elem));
-          __m256i product1_0 = _mm256_mullo_epi32(in0_r1, in1_v0);
-          acc1_0 = _mm256_add_epi32(acc1_0, product1_0);
-          uint8_t in0_r2_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
-          uint32_t in0_r2_elem = (uint32_t)(int32_t)(int8_t)in0_r2_elem_i8;
-          __m256i in0_r2 = _mm256_set1_epi32((int)(in0_r2_elem));
-          __m256i product2_0 = _mm256_mullo_epi32(in0_r2, in1_v0);
-          acc2_0 = _mm256_add_epi32(acc2_0, product2_0);
-          uint8_t in0_r3_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
-          uint32_t in0_r3_elem = (uint32_t)(int32_t)(int8_t)in0_r3_elem_i8;
-          __m256i in0_r3 = _mm256_set1_epi32((int)(in0_r3_elem));
-          __m256i product3_0 = _mm256_mullo_epi32(in0_r3, in1_v0);
-          acc3_0 = _mm256_add_epi32(acc3_0, product3_0);
-          uint8_t in0_r4_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0];
-          uint32_t in0_r4_elem = (uint32_t)(int32_t)(int8_t)in0_r4_elem_i8;
-          __m256i in0_r4 = _mm256_set1_epi32((int)(in0_r4_elem));
-          __m256i product4_0 = _mm256_mullo_epi32(in0_r4, in1_v0);
-          acc4_0 = _mm256_add_epi32(acc4_0, product4_0);
-          uint8_t in0_r5_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0];
-          uint32_t in0_r5_elem = (uint32_t)(int32_t)(int8_t)in0_r5_elem_i8;
-          __m256i in0_r5 = _mm256_set1_epi32((int)(in0_r5_elem));
-          __m256i product5_0 = _mm256_mullo_epi32(in0_r5, in1_v0);
-          acc5_0 = _mm256_add_epi32(acc5_0, product5_0);
-          uint8_t in0_r6_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 6 * stride0];
-          uint32_t in0_r6_elem = (uint32_t)(int32_t)(int8_t)in0_r6_elem_i8;
-          __m256i in0_r6 = _mm256_set1_epi32((int)(in0_r6_elem));
-          __m256i product6_0 = _mm256_mullo_epi32(in0_r6, in1_v0);
-          acc6_0 = _mm256_add_epi32(acc6_0, product6_0);
-          uint8_t in0_r7_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 7 * stride0];
-          uint32_t in0_r7_elem = (uint32_t)(int32_t)(int8_t)in0_r7_elem_i8;
-          __m256i in0_r7 = _mm256_set1_epi32((int)(in0_r7_elem));
-          __m256i product7_0 = _mm256_mullo_epi32(in0_r7, in1_v0);
-          acc7_0 = _mm256_add_epi32(acc7_0, product7_0);
+        for (; r2 + 2 <= k_end; r2 += 2) {
+          __m256i panel_v0 = _mm256_loadu_si256((const __m256i*)(panel + 4 * r2 - 4 * k0));
+          uint16_t in0_r0_bytes2;
+          __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
+          __m128i in0_r0_halves = _mm_set1_epi16((short)(in0_r0_bytes2));
+          __m128i in0_r0_pairs = in0_r0_halves;
+          __m256i in0_r0_i16 = _mm256_cvtepi8_epi16(in0_r0_pairs);
+          __m256i in0_r0 = in0_r0_i16;
+          acc0_0 = _mm256_add_epi32(acc0_0, _mm256_madd_epi16(in0_r0, panel_v0));
+          uint16_t in0_r1_bytes2;
+          __builtin_memcpy(&in0_r1_bytes2, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_bytes2);
+          __m128i in0_r1_halves = _mm_set1_epi16((short)(in0_r1_bytes2));
+          __m128i in0_r1_pairs = in0_r1_halves;
+          __m256i in0_r1_i16 = _mm256_cvtepi8_epi16(in0_r1_pairs);
+          __m256i in0_r1 = in0_r1_i16;
+          acc1_0 = _mm256_add_epi32(acc1_0, _mm256_madd_epi16(in0_r1, panel_v0));
+          uint16_t in0_r2_bytes2;
+          __builtin_memcpy(&in0_r2_bytes2, in0 + i * stride0 + r2 + 2 * stride0,
+                           sizeof in0_r2_bytes2);
+          __m128i in0_r2_halves = _mm_set1_epi16((short)(in0_r2_bytes2));
+          __m128i in0_r2_pairs = in0_r2_halves;
+          __m256i in0_r2_i16 = _mm256_cvtepi8_epi16(in0_r2_pairs);
+          __m256i in0_r2 = in0_r2_i16;
+          acc2_0 = _mm256_add_epi32(acc2_0, _mm256_madd_epi16(in0_r2, panel_v0));
+          uint16_t in0_r3_bytes2;
+          __builtin_memcpy(&in0_r3_bytes2, in0 + i * stride0 + r2 + 3 * stride0,
+                           sizeof in0_r3_bytes2);
+          __m128i in0_r3_halves = _mm_set1_epi16((short)(in0_r3_bytes2));
+          __m128i in0_r3_pairs = in0_r3_halves;
+          __m256i in0_r3_i16 = _mm256_cvtepi8_epi16(in0_r3_pairs);
+          __m256i in0_r3 = in0_r3_i16;
+          acc3_0 = _mm256_add_epi32(acc3_0, _mm256_madd_epi16(in0_r3, panel_v0));
+          uint16_t in0_r4_bytes2;
+          __builtin_memcpy(&in0_r4_bytes2, in0 + i * stride0 + r2 + 4 * stride0,
+                           sizeof in0_r4_bytes2);
+          __m128i in0_r4_halves = _mm_set1_epi16((short)(in0_r4_bytes2));
+          __m128i in0_r4_pairs = in0_r4_halves;
+          __m256i in0_r4_i16 = _mm256_cvtepi8_epi16(in0_r4_pairs);
+          __m256i in0_r4 = in0_r4_i16;
+          acc4_0 = _mm256_add_epi32(acc4_0, _mm256_madd_epi16(in0_r4, panel_v0));
+          uint16_t in0_r5_bytes2;
+          __builtin_memcpy(&in0_r5_bytes2, in0 + i * stride0 + r2 + 5 * stride0,
+                           sizeof in0_r5_bytes2);
+          __m128i in0_r5_halves = _mm_set1_epi16((short)(in0_r5_bytes2));
+          __m128i in0_r5_pairs = in0_r5_halves;
+          __m256i in0_r5_i16 = _mm256_cvtepi8_epi16(in0_r5_pairs);
+          __m256i in0_r5 = in0_r5_i16;
+          acc5_0 = _mm256_add_epi32(acc5_0, _mm256_madd_epi16(in0_r5, panel_v0));
+          uint16_t in0_r6_bytes2;
+          __builtin_memcpy(&in0_r6_bytes2, in0 + i * stride0 + r2 + 6 * stride0,
+                           sizeof in0_r6_bytes2);
+          __m128i in0_r6_halves = _mm_set1_epi16((short)(in0_r6_bytes2));
+          __m128i in0_r6_pairs = in0_r6_halves;
+          __m256i in0_r6_i16 = _mm256_cvtepi8_epi16(in0_r6_pairs);
+          __m256i in0_r6 = in0_r6_i16;
+          acc6_0 = _mm256_add_epi32(acc6_0, _mm256_madd_epi16(in0_r6, panel_v0));
+          uint16_t in0_r7_bytes2;
+          __builtin_memcpy(&in0_r7_bytes2, in0 + i * stride0 + r2 + 7 * stride0,
+                           sizeof in0_r7_bytes2);
+          __m128i in0_r7_halves = _mm_set1_epi16((short)(in0_r7_bytes2));
+          __m128i in0_r7_pairs = in0_r7_halves;
+          __m256i in0_r7_i16 = _mm256_cvtepi8_epi16(in0_r7_pairs);
+          __m256i in0_r7 = in0_r7_i16;
+          acc7_0 = _mm256_add_epi32(acc7_0, _mm256_madd_epi16(in0_r7, panel_v0));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          __m256i panel_v0_last = _mm256_loadu_si256((const __m256i*)(panel + 4 * r2 - 4 * k0));
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
+          uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint16_t in0_r0_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_1_i8;
+            uint16_t in0_r0_last_group_1_u16 = (uint16_t)(int16_t)in0_r0_last_group_1_i16;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m256i in0_r0_last = _mm256_set1_epi32((int)(in0_r0_last_group));
+          acc0_0 = _mm256_add_epi32(acc0_0, _mm256_madd_epi16(in0_r0_last, panel_v0_last));
+          uint8_t in0_r1_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
+          uint16_t in0_r1_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_0_i8;
+          uint16_t in0_r1_last_group_0_u16 = (uint16_t)(int16_t)in0_r1_last_group_0_i16;
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r1_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 1];
+            uint16_t in0_r1_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_1_i8;
+            uint16_t in0_r1_last_group_1_u16 = (uint16_t)(int16_t)in0_r1_last_group_1_i16;
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u16;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          __m256i in0_r1_last = _mm256_set1_epi32((int)(in0_r1_last_group));
+          acc1_0 = _mm256_add_epi32(acc1_0, _mm256_madd_epi16(in0_r1_last, panel_v0_last));
+          uint8_t in0_r2_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
+          uint16_t in0_r2_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r2_last_group_0_i8;
+          uint16_t in0_r2_last_group_0_u16 = (uint16_t)(int16_t)in0_r2_last_group_0_i16;
+          uint32_t in0_r2_last_group = (uint32_t)in0_r2_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r2_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0 + 1];
+            uint16_t in0_r2_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r2_last_group_1_i8;
+            uint16_t in0_r2_last_group_1_u16 = (uint16_t)(int16_t)in0_r2_last_group_1_i16;
+            uint32_t in0_r2_last_group_1 = (uint32_t)in0_r2_last_group_1_u16;
+            uint32_t in0_r2_last_group_1_high = (uint32_t)((uint32_t)in0_r2_last_group_1 << 16);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_1_high);
+          }
+          __m256i in0_r2_last = _mm256_set1_epi32((int)(in0_r2_last_group));
+          acc2_0 = _mm256_add_epi32(acc2_0, _mm256_madd_epi16(in0_r2_last, panel_v0_last));
+          uint8_t in0_r3_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
+          uint16_t in0_r3_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r3_last_group_0_i8;
+          uint16_t in0_r3_last_group_0_u16 = (uint16_t)(int16_t)in0_r3_last_group_0_i16;
+          uint32_t in0_r3_last_group = (uint32_t)in0_r3_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r3_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0 + 1];
+            uint16_t in0_r3_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r3_last_group_1_i8;
+            uint16_t in0_r3_last_group_1_u16 = (uint16_t)(int16_t)in0_r3_last_group_1_i16;
+            uint32_t in0_r3_last_group_1 = (uint32_t)in0_r3_last_group_1_u16;
+            uint32_t in0_r3_last_group_1_high = (uint32_t)((uint32_t)in0_r3_last_group_1 << 16);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_1_high);
+          }
+          __m256i in0_r3_last = _mm256_set1_epi32((int)(in0_r3_last_group));
+          acc3_0 = _mm256_add_epi32(acc3_0, _mm256_madd_epi16(in0_r3_last, panel_v0_last));
+          uint8_t in0_r4_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0];
+          uint16_t in0_r4_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r4_last_group_0_i8;
+          uint16_t in0_r4_last_group_0_u16 = (uint16_t)(int16_t)in0_r4_last_group_0_i16;
+          uint32_t in0_r4_last_group = (uint32_t)in0_r4_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r4_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0 + 1];
+            uint16_t in0_r4_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r4_last_group_1_i8;
+            uint16_t in0_r4_last_group_1_u16 = (uint16_t)(int16_t)in0_r4_last_group_1_i16;
+            uint32_t in0_r4_last_group_1 = (uint32_t)in0_r4_last_group_1_u16;
+            uint32_t in0_r4_last_group_1_high = (uint32_t)((uint32_t)in0_r4_last_group_1 << 16);
+            in0_r4_last_group = (uint32_t)(in0_r4_last_group | in0_r4_last_group_1_high);
+          }
+          __m256i in0_r4_last = _mm256_set1_epi32((int)(in0_r4_last_group));
+          acc4_0 = _mm256_add_epi32(acc4_0, _mm256_madd_epi16(in0_r4_last, panel_v0_last));
+          uint8_t in0_r5_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0];
+          uint16_t in0_r5_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r5_last_group_0_i8;
+          uint16_t in0_r5_last_group_0_u16 = (uint16_t)(int16_t)in0_r5_last_group_0_i16;
+          uint32_t in0_r5_last_group = (uint32_t)in0_r5_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r5_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0 + 1];
+            uint16_t in0_r5_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r5_last_group_1_i8;
+            uint16_t in0_r5_last_group_1_u16 = (uint16_t)(int16_t)in0_r5_last_group_1_i16;
+            uint32_t in0_r5_last_group_1 = (uint32_t)in0_r5_last_group_1_u16;
+            uint32_t in0_r5_last_group_1_high = (uint32_t)((uint32_t)in0_r5_last_group_1 << 16);
+            in0_r5_last_group = (uint32_t)(in0_r5_last_group | in0_r5_last_group_1_high);
+          }
+          __m256i in0_r5_last = _mm256_set1_epi32((int)(in0_r5_last_group));
+          acc5_0 = _mm256_add_epi32(acc5_0, _mm256_madd_epi16(in0_r5_last, panel_v0_last));
+          uint8_t in0_r6_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 6 * stride0];
+          uint16_t in0_r6_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r6_last_group_0_i8;
+          uint16_t in0_r6_last_group_0_u16 = (uint16_t)(int16_t)in0_r6_last_group_0_i16;
+          uint32_t in0_r6_last_group = (uint32_t)in0_r6_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r6_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 6 * stride0 + 1];
+            uint16_t in0_r6_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r6_last_group_1_i8;
+            uint16_t in0_r6_last_group_1_u16 = (uint16_t)(int16_t)in0_r6_last_group_1_i16;
+            uint32_t in0_r6_last_group_1 = (uint32_t)in0_r6_last_group_1_u16;
+            uint32_t in0_r6_last_group_1_high = (uint32_t)((uint32_t)in0_r6_last_group_1 << 16);
+            in0_r6_last_group = (uint32_t)(in0_r6_last_group | in0_r6_last_group_1_high);
+          }
+          __m256i in0_r6_last = _mm256_set1_epi32((int)(in0_r6_last_group));
+          acc6_0 = _mm256_add_epi32(acc6_0, _mm256_madd_epi16(in0_r6_last, panel_v0_last));
+          uint8_t in0_r7_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 7 * stride0];
+          uint16_t in0_r7_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r7_last_group_0_i8;
+          uint16_t in0_r7_last_group_0_u16 = (uint16_t)(int16_t)in0_r7_last_group_0_i16;
+          uint32_t in0_r7_last_group = (uint32_t)in0_r7_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r7_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 7 * stride0 + 1];
+            uint16_t in0_r7_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r7_last_group_1_i8;
+            uint16_t in0_r7_last_group_1_u16 = (uint16_t)(int16_t)in0_r7_last_group_1_i16;
+            uint32_t in0_r7_last_group_1 = (uint32_t)in0_r7_last_group_1_u16;
+            uint32_t in0_r7_last_group_1_high = (uint32_t)((uint32_t)in0_r7_last_group_1 << 16);
+            in0_r7_last_group = (uint32_t)(in0_r7_last_group | in0_r7_last_group_1_high);
+          }
+          __m256i in0_r7_last = _mm256_set1_epi32((int)(in0_r7_last_group));
+          acc7_0 = _mm256_add_epi32(acc7_0, _mm256_madd_epi16(in0_r7_last, panel_v0_last));
         }
         _mm256_storeu_si256((__m256i*)(out + out_base), acc0_0);
         _mm256_storeu_si256((__m256i*)(out + out_base + stride2), acc1_0);
@@ -10125,30 +11487,100 @@ __attribute__((target("avx2"))) void matmul_i8_i32_avx2(const int8_t* in0, const
         __m256i acc1_0 = _mm256_loadu_si256((const __m256i*)(out + out_base + stride2));
         __m256i acc2_0 = _mm256_loadu_si256((const __m256i*)(out + out_base + 2 * stride2));
         __m256i acc3_0 = _mm256_loadu_si256((const __m256i*)(out + out_base + 3 * stride2));
-        // k
+        // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m256i in1_v0 = _mm256_loadu_si256((const __m256i*)(panel + 8 * r2 - 8 * k0));
-          uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-          __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_elem));
-          __m256i product0_0 = _mm256_mullo_epi32(in0_r0, in1_v0);
-          acc0_0 = _mm256_add_epi32(acc0_0, product0_0);
-          uint8_t in0_r1_elem_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_elem = (uint32_t)(int32_t)(int8_t)in0_r1_elem_i8;
-          __m256i in0_r1 = _mm256_set1_epi32((int)(in0_r1_elem));
-          __m256i product1_0 = _mm256_mullo_epi32(in0_r1, in1_v0);
-          acc1_0 = _mm256_add_epi32(acc1_0, product1_0);
-          uint8_t in0_r2_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
-          uint32_t in0_r2_elem = (uint32_t)(int32_t)(int8_t)in0_r2_elem_i8;
-          __m256i in0_r2 = _mm256_set1_epi32((int)(in0_r2_elem));
-          __m256i product2_0 = _mm256_mullo_epi32(in0_r2, in1_v0);
-          acc2_0 = _mm256_add_epi32(acc2_0, product2_0);
-          uint8_t in0_r3_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
-          uint32_t in0_r3_elem = (uint32_t)(int32_t)(int8_t)in0_r3_elem_i8;
-          __m256i in0_r3 = _mm256_set1_epi32((int)(in0_r3_elem));
-          __m256i product3_0 = _mm256_mullo_epi32(in0_r3, in1_v0);
-          acc3_0 = _mm256_add_epi32(acc3_0, product3_0);
+        for (; r2 + 2 <= k_end; r2 += 2) {
+          __m256i panel_v0 = _mm256_loadu_si256((const __m256i*)(panel + 4 * r2 - 4 * k0));
+          uint16_t in0_r0_bytes2;
+          __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
+          __m128i in0_r0_halves = _mm_set1_epi16((short)(in0_r0_bytes2));
+          __m128i in0_r0_pairs = in0_r0_halves;
+          __m256i in0_r0_i16 = _mm256_cvtepi8_epi16(in0_r0_pairs);
+          __m256i in0_r0 = in0_r0_i16;
+          acc0_0 = _mm256_add_epi32(acc0_0, _mm256_madd_epi16(in0_r0, panel_v0));
+          uint16_t in0_r1_bytes2;
+          __builtin_memcpy(&in0_r1_bytes2, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_bytes2);
+          __m128i in0_r1_halves = _mm_set1_epi16((short)(in0_r1_bytes2));
+          __m128i in0_r1_pairs = in0_r1_halves;
+          __m256i in0_r1_i16 = _mm256_cvtepi8_epi16(in0_r1_pairs);
+          __m256i in0_r1 = in0_r1_i16;
+          acc1_0 = _mm256_add_epi32(acc1_0, _mm256_madd_epi16(in0_r1, panel_v0));
+          uint16_t in0_r2_bytes2;
+          __builtin_memcpy(&in0_r2_bytes2, in0 + i * stride0 + r2 + 2 * stride0,
+                           sizeof in0_r2_bytes2);
+          __m128i in0_r2_halves = _mm_set1_epi16((short)(in0_r2_bytes2));
+          __m128i in0_r2_pairs = in0_r2_halves;
+          __m256i in0_r2_i16 = _mm256_cvtepi8_epi16(in0_r2_pairs);
+          __m256i in0_r2 = in0_r2_i16;
+          acc2_0 = _mm256_add_epi32(acc2_0, _mm256_madd_epi16(in0_r2, panel_v0));
+          uint16_t in0_r3_bytes2;
+          __builtin_memcpy(&in0_r3_bytes2, in0 + i * stride0 + r2 + 3 * stride0,
+                           sizeof in0_r3_bytes2);
+          __m128i in0_r3_halves = _mm_set1_epi16((short)(in0_r3_bytes2));
+          __m128i in0_r3_pairs = in0_r3_halves;
+          __m256i in0_r3_i16 = _mm256_cvtepi8_epi16(in0_r3_pairs);
+          __m256i in0_r3 = in0_r3_i16;
+          acc3_0 = _mm256_add_epi32(acc3_0, _mm256_madd_epi16(in0_r3, panel_v0));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          __m256i panel_v0_last = _mm256_loadu_si256((const __m256i*)(panel + 4 * r2 - 4 * k0));
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
+          uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint16_t in0_r0_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_1_i8;
+            uint16_t in0_r0_last_group_1_u16 = (uint16_t)(int16_t)in0_r0_last_group_1_i16;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m256i in0_r0_last = _mm256_set1_epi32((int)(in0_r0_last_group));
+          acc0_0 = _mm256_add_epi32(acc0_0, _mm256_madd_epi16(in0_r0_last, panel_v0_last));
+          uint8_t in0_r1_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
+          uint16_t in0_r1_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_0_i8;
+          uint16_t in0_r1_last_group_0_u16 = (uint16_t)(int16_t)in0_r1_last_group_0_i16;
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r1_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 1];
+            uint16_t in0_r1_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_1_i8;
+            uint16_t in0_r1_last_group_1_u16 = (uint16_t)(int16_t)in0_r1_last_group_1_i16;
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u16;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          __m256i in0_r1_last = _mm256_set1_epi32((int)(in0_r1_last_group));
+          acc1_0 = _mm256_add_epi32(acc1_0, _mm256_madd_epi16(in0_r1_last, panel_v0_last));
+          uint8_t in0_r2_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
+          uint16_t in0_r2_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r2_last_group_0_i8;
+          uint16_t in0_r2_last_group_0_u16 = (uint16_t)(int16_t)in0_r2_last_group_0_i16;
+          uint32_t in0_r2_last_group = (uint32_t)in0_r2_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r2_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0 + 1];
+            uint16_t in0_r2_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r2_last_group_1_i8;
+            uint16_t in0_r2_last_group_1_u16 = (uint16_t)(int16_t)in0_r2_last_group_1_i16;
+            uint32_t in0_r2_last_group_1 = (uint32_t)in0_r2_last_group_1_u16;
+            uint32_t in0_r2_last_group_1_high = (uint32_t)((uint32_t)in0_r2_last_group_1 << 16);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_1_high);
+          }
+          __m256i in0_r2_last = _mm256_set1_epi32((int)(in0_r2_last_group));
+          acc2_0 = _mm256_add_epi32(acc2_0, _mm256_madd_epi16(in0_r2_last, panel_v0_last));
+          uint8_t in0_r3_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
+          uint16_t in0_r3_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r3_last_group_0_i8;
+          uint16_t in0_r3_last_group_0_u16 = (uint16_t)(int16_t)in0_r3_last_group_0_i16;
+          uint32_t in0_r3_last_group = (uint32_t)in0_r3_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r3_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0 + 1];
+            uint16_t in0_r3_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r3_last_group_1_i8;
+            uint16_t in0_r3_last_group_1_u16 = (uint16_t)(int16_t)in0_r3_last_group_1_i16;
+            uint32_t in0_r3_last_group_1 = (uint32_t)in0_r3_last_group_1_u16;
+            uint32_t in0_r3_last_group_1_high = (uint32_t)((uint32_t)in0_r3_last_group_1 << 16);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_1_high);
+          }
+          __m256i in0_r3_last = _mm256_set1_epi32((int)(in0_r3_last_group));
+          acc3_0 = _mm256_add_epi32(acc3_0, _mm256_madd_epi16(in0_r3_last, panel_v0_last));
         }
         _mm256_storeu_si256((__m256i*)(out + out_base), acc0_0);
         _mm256_storeu_si256((__m256i*)(out + out_base + stride2), acc1_0);
@@ -10160,20 +11592,56 @@ __attribute__((target("avx2"))) void matmul_i8_i32_avx2(const int8_t* in0, const
         int64_t out_base = i * stride2 + j;
         __m256i acc0_0 = _mm256_loadu_si256((const __m256i*)(out + out_base));
         __m256i acc1_0 = _mm256_loadu_si256((const __m256i*)(out + out_base + stride2));
-        // k
+        // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m256i in1_v0 = _mm256_loadu_si256((const __m256i*)(panel + 8 * r2 - 8 * k0));
-          uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-          __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_elem));
-          __m256i product0_0 = _mm256_mullo_epi32(in0_r0, in1_v0);
-          acc0_0 = _mm256_add_epi32(acc0_0, product0_0);
-          uint8_t in0_r1_elem_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_elem = (uint32_t)(int32_t)(int8_t)in0_r1_elem_i8;
-          __m256i in0_r1 = _mm256_set1_epi32((int)(in0_r1_elem));
-          __m256i product1_0 = _mm256_mullo_epi32(in0_r1, in1_v0);
-          acc1_0 = _mm256_add_epi32(acc1_0, product1_0);
+        for (; r2 + 2 <= k_end; r2 += 2) {
+          __m256i panel_v0 = _mm256_loadu_si256((const __m256i*)(panel + 4 * r2 - 4 * k0));
+          uint16_t in0_r0_bytes2;
+          __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
+          __m128i in0_r0_halves = _mm_set1_epi16((short)(in0_r0_bytes2));
+          __m128i in0_r0_pairs = in0_r0_halves;
+          __m256i in0_r0_i16 = _mm256_cvtepi8_epi16(in0_r0_pairs);
+          __m256i in0_r0 = in0_r0_i16;
+          acc0_0 = _mm256_add_epi32(acc0_0, _mm256_madd_epi16(in0_r0, panel_v0));
+          uint16_t in0_r1_bytes2;
+          __builtin_memcpy(&in0_r1_bytes2, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_bytes2);
+          __m128i in0_r1_halves = _mm_set1_epi16((short)(in0_r1_bytes2));
+          __m128i in0_r1_pairs = in0_r1_halves;
+          __m256i in0_r1_i16 = _mm256_cvtepi8_epi16(in0_r1_pairs);
+          __m256i in0_r1 = in0_r1_i16;
+          acc1_0 = _mm256_add_epi32(acc1_0, _mm256_madd_epi16(in0_r1, panel_v0));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          __m256i panel_v0_last = _mm256_loadu_si256((const __m256i*)(panel + 4 * r2 - 4 * k0));
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
+          uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint16_t in0_r0_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_1_i8;
+            uint16_t in0_r0_last_group_1_u16 = (uint16_t)(int16_t)in0_r0_last_group_1_i16;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m256i in0_r0_last = _mm256_set1_epi32((int)(in0_r0_last_group));
+          acc0_0 = _mm256_add_epi32(acc0_0, _mm256_madd_epi16(in0_r0_last, panel_v0_last));
+          uint8_t in0_r1_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
+          uint16_t in0_r1_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_0_i8;
+          uint16_t in0_r1_last_group_0_u16 = (uint16_t)(int16_t)in0_r1_last_group_0_i16;
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r1_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 1];
+            uint16_t in0_r1_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_1_i8;
+            uint16_t in0_r1_last_group_1_u16 = (uint16_t)(int16_t)in0_r1_last_group_1_i16;
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u16;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          __m256i in0_r1_last = _mm256_set1_epi32((int)(in0_r1_last_group));
+          acc1_0 = _mm256_add_epi32(acc1_0, _mm256_madd_epi16(in0_r1_last, panel_v0_last));
         }
         _mm256_storeu_si256((__m256i*)(out + out_base), acc0_0);
         _mm256_storeu_si256((__m256i*)(out + out_base + stride2), acc1_0);
@@ -10182,15 +11650,35 @@ __attribute__((target("avx2"))) void matmul_i8_i32_avx2(const int8_t* in0, const
       for (; i < size0; ++i) {
         int64_t out_base = i * stride2 + j;
         __m256i acc0_0 = _mm256_loadu_si256((const __m256i*)(out + out_base));
-        // k
+        // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m256i in1_v0 = _mm256_loadu_si256((const __m256i*)(panel + 8 * r2 - 8 * k0));
-          uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-          __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_elem));
-          __m256i product0_0 = _mm256_mullo_epi32(in0_r0, in1_v0);
-          acc0_0 = _mm256_add_epi32(acc0_0, product0_0);
+        for (; r2 + 2 <= k_end; r2 += 2) {
+          __m256i panel_v0 = _mm256_loadu_si256((const __m256i*)(panel + 4 * r2 - 4 * k0));
+          uint16_t in0_r0_bytes2;
+          __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
+          __m128i in0_r0_halves = _mm_set1_epi16((short)(in0_r0_bytes2));
+          __m128i in0_r0_pairs = in0_r0_halves;
+          __m256i in0_r0_i16 = _mm256_cvtepi8_epi16(in0_r0_pairs);
+          __m256i in0_r0 = in0_r0_i16;
+          acc0_0 = _mm256_add_epi32(acc0_0, _mm256_madd_epi16(in0_r0, panel_v0));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          __m256i panel_v0_last = _mm256_loadu_si256((const __m256i*)(panel + 4 * r2 - 4 * k0));
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
+          uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint16_t in0_r0_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_1_i8;
+            uint16_t in0_r0_last_group_1_u16 = (uint16_t)(int16_t)in0_r0_last_group_1_i16;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m256i in0_r0_last = _mm256_set1_epi32((int)(in0_r0_last_group));
+          acc0_0 = _mm256_add_epi32(acc0_0, _mm256_madd_epi16(in0_r0_last, panel_v0_last));
         }
         _mm256_storeu_si256((__m256i*)(out + out_base), acc0_0);
       }
@@ -10199,17 +11687,44 @@ __attribute__((target("avx2"))) void matmul_i8_i32_avx2(const int8_t* in0, const
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
-    // blocks of 2048 steps of k through the panel
+    // blocks of 4096 steps of k through the panel
     int64_t k0 = 0;
-    for (; k0 < k_blocks_end; k0 += 2048) {
-      int64_t k_end = k0 + 2048 < size2 ? k0 + 2048 : size2;
-      // pack: 1 vector of b per step
+    for (; k0 < k_blocks_end; k0 += 4096) {
+      int64_t k_end = k0 + 4096 < size2 ? k0 + 4096 : size2;
+      // pack: 1 vector of b per 2 steps, as i16 pairs
       int64_t kp = k0;
-      for (; kp < k_end; ++kp) {
-        __m128i packed0_i8 =
+      for (; kp + 2 <= k_end; kp += 2) {
+        __m128i group0_0_i8 =
             simdgen_load_prefix16((const uint8_t*)(in1 + j + kp * stride1), (size1 - j) * 1);
-        __m256i packed0 = _mm256_cvtepi8_epi32(packed0_i8);
-        _mm256_storeu_si256((__m256i*)(panel + 8 * kp - 8 * k0), packed0);
+        __m128i group0_0_i16 = _mm_cvtepi8_epi16(group0_0_i8);
+        __m128i group0_0_u16 = group0_0_i16;
+        __m256i group0 = _mm256_cvtepu16_epi32(group0_0_u16);
+        __m128i group0_1_i8 = simdgen_load_prefix16(
+            (const uint8_t*)(in1 + j + kp * stride1 + stride1), (size1 - j) * 1);
+        __m128i group0_1_i16 = _mm_cvtepi8_epi16(group0_1_i8);
+        __m128i group0_1_u16 = group0_1_i16;
+        __m256i group0_1 = _mm256_cvtepu16_epi32(group0_1_u16);
+        __m256i group0_1_high = _mm256_slli_epi32(group0_1, 16);
+        group0 = _mm256_or_si256(group0, group0_1_high);
+        _mm256_storeu_si256((__m256i*)(panel + 4 * kp - 4 * k0), group0);
+      }
+      // the last steps, the missing ones zero
+      if (kp < k_end) {
+        __m128i group0_0_i8 =
+            simdgen_load_prefix16((const uint8_t*)(in1 + j + kp * stride1), (size1 - j) * 1);
+        __m128i group0_0_i16 = _mm_cvtepi8_epi16(group0_0_i8);
+        __m128i group0_0_u16 = group0_0_i16;
+        __m256i group0 = _mm256_cvtepu16_epi32(group0_0_u16);
+        if (kp + 1 < k_end) {
+          __m128i group0_1_i8 = simdgen_load_prefix16(
+              (const uint8_t*)(in1 + j + kp * stride1 + stride1), (size1 - j) * 1);
+          __m128i group0_1_i16 = _mm_cvtepi8_epi16(group0_1_i8);
+          __m128i group0_1_u16 = group0_1_i16;
+          __m256i group0_1 = _mm256_cvtepu16_epi32(group0_1_u16);
+          __m256i group0_1_high = _mm256_slli_epi32(group0_1, 16);
+          group0 = _mm256_or_si256(group0, group0_1_high);
+        }
+        _mm256_storeu_si256((__m256i*)(panel + 4 * kp - 4 * k0), group0);
       }
       int64_t i = 0;
       // along i: tiles of 8 x 1 vectors
@@ -10262,55 +11777,198 @@ __attribute__((target("avx2"))) void matmul_i8_i32_avx2(const int8_t* in0, const
             _mm256_setzero_si256(),
             _mm256_maskload_epi32((const int*)(out + out_base + 7 * stride2), acc7_0_active),
             acc7_0_active);
-        // k
+        // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          const __m256i in1_v0_active = _mm256_cmpgt_epi32(
+        for (; r2 + 2 <= k_end; r2 += 2) {
+          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i in1_v0 = _mm256_blendv_epi8(
+          __m256i panel_v0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 8 * r2 - 8 * k0), in1_v0_active),
-              in1_v0_active);
-          uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-          __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_elem));
-          __m256i product0_0 = _mm256_mullo_epi32(in0_r0, in1_v0);
-          acc0_0 = _mm256_add_epi32(acc0_0, product0_0);
-          uint8_t in0_r1_elem_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_elem = (uint32_t)(int32_t)(int8_t)in0_r1_elem_i8;
-          __m256i in0_r1 = _mm256_set1_epi32((int)(in0_r1_elem));
-          __m256i product1_0 = _mm256_mullo_epi32(in0_r1, in1_v0);
-          acc1_0 = _mm256_add_epi32(acc1_0, product1_0);
-          uint8_t in0_r2_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
-          uint32_t in0_r2_elem = (uint32_t)(int32_t)(int8_t)in0_r2_elem_i8;
-          __m256i in0_r2 = _mm256_set1_epi32((int)(in0_r2_elem));
-          __m256i product2_0 = _mm256_mullo_epi32(in0_r2, in1_v0);
-          acc2_0 = _mm256_add_epi32(acc2_0, product2_0);
-          uint8_t in0_r3_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
-          uint32_t in0_r3_elem = (uint32_t)(int32_t)(int8_t)in0_r3_elem_i8;
-          __m256i in0_r3 = _mm256_set1_epi32((int)(in0_r3_elem));
-          __m256i product3_0 = _mm256_mullo_epi32(in0_r3, in1_v0);
-          acc3_0 = _mm256_add_epi32(acc3_0, product3_0);
-          uint8_t in0_r4_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0];
-          uint32_t in0_r4_elem = (uint32_t)(int32_t)(int8_t)in0_r4_elem_i8;
-          __m256i in0_r4 = _mm256_set1_epi32((int)(in0_r4_elem));
-          __m256i product4_0 = _mm256_mullo_epi32(in0_r4, in1_v0);
-          acc4_0 = _mm256_add_epi32(acc4_0, product4_0);
-          uint8_t in0_r5_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0];
-          uint32_t in0_r5_elem = (uint32_t)(int32_t)(int8_t)in0_r5_elem_i8;
-          __m256i in0_r5 = _mm256_set1_epi32((int)(in0_r5_elem));
-          __m256i product5_0 = _mm256_mullo_epi32(in0_r5, in1_v0);
-          acc5_0 = _mm256_add_epi32(acc5_0, product5_0);
-          uint8_t in0_r6_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 6 * stride0];
-          uint32_t in0_r6_elem = (uint32_t)(int32_t)(int8_t)in0_r6_elem_i8;
-          __m256i in0_r6 = _mm256_set1_epi32((int)(in0_r6_elem));
-          __m256i product6_0 = _mm256_mullo_epi32(in0_r6, in1_v0);
-          acc6_0 = _mm256_add_epi32(acc6_0, product6_0);
-          uint8_t in0_r7_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 7 * stride0];
-          uint32_t in0_r7_elem = (uint32_t)(int32_t)(int8_t)in0_r7_elem_i8;
-          __m256i in0_r7 = _mm256_set1_epi32((int)(in0_r7_elem));
-          __m256i product7_0 = _mm256_mullo_epi32(in0_r7, in1_v0);
-          acc7_0 = _mm256_add_epi32(acc7_0, product7_0);
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_active),
+              panel_v0_active);
+          uint16_t in0_r0_bytes2;
+          __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
+          __m128i in0_r0_halves = _mm_set1_epi16((short)(in0_r0_bytes2));
+          __m128i in0_r0_pairs = in0_r0_halves;
+          __m256i in0_r0_i16 = _mm256_cvtepi8_epi16(in0_r0_pairs);
+          __m256i in0_r0 = in0_r0_i16;
+          acc0_0 = _mm256_add_epi32(acc0_0, _mm256_madd_epi16(in0_r0, panel_v0));
+          uint16_t in0_r1_bytes2;
+          __builtin_memcpy(&in0_r1_bytes2, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_bytes2);
+          __m128i in0_r1_halves = _mm_set1_epi16((short)(in0_r1_bytes2));
+          __m128i in0_r1_pairs = in0_r1_halves;
+          __m256i in0_r1_i16 = _mm256_cvtepi8_epi16(in0_r1_pairs);
+          __m256i in0_r1 = in0_r1_i16;
+          acc1_0 = _mm256_add_epi32(acc1_0, _mm256_madd_epi16(in0_r1, panel_v0));
+          uint16_t in0_r2_bytes2;
+          __builtin_memcpy(&in0_r2_bytes2, in0 + i * stride0 + r2 + 2 * stride0,
+                           sizeof in0_r2_bytes2);
+          __m128i in0_r2_halves = _mm_set1_epi16((short)(in0_r2_bytes2));
+          __m128i in0_r2_pairs = in0_r2_halves;
+          __m256i in0_r2_i16 = _mm256_cvtepi8_epi16(in0_r2_pairs);
+          __m256i in0_r2 = in0_r2_i16;
+          acc2_0 = _mm256_add_epi32(acc2_0, _mm256_madd_epi16(in0_r2, panel_v0));
+          uint16_t in0_r3_bytes2;
+          __builtin_memcpy(&in0_r3_bytes2, in0 + i * stride0 + r2 + 3 * stride0,
+                           sizeof in0_r3_bytes2);
+          __m128i in0_r3_halves = _mm_set1_epi16((short)(in0_r3_bytes2));
+          __m128i in0_r3_pairs = in0_r3_halves;
+          __m256i in0_r3_i16 = _mm256_cvtepi8_epi16(in0_r3_pairs);
+          __m256i in0_r3 = in0_r3_i16;
+          acc3_0 = _mm256_add_epi32(acc3_0, _mm256_madd_epi16(in0_r3, panel_v0));
+          uint16_t in0_r4_bytes2;
+          __builtin_memcpy(&in0_r4_bytes2, in0 + i * stride0 + r2 + 4 * stride0,
+                           sizeof in0_r4_bytes2);
+          __m128i in0_r4_halves = _mm_set1_epi16((short)(in0_r4_bytes2));
+          __m128i in0_r4_pairs = in0_r4_halves;
+          __m256i in0_r4_i16 = _mm256_cvtepi8_epi16(in0_r4_pairs);
+          __m256i in0_r4 = in0_r4_i16;
+          acc4_0 = _mm256_add_epi32(acc4_0, _mm256_madd_epi16(in0_r4, panel_v0));
+          uint16_t in0_r5_bytes2;
+          __builtin_memcpy(&in0_r5_bytes2, in0 + i * stride0 + r2 + 5 * stride0,
+                           sizeof in0_r5_bytes2);
+          __m128i in0_r5_halves = _mm_set1_epi16((short)(in0_r5_bytes2));
+          __m128i in0_r5_pairs = in0_r5_halves;
+          __m256i in0_r5_i16 = _mm256_cvtepi8_epi16(in0_r5_pairs);
+          __m256i in0_r5 = in0_r5_i16;
+          acc5_0 = _mm256_add_epi32(acc5_0, _mm256_madd_epi16(in0_r5, panel_v0));
+          uint16_t in0_r6_bytes2;
+          __builtin_memcpy(&in0_r6_bytes2, in0 + i * stride0 + r2 + 6 * stride0,
+                           sizeof in0_r6_bytes2);
+          __m128i in0_r6_halves = _mm_set1_epi16((short)(in0_r6_bytes2));
+          __m128i in0_r6_pairs = in0_r6_halves;
+          __m256i in0_r6_i16 = _mm256_cvtepi8_epi16(in0_r6_pairs);
+          __m256i in0_r6 = in0_r6_i16;
+          acc6_0 = _mm256_add_epi32(acc6_0, _mm256_madd_epi16(in0_r6, panel_v0));
+          uint16_t in0_r7_bytes2;
+          __builtin_memcpy(&in0_r7_bytes2, in0 + i * stride0 + r2 + 7 * stride0,
+                           sizeof in0_r7_bytes2);
+          __m128i in0_r7_halves = _mm_set1_epi16((short)(in0_r7_bytes2));
+          __m128i in0_r7_pairs = in0_r7_halves;
+          __m256i in0_r7_i16 = _mm256_cvtepi8_epi16(in0_r7_pairs);
+          __m256i in0_r7 = in0_r7_i16;
+          acc7_0 = _mm256_add_epi32(acc7_0, _mm256_madd_epi16(in0_r7, panel_v0));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
+              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+          __m256i panel_v0_last = _mm256_blendv_epi8(
+              _mm256_setzero_si256(),
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_last_active),
+              panel_v0_last_active);
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
+          uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint16_t in0_r0_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_1_i8;
+            uint16_t in0_r0_last_group_1_u16 = (uint16_t)(int16_t)in0_r0_last_group_1_i16;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m256i in0_r0_last = _mm256_set1_epi32((int)(in0_r0_last_group));
+          acc0_0 = _mm256_add_epi32(acc0_0, _mm256_madd_epi16(in0_r0_last, panel_v0_last));
+          uint8_t in0_r1_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
+          uint16_t in0_r1_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_0_i8;
+          uint16_t in0_r1_last_group_0_u16 = (uint16_t)(int16_t)in0_r1_last_group_0_i16;
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r1_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 1];
+            uint16_t in0_r1_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_1_i8;
+            uint16_t in0_r1_last_group_1_u16 = (uint16_t)(int16_t)in0_r1_last_group_1_i16;
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u16;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          __m256i in0_r1_last = _mm256_set1_epi32((int)(in0_r1_last_group));
+          acc1_0 = _mm256_add_epi32(acc1_0, _mm256_madd_epi16(in0_r1_last, panel_v0_last));
+          uint8_t in0_r2_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
+          uint16_t in0_r2_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r2_last_group_0_i8;
+          uint16_t in0_r2_last_group_0_u16 = (uint16_t)(int16_t)in0_r2_last_group_0_i16;
+          uint32_t in0_r2_last_group = (uint32_t)in0_r2_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r2_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0 + 1];
+            uint16_t in0_r2_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r2_last_group_1_i8;
+            uint16_t in0_r2_last_group_1_u16 = (uint16_t)(int16_t)in0_r2_last_group_1_i16;
+            uint32_t in0_r2_last_group_1 = (uint32_t)in0_r2_last_group_1_u16;
+            uint32_t in0_r2_last_group_1_high = (uint32_t)((uint32_t)in0_r2_last_group_1 << 16);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_1_high);
+          }
+          __m256i in0_r2_last = _mm256_set1_epi32((int)(in0_r2_last_group));
+          acc2_0 = _mm256_add_epi32(acc2_0, _mm256_madd_epi16(in0_r2_last, panel_v0_last));
+          uint8_t in0_r3_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
+          uint16_t in0_r3_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r3_last_group_0_i8;
+          uint16_t in0_r3_last_group_0_u16 = (uint16_t)(int16_t)in0_r3_last_group_0_i16;
+          uint32_t in0_r3_last_group = (uint32_t)in0_r3_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r3_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0 + 1];
+            uint16_t in0_r3_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r3_last_group_1_i8;
+            uint16_t in0_r3_last_group_1_u16 = (uint16_t)(int16_t)in0_r3_last_group_1_i16;
+            uint32_t in0_r3_last_group_1 = (uint32_t)in0_r3_last_group_1_u16;
+            uint32_t in0_r3_last_group_1_high = (uint32_t)((uint32_t)in0_r3_last_group_1 << 16);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_1_high);
+          }
+          __m256i in0_r3_last = _mm256_set1_epi32((int)(in0_r3_last_group));
+          acc3_0 = _mm256_add_epi32(acc3_0, _mm256_madd_epi16(in0_r3_last, panel_v0_last));
+          uint8_t in0_r4_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0];
+          uint16_t in0_r4_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r4_last_group_0_i8;
+          uint16_t in0_r4_last_group_0_u16 = (uint16_t)(int16_t)in0_r4_last_group_0_i16;
+          uint32_t in0_r4_last_group = (uint32_t)in0_r4_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r4_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 4 * stride0 + 1];
+            uint16_t in0_r4_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r4_last_group_1_i8;
+            uint16_t in0_r4_last_group_1_u16 = (uint16_t)(int16_t)in0_r4_last_group_1_i16;
+            uint32_t in0_r4_last_group_1 = (uint32_t)in0_r4_last_group_1_u16;
+            uint32_t in0_r4_last_group_1_high = (uint32_t)((uint32_t)in0_r4_last_group_1 << 16);
+            in0_r4_last_group = (uint32_t)(in0_r4_last_group | in0_r4_last_group_1_high);
+          }
+          __m256i in0_r4_last = _mm256_set1_epi32((int)(in0_r4_last_group));
+          acc4_0 = _mm256_add_epi32(acc4_0, _mm256_madd_epi16(in0_r4_last, panel_v0_last));
+          uint8_t in0_r5_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0];
+          uint16_t in0_r5_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r5_last_group_0_i8;
+          uint16_t in0_r5_last_group_0_u16 = (uint16_t)(int16_t)in0_r5_last_group_0_i16;
+          uint32_t in0_r5_last_group = (uint32_t)in0_r5_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r5_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 5 * stride0 + 1];
+            uint16_t in0_r5_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r5_last_group_1_i8;
+            uint16_t in0_r5_last_group_1_u16 = (uint16_t)(int16_t)in0_r5_last_group_1_i16;
+            uint32_t in0_r5_last_group_1 = (uint32_t)in0_r5_last_group_1_u16;
+            uint32_t in0_r5_last_group_1_high = (uint32_t)((uint32_t)in0_r5_last_group_1 << 16);
+            in0_r5_last_group = (uint32_t)(in0_r5_last_group | in0_r5_last_group_1_high);
+          }
+          __m256i in0_r5_last = _mm256_set1_epi32((int)(in0_r5_last_group));
+          acc5_0 = _mm256_add_epi32(acc5_0, _mm256_madd_epi16(in0_r5_last, panel_v0_last));
+          uint8_t in0_r6_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 6 * stride0];
+          uint16_t in0_r6_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r6_last_group_0_i8;
+          uint16_t in0_r6_last_group_0_u16 = (uint16_t)(int16_t)in0_r6_last_group_0_i16;
+          uint32_t in0_r6_last_group = (uint32_t)in0_r6_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r6_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 6 * stride0 + 1];
+            uint16_t in0_r6_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r6_last_group_1_i8;
+            uint16_t in0_r6_last_group_1_u16 = (uint16_t)(int16_t)in0_r6_last_group_1_i16;
+            uint32_t in0_r6_last_group_1 = (uint32_t)in0_r6_last_group_1_u16;
+            uint32_t in0_r6_last_group_1_high = (uint32_t)((uint32_t)in0_r6_last_group_1 << 16);
+            in0_r6_last_group = (uint32_t)(in0_r6_last_group | in0_r6_last_group_1_high);
+          }
+          __m256i in0_r6_last = _mm256_set1_epi32((int)(in0_r6_last_group));
+          acc6_0 = _mm256_add_epi32(acc6_0, _mm256_madd_epi16(in0_r6_last, panel_v0_last));
+          uint8_t in0_r7_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 7 * stride0];
+          uint16_t in0_r7_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r7_last_group_0_i8;
+          uint16_t in0_r7_last_group_0_u16 = (uint16_t)(int16_t)in0_r7_last_group_0_i16;
+          uint32_t in0_r7_last_group = (uint32_t)in0_r7_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r7_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 7 * stride0 + 1];
+            uint16_t in0_r7_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r7_last_group_1_i8;
+            uint16_t in0_r7_last_group_1_u16 = (uint16_t)(int16_t)in0_r7_last_group_1_i16;
+            uint32_t in0_r7_last_group_1 = (uint32_t)in0_r7_last_group_1_u16;
+            uint32_t in0_r7_last_group_1_high = (uint32_t)((uint32_t)in0_r7_last_group_1 << 16);
+            in0_r7_last_group = (uint32_t)(in0_r7_last_group | in0_r7_last_group_1_high);
+          }
+          __m256i in0_r7_last = _mm256_set1_epi32((int)(in0_r7_last_group));
+          acc7_0 = _mm256_add_epi32(acc7_0, _mm256_madd_epi16(in0_r7_last, panel_v0_last));
         }
         _mm256_maskstore_epi32((int*)(out + out_base),
                                _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
@@ -10371,35 +12029,110 @@ __attribute__((target("avx2"))) void matmul_i8_i32_avx2(const int8_t* in0, const
             _mm256_setzero_si256(),
             _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), acc3_0_active),
             acc3_0_active);
-        // k
+        // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          const __m256i in1_v0_active = _mm256_cmpgt_epi32(
+        for (; r2 + 2 <= k_end; r2 += 2) {
+          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i in1_v0 = _mm256_blendv_epi8(
+          __m256i panel_v0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 8 * r2 - 8 * k0), in1_v0_active),
-              in1_v0_active);
-          uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-          __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_elem));
-          __m256i product0_0 = _mm256_mullo_epi32(in0_r0, in1_v0);
-          acc0_0 = _mm256_add_epi32(acc0_0, product0_0);
-          uint8_t in0_r1_elem_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_elem = (uint32_t)(int32_t)(int8_t)in0_r1_elem_i8;
-          __m256i in0_r1 = _mm256_set1_epi32((int)(in0_r1_elem));
-          __m256i product1_0 = _mm256_mullo_epi32(in0_r1, in1_v0);
-          acc1_0 = _mm256_add_epi32(acc1_0, product1_0);
-          uint8_t in0_r2_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
-          uint32_t in0_r2_elem = (uint32_t)(int32_t)(int8_t)in0_r2_elem_i8;
-          __m256i in0_r2 = _mm256_set1_epi32((int)(in0_r2_elem));
-          __m256i product2_0 = _mm256_mullo_epi32(in0_r2, in1_v0);
-          acc2_0 = _mm256_add_epi32(acc2_0, product2_0);
-          uint8_t in0_r3_elem_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
-          uint32_t in0_r3_elem = (uint32_t)(int32_t)(int8_t)in0_r3_elem_i8;
-          __m256i in0_r3 = _mm256_set1_epi32((int)(in0_r3_elem));
-          __m256i product3_0 = _mm256_mullo_epi32(in0_r3, in1_v0);
-          acc3_0 = _mm256_add_epi32(acc3_0, product3_0);
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_active),
+              panel_v0_active);
+          uint16_t in0_r0_bytes2;
+          __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
+          __m128i in0_r0_halves = _mm_set1_epi16((short)(in0_r0_bytes2));
+          __m128i in0_r0_pairs = in0_r0_halves;
+          __m256i in0_r0_i16 = _mm256_cvtepi8_epi16(in0_r0_pairs);
+          __m256i in0_r0 = in0_r0_i16;
+          acc0_0 = _mm256_add_epi32(acc0_0, _mm256_madd_epi16(in0_r0, panel_v0));
+          uint16_t in0_r1_bytes2;
+          __builtin_memcpy(&in0_r1_bytes2, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_bytes2);
+          __m128i in0_r1_halves = _mm_set1_epi16((short)(in0_r1_bytes2));
+          __m128i in0_r1_pairs = in0_r1_halves;
+          __m256i in0_r1_i16 = _mm256_cvtepi8_epi16(in0_r1_pairs);
+          __m256i in0_r1 = in0_r1_i16;
+          acc1_0 = _mm256_add_epi32(acc1_0, _mm256_madd_epi16(in0_r1, panel_v0));
+          uint16_t in0_r2_bytes2;
+          __builtin_memcpy(&in0_r2_bytes2, in0 + i * stride0 + r2 + 2 * stride0,
+                           sizeof in0_r2_bytes2);
+          __m128i in0_r2_halves = _mm_set1_epi16((short)(in0_r2_bytes2));
+          __m128i in0_r2_pairs = in0_r2_halves;
+          __m256i in0_r2_i16 = _mm256_cvtepi8_epi16(in0_r2_pairs);
+          __m256i in0_r2 = in0_r2_i16;
+          acc2_0 = _mm256_add_epi32(acc2_0, _mm256_madd_epi16(in0_r2, panel_v0));
+          uint16_t in0_r3_bytes2;
+          __builtin_memcpy(&in0_r3_bytes2, in0 + i * stride0 + r2 + 3 * stride0,
+                           sizeof in0_r3_bytes2);
+          __m128i in0_r3_halves = _mm_set1_epi16((short)(in0_r3_bytes2));
+          __m128i in0_r3_pairs = in0_r3_halves;
+          __m256i in0_r3_i16 = _mm256_cvtepi8_epi16(in0_r3_pairs);
+          __m256i in0_r3 = in0_r3_i16;
+          acc3_0 = _mm256_add_epi32(acc3_0, _mm256_madd_epi16(in0_r3, panel_v0));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
+              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+          __m256i panel_v0_last = _mm256_blendv_epi8(
+              _mm256_setzero_si256(),
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_last_active),
+              panel_v0_last_active);
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
+          uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint16_t in0_r0_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_1_i8;
+            uint16_t in0_r0_last_group_1_u16 = (uint16_t)(int16_t)in0_r0_last_group_1_i16;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m256i in0_r0_last = _mm256_set1_epi32((int)(in0_r0_last_group));
+          acc0_0 = _mm256_add_epi32(acc0_0, _mm256_madd_epi16(in0_r0_last, panel_v0_last));
+          uint8_t in0_r1_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
+          uint16_t in0_r1_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_0_i8;
+          uint16_t in0_r1_last_group_0_u16 = (uint16_t)(int16_t)in0_r1_last_group_0_i16;
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r1_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 1];
+            uint16_t in0_r1_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_1_i8;
+            uint16_t in0_r1_last_group_1_u16 = (uint16_t)(int16_t)in0_r1_last_group_1_i16;
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u16;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          __m256i in0_r1_last = _mm256_set1_epi32((int)(in0_r1_last_group));
+          acc1_0 = _mm256_add_epi32(acc1_0, _mm256_madd_epi16(in0_r1_last, panel_v0_last));
+          uint8_t in0_r2_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0];
+          uint16_t in0_r2_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r2_last_group_0_i8;
+          uint16_t in0_r2_last_group_0_u16 = (uint16_t)(int16_t)in0_r2_last_group_0_i16;
+          uint32_t in0_r2_last_group = (uint32_t)in0_r2_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r2_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 2 * stride0 + 1];
+            uint16_t in0_r2_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r2_last_group_1_i8;
+            uint16_t in0_r2_last_group_1_u16 = (uint16_t)(int16_t)in0_r2_last_group_1_i16;
+            uint32_t in0_r2_last_group_1 = (uint32_t)in0_r2_last_group_1_u16;
+            uint32_t in0_r2_last_group_1_high = (uint32_t)((uint32_t)in0_r2_last_group_1 << 16);
+            in0_r2_last_group = (uint32_t)(in0_r2_last_group | in0_r2_last_group_1_high);
+          }
+          __m256i in0_r2_last = _mm256_set1_epi32((int)(in0_r2_last_group));
+          acc2_0 = _mm256_add_epi32(acc2_0, _mm256_madd_epi16(in0_r2_last, panel_v0_last));
+          uint8_t in0_r3_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0];
+          uint16_t in0_r3_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r3_last_group_0_i8;
+          uint16_t in0_r3_last_group_0_u16 = (uint16_t)(int16_t)in0_r3_last_group_0_i16;
+          uint32_t in0_r3_last_group = (uint32_t)in0_r3_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r3_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 3 * stride0 + 1];
+            uint16_t in0_r3_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r3_last_group_1_i8;
+            uint16_t in0_r3_last_group_1_u16 = (uint16_t)(int16_t)in0_r3_last_group_1_i16;
+            uint32_t in0_r3_last_group_1 = (uint32_t)in0_r3_last_group_1_u16;
+            uint32_t in0_r3_last_group_1_high = (uint32_t)((uint32_t)in0_r3_last_group_1 << 16);
+            in0_r3_last_group = (uint32_t)(in0_r3_last_group | in0_r3_last_group_1_high);
+          }
+          __m256i in0_r3_last = _mm256_set1_epi32((int)(in0_r3_last_group));
+          acc3_0 = _mm256_add_epi32(acc3_0, _mm256_madd_epi16(in0_r3_last, panel_v0_last));
         }
         _mm256_maskstore_epi32((int*)(out + out_base),
                                _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
@@ -10432,25 +12165,66 @@ __attribute__((target("avx2"))) void matmul_i8_i32_avx2(const int8_t* in0, const
             _mm256_setzero_si256(),
             _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active),
             acc1_0_active);
-        // k
+        // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          const __m256i in1_v0_active = _mm256_cmpgt_epi32(
+        for (; r2 + 2 <= k_end; r2 += 2) {
+          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i in1_v0 = _mm256_blendv_epi8(
+          __m256i panel_v0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 8 * r2 - 8 * k0), in1_v0_active),
-              in1_v0_active);
-          uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-          __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_elem));
-          __m256i product0_0 = _mm256_mullo_epi32(in0_r0, in1_v0);
-          acc0_0 = _mm256_add_epi32(acc0_0, product0_0);
-          uint8_t in0_r1_elem_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
-          uint32_t in0_r1_elem = (uint32_t)(int32_t)(int8_t)in0_r1_elem_i8;
-          __m256i in0_r1 = _mm256_set1_epi32((int)(in0_r1_elem));
-          __m256i product1_0 = _mm256_mullo_epi32(in0_r1, in1_v0);
-          acc1_0 = _mm256_add_epi32(acc1_0, product1_0);
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_active),
+              panel_v0_active);
+          uint16_t in0_r0_bytes2;
+          __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
+          __m128i in0_r0_halves = _mm_set1_epi16((short)(in0_r0_bytes2));
+          __m128i in0_r0_pairs = in0_r0_halves;
+          __m256i in0_r0_i16 = _mm256_cvtepi8_epi16(in0_r0_pairs);
+          __m256i in0_r0 = in0_r0_i16;
+          acc0_0 = _mm256_add_epi32(acc0_0, _mm256_madd_epi16(in0_r0, panel_v0));
+          uint16_t in0_r1_bytes2;
+          __builtin_memcpy(&in0_r1_bytes2, in0 + i * stride0 + r2 + stride0, sizeof in0_r1_bytes2);
+          __m128i in0_r1_halves = _mm_set1_epi16((short)(in0_r1_bytes2));
+          __m128i in0_r1_pairs = in0_r1_halves;
+          __m256i in0_r1_i16 = _mm256_cvtepi8_epi16(in0_r1_pairs);
+          __m256i in0_r1 = in0_r1_i16;
+          acc1_0 = _mm256_add_epi32(acc1_0, _mm256_madd_epi16(in0_r1, panel_v0));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
+              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+          __m256i panel_v0_last = _mm256_blendv_epi8(
+              _mm256_setzero_si256(),
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_last_active),
+              panel_v0_last_active);
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
+          uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint16_t in0_r0_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_1_i8;
+            uint16_t in0_r0_last_group_1_u16 = (uint16_t)(int16_t)in0_r0_last_group_1_i16;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m256i in0_r0_last = _mm256_set1_epi32((int)(in0_r0_last_group));
+          acc0_0 = _mm256_add_epi32(acc0_0, _mm256_madd_epi16(in0_r0_last, panel_v0_last));
+          uint8_t in0_r1_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2 + stride0];
+          uint16_t in0_r1_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_0_i8;
+          uint16_t in0_r1_last_group_0_u16 = (uint16_t)(int16_t)in0_r1_last_group_0_i16;
+          uint32_t in0_r1_last_group = (uint32_t)in0_r1_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r1_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + stride0 + 1];
+            uint16_t in0_r1_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r1_last_group_1_i8;
+            uint16_t in0_r1_last_group_1_u16 = (uint16_t)(int16_t)in0_r1_last_group_1_i16;
+            uint32_t in0_r1_last_group_1 = (uint32_t)in0_r1_last_group_1_u16;
+            uint32_t in0_r1_last_group_1_high = (uint32_t)((uint32_t)in0_r1_last_group_1 << 16);
+            in0_r1_last_group = (uint32_t)(in0_r1_last_group | in0_r1_last_group_1_high);
+          }
+          __m256i in0_r1_last = _mm256_set1_epi32((int)(in0_r1_last_group));
+          acc1_0 = _mm256_add_epi32(acc1_0, _mm256_madd_epi16(in0_r1_last, panel_v0_last));
         }
         _mm256_maskstore_epi32((int*)(out + out_base),
                                _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
@@ -10469,20 +12243,45 @@ __attribute__((target("avx2"))) void matmul_i8_i32_avx2(const int8_t* in0, const
         __m256i acc0_0 = _mm256_blendv_epi8(
             _mm256_setzero_si256(),
             _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active), acc0_0_active);
-        // k
+        // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          const __m256i in1_v0_active = _mm256_cmpgt_epi32(
+        for (; r2 + 2 <= k_end; r2 += 2) {
+          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
               _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i in1_v0 = _mm256_blendv_epi8(
+          __m256i panel_v0 = _mm256_blendv_epi8(
               _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 8 * r2 - 8 * k0), in1_v0_active),
-              in1_v0_active);
-          uint8_t in0_r0_elem_i8 = (uint8_t)in0[i * stride0 + r2];
-          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int8_t)in0_r0_elem_i8;
-          __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_elem));
-          __m256i product0_0 = _mm256_mullo_epi32(in0_r0, in1_v0);
-          acc0_0 = _mm256_add_epi32(acc0_0, product0_0);
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_active),
+              panel_v0_active);
+          uint16_t in0_r0_bytes2;
+          __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
+          __m128i in0_r0_halves = _mm_set1_epi16((short)(in0_r0_bytes2));
+          __m128i in0_r0_pairs = in0_r0_halves;
+          __m256i in0_r0_i16 = _mm256_cvtepi8_epi16(in0_r0_pairs);
+          __m256i in0_r0 = in0_r0_i16;
+          acc0_0 = _mm256_add_epi32(acc0_0, _mm256_madd_epi16(in0_r0, panel_v0));
+        }
+        // the last steps of k
+        if (r2 < k_end) {
+          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
+              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+          __m256i panel_v0_last = _mm256_blendv_epi8(
+              _mm256_setzero_si256(),
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_last_active),
+              panel_v0_last_active);
+          uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
+          uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
+          uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
+          uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
+          if (r2 + 1 < k_end) {
+            uint8_t in0_r0_last_group_1_i8 = (uint8_t)in0[i * stride0 + r2 + 1];
+            uint16_t in0_r0_last_group_1_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_1_i8;
+            uint16_t in0_r0_last_group_1_u16 = (uint16_t)(int16_t)in0_r0_last_group_1_i16;
+            uint32_t in0_r0_last_group_1 = (uint32_t)in0_r0_last_group_1_u16;
+            uint32_t in0_r0_last_group_1_high = (uint32_t)((uint32_t)in0_r0_last_group_1 << 16);
+            in0_r0_last_group = (uint32_t)(in0_r0_last_group | in0_r0_last_group_1_high);
+          }
+          __m256i in0_r0_last = _mm256_set1_epi32((int)(in0_r0_last_group));
+          acc0_0 = _mm256_add_epi32(acc0_0, _mm256_madd_epi16(in0_r0_last, panel_v0_last));
         }
         _mm256_maskstore_epi32((int*)(out + out_base),
                                _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),

@@ -303,7 +303,7 @@ TEST_CASE("contraction plans: i32 sums of i8, u8, i16, u16 and i32 operands are 
   "init": {"name": "bias", "index": ["j"]},
   "output": {"name": "c", "index": ["i", "j"], "strides": ["ldc", 1]},
   "epilogue": [{"op": "clamp", "min": -2147483648, "max": 1000000}, {"op": "scale", "by": 3}, {"op": "add", "name": "r"}])J";
-  const std::vector<std::pair<std::string, std::string>> pairs = {{"u8", "i8"}, {"i8", "u8"}, {"i16", "u16"}, {"u16", "i32"}, {"i32", "i16"}};
+  const std::vector<std::pair<std::string, std::string>> pairs = {{"u8", "i8"}, {"i8", "u8"}, {"i16", "u16"}, {"u16", "i32"}, {"i32", "i16"}, {"i16", "i16"}, {"i8", "i16"}};
   uint64_t seed = 41;
   for (const auto& [a, b] : pairs) {
     CAPTURE(a);
@@ -314,6 +314,11 @@ TEST_CASE("contraction plans: i32 sums of i8, u8, i16, u16 and i32 operands are 
     for (const auto& [m, n, k] : std::vector<std::array<int64_t, 3>>{{7, 37, 5}, {1, 3, 1}, {13, 70, 9}})
       checkIntPlans(contractionSpec(body, "k", "i32"), {{"m", m}, {"n", n}, {"k", k}}, seed++);
   }
+  // i16 pairs (vpmaddwd) from a transposed B: 70 steps are two whole 16 x 16 tiles of pairs on
+  // AVX-512 (its first column of 64) and 6 more steps.
+  checkIntPlans(contractionSpec(R"J(  "dims": [{"name": "i", "extent": "m"}, {"name": "j", "extent": "n"}, {"name": "k", "extent": "k", "kind": "reduction"}],
+  "operands": [{"name": "a", "index": ["i", "k"], "dtype": "i16"}, {"name": "bt", "index": ["j", "k"], "dtype": "i16"}],
+  "output": {"name": "c", "index": ["i", "j"]})J", "k", "i32"), {{"m", 5}, {"n", 71}, {"k", 70}}, 6);
   // B transposed (a panel by transposing network or element by element) and B packed ahead, relu.
   checkIntPlans(contractionSpec(R"J(  "dims": [{"name": "i", "extent": "m"}, {"name": "j", "extent": "n"}, {"name": "k", "extent": "k", "kind": "reduction"}],
   "operands": [{"name": "a", "index": ["i", "k"], "dtype": "i8"}, {"name": "bt", "index": ["j", "k"], "dtype": "u8"}],

@@ -363,13 +363,22 @@ TEST_CASE("contraction with byte operands: vpdpbusd (u8 x i8, and i8 x i8 and u8
       CHECK(ops(offset).find("dot_u8i8") != std::string::npos);
       CHECK(ops(offset).find("panel_sums") != std::string::npos);
     }
-  // Without the feature, or with wider operands: widening.
+  // Without VNNI, or with a 16-bit operand: pairs of i16 through vpmaddwd (every AVX2 and
+  // AVX-512 target), the bytes widened to 16 bits while packing.
   for (const ir::Plan& p : {buildPlan(parseSpecText(ints("u8", "i8", false), "q.json"), targetNamed("avx512")),
-                            buildPlan(parseSpecText(ints("u8", "u8", false), "q.json"), targetNamed("avx512")),
-                            buildPlan(parseSpecText(ints("u8", "i16", false), "q.json"), targetNamed("avx512", {"vnni"}))}) {
+                            buildPlan(parseSpecText(ints("u8", "u8", false), "q.json"), targetNamed("avx2", {"fma"})),
+                            buildPlan(parseSpecText(ints("u8", "i16", false), "q.json"), targetNamed("avx512", {"vnni"})),
+                            buildPlan(parseSpecText(ints("i16", "i16", true), "q.json"), targetNamed("avx512"))}) {
     CHECK_FALSE(has(p.summary, dot));
-    CHECK(ops(p).find("dot_u8i8") == std::string::npos);
+    CHECK(has(p.summary, "vpmaddwd (two exact i16 x i16 products per i32 lane"));
+    CHECK(ops(p).find("dot_i16i16") != std::string::npos);
   }
+  // An operand that does not fit i16 (u16), a transposed byte operand (its pair is not a u32 of
+  // it) and every non-x86 target without dot products: widening.
+  for (const ir::Plan& p : {buildPlan(parseSpecText(ints("u8", "u16", false), "q.json"), targetNamed("avx512", {"vnni"})),
+                            buildPlan(parseSpecText(ints("u8", "i8", true), "q.json"), targetNamed("avx2", {"fma"})),
+                            buildPlan(parseSpecText(ints("i16", "i16", false), "q.json"), targetNamed("neon"))})
+    CHECK(ops(p).find("dot_") == std::string::npos);
   // NEON with dot products: sdot for i8 x i8, udot for u8 x u8, sdot with an offset for a u8
   // broadcast operand times an i8 panel, udot with an offset for an i8 broadcast operand times a u8
   // panel (mixed signs without usdot).

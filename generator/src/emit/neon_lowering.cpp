@@ -418,6 +418,7 @@ class NeonLowering final : public IsaLowering {
                                              reinterpret(s.args[2], DType::u32, DType::i8)}));
       }
       case OpKind::DotBf16:  // an x86 instruction: only avx512+bf16 plans use it
+      case OpKind::DotI16I16:  // an x86 instruction (vpmaddwd): only AVX2 and AVX-512 plans use it
         break;
     }
     throw std::logic_error("no NEON lowering for vector " + std::string(ir::nameOf(s.op)) + " on " + ir::toString(s.type));

@@ -568,6 +568,7 @@ class SveLowering final : public IsaLowering {
         return w.assign(call("svusdot_s32", {s.args[0], reinterpret(s.args[1], DType::u32, DType::u8), reinterpret(s.args[2], DType::u32, DType::i8)}));
       }
       case OpKind::DotBf16:     // an x86 instruction: only avx512+bf16 plans use it
+      case OpKind::DotI16I16:   // an x86 instruction (vpmaddwd): only AVX2 and AVX-512 plans use it
       case OpKind::ReduceRows:  // a fixed network over lanes-many vectors: fixed lane counts only
       case OpKind::LocateNaN:
       case OpKind::SetIndex:

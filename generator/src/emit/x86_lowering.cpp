@@ -886,6 +886,11 @@ class X86Lowering final : public IsaLowering {
       case OpKind::DotI8I8:  // NEON sdot/udot: only neon+dotprod plans use them
       case OpKind::DotU8U8:
         break;
+      case OpKind::DotI16I16: {  // vpmaddwd (AVX2, AVX-512BW): two exact i16 products per i32 lane, then the add
+        w.cx.instructions.insert("vpmaddwd i16 pair dot products");
+        const std::string p = pfx(s.type.bits());
+        return x.assign(call(p + "add_epi32", {s.args[0], call(p + "madd_epi16", {s.args[1], s.args[2]})}));
+      }
       case OpKind::DotU8I8: {  // vpdpbusd: u8 x s8 quads into i32 lanes (wrapping)
         const bool zmm = s.type.bits() == 512;
         if (zmm ? !w.cx.target.has("vnni") : !w.cx.target.has("avx_vnni"))

@@ -237,6 +237,7 @@ std::string_view nameOf(OpKind k) {
     case OpKind::DotU8I8: return "dot_u8i8";
     case OpKind::DotI8I8: return "dot_i8i8";
     case OpKind::DotU8U8: return "dot_u8u8";
+    case OpKind::DotI16I16: return "dot_i16i16";
     case OpKind::Sub: return "sub";
     case OpKind::Neg: return "neg";
     case OpKind::Div: return "div";

@@ -103,6 +103,9 @@ enum class OpKind {
                  //   (byte h = bits 8h..8h+7): unsigned bytes times signed bytes (x86 vpdpbusd); no predicate
   DotI8I8,       // the same with both operands' bytes signed (Arm sdot)
   DotU8U8,       // the same with both operands' bytes unsigned (Arm udot)
+  DotI16I16,     // dst (i32) lane l = a[l] + (int16_t)b'[2l] * (int16_t)c'[2l] + (int16_t)b'[2l+1] * (int16_t)c'[2l+1],
+                 //   wrapping, where b and c are u32 vectors of dst's lanes holding two 16-bit
+                 //   halves each (the low one the even element): x86 vpmaddwd + vpaddd; no predicate
   Sub,           // dst lane l = a[l] - b[l]   (integers wrap; floats rounded once; no predicate)
   Neg,           // dst lane l = -a[l]   (integers: 0 - a, wrapping; floats flip the sign bit, NaN
                  //   and zeros included; no predicate)

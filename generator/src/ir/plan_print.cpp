@@ -45,6 +45,7 @@ std::string opName(const Plan& plan, const Stmt& s) {
     case OpKind::DotU8I8: return "dot_u8i8 " + args(s);
     case OpKind::DotI8I8: return "dot_i8i8 " + args(s);
     case OpKind::DotU8U8: return "dot_u8u8 " + args(s);
+    case OpKind::DotI16I16: return "dot_i16i16 " + args(s);
     case OpKind::Sub: return "sub " + args(s);
     case OpKind::Neg: return "neg " + args(s);
     case OpKind::Div: return "div " + args(s);

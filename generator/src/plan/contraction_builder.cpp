@@ -467,7 +467,7 @@ class ContractionBuilder {
     plan_.tensors.back().scratch = true;
     note("packing: " + inputs_[size_t(packed_)].spec->name + (byElement ? " (transposed: element by element)" : packed_ == transposed_ ? " (transposed by " + std::to_string(lanes_.lanes) + " x " + std::to_string(lanes_.lanes) + (group_ ? " tiles of groups)" : " tiles)") : "") + " is copied per column of tiles into a " + std::to_string(kc_ * columns * elementBytes / 1024) +
          (lanes_.scalable ? " KiB panel (at 2048-bit vectors; shorter ones use its start), " : " KiB panel, ") + std::to_string(kc_) + " steps of " + dimName(kdim_) + " at a time (the reduction runs in blocks of " + std::to_string(kc_) + ")" +
-         (group_ == 2 ? "; bf16 pairs: panel row p holds steps 2p and 2p + 1 of each column as one u32, for vdpbf16ps" : "") +
+         (group_ == 2 ? "; " + pairsName() + ": panel row p holds steps 2p and 2p + 1 of each column as one u32, for " + pairInstruction() : "") +
          (group_ == 4 ? "; byte quads: panel row p holds steps 4p..4p + 3 of each column as one u32, for " +
                             quadInstruction() : ""));
   }
@@ -476,11 +476,12 @@ class ContractionBuilder {
   // vpdpbusd (four u8 x s8 products per i32 lane) when one operand is u8 and the other i8 and the
   // target has AVX512-VNNI or AVX-VNNI (NEON with i8mm: usdot), and through sdot/udot when both are i8 or both u8 on
   // NEON with dot products and on SVE (base SVE has them; its panel is sized for the longest
-  // vectors). Either way the vector-dim operand (`packed`) goes through the panel as it is laid
-  // out (a transposed one is not grouped yet), the broadcast one has consecutive reduction steps (a
-  // group is adjacent elements), and no schedule unrolls the reduction.
+  // vectors); mixed signs and x86 i8 x i8 / u8 x u8 take an offset (offsetBytes); else on x86,
+  // 2 through vpmaddwd when both operands fit i16 (i16 pairs). Either way the vector-dim operand
+  // (`packed`) goes through the panel, the broadcast one has consecutive reduction steps (a group
+  // is adjacent elements), and no schedule unrolls the reduction.
   // A transposed operand (contiguous along the reduction: a group is one u32 of it) is packed
-  // group by group (transposedGroupPanel).
+  // by tiles through the network and group by group (transposedGroupPanel).
   int dotGroup(int packed) const {
     if (packed < 0 || nest_.unroll.count(kdim_)) return 0;
     const PlannedTensor &b = inputs_[size_t(packed)], &a = inputs_[size_t(1 - packed)];
@@ -495,8 +496,17 @@ class ContractionBuilder {
     if (sameBytes && target_.module == LoweringModule::sve) return 4;
     const bool x86Quads = (target_.has("vnni") && target_.maskRegisters) || target_.has("avx_vnni");
     if (sameBytes && x86Quads) return 4;  // vpdpbusd with an offset (see offsetBytes)
-    return armOffsetQuads(na, nb) ? 4 : 0;  // sdot or udot with an offset
+    if (armOffsetQuads(na, nb)) return 4;  // sdot or udot with an offset
+    // vpmaddwd (every AVX2 and AVX-512 target): pairs of i16, exact for operands that fit i16. A
+    // transposed byte operand's pair is two bytes, not a u32 of it: it keeps widening.
+    auto fitsI16 = [](DType t) { return t == DType::i8 || t == DType::u8 || t == DType::i16; };
+    if (target_.module == LoweringModule::x86 && fitsI16(na) && fitsI16(nb) && !(packed == transposed_ && nb != DType::i16)) return 2;
+    return 0;
   }
+  // Pairs of integers through vpmaddwd (group_ 2 in an i32 contraction; bf16 pairs are f32's).
+  bool intPairs() const { return group_ == 2 && c_.dtype == DType::i32; }
+  std::string pairsName() const { return intPairs() ? "i16 pairs" : "bf16 pairs"; }
+  std::string pairInstruction() const { return intPairs() ? "vpmaddwd" : "vdpbf16ps"; }
   // Mixed signs on Arm with sdot/udot but without usdot (i8mm): the broadcast bytes go in offset
   // by 128 to the panel's signedness (see offsetBytes).
   bool armOffsetQuads(DType broadcast, DType panel) const {
@@ -514,7 +524,7 @@ class ContractionBuilder {
   }
   // The element type of a group's parts (bf16 bits or the operand's bytes) and the bits each
   // part takes in its u32.
-  DType groupPart(const PlannedTensor& t) const { return group_ == 2 ? DType::u16 : *t.spec->narrow; }
+  DType groupPart(const PlannedTensor& t) const { return group_ == 2 && !intPairs() ? DType::u16 : *t.spec->narrow; }
   int groupPartBits() const { return 32 / group_; }
   // Part h of a group, zero-extended to u32 and moved to its place (bits h * 32 / G up), or-ed
   // into `group` (declared by part 0). `load` reads the part (its dst and type are set here).
@@ -525,7 +535,14 @@ class ContractionBuilder {
     load.type = part;
     std::string bits = load.dst;
     out.push_back(std::move(load));
-    if (part.elem == DType::i8) {  // the byte's bits, not its value: zero-extended below
+    if (intPairs() && part.elem == DType::i8) {  // i16 pairs: the byte's value as 16 bits
+      out.push_back(op(part.lanes > 1 ? OpKind::Extend : OpKind::Convert, name + "_i16", VecType{DType::i16, part.lanes, part.scalable}, {bits}));
+      bits = name + "_i16";
+    }
+    if (intPairs() && (part.elem == DType::i8 || part.elem == DType::i16)) {  // its bits, zero-extended below
+      out.push_back(op(part.lanes > 1 ? OpKind::Bitcast : OpKind::Convert, name + "_u16", VecType{DType::u16, part.lanes, part.scalable}, {bits}));
+      bits = name + "_u16";
+    } else if (part.elem == DType::i8) {  // the byte's bits, not its value: zero-extended below
       out.push_back(op(part.lanes > 1 ? OpKind::Bitcast : OpKind::Convert, name + "_u8", bytes, {bits}));
       bits = name + "_u8";
     }
@@ -681,7 +698,7 @@ class ContractionBuilder {
       }
       return copy;
     };
-    const std::string what = group_ == 2 ? "as bf16 pairs" : "as byte quads";
+    const std::string what = group_ == 2 ? "as " + pairsName() : "as byte quads";
     out.push_back(ir::forLoop("kp", sym("k0"), sym("k_end"), group_, rows(true), false,
                               "pack: " + std::to_string(nr) + (nr == 1 ? " vector" : " vectors") + " of " + b.spec->name + " per " + std::to_string(group_) + " steps, " + what));
     Stmt last = ir::ifLess(sym("kp"), sym("k_end"), rows(false), "the last steps, the missing ones zero");
@@ -728,7 +745,7 @@ class ContractionBuilder {
     rowCopy.push_back(ir::forLoop("col", Index::constant(0), width, 1, std::move(whole), false, ""));
     ir::Block lastRow;
     lastRow.push_back(ir::forLoop("col", Index::constant(0), width, 1, std::move(last), false, ""));
-    const std::string one = group_ == 2 ? "bf16 pair" : "byte quad";
+    const std::string one = group_ == 2 ? intPairs() ? "i16 pair" : "bf16 pair" : "byte quad";
     out.push_back(ir::forLoop(step, tiles ? sym("kp") : sym("k0"), sym("k_end"), group_, std::move(rowCopy), false,
                               tiles ? "the steps after the last whole tile, one " + one + " at a time"
                                     : "pack: " + std::string(pred.empty() ? std::to_string(columns) : "the last") + " columns of " + b.spec->name +
@@ -821,7 +838,7 @@ class ContractionBuilder {
   // steps when the block's do not divide (the missing parts zero on both sides).
   ir::Block dotReduction(int mr, int nr, const std::string& pred) {
     const std::string k = loopVar(kdim_), n = std::to_string(group_);
-    const std::string ins = group_ == 2 ? "vdpbf16ps" : quadInstruction();
+    const std::string ins = group_ == 2 ? pairInstruction() : quadInstruction();
     ir::Block out;
     out.push_back(ir::forLoop(k, sym("k0"), sym("k_end"), group_, dotStep(mr, nr, pred, true), false, dimName(kdim_) + ", " + n + " steps per " + ins));
     out.push_back(ir::ifLess(sym(k), sym("k_end"), dotStep(mr, nr, pred, false), "the last steps of " + dimName(kdim_)));
@@ -854,7 +871,20 @@ class ContractionBuilder {
                                                                                                   : OpKind::DotU8U8;
     for (int r = 0; r < mr; ++r) {
       const std::string x = a.name + "_r" + std::to_string(r) + tag;
-      if (whole) {  // the group's G adjacent elements, in order, are its u32: one load
+      if (whole && intPairs() && a.spec->narrow != DType::i16) {
+        // Two bytes as one u16, splat over half the width (vpbroadcastw), read as bytes b0 b1 b0 b1
+        // ..., each widened to 16 bits (vpmovsxbw/vpmovzxbw): every u32 lane is the pair.
+        const int L = lanes_.lanes;
+        Stmt l = op(OpKind::Load, x + "_bytes2", VecType{DType::u16, 1});
+        l.tensor = a.name;
+        l.index = tileAddress(a, r, 0);
+        l.packedElements = true;
+        body.push_back(l);
+        body.push_back(op(OpKind::Splat, x + "_halves", VecType{DType::u16, L}, {x + "_bytes2"}));
+        body.push_back(op(OpKind::Bitcast, x + "_pairs", VecType{*a.spec->narrow, 2 * L}, {x + "_halves"}));
+        body.push_back(op(OpKind::Extend, x + "_i16", VecType{DType::i16, 2 * L}, {x + "_pairs"}));
+        body.push_back(op(OpKind::Bitcast, x, wide, {x + "_i16"}));
+      } else if (whole) {  // the group's G adjacent elements, in order, are its u32: one load
         Stmt l = op(OpKind::Load, x + "_group", VecType{DType::u32, 1});
         l.tensor = a.name;
         l.index = tileAddress(a, r, 0);
@@ -862,7 +892,7 @@ class ContractionBuilder {
         body.push_back(l);
       }
       if (!whole) lastGroup(body, a, tileAddress(a, r, 0), x + "_group", k);  // its parts past k_end zero
-      body.push_back(op(OpKind::Splat, x, wide, {x + "_group"}));
+      if (!(whole && intPairs() && a.spec->narrow != DType::i16)) body.push_back(op(OpKind::Splat, x, wide, {x + "_group"}));
       if (offsetBytes()) {  // a + 128 as unsigned bytes (bytes80)
         Stmt o = op(OpKind::Binary, x + "_offset", wide, {x, "bytes80"});
         o.rop = ReduceOp::bit_xor;
@@ -871,6 +901,7 @@ class ContractionBuilder {
       for (int u = 0; u < nr; ++u) {
         const std::string panel = "panel_v" + std::to_string(u) + tag;
         if (offsetBytes()) body.push_back(offsetDot(accName(r, u), x + "_offset", panel));
+        else if (intPairs()) body.push_back(op(OpKind::DotI16I16, accName(r, u), lanes_, {accName(r, u), x, panel}, false));
         else if (group_ == 2) body.push_back(op(OpKind::DotBf16, accName(r, u), lanes_, {accName(r, u), panel, x}, false));
         else if (bytesOp != OpKind::DotU8I8) body.push_back(op(bytesOp, accName(r, u), lanes_, {accName(r, u), x, panel}, false));
         else body.push_back(op(OpKind::DotU8I8, accName(r, u), lanes_, {accName(r, u), broadcastUnsigned ? x : panel, broadcastUnsigned ? panel : x}, false));
@@ -965,7 +996,7 @@ class ContractionBuilder {
     ir::Block out;
     out.push_back(ir::forLoop("kp", sym("k0"), sym("k_end"), int64_t(group_) * L, std::move(perRow), false,
                               "pack: " + std::to_string(columns) + " columns of " + b.spec->name + ", transposed by " + std::to_string(L) + " x " +
-                                  std::to_string(L) + " tiles of " + (group_ == 2 ? "bf16 pairs" : "byte quads") + " (" + std::to_string(L) + " panel rows at a time)"));
+                                  std::to_string(L) + " tiles of " + (group_ == 2 ? pairsName() : "byte quads") + " (" + std::to_string(L) + " panel rows at a time)"));
     return out;
   }
 
@@ -1509,6 +1540,9 @@ class ContractionBuilder {
            quadInstruction() + " (four " + (inputs_[0].spec->narrow == inputs_[1].spec->narrow ? std::string(nameOf(*inputs_[0].spec->narrow)) + " x " + std::string(nameOf(*inputs_[0].spec->narrow)) : std::string("u8 x i8")) +
            " products per i32 lane, wrapping), the broadcast operand's quad as one u32" +
            offsetNote());
+    else if (intPairs())
+      note("per two steps of " + dimName(kdim_) + ": vpmaddwd (two exact i16 x i16 products per i32 lane, the operands' values as 16 bits, wrapping), the broadcast operand's pair as one u32" +
+           (inputs_[size_t(1 - packed_)].spec->narrow == DType::i16 ? "" : " (its two bytes splat as a u16, each byte widened to 16 bits)"));
     else if (group_ == 2)
       note("per two steps of " + dimName(kdim_) + ": vdpbf16ps (two bf16 products per f32 lane; subnormal inputs and sums flushed to zero), the broadcast operand's pair as one u32");
     else note("per step of " + (red.empty() ? std::string("the tile") : red) + ": " + (hasFma() ? "fused multiply-adds" : "multiplies and adds") +
@@ -1577,7 +1611,7 @@ class ContractionBuilder {
     line(tileName + " = " + init + (nest_.computeAt.empty() ? "" : "   (compute_at " + nest_.computeAt + ": in registers)"));
     // Dot-product tiles take a group of steps per instruction (dotReduction).
     const std::string groupSteps = std::to_string(group_) + " steps";
-    const std::string dotIns = group_ == 2 ? "vdpbf16ps" : group_ == 4 ? quadInstruction() : "";
+    const std::string dotIns = group_ == 2 ? pairInstruction() : group_ == 4 ? quadInstruction() : "";
     for (int d : nest_.reductions) {
       auto u = nest_.unroll.find(d);
       line("for " + dimName(d) + (u == nest_.unroll.end() ? "" : ", unrolled by " + std::to_string(u->second)) +
@@ -1629,7 +1663,7 @@ class ContractionBuilder {
   std::array<bool, 2> gathered_{false, false};  // operands read with gathers (strided, no panel)
   ContractionNest nest_;  // the loops around the tile (the schedule's, or defaultNest)
   Index tailLo_, tailHi_;       // the vector dim's partial vector: lanes tailLo_ + l < tailHi_
-  int group_ = 0;               // steps per dot-product instruction: 2 bf16 pairs, 4 byte quads (dotGroup)
+  int group_ = 0;               // steps per dot-product instruction: 2 bf16 or i16 pairs, 4 byte quads (dotGroup)
   std::string notContiguous_;  // why the vector dim is one lane wide ("" if it is not)
   bool shiftedVec_ = false, shiftedRow_ = false;  // planning a shifted last tile (j_last, i_last)
   std::map<int, int64_t> stepOffset_;  // reduction dim -> offset of the unrolled copy being planned

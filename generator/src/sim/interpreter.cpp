@@ -358,6 +358,16 @@ struct Machine {
         }
         break;
       }
+      case OpKind::DotI16I16: {  // vpmaddwd + vpaddd: two exact products, their sum added with wrap-around
+        const Value &a = var(s.args[0]), &b = var(s.args[1]), &c = var(s.args[2]);
+        auto half = [](uint64_t u, int h) { return int64_t(int16_t(uint16_t(u >> (16 * h)))); };
+        for (int l = 0; l < lanes; ++l) {
+          uint64_t sum = a.lanes[l].u;
+          for (int h = 0; h < 2; ++h) sum += uint64_t(half(b.lanes[l].u, h) * half(c.lanes[l].u, h));
+          v.lanes[l].u = normalize(DType::i32, sum);
+        }
+        break;
+      }
       case OpKind::DotBf16: {
         const Value &a = var(s.args[0]), &b = var(s.args[1]), &c = var(s.args[2]);
         for (int l = 0; l < lanes; ++l) {
