@@ -109,16 +109,12 @@ struct Verifier {
       case OpKind::DotU8I8:
       case OpKind::DotI8I8:
       case OpKind::DotU8U8:
-        if (!need(3)) break;
-        if (s.type.elem != DType::i32 || !(in[0] == s.type) || !(in[1] == VecType{DType::u32, s.type.lanes, s.type.scalable}) || !(in[2] == in[1]))
-          fail(where, std::string(nameOf(s.op)) + " adds quads of u32-packed bytes to i32 lanes: (i32, u32, u32) of one lane count");
-        if (!s.pred.empty()) fail(where, std::string(nameOf(s.op)) + " takes no predicate");
-        break;
       case OpKind::DotI16I16:
         if (!need(3)) break;
         if (s.type.elem != DType::i32 || !(in[0] == s.type) || !(in[1] == VecType{DType::u32, s.type.lanes, s.type.scalable}) || !(in[2] == in[1]))
-          fail(where, "dot_i16i16 adds pairs of u32-packed i16 to i32 lanes: (i32, u32, u32) of one lane count");
-        if (!s.pred.empty()) fail(where, "dot_i16i16 takes no predicate");
+          fail(where, std::string(nameOf(s.op)) + (s.op == OpKind::DotI16I16 ? " adds pairs of u32-packed i16" : " adds quads of u32-packed bytes") +
+                          " to i32 lanes: (i32, u32, u32) of one lane count");
+        if (!s.pred.empty()) fail(where, std::string(nameOf(s.op)) + " takes no predicate");
         break;
       case OpKind::Select:
         if (!need(3)) break;
