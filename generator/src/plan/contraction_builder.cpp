@@ -869,9 +869,10 @@ class ContractionBuilder {
     const OpKind bytesOp = group_ != 4 || a.spec->narrow != inputs_[size_t(packed_)].spec->narrow ? OpKind::DotU8I8
                            : a.spec->narrow == DType::i8                                          ? OpKind::DotI8I8
                                                                                                   : OpKind::DotU8U8;
+    const bool bytePairs = whole && intPairs() && a.spec->narrow != DType::i16;  // built by vectors, not one u32 load
     for (int r = 0; r < mr; ++r) {
       const std::string x = a.name + "_r" + std::to_string(r) + tag;
-      if (whole && intPairs() && a.spec->narrow != DType::i16) {
+      if (bytePairs) {
         // Two bytes as one u16, splat over half the width (vpbroadcastw), read as bytes b0 b1 b0 b1
         // ..., each widened to 16 bits (vpmovsxbw/vpmovzxbw): every u32 lane is the pair.
         const int L = lanes_.lanes;
@@ -892,7 +893,7 @@ class ContractionBuilder {
         body.push_back(l);
       }
       if (!whole) lastGroup(body, a, tileAddress(a, r, 0), x + "_group", k);  // its parts past k_end zero
-      if (!(whole && intPairs() && a.spec->narrow != DType::i16)) body.push_back(op(OpKind::Splat, x, wide, {x + "_group"}));
+      if (!bytePairs) body.push_back(op(OpKind::Splat, x, wide, {x + "_group"}));
       if (offsetBytes()) {  // a + 128 as unsigned bytes (bytes80)
         Stmt o = op(OpKind::Binary, x + "_offset", wide, {x, "bytes80"});
         o.rop = ReduceOp::bit_xor;
