@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// One generated kernel (specs/rowsum_i8.json, emitted by generate_asan) under ASan/UBSan: every
+// One generated kernel (specs/rowsum_i8.json, emitted by the sanitized simdgen) under ASan/UBSan: every
 // variant this CPU runs, on inputs allocated to their exact size, so that a tail reading past the
 // last row is reported. Results are compared with a plain loop (integer add wraps in int32).
 #include <cstdint>
