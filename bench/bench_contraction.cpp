@@ -161,11 +161,13 @@ const float* int8_input(const std::string& name, int64_t n, bool is_unsigned) {
   return a.get();
 }
 
-// pair: "u8i8", "i8i8" or "u8u8" (a's type, then b's).
+// pair: "u8i8", "i8i8", "u8u8" or "i16i16" (a's type, then b's; i16 operands hold int8 values,
+// so that the f32 reference stays exact).
 ProblemKind matmul_int8_problem(const MatmulSize& s, const std::string& pair) {
   ProblemKind kind = matmul_problem(s);
   kind.label = "matmul_" + pair + "/" + s.name();
-  const std::string a = pair.substr(0, 2), b = pair.substr(2, 2);
+  const size_t half = pair.size() / 2;
+  const std::string a = pair.substr(0, half), b = pair.substr(half);
   kind.inputs.a = int8_input("a." + a, s.m * s.k, a == "u8");
   kind.inputs.b = int8_input("b." + b, s.k * s.n, b == "u8");
   return kind;
@@ -364,10 +366,13 @@ void register_contraction_benchmarks() {
     const ProblemKind kind = matmul_bf16_problem(size);
     for (const Peer& peer : bf16) add(kind, peer);
   }
-  for (const std::string pair : {"u8i8", "i8i8", "u8u8"}) {
-    // oneDNN's int8 matmul takes s8 weights only: u8 x u8 has no oneDNN row.
-    std::vector<Peer> int8 = pair == "u8i8" ? simdgen_u8i8_matmul_peers() : pair == "i8i8" ? simdgen_i8i8_matmul_peers() : simdgen_u8u8_matmul_peers();
-    if (pair != "u8u8")
+  for (const std::string pair : {"u8i8", "i8i8", "u8u8", "i16i16"}) {
+    // oneDNN's int8 matmul takes s8 weights only: u8 x u8 has no oneDNN row (nor has i16 x i16).
+    std::vector<Peer> int8 = pair == "u8i8"   ? simdgen_u8i8_matmul_peers()
+                             : pair == "i8i8" ? simdgen_i8i8_matmul_peers()
+                             : pair == "u8u8" ? simdgen_u8u8_matmul_peers()
+                                              : simdgen_i16i16_matmul_peers();
+    if (pair == "u8i8" || pair == "i8i8")
       for (Peer& p : pair == "u8i8" ? onednn_u8i8_matmul_peers() : onednn_i8i8_matmul_peers()) int8.push_back(std::move(p));
     for (const MatmulSize& size : kMatmulSizes) {
       if (size.m != size.n) continue;  // 512^3 and 1024^3

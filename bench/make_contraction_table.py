@@ -24,8 +24,8 @@ import json
 import statistics
 import sys
 
-KERNEL_ORDER = ["conv", "matmul", "matmul_bf16", "matmul_u8i8", "matmul_i8i8", "matmul_u8u8"]
-INTEGER_KERNELS = {"matmul_u8i8", "matmul_i8i8", "matmul_u8u8"}  # G ops/s are integer operations: no % of the f32 FMA peak
+KERNEL_ORDER = ["conv", "matmul", "matmul_bf16", "matmul_u8i8", "matmul_i8i8", "matmul_u8u8", "matmul_i16i16"]
+INTEGER_KERNELS = {"matmul_u8i8", "matmul_i8i8", "matmul_u8u8", "matmul_i16i16"}  # G ops/s are integer operations: no % of the f32 FMA peak
 SIZE_ORDER = ["seed", "512x512x512", "509x517x511", "1024x1024x1024"]
 IMPL_ORDER = ["simdgen", "simdgen.avx512_bf16", "simdgen.avx512", "simdgen.avx2_fma", "simdgen.avx2", "simdgen_f32", "halide", "onednn",
               "onednn.nhwc", "onednn.packed", "openblas", "blis", "eigen", "plain.clang19"]

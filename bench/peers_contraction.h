@@ -86,6 +86,7 @@ std::vector<Peer> simdgen_bf16_matmul_peers();
 std::vector<Peer> simdgen_u8i8_matmul_peers();
 std::vector<Peer> simdgen_i8i8_matmul_peers();  // the same with bench_matmul_i8i8 (i8 a)
 std::vector<Peer> simdgen_u8u8_matmul_peers();  // the same with bench_matmul_u8u8 (u8 a and b)
+std::vector<Peer> simdgen_i16i16_matmul_peers();  // the same with bench_matmul_i16i16 (i16 a and b, int8 values)
 std::vector<Peer> simdgen_conv_peers();
 
 }  // namespace simdgen_bench

@@ -17,6 +17,7 @@
 #include "bench_matmul_bt_u8i8.h"
 #include "bench_matmul_bt_packed_f32.h"
 #include "bench_matmul_f32.h"
+#include "bench_matmul_i16i16.h"
 #include "bench_matmul_i8i8.h"
 #include "bench_matmul_u8u8.h"
 #include "bench_matmul_u8i8.h"
@@ -128,7 +129,7 @@ std::shared_ptr<T> integers(const float* x, int64_t n) {
 
 template <class A, class B>
 using MatmulInt8 = void (*)(const A*, const B*, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int32_t*);
-// A (u8 or i8) a, B (i8 or u8) b converted once (untimed); the i32 result converted to floats
+// A (u8, i8 or i16) a, B (i8, u8 or i16) b converted once (untimed); the i32 result converted to floats
 // outside the timing.
 template <class A, class B = int8_t>
 Peer matmul_int8_peer(const std::string& name, MatmulInt8<A, B> f, bool transposed = false) {
@@ -224,6 +225,17 @@ std::vector<Peer> simdgen_u8u8_matmul_peers() {
 #define SIMDGEN_BENCH_VARIANT(v) \
   if (cpu_runs(#v)) peers.push_back(matmul_int8_peer<uint8_t, uint8_t>("simdgen." #v, bench_matmul_u8u8_##v));
   SIMDGEN_bench_matmul_u8u8_VARIANTS(SIMDGEN_BENCH_VARIANT)
+#undef SIMDGEN_BENCH_VARIANT
+  peers.push_back(matmul_peer("simdgen_f32", bench_matmul_f32));
+  return peers;
+}
+
+std::vector<Peer> simdgen_i16i16_matmul_peers() {
+  std::vector<Peer> peers;
+  peers.push_back(matmul_int8_peer<int16_t, int16_t>("simdgen", bench_matmul_i16i16));
+#define SIMDGEN_BENCH_VARIANT(v) \
+  if (cpu_runs(#v)) peers.push_back(matmul_int8_peer<int16_t, int16_t>("simdgen." #v, bench_matmul_i16i16_##v));
+  SIMDGEN_bench_matmul_i16i16_VARIANTS(SIMDGEN_BENCH_VARIANT)
 #undef SIMDGEN_BENCH_VARIANT
   peers.push_back(matmul_peer("simdgen_f32", bench_matmul_f32));
   return peers;

@@ -364,13 +364,16 @@ TEST_CASE("contraction with byte operands: vpdpbusd (u8 x i8, and i8 x i8 and u8
       CHECK(ops(offset).find("panel_sums") != std::string::npos);
     }
   // Without VNNI, or with a 16-bit operand: pairs of i16 through vpmaddwd (every AVX2 and
-  // AVX-512 target), the bytes widened to 16 bits while packing.
-  for (const ir::Plan& p : {buildPlan(parseSpecText(ints("u8", "i8", false), "q.json"), targetNamed("avx512")),
-                            buildPlan(parseSpecText(ints("u8", "u8", false), "q.json"), targetNamed("avx2", {"fma"})),
-                            buildPlan(parseSpecText(ints("u8", "i16", false), "q.json"), targetNamed("avx512", {"vnni"})),
-                            buildPlan(parseSpecText(ints("i16", "i16", true), "q.json"), targetNamed("avx512"))}) {
+  // AVX-512 target), the bytes widened to 16 bits while packing; with VNNI for the vector's
+  // width, vpdpwssd.
+  for (const auto& [p, instruction] :
+       {std::pair{buildPlan(parseSpecText(ints("u8", "i8", false), "q.json"), targetNamed("avx512")), "vpmaddwd"},
+        std::pair{buildPlan(parseSpecText(ints("u8", "u8", false), "q.json"), targetNamed("avx2", {"fma"})), "vpmaddwd"},
+        std::pair{buildPlan(parseSpecText(ints("u8", "i16", false), "q.json"), targetNamed("avx512", {"vnni"})), "vpdpwssd"},
+        std::pair{buildPlan(parseSpecText(ints("i16", "i16", false), "q.json"), targetNamed("avx2", {"avx_vnni"})), "vpdpwssd"},
+        std::pair{buildPlan(parseSpecText(ints("i16", "i16", true), "q.json"), targetNamed("avx512")), "vpmaddwd"}}) {
     CHECK_FALSE(has(p.summary, dot));
-    CHECK(has(p.summary, "vpmaddwd (two exact i16 x i16 products per i32 lane"));
+    CHECK(has(p.summary, std::string(instruction) + " (two exact i16 x i16 products per i32 lane"));
     CHECK(ops(p).find("dot_i16i16") != std::string::npos);
   }
   // An operand that does not fit i16 (u16), a transposed byte operand (its pair is not a u32 of

@@ -886,9 +886,15 @@ class X86Lowering final : public IsaLowering {
       case OpKind::DotI8I8:  // NEON sdot/udot: only neon+dotprod plans use them
       case OpKind::DotU8U8:
         break;
-      case OpKind::DotI16I16: {  // vpmaddwd (AVX2, AVX-512BW): two exact i16 products per i32 lane, then the add
-        w.cx.instructions.insert("vpmaddwd i16 pair dot products");
+      case OpKind::DotI16I16: {  // two exact i16 products per i32 lane, added (wrapping)
+        const bool zmm = s.type.bits() == 512;
         const std::string p = pfx(s.type.bits());
+        // VNNI fuses the pair's products and the add (the same sum modulo 2^32).
+        if (zmm ? w.cx.target.has("vnni") : w.cx.target.has("avx_vnni")) {
+          w.cx.instructions.insert("vpdpwssd i16 pair dot products");
+          return x.assign(call(p + (zmm ? "dpwssd_epi32" : "dpwssd_avx_epi32"), {s.args[0], s.args[1], s.args[2]}));
+        }
+        w.cx.instructions.insert("vpmaddwd i16 pair dot products");  // AVX2, AVX-512BW
         return x.assign(call(p + "add_epi32", {s.args[0], call(p + "madd_epi16", {s.args[1], s.args[2]})}));
       }
       case OpKind::DotU8I8: {  // vpdpbusd: u8 x s8 quads into i32 lanes (wrapping)

@@ -506,7 +506,12 @@ class ContractionBuilder {
   // Pairs of integers through vpmaddwd (group_ 2 in an i32 contraction; bf16 pairs are f32's).
   bool intPairs() const { return group_ == 2 && c_.dtype == DType::i32; }
   std::string pairsName() const { return intPairs() ? "i16 pairs" : "bf16 pairs"; }
-  std::string pairInstruction() const { return intPairs() ? "vpmaddwd" : "vdpbf16ps"; }
+  // vpdpwssd where the vector's width has VNNI (the x86 lowering of dot_i16i16 decides the same way).
+  std::string pairInstruction() const {
+    if (!intPairs()) return "vdpbf16ps";
+    const bool vnni = lanes_.bits() == 512 ? target_.has("vnni") : target_.has("avx_vnni");
+    return vnni ? "vpdpwssd" : "vpmaddwd";
+  }
   // Mixed signs on Arm with sdot/udot but without usdot (i8mm): the broadcast bytes go in offset
   // by 128 to the panel's signedness (see offsetBytes).
   bool armOffsetQuads(DType broadcast, DType panel) const {
@@ -1542,7 +1547,7 @@ class ContractionBuilder {
            " products per i32 lane, wrapping), the broadcast operand's quad as one u32" +
            offsetNote());
     else if (intPairs())
-      note("per two steps of " + dimName(kdim_) + ": vpmaddwd (two exact i16 x i16 products per i32 lane, the operands' values as 16 bits, wrapping), the broadcast operand's pair as one u32" +
+      note("per two steps of " + dimName(kdim_) + ": " + pairInstruction() + " (two exact i16 x i16 products per i32 lane, the operands' values as 16 bits, wrapping), the broadcast operand's pair as one u32" +
            (inputs_[size_t(1 - packed_)].spec->narrow == DType::i16 ? "" : " (its two bytes splat as a u16, each byte widened to 16 bits)"));
     else if (group_ == 2)
       note("per two steps of " + dimName(kdim_) + ": vdpbf16ps (two bf16 products per f32 lane; subnormal inputs and sums flushed to zero), the broadcast operand's pair as one u32");
