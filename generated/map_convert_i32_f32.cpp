@@ -1054,8 +1054,11 @@ bool map_convert_i32_f32_known(const char* requested) {
       "avx512+bf16+vnni avx512_bf16_gfni avx512+bf16+gfni avx512_bf16_gfni_vnni "
       "avx512+bf16+gfni+vnni"
 #elif defined(__aarch64__)
-      " neon neon_dotprod neon+dotprod neon_i8mm neon+i8mm neon_dotprod_i8mm neon+dotprod+i8mm sve "
-      "sve_i8mm sve+i8mm sve2 sve2_i8mm sve2+i8mm"
+      " neon neon_dotprod neon+dotprod neon_i8mm neon+i8mm neon_dotprod_i8mm neon+dotprod+i8mm "
+      "neon_bf16 neon+bf16 neon_bf16_dotprod neon+bf16+dotprod neon_bf16_i8mm neon+bf16+i8mm "
+      "neon_bf16_dotprod_i8mm neon+bf16+dotprod+i8mm sve sve_i8mm sve+i8mm sve_bf16 sve+bf16 "
+      "sve_bf16_i8mm sve+bf16+i8mm sve2 sve2_i8mm sve2+i8mm sve2_bf16 sve2+bf16 sve2_bf16_i8mm "
+      "sve2+bf16+i8mm"
 #endif
       " ";
   const size_t n = strlen(requested);

@@ -99,8 +99,10 @@ std::vector<Target> checkTargets(const ContractionSpec& c) {
     targets.push_back(makeTarget(r));
   }
   targets.push_back(makeTarget(TargetRequest{"avx2", {}}));  // no FMA: multiplies and adds
-  // avx512+bf16 plans differ from avx512 ones only for bf16 operands (vdpbf16ps on pairs).
-  if (c.operands[0].bf16 || c.operands[1].bf16) targets.push_back(makeTarget(TargetRequest{"avx512", {"bf16"}}));
+  // avx512+bf16, neon+bf16 and sve+bf16 plans differ from the plain ones only for bf16 operands
+  // (vdpbf16ps, rounded to nearest, and bfdot, rounded to odd, on pairs).
+  if (c.operands[0].bf16 || c.operands[1].bf16)
+    for (const char* isa : {"avx512", "neon", "sve"}) targets.push_back(makeTarget(TargetRequest{isa, {"bf16"}}));
   // avx512+vnni, avx2+avx_vnni, neon+i8mm, neon+dotprod and sve+i8mm plans differ from the plain
   // ones only for byte operands (vpdpbusd and usdot on u8 x i8 quads, sdot/udot on i8 x i8 and u8 x u8 ones).
   if (c.operands[0].narrow && c.operands[1].narrow && bitsOf(*c.operands[0].narrow) == 8 && bitsOf(*c.operands[1].narrow) == 8)

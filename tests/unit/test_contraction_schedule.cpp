@@ -281,7 +281,7 @@ TEST_CASE("contraction default nest: the vector dim's one-vector tail columns ru
   }
 }
 
-TEST_CASE("contraction with bf16 operands on avx512+bf16: vdpbf16ps on pairs where the panel allows, else widening") {
+TEST_CASE("contraction with bf16 operands: vdpbf16ps (avx512+bf16) and bfdot (neon+bf16, sve+bf16) on pairs where the panel allows, else widening") {
   auto bf16 = [](const std::string& body, const std::vector<std::string>& names) {
     return parseSpecText(contractionSpec(simdgen::testing::withBf16Operands(body, names)), "bf16.json");
   };
@@ -295,6 +295,12 @@ TEST_CASE("contraction with bf16 operands on avx512+bf16: vdpbf16ps on pairs whe
   CHECK(has(pairs.summary, dot));
   CHECK(has(pairs.summary, "bf16 pairs: panel row p holds steps 2p and 2p + 1"));
   CHECK(ops(pairs).find("dot_bf16") != std::string::npos);
+  // Arm's bfdot (neon+bf16, sve+bf16): the same pairs, rounded to odd.
+  for (const char* isa : {"neon", "sve"}) {
+    const ir::Plan arm = buildPlan(bf16(kMatmul, {"a", "b"}), targetNamed(isa, {"bf16"}));
+    CHECK(has(arm.summary, "bfdot (two bf16 products per f32 lane, the pair summed first, each step rounded to odd"));
+    CHECK(ops(arm).find("dot_bf16_odd") != std::string::npos);
+  }
   // The same spec without the feature or with one f32 operand: widening and FMAs.
   for (const ir::Plan& p : {buildPlan(bf16(kMatmul, {"a", "b"}), targetNamed("avx512")), buildPlan(bf16(kMatmul, {"b"}), targetNamed("avx512", {"bf16"})),
                             buildPlan(bf16(kMatmul, {"a"}), targetNamed("avx512", {"bf16"}))}) {

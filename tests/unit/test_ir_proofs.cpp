@@ -5,10 +5,13 @@
 //   2. a register-tiled f32 GEMM micro-kernel (5 x 4 vectors, one broadcast and four FMAs per
 //      element of A) with the bias as the accumulators' initial value and ReLU before the store.
 //   3. the two orders of a horizontal float sum (halves; adjacent lanes first, Arm's faddv).
+//   4. the two bf16 pair dot products: x86 vdpbf16ps (rounded to nearest) and Arm bfdot (rounded
+//      to odd), on values where the roundings differ.
 // (The seed 004 transpose network is proven in test_shuffle.cpp.)
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <limits>
 #include <cstring>
 #include <random>
 #include <string>
@@ -214,6 +217,56 @@ TEST_CASE("reduce_lanes folds by halves, or adjacent lanes first when pairwise (
     sim::runPlan(plan, {{"n", int64_t(a.size())}}, {{"a", a.data(), nullptr, a.size()}, {"total", nullptr, total.data(), 1}}, vscale);
     CHECK(total[0] == double(a.size() * (a.size() + 1) / 2));
   }
+}
+
+// One lane per case: acc + the pair (b0 * c0, b1 * c1) through `kind`, out = the result's bits.
+std::vector<float> dotBf16Lanes(OpKind kind, const std::vector<float>& acc, const std::vector<uint32_t>& b, const std::vector<uint32_t>& c) {
+  const VecType f{DType::f32, int(acc.size())}, u{DType::u32, int(acc.size())};
+  ir::Plan p;
+  p.kernel = "dot_bf16_lanes";
+  setVectorLength(p, 32 * int(acc.size()));
+  const Index n = Index::constant(int64_t(acc.size())), one = Index::constant(1);
+  p.tensors = {{"acc", DType::f32, false, {n}, {one}}, {"b", DType::u32, false, {n}, {one}}, {"c", DType::u32, false, {n}, {one}},
+               {"out", DType::f32, true, {n}, {one}}};
+  for (const char* t : {"acc", "b", "c", "out"}) p.params.push_back({ir::Param::Kind::tensor, t, t, t, ""});
+  const Index at = Index::constant(0);
+  p.body = {access(OpKind::Load, "x", f, "acc", at), access(OpKind::Load, "y", u, "b", at), access(OpKind::Load, "z", u, "c", at),
+            declare(kind, "d", f, {"x", "y", "z"}), store("out", "d", f, at, "")};
+  REQUIRE(p.verify().empty());
+  std::vector<float> out(acc.size(), 7.0f);
+  sim::runPlan(p, {}, {{"acc", acc.data(), nullptr, acc.size()}, {"b", b.data(), nullptr, b.size()}, {"c", c.data(), nullptr, c.size()},
+                       {"out", nullptr, out.data(), out.size()}});
+  return out;
+}
+
+TEST_CASE("bf16 pair dot products: vdpbf16ps rounds to nearest even, bfdot rounds to odd, both flush subnormals") {
+  // A pair of bf16 bits: the even step in the low half. bf16 2^e is the f32 2^e's upper 16 bits.
+  auto pow2 = [](int e) { return uint32_t(127 + e) << 7; };
+  auto pair = [](uint32_t even, uint32_t odd) { return even | odd << 16; };
+  const uint32_t one = pow2(0), zero = 0;
+  const float fltMax = std::numeric_limits<float>::max(), fltMin = std::numeric_limits<float>::min();
+  // Lane 0: 1 + 2^-12 * 2^-12 = 1 + 2^-24, half an ulp of 1: nearest-even 1, odd 1 + 2^-23.
+  // Lane 1: FLT_MAX + 2^52 * 2^51 = FLT_MAX + 2^103 (half its ulp, below 2^128): nearest-even
+  //   overflows to infinity, odd truncates to FLT_MAX (its last bit already odd).
+  // Lane 2: 0 + 2^-65 * 2^-65 = 2^-130, below the smallest normal: flushed to zero by both.
+  // Lane 3: the pair 2^-24 + 2^-24 * ... : 1 + (2^-25 + 2^-25) = 1 + 2^-24 for bfdot's pair-first
+  //   sum (rounded to odd: 1 + 2^-23), while vdpbf16ps adds 2^-25 to 1 twice (1, then 1).
+  const std::vector<float> acc{1.0f, fltMax, 0.0f, 1.0f};
+  const std::vector<uint32_t> b{pair(pow2(-12), zero), pair(pow2(52), zero), pair(pow2(-65), zero), pair(pow2(-25), pow2(-25))};
+  const std::vector<uint32_t> c{pair(pow2(-12), zero), pair(pow2(51), zero), pair(pow2(-65), zero), pair(one, one)};
+  const float onePlusUlp = std::nextafter(1.0f, 2.0f);
+  const std::vector<float> nearest = dotBf16Lanes(OpKind::DotBf16, acc, b, c), odd = dotBf16Lanes(OpKind::DotBf16Odd, acc, b, c);
+  CHECK(nearest[0] == 1.0f);
+  CHECK(odd[0] == onePlusUlp);
+  CHECK(std::isinf(nearest[1]));
+  CHECK(odd[1] == fltMax);
+  CHECK(nearest[2] == 0.0f);
+  CHECK(odd[2] == 0.0f);
+  CHECK(nearest[3] == 1.0f);
+  CHECK(odd[3] == onePlusUlp);
+  // A subnormal accumulator reads as zero in bfdot: 2^-127 + 2^-100 * 1 = 2^-100 exactly.
+  const std::vector<float> tiny = dotBf16Lanes(OpKind::DotBf16Odd, {fltMin / 2, 0, 0, 0}, {pair(pow2(-100), zero), 0, 0, 0}, {pair(one, zero), 0, 0, 0});
+  CHECK(tiny[0] == std::ldexp(1.0f, -100));
 }
 
 }  // namespace

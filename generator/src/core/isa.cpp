@@ -26,15 +26,19 @@ constexpr IsaFeature kNeonFeatures[] = {
     {"dotprod", "arch=armv8.2-a+dotprod", "(simdgen_arm_hwcap(1) & (1ul << 20)) /* HWCAP_ASIMDDP */"},
     // i8mm: usdot, four u8 x s8 products per 32-bit lane (contractions of u8 and i8 operands).
     {"i8mm", "arch=armv8.2-a+i8mm", "(simdgen_arm_hwcap(2) & (1ul << 13)) /* HWCAP2_I8MM */"},
+    // bf16: bfdot, two bf16 products per f32 lane (contractions of bf16 operands).
+    {"bf16", "arch=armv8.2-a+bf16", "(simdgen_arm_hwcap(2) & (1ul << 14)) /* HWCAP2_BF16 */"},
 };
 
 // SVE's i8mm: usdot on scalable vectors (HWCAP2_SVEI8MM). The attribute's arch= item names the
 // SVE level too: GCC 12 does not pass "+sve+i8mm" on to the assembler (usdot is rejected).
 constexpr IsaFeature kSveFeatures[] = {
     {"i8mm", "arch=armv8.2-a+sve+i8mm", "(simdgen_arm_hwcap(2) & (1ul << 9)) /* HWCAP2_SVEI8MM */"},
+    {"bf16", "arch=armv8.2-a+sve+bf16", "(simdgen_arm_hwcap(2) & (1ul << 12)) /* HWCAP2_SVEBF16 */"},
 };
 constexpr IsaFeature kSve2Features[] = {
     {"i8mm", "arch=armv8.2-a+sve2+i8mm", "(simdgen_arm_hwcap(2) & (1ul << 9)) /* HWCAP2_SVEI8MM */"},
+    {"bf16", "arch=armv8.2-a+sve2+bf16", "(simdgen_arm_hwcap(2) & (1ul << 12)) /* HWCAP2_SVEBF16 */"},
 };
 
 constexpr IsaInfo kIsas[] = {

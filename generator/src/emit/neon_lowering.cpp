@@ -417,6 +417,11 @@ class NeonLowering final : public IsaLowering {
         return w.assign(call("vusdotq_s32", {s.args[0], reinterpret(s.args[1], DType::u32, DType::u8),
                                              reinterpret(s.args[2], DType::u32, DType::i8)}));
       }
+      case OpKind::DotBf16Odd: {  // bfdot (neon+bf16): the u32 pairs read as bf16 x 8
+        if (!w.cx.target.has("bf16")) throw std::logic_error("dot_bf16_odd needs the bf16 feature (target neon+bf16)");
+        w.cx.instructions.insert("bfdot bf16 pair dot products");
+        return w.assign(call("vbfdotq_f32", {s.args[0], call("vreinterpretq_bf16_u32", {s.args[1]}), call("vreinterpretq_bf16_u32", {s.args[2]})}));
+      }
       case OpKind::DotBf16:  // an x86 instruction: only avx512+bf16 plans use it
       case OpKind::DotI16I16:  // an x86 instruction (vpmaddwd): only AVX2 and AVX-512 plans use it
         break;

@@ -122,6 +122,7 @@ class ScalarLowering final : public IsaLowering {
       case OpKind::DotU8U8:
       case OpKind::DotU8I8:  // an x86 instruction: only avx512+vnni plans use it
       case OpKind::DotBf16:  // an x86 instruction: only avx512+bf16 plans use it
+      case OpKind::DotBf16Odd:  // Arm bfdot: only neon+bf16, sve+bf16 and sve2+bf16 plans use it
       case OpKind::DotI16I16:  // an x86 instruction (vpmaddwd): only AVX2 and AVX-512 plans use it
       case OpKind::DotAccumulate:
       case OpKind::ReduceLanes:

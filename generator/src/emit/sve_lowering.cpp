@@ -567,6 +567,11 @@ class SveLowering final : public IsaLowering {
         w.cx.instructions.insert("usdot u8 x i8 quad dot products");
         return w.assign(call("svusdot_s32", {s.args[0], reinterpret(s.args[1], DType::u32, DType::u8), reinterpret(s.args[2], DType::u32, DType::i8)}));
       }
+      case OpKind::DotBf16Odd: {  // bfdot (sve+bf16, sve2+bf16): the u32 pairs read as bf16
+        if (!w.cx.target.has("bf16")) throw std::logic_error("dot_bf16_odd needs the bf16 feature (target sve+bf16 or sve2+bf16)");
+        w.cx.instructions.insert("bfdot bf16 pair dot products");
+        return w.assign(call("svbfdot_f32", {s.args[0], call("svreinterpret_bf16_u32", {s.args[1]}), call("svreinterpret_bf16_u32", {s.args[2]})}));
+      }
       case OpKind::DotBf16:     // an x86 instruction: only avx512+bf16 plans use it
       case OpKind::DotI16I16:   // an x86 instruction (vpmaddwd): only AVX2 and AVX-512 plans use it
       case OpKind::ReduceRows:  // a fixed network over lanes-many vectors: fixed lane counts only

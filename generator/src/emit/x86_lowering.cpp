@@ -883,6 +883,7 @@ class X86Lowering final : public IsaLowering {
         const std::string bh = "(__m" + std::to_string(bits) + "bh)";
         return x.assign(call(pfx(bits) + "dpbf16_ps", {s.args[0], bh + s.args[1], bh + s.args[2]}));
       }
+      case OpKind::DotBf16Odd:  // Arm bfdot: only neon+bf16, sve+bf16 and sve2+bf16 plans use it
       case OpKind::DotI8I8:  // NEON sdot/udot: only neon+dotprod plans use them
       case OpKind::DotU8U8:
         break;

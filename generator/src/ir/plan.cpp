@@ -234,6 +234,7 @@ std::string_view nameOf(OpKind k) {
     case OpKind::Binary: return "binary";
     case OpKind::Fma: return "fma";
     case OpKind::DotBf16: return "dot_bf16";
+    case OpKind::DotBf16Odd: return "dot_bf16_odd";
     case OpKind::DotU8I8: return "dot_u8i8";
     case OpKind::DotI8I8: return "dot_i8i8";
     case OpKind::DotU8U8: return "dot_u8u8";

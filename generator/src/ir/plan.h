@@ -98,6 +98,10 @@ enum class OpKind {
                  //   half the even element) and b', c' their values with subnormals read as zero;
                  //   each product is exact, each addition rounded to nearest even, a subnormal
                  //   sum flushed to zero (x86 vdpbf16ps); no predicate
+  DotBf16Odd,    // dst (f32) lane l = a[l] + (b'[2l] * c'[2l] + b'[2l+1] * c'[2l+1]), the pair summed
+                 //   first: Arm bfdot (BFDotAdd without FEAT_EBF16's FPCR.EBF): each product and
+                 //   each addition rounded to odd (a result of 2^128 or more is an infinity),
+                 //   subnormal inputs read as zero and subnormal results flushed; no predicate
   DotU8I8,       // dst (i32) lane l = a[l] + sum over h < 4 of (uint8_t)b'[4l+h] * (int8_t)c'[4l+h],
                  //   wrapping, where b and c are u32 vectors of dst's lanes holding four bytes each
                  //   (byte h = bits 8h..8h+7): unsigned bytes times signed bytes (x86 vpdpbusd); no predicate

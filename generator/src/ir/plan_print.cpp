@@ -42,6 +42,7 @@ std::string opName(const Plan& plan, const Stmt& s) {
     case OpKind::Binary: return std::string(nameOf(s.rop)) + " " + args(s) + pred;
     case OpKind::Fma: return "fma " + args(s) + pred;
     case OpKind::DotBf16: return "dot_bf16 " + args(s);
+    case OpKind::DotBf16Odd: return "dot_bf16_odd " + args(s);
     case OpKind::DotU8I8: return "dot_u8i8 " + args(s);
     case OpKind::DotI8I8: return "dot_i8i8 " + args(s);
     case OpKind::DotU8U8: return "dot_u8u8 " + args(s);

@@ -101,10 +101,11 @@ struct Verifier {
         if (!isFloat(s.type.elem)) fail(where, "fma is defined on floats");
         break;
       case OpKind::DotBf16:
+      case OpKind::DotBf16Odd:
         if (!need(3)) break;
         if (s.type.elem != DType::f32 || !(in[0] == s.type) || !(in[1] == VecType{DType::u32, s.type.lanes, s.type.scalable}) || !(in[2] == in[1]))
-          fail(where, "dot_bf16 adds pairs of u32-packed bf16 to f32 lanes: (f32, u32, u32) of one lane count");
-        if (!s.pred.empty()) fail(where, "dot_bf16 takes no predicate");
+          fail(where, std::string(nameOf(s.op)) + " adds pairs of u32-packed bf16 to f32 lanes: (f32, u32, u32) of one lane count");
+        if (!s.pred.empty()) fail(where, std::string(nameOf(s.op)) + " takes no predicate");
         break;
       case OpKind::DotU8I8:
       case OpKind::DotI8I8:

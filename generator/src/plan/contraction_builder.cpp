@@ -508,7 +508,7 @@ class ContractionBuilder {
   std::string pairsName() const { return intPairs() ? "i16 pairs" : "bf16 pairs"; }
   // vpdpwssd where the vector's width has VNNI (the x86 lowering of dot_i16i16 decides the same way).
   std::string pairInstruction() const {
-    if (!intPairs()) return "vdpbf16ps";
+    if (!intPairs()) return target_.module == LoweringModule::x86 ? "vdpbf16ps" : "bfdot";
     const bool vnni = lanes_.bits() == 512 ? target_.has("vnni") : target_.has("avx_vnni");
     return vnni ? "vpdpwssd" : "vpmaddwd";
   }
@@ -908,7 +908,7 @@ class ContractionBuilder {
         const std::string panel = "panel_v" + std::to_string(u) + tag;
         if (offsetBytes()) body.push_back(offsetDot(accName(r, u), x + "_offset", panel));
         else if (intPairs()) body.push_back(op(OpKind::DotI16I16, accName(r, u), lanes_, {accName(r, u), x, panel}, false));
-        else if (group_ == 2) body.push_back(op(OpKind::DotBf16, accName(r, u), lanes_, {accName(r, u), panel, x}, false));
+        else if (group_ == 2) body.push_back(op(target_.module == LoweringModule::x86 ? OpKind::DotBf16 : OpKind::DotBf16Odd, accName(r, u), lanes_, {accName(r, u), panel, x}, false));
         else if (bytesOp != OpKind::DotU8I8) body.push_back(op(bytesOp, accName(r, u), lanes_, {accName(r, u), x, panel}, false));
         else body.push_back(op(OpKind::DotU8I8, accName(r, u), lanes_, {accName(r, u), broadcastUnsigned ? x : panel, broadcastUnsigned ? panel : x}, false));
       }
@@ -1550,7 +1550,9 @@ class ContractionBuilder {
       note("per two steps of " + dimName(kdim_) + ": " + pairInstruction() + " (two exact i16 x i16 products per i32 lane, the operands' values as 16 bits, wrapping), the broadcast operand's pair as one u32" +
            (inputs_[size_t(1 - packed_)].spec->narrow == DType::i16 ? "" : " (its two bytes splat as a u16, each byte widened to 16 bits)"));
     else if (group_ == 2)
-      note("per two steps of " + dimName(kdim_) + ": vdpbf16ps (two bf16 products per f32 lane; subnormal inputs and sums flushed to zero), the broadcast operand's pair as one u32");
+      note("per two steps of " + dimName(kdim_) + ": " + pairInstruction() + " (two bf16 products per f32 lane" +
+           (target_.module == LoweringModule::x86 ? "" : ", the pair summed first, each step rounded to odd") +
+           "; subnormal inputs and sums flushed to zero), the broadcast operand's pair as one u32");
     else note("per step of " + (red.empty() ? std::string("the tile") : red) + ": " + (hasFma() ? "fused multiply-adds" : "multiplies and adds") +
          "; init and epilogue fused into the tile (each output element is written once)");
     note("tails: " + dimName(vdim_) + ": " + vectorTailText() + (tdim_ >= 0 ? "; " + dimName(tdim_) + ": " + rowTailText() : ""));

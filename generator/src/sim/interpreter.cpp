@@ -2,6 +2,7 @@
 #include "sim/interpreter.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -85,6 +86,37 @@ float bf16Half(uint64_t pair, int half) {
   return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x;
 }
 float flushSubnormal(float x) { return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x; }
+
+// Arm bfdot's arithmetic (ir::OpKind::DotBf16Odd, QEMU's bfdotadd): the exact value s + e
+// (|e| at most half an ulp of s) rounded to odd in f32: truncated, the last significand bit set
+// when anything was cut off; 2^128 or more is an infinity; below the smallest normal (tininess
+// before rounding) a zero of its sign.
+float roundOddF32(double s, double e) {
+  if (std::isnan(s)) return NAN;
+  if (std::fabs(s) >= 0x1p128) return std::copysign(INFINITY, s);
+  if (std::fabs(s) < double(FLT_MIN)) return std::copysign(0.0f, float(s));
+  float t = float(s);
+  if (std::fabs(double(t)) > std::fabs(s)) t = std::nextafter(t, 0.0f);  // toward zero
+  if (double(t) == s) {
+    if (e == 0) return t;  // exact
+    if ((e < 0) != (s < 0)) t = std::nextafter(t, 0.0f);  // the exact value lies just inside s
+  }
+  if (std::fabs(t) < FLT_MIN) return std::copysign(0.0f, t);
+  uint32_t bits;
+  std::memcpy(&bits, &t, 4);
+  bits |= 1u;
+  std::memcpy(&t, &bits, 4);
+  return t;
+}
+// x + y and x * y as bfdot computes them: inputs below the smallest normal read as zero, the
+// exact result (two-sum; a product of f32 values is exact in double) rounded to odd.
+float addRoundOdd(float x, float y) {
+  const double a = flushSubnormal(x), b = flushSubnormal(y), s = a + b;
+  if (!std::isfinite(s)) return float(s);
+  const double bb = s - a, e = (a - (s - bb)) + (b - bb);
+  return roundOddF32(s, e);
+}
+float mulRoundOdd(float x, float y) { return roundOddF32(double(flushSubnormal(x)) * double(flushSubnormal(y)), 0); }
 
 // The bits of l (of type `from`) read as `to`, a type of the same width (ir::OpKind::Bitcast).
 Lane bitcast(DType from, DType to, Lane l) {
@@ -374,6 +406,15 @@ struct Machine {
           float sum = float(a.lanes[l].f);
           for (int half : {1, 0}) sum = flushSubnormal(sum + bf16Half(b.lanes[l].u, half) * bf16Half(c.lanes[l].u, half));
           v.lanes[l].f = sum;
+        }
+        break;
+      }
+      case OpKind::DotBf16Odd: {
+        const Value &a = var(s.args[0]), &b = var(s.args[1]), &c = var(s.args[2]);
+        for (int l = 0; l < lanes; ++l) {
+          float p[2];
+          for (int h = 0; h < 2; ++h) p[h] = mulRoundOdd(bf16Half(b.lanes[l].u, h), bf16Half(c.lanes[l].u, h));
+          v.lanes[l].f = addRoundOdd(float(a.lanes[l].f), addRoundOdd(p[0], p[1]));
         }
         break;
       }

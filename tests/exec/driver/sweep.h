@@ -34,8 +34,8 @@ inline bool thin_sweep() {
 // the lengths after the first it repeats a run (exec_aarch64.dispatch/<cpu> checks its choice).
 // SIMDGEN_EXEC_VARIANTS=variants: every variant the CPU runs, without the dispatcher (which calls
 // one of them; the NEON-only CPU's runs, whose dispatcher picks neon). SIMDGEN_EXEC_VARIANTS=dotprod:
-// the NEON variants with dot products (neon_dotprod: sdot/udot; neon_i8mm: usdot) alone, which no
-// other run reaches.
+// the NEON variants with dot products (neon_dotprod: sdot/udot; neon_i8mm: usdot; neon_bf16:
+// bfdot) alone, which no other run reaches.
 inline const std::string& variants_setting() {
   static const std::string setting = [] {
     const char* v = std::getenv("SIMDGEN_EXEC_VARIANTS");
@@ -50,7 +50,8 @@ inline bool scalable_variants_only() { return variants_setting() == "scalable" |
 inline bool dispatcher_spared() { return variants_setting() == "sve" || variants_setting() == "variants" || variants_setting() == "dotprod"; }
 inline bool dotprod_variants_only() { return variants_setting() == "dotprod"; }
 inline bool arm_dot_variant(const std::string& suffix) {
-  return suffix.rfind("neon_", 0) == 0 && (suffix.find("dotprod") != std::string::npos || suffix.find("i8mm") != std::string::npos);
+  return suffix.rfind("neon_", 0) == 0 &&
+         (suffix.find("dotprod") != std::string::npos || suffix.find("i8mm") != std::string::npos || suffix.find("bf16") != std::string::npos);
 }
 // Runs of the SVE or dot-product variants alone under emulation: the contraction module shrinks
 // their shapes further (the fixed-width variants have their full runs on the NEON-only CPU).
