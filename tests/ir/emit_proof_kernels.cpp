@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Writes the proof plans (tests/ir/proof_plans.h) lowered for avx512, avx2+fma, neon, sve (the
 // scalable plans) and scalar as one C++ file, each under its architecture guard: times_two_<variant>, gemm_<variant>, threshold_<dtype>_<variant>, lane_sum_<dtype>_<order>_<variant>, the seed-004
-// 16x16 (avx512, also its half-row form transpose16h_) and 8x8 (avx2) transpose networks
+// 16x16 (avx512, also its half-row form transpose16h_), dot_bf16_<variant> (avx512_bf16, neon_bf16, sve_bf16), and 8x8 (avx2) transpose networks
 // transpose16_/transpose8_<dtype>_<variant>, and the generic networks of every element type
 // (addTransposeNetworks). The execution test
 // (proof_exec_test.cpp) runs them against scalar references: the new IR ops (whilelt, compare,
@@ -102,6 +102,10 @@ int main(int argc, char** argv) {
               add(proof_plans::laneSum(t, v.bits, pairwise), target,
                   "lane_sum_" + std::string(nameOf(t)) + (pairwise ? "_pairwise_" : "_halves_") + v.suffix);
     }
+    // The bf16 pair dot products on the targets that have them: dot_bf16_<variant>.
+    const Variant bf16[] = {{"avx512_bf16", {"avx512", {"bf16"}}, 512}, {"neon_bf16", {"neon", {"bf16"}}, 128}, {"sve_bf16", {"sve", {"bf16"}}, 0}};
+    for (const Variant& v : bf16)
+      add(proof_plans::dotBf16(v.bits, std::string(v.suffix) != "avx512_bf16"), makeTarget(v.request), std::string("dot_bf16_") + v.suffix);
   } catch (const std::exception& e) {
     std::cerr << "emit_proof_kernels: " << e.what() << "\n";
     return 1;

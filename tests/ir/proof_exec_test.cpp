@@ -10,6 +10,8 @@
 #include <sys/prctl.h>  // PR_SVE_GET_VL
 #endif
 
+#include <cfenv>
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -46,6 +48,7 @@ SIMDGEN_PROOF_VARIANTS(DECLARE)
   X(i8, int8_t) X(u8, uint8_t) X(i16, int16_t) X(u16, uint16_t) X(i32, int32_t) X(u32, uint32_t) X(i64, int64_t) \
   X(u64, uint64_t) X(f32, float) X(f64, double)
 #if defined(__x86_64__)
+void dot_bf16_avx512_bf16(const float* acc, const uint32_t* b, const uint32_t* c, int64_t n, float* out);
 void transpose16_f32_avx512(const float* in, float* out);
 void transpose16_i32_avx512(const int32_t* in, int32_t* out);
 void transpose16h_f32_avx512(const float* in, float* out);
@@ -78,6 +81,8 @@ SIMDGEN_PROOF_DTYPES(DECLARE)
 void lane_sum_f32_pairwise_neon(const float* a, int64_t n, float* total);
 void lane_sum_f64_pairwise_neon(const double* a, int64_t n, double* total);
 void lane_sum_f32_pairwise_sve(const float* a, int64_t n, float* total);
+void dot_bf16_neon_bf16(const float* acc, const uint32_t* b, const uint32_t* c, int64_t n, float* out);
+void dot_bf16_sve_bf16(const float* acc, const uint32_t* b, const uint32_t* c, int64_t n, float* out);
 void lane_sum_f64_pairwise_sve(const double* a, int64_t n, double* total);
 #endif
 
@@ -348,3 +353,98 @@ TEST_CASE("Arm zip and trn transpose networks lowered: NEON, and SVE at this CPU
 #undef CHECK_DTYPE
 }
 #endif
+
+namespace {
+
+// ---- bf16 pair dot products, against the instructions' documented arithmetic --------------------
+
+float bitsToFloat(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+uint32_t floatBits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+float daz(float x) { return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x; }
+float bf16Of(uint32_t pair, int half) { return daz(bitsToFloat((pair >> (16 * half) & 0xffffu) << 16)); }
+
+// Intel's VDPBF16PS pseudo-code: two FP32 FMAs (odd pair first), inputs read as zero when
+// subnormal (DAZ), subnormal results flushed (FTZ), round to nearest even.
+float vdpbf16psLane(float acc, uint32_t b, uint32_t c) {
+  float t = daz(acc);
+  for (int half : {1, 0}) t = daz(std::fmaf(bf16Of(b, half), bf16Of(c, half), daz(t)));
+  return t;
+}
+// Arm's BFDotAdd without FPCR.EBF: products and sums rounded to odd, the pair summed first,
+// subnormal inputs and results flushed. Round to odd here comes from the C environment: the
+// operation rounded toward zero, then the last bit set if it was inexact; an overflow (2^128 or
+// more) is an infinity.
+float roundedToOdd(float x, float y, bool multiply) {
+  volatile float a = daz(x), b = daz(y);
+  std::fesetround(FE_TOWARDZERO);
+  std::feclearexcept(FE_ALL_EXCEPT);
+  volatile float r = multiply ? a * b : a + b;
+  const int raised = std::fetestexcept(FE_INEXACT | FE_OVERFLOW);
+  std::fesetround(FE_TONEAREST);
+  const float v = r;
+  if (std::isnan(v)) return v;
+  if (raised & FE_OVERFLOW) return std::copysign(INFINITY, v);
+  if (std::fabs(v) < FLT_MIN) return std::copysign(0.0f, v);
+  return (raised & FE_INEXACT) ? bitsToFloat(floatBits(v) | 1u) : v;
+}
+float bfdotLane(float acc, uint32_t b, uint32_t c) {
+  const float pair = roundedToOdd(roundedToOdd(bf16Of(b, 0), bf16Of(c, 0), true), roundedToOdd(bf16Of(b, 1), bf16Of(c, 1), true), false);
+  return roundedToOdd(acc, pair, false);
+}
+
+using DotBf16Fn = void (*)(const float*, const uint32_t*, const uint32_t*, int64_t, float*);
+// Lanes where the two roundings differ (1 + 2^-24, FLT_MAX + 2^103, a pair summed first, a
+// subnormal accumulator, tiny products), then random ones over wide exponent ranges.
+void checkDotBf16(const char* name, DotBf16Fn f, bool odd) {
+  CAPTURE(name);
+  auto pow2 = [](int e) { return uint32_t(127 + e) << 7; };
+  auto pair = [](uint32_t even, uint32_t odd_) { return even | odd_ << 16; };
+  std::vector<float> acc{1.0f, FLT_MAX, 0.0f, 1.0f, FLT_MIN / 2, -FLT_MIN, 3.0f};
+  std::vector<uint32_t> b{pair(pow2(-12), 0), pair(pow2(52), 0), pair(pow2(-65), 0), pair(pow2(-25), pow2(-25)), pair(pow2(-126), 0),
+                          pair(pow2(-130) | 0x8000u, 0), pair(pow2(1), pow2(-30))};
+  std::vector<uint32_t> c{pair(pow2(-12), 0), pair(pow2(51), 0), pair(pow2(-65), 0), pair(pow2(0), pow2(0)), pair(pow2(0), 0),
+                          pair(pow2(3), 0), pair(pow2(0), pow2(0))};
+  std::mt19937_64 rng(99);
+  auto bf16 = [&](int lo, int hi) {
+    const uint32_t r = uint32_t(rng());
+    if (r % 29 == 0) return uint32_t(r >> 8 & 0x7f);  // a subnormal (or zero)
+    return (r & 0x8000u) | uint32_t(127 + lo + int(r % uint32_t(hi - lo + 1))) << 7 | (r >> 16 & 0x7fu);
+  };
+  for (int i = 0; i < 400; ++i) {
+    const int wide = i % 7 == 0 ? 60 : 20;  // some products near 2^128
+    acc.push_back(bitsToFloat(bf16(-wide, wide) << 16 | uint32_t(rng() & 0xffffu)));
+    b.push_back(bf16(-wide, wide) | bf16(-wide, wide) << 16);
+    c.push_back(bf16(-wide, wide) | bf16(-wide, wide) << 16);
+  }
+  const int64_t n = int64_t(acc.size());
+  std::vector<float> out(acc.size(), -7.0f);
+  f(acc.data(), b.data(), c.data(), n, out.data());
+  int differ = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const float want = odd ? bfdotLane(acc[size_t(i)], b[size_t(i)], c[size_t(i)]) : vdpbf16psLane(acc[size_t(i)], b[size_t(i)], c[size_t(i)]);
+    const float other = odd ? vdpbf16psLane(acc[size_t(i)], b[size_t(i)], c[size_t(i)]) : bfdotLane(acc[size_t(i)], b[size_t(i)], c[size_t(i)]);
+    const bool ok = std::isnan(want) ? std::isnan(out[size_t(i)]) : floatBits(out[size_t(i)]) == floatBits(want);
+    CHECK_MESSAGE(ok, "lane " << i << ": got " << out[size_t(i)] << ", want " << want);
+    if (floatBits(want) != floatBits(other)) ++differ;
+  }
+  CHECK(differ >= 4);  // the data tells the two roundings apart
+}
+
+}  // namespace
+
+TEST_CASE("bf16 pair dot products bit for bit: vdpbf16ps rounds to nearest, bfdot to odd") {
+#if defined(__x86_64__)
+  if (supported("avx512_bf16")) checkDotBf16("dot_bf16_avx512_bf16", dot_bf16_avx512_bf16, false);
+#elif defined(__aarch64__)
+  if (supported("neon_bf16")) checkDotBf16("dot_bf16_neon_bf16", dot_bf16_neon_bf16, true);
+  if (supported("sve_bf16")) checkDotBf16("dot_bf16_sve_bf16", dot_bf16_sve_bf16, true);
+#endif
+}

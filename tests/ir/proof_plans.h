@@ -247,6 +247,31 @@ inline ir::Plan laneSum(DType t, int bits, bool pairwise) {
   return p;
 }
 
+// out[i] = acc[i] + the bf16 pair products of b[i] and c[i] (each a u32: the even step's bf16 in
+// the low half), through dot_bf16 (vdpbf16ps) or dot_bf16_odd (Arm bfdot), over n lanes.
+inline ir::Plan dotBf16(int bits, bool odd) {
+  const VecType f = vectorOf(DType::f32, bits), u = vectorOf(DType::u32, bits);
+  ir::Plan p;
+  p.kernel = odd ? "dot_bf16_odd" : "dot_bf16";
+  setVectorLength(p, bits);
+  p.tensors = {{"acc", DType::f32, false, {sym("n")}, {Index::constant(1)}}, {"b", DType::u32, false, {sym("n")}, {Index::constant(1)}},
+               {"c", DType::u32, false, {sym("n")}, {Index::constant(1)}}, {"out", DType::f32, true, {sym("n")}, {Index::constant(1)}}};
+  p.params = {{ir::Param::Kind::tensor, "acc", "acc", "acc", ""}, {ir::Param::Kind::tensor, "b", "b", "b", ""},
+              {ir::Param::Kind::tensor, "c", "c", "c", ""},       {ir::Param::Kind::extent, "n", "n", "", ""},
+              {ir::Param::Kind::tensor, "out", "out", "out", ""}};
+  ir::Block body;
+  body.push_back(whileLt("active", f, sym("i"), sym("n")));
+  body.push_back(access(OpKind::Load, "x", f, "acc", sym("i"), "active"));
+  body.push_back(access(OpKind::Load, "y", u, "b", sym("i"), "active"));
+  body.push_back(access(OpKind::Load, "z", u, "c", sym("i"), "active"));
+  body.push_back(declare(odd ? OpKind::DotBf16Odd : OpKind::DotBf16, "d", f, {"x", "y", "z"}));
+  body.push_back(store("out", "d", f, sym("i"), "active"));
+  Stmt loop = ir::forLoop("i", Index::constant(0), sym("n"), lanesOf(f), std::move(body), false, "one predicated loop");
+  loop.coversTail = true;
+  p.body = {loop};
+  return p;
+}
+
 // ---- a transpose network between loads and stores ---------------------------------------------
 
 // Builds the inputs of a half-row network (TransposeNetwork::halfRows) from full tile rows held

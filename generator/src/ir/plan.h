@@ -96,8 +96,8 @@ enum class OpKind {
   DotBf16,       // dst (f32) lane l = a[l] + b'[2l+1] * c'[2l+1] + b'[2l] * c'[2l], in that order, where
                  //   b and c are u32 vectors of dst's lanes, each lane a pair of bf16 bits (the low
                  //   half the even element) and b', c' their values with subnormals read as zero;
-                 //   each product is exact, each addition rounded to nearest even, a subnormal
-                 //   sum flushed to zero (x86 vdpbf16ps); no predicate
+                 //   two fused multiply-adds rounded to nearest even, a subnormal a read as zero
+                 //   and a subnormal sum flushed (x86 vdpbf16ps: DAZ, FTZ); no predicate
   DotBf16Odd,    // dst (f32) lane l = a[l] + (b'[2l] * c'[2l] + b'[2l+1] * c'[2l+1]), the pair summed
                  //   first: Arm bfdot (BFDotAdd without FEAT_EBF16's FPCR.EBF): each product and
                  //   each addition rounded to odd (a result of 2^128 or more is an infinity),

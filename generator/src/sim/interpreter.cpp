@@ -403,8 +403,10 @@ struct Machine {
       case OpKind::DotBf16: {
         const Value &a = var(s.args[0]), &b = var(s.args[1]), &c = var(s.args[2]);
         for (int l = 0; l < lanes; ++l) {
-          float sum = float(a.lanes[l].f);
-          for (int half : {1, 0}) sum = flushSubnormal(sum + bf16Half(b.lanes[l].u, half) * bf16Half(c.lanes[l].u, half));
+          // Two FP32 FMAs (Intel's pseudo-code), every input read as zero when subnormal (the
+          // accumulator too: DAZ), every result flushed (FTZ).
+          float sum = flushSubnormal(float(a.lanes[l].f));
+          for (int half : {1, 0}) sum = flushSubnormal(std::fmaf(bf16Half(b.lanes[l].u, half), bf16Half(c.lanes[l].u, half), sum));
           v.lanes[l].f = sum;
         }
         break;
