@@ -6,9 +6,11 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "peers_contraction.h"
 
@@ -207,49 +209,44 @@ std::vector<Peer> simdgen_bf16_matmul_peers() {
   return peers;
 }
 
-std::vector<Peer> simdgen_u8i8_matmul_peers() {
+// An integer matmul's peers: "simdgen" (the dispatcher), each variant the CPU runs, "simdgen_bt"
+// when given (the same kernel on transposed weights), and "simdgen_f32" (the f32 kernel on the
+// same values).
+template <class A, class B>
+std::vector<Peer> int_matmul_peers(MatmulInt8<A, B> dispatch, std::initializer_list<std::pair<const char*, MatmulInt8<A, B>>> variants,
+                                   MatmulInt8<A, B> transposed = nullptr) {
   std::vector<Peer> peers;
-  peers.push_back(matmul_int8_peer<uint8_t>("simdgen", bench_matmul_u8i8));
-#define SIMDGEN_BENCH_VARIANT(v) \
-  if (cpu_runs(#v)) peers.push_back(matmul_int8_peer<uint8_t>("simdgen." #v, bench_matmul_u8i8_##v));
-  SIMDGEN_bench_matmul_u8i8_VARIANTS(SIMDGEN_BENCH_VARIANT)
-#undef SIMDGEN_BENCH_VARIANT
-  peers.push_back(matmul_int8_peer<uint8_t>("simdgen_bt", bench_matmul_bt_u8i8, true));
+  peers.push_back(matmul_int8_peer<A, B>("simdgen", dispatch));
+  for (const auto& [name, f] : variants)
+    if (cpu_runs(name)) peers.push_back(matmul_int8_peer<A, B>(std::string("simdgen.") + name, f));
+  if (transposed) peers.push_back(matmul_int8_peer<A, B>("simdgen_bt", transposed, true));
   peers.push_back(matmul_peer("simdgen_f32", bench_matmul_f32));
   return peers;
+}
+#define SIMDGEN_VARIANT_ENTRY(kernel, v) {#v, kernel##_##v},
+
+std::vector<Peer> simdgen_u8i8_matmul_peers() {
+#define ENTRY(v) SIMDGEN_VARIANT_ENTRY(bench_matmul_u8i8, v)
+  return int_matmul_peers<uint8_t, int8_t>(bench_matmul_u8i8, {SIMDGEN_bench_matmul_u8i8_VARIANTS(ENTRY)}, bench_matmul_bt_u8i8);
+#undef ENTRY
 }
 
 std::vector<Peer> simdgen_u8u8_matmul_peers() {
-  std::vector<Peer> peers;
-  peers.push_back(matmul_int8_peer<uint8_t, uint8_t>("simdgen", bench_matmul_u8u8));
-#define SIMDGEN_BENCH_VARIANT(v) \
-  if (cpu_runs(#v)) peers.push_back(matmul_int8_peer<uint8_t, uint8_t>("simdgen." #v, bench_matmul_u8u8_##v));
-  SIMDGEN_bench_matmul_u8u8_VARIANTS(SIMDGEN_BENCH_VARIANT)
-#undef SIMDGEN_BENCH_VARIANT
-  peers.push_back(matmul_peer("simdgen_f32", bench_matmul_f32));
-  return peers;
+#define ENTRY(v) SIMDGEN_VARIANT_ENTRY(bench_matmul_u8u8, v)
+  return int_matmul_peers<uint8_t, uint8_t>(bench_matmul_u8u8, {SIMDGEN_bench_matmul_u8u8_VARIANTS(ENTRY)});
+#undef ENTRY
 }
 
 std::vector<Peer> simdgen_i16i16_matmul_peers() {
-  std::vector<Peer> peers;
-  peers.push_back(matmul_int8_peer<int16_t, int16_t>("simdgen", bench_matmul_i16i16));
-#define SIMDGEN_BENCH_VARIANT(v) \
-  if (cpu_runs(#v)) peers.push_back(matmul_int8_peer<int16_t, int16_t>("simdgen." #v, bench_matmul_i16i16_##v));
-  SIMDGEN_bench_matmul_i16i16_VARIANTS(SIMDGEN_BENCH_VARIANT)
-#undef SIMDGEN_BENCH_VARIANT
-  peers.push_back(matmul_peer("simdgen_f32", bench_matmul_f32));
-  return peers;
+#define ENTRY(v) SIMDGEN_VARIANT_ENTRY(bench_matmul_i16i16, v)
+  return int_matmul_peers<int16_t, int16_t>(bench_matmul_i16i16, {SIMDGEN_bench_matmul_i16i16_VARIANTS(ENTRY)});
+#undef ENTRY
 }
 
 std::vector<Peer> simdgen_i8i8_matmul_peers() {
-  std::vector<Peer> peers;
-  peers.push_back(matmul_int8_peer<int8_t>("simdgen", bench_matmul_i8i8));
-#define SIMDGEN_BENCH_VARIANT(v) \
-  if (cpu_runs(#v)) peers.push_back(matmul_int8_peer<int8_t>("simdgen." #v, bench_matmul_i8i8_##v));
-  SIMDGEN_bench_matmul_i8i8_VARIANTS(SIMDGEN_BENCH_VARIANT)
-#undef SIMDGEN_BENCH_VARIANT
-  peers.push_back(matmul_peer("simdgen_f32", bench_matmul_f32));
-  return peers;
+#define ENTRY(v) SIMDGEN_VARIANT_ENTRY(bench_matmul_i8i8, v)
+  return int_matmul_peers<int8_t, int8_t>(bench_matmul_i8i8, {SIMDGEN_bench_matmul_i8i8_VARIANTS(ENTRY)});
+#undef ENTRY
 }
 
 std::vector<Peer> simdgen_conv_peers() {
