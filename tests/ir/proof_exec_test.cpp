@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "simdgen_cpu_checks.h"  // generated from `simdgen list --json`
+#include "bf16_reference.h"
 #include "proof_plans.h"
 
 #if defined(__x86_64__)
@@ -358,72 +359,15 @@ namespace {
 
 // ---- bf16 pair dot products, against the instructions' documented arithmetic --------------------
 
-float bitsToFloat(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-uint32_t floatBits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-float daz(float x) { return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x; }
-float bf16Of(uint32_t pair, int half) { return daz(bitsToFloat((pair >> (16 * half) & 0xffffu) << 16)); }
-
-// Intel's VDPBF16PS pseudo-code: two FP32 FMAs (odd pair first), inputs read as zero when
-// subnormal (DAZ), subnormal results flushed (FTZ), round to nearest even.
-float vdpbf16psLane(float acc, uint32_t b, uint32_t c) {
-  float t = daz(acc);
-  for (int half : {1, 0}) t = daz(std::fmaf(bf16Of(b, half), bf16Of(c, half), daz(t)));
-  return t;
-}
-// Arm's BFDotAdd without FPCR.EBF: products and sums rounded to odd, the pair summed first,
-// subnormal inputs and results flushed. Round to odd here comes from the C environment: the
-// operation rounded toward zero, then the last bit set if it was inexact; an overflow (2^128 or
-// more) is an infinity.
-float roundedToOdd(float x, float y, bool multiply) {
-  volatile float a = daz(x), b = daz(y);
-  std::fesetround(FE_TOWARDZERO);
-  std::feclearexcept(FE_ALL_EXCEPT);
-  volatile float r = multiply ? a * b : a + b;
-  const int raised = std::fetestexcept(FE_INEXACT | FE_OVERFLOW);
-  std::fesetround(FE_TONEAREST);
-  const float v = r;
-  if (std::isnan(v)) return v;
-  if (raised & FE_OVERFLOW) return std::copysign(INFINITY, v);
-  if (std::fabs(v) < FLT_MIN) return std::copysign(0.0f, v);
-  return (raised & FE_INEXACT) ? bitsToFloat(floatBits(v) | 1u) : v;
-}
-float bfdotLane(float acc, uint32_t b, uint32_t c) {
-  const float pair = roundedToOdd(roundedToOdd(bf16Of(b, 0), bf16Of(c, 0), true), roundedToOdd(bf16Of(b, 1), bf16Of(c, 1), true), false);
-  return roundedToOdd(acc, pair, false);
-}
+using namespace bf16_reference;
 
 using DotBf16Fn = void (*)(const float*, const uint32_t*, const uint32_t*, int64_t, float*);
-// Lanes where the two roundings differ (1 + 2^-24, FLT_MAX + 2^103, a pair summed first, a
-// subnormal accumulator, tiny products), then random ones over wide exponent ranges.
+// The lowered op against the reference on testLanes(), bit for bit (NaN for NaN).
 void checkDotBf16(const char* name, DotBf16Fn f, bool odd) {
   CAPTURE(name);
-  auto pow2 = [](int e) { return uint32_t(127 + e) << 7; };
-  auto pair = [](uint32_t even, uint32_t odd_) { return even | odd_ << 16; };
-  std::vector<float> acc{1.0f, FLT_MAX, 0.0f, 1.0f, FLT_MIN / 2, -FLT_MIN, 3.0f};
-  std::vector<uint32_t> b{pair(pow2(-12), 0), pair(pow2(52), 0), pair(pow2(-65), 0), pair(pow2(-25), pow2(-25)), pair(pow2(-126), 0),
-                          pair(pow2(-130) | 0x8000u, 0), pair(pow2(1), pow2(-30))};
-  std::vector<uint32_t> c{pair(pow2(-12), 0), pair(pow2(51), 0), pair(pow2(-65), 0), pair(pow2(0), pow2(0)), pair(pow2(0), 0),
-                          pair(pow2(3), 0), pair(pow2(0), pow2(0))};
-  std::mt19937_64 rng(99);
-  auto bf16 = [&](int lo, int hi) {
-    const uint32_t r = uint32_t(rng());
-    if (r % 29 == 0) return uint32_t(r >> 8 & 0x7f);  // a subnormal (or zero)
-    return (r & 0x8000u) | uint32_t(127 + lo + int(r % uint32_t(hi - lo + 1))) << 7 | (r >> 16 & 0x7fu);
-  };
-  for (int i = 0; i < 400; ++i) {
-    const int wide = i % 7 == 0 ? 60 : 20;  // some products near 2^128
-    acc.push_back(bitsToFloat(bf16(-wide, wide) << 16 | uint32_t(rng() & 0xffffu)));
-    b.push_back(bf16(-wide, wide) | bf16(-wide, wide) << 16);
-    c.push_back(bf16(-wide, wide) | bf16(-wide, wide) << 16);
-  }
+  const Lanes lanes = testLanes();
+  const std::vector<float>& acc = lanes.acc;
+  const std::vector<uint32_t>&b = lanes.b, &c = lanes.c;
   const int64_t n = int64_t(acc.size());
   std::vector<float> out(acc.size(), -7.0f);
   f(acc.data(), b.data(), c.data(), n, out.data());
