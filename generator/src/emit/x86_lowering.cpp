@@ -891,7 +891,7 @@ class X86Lowering final : public IsaLowering {
         const bool zmm = s.type.bits() == 512;
         const std::string p = pfx(s.type.bits());
         // VNNI fuses the pair's products and the add (the same sum modulo 2^32).
-        if (zmm ? w.cx.target.has("vnni") : w.cx.target.has("avx_vnni")) {
+        if (w.cx.target.vnniAt(s.type.bits())) {
           w.cx.instructions.insert("vpdpwssd i16 pair dot products");
           return x.assign(call(p + (zmm ? "dpwssd_epi32" : "dpwssd_avx_epi32"), {s.args[0], s.args[1], s.args[2]}));
         }
@@ -900,7 +900,7 @@ class X86Lowering final : public IsaLowering {
       }
       case OpKind::DotU8I8: {  // vpdpbusd: u8 x s8 quads into i32 lanes (wrapping)
         const bool zmm = s.type.bits() == 512;
-        if (zmm ? !w.cx.target.has("vnni") : !w.cx.target.has("avx_vnni"))
+        if (!w.cx.target.vnniAt(s.type.bits()))
           throw std::logic_error("dot_u8i8 needs the vnni feature (targets avx512+vnni, avx2+avx_vnni)");
         w.cx.instructions.insert("vpdpbusd u8 x s8 quad dot products");
         return x.assign(call(pfx(s.type.bits()) + (zmm ? "dpbusd_epi32" : "dpbusd_avx_epi32"), {s.args[0], s.args[1], s.args[2]}));

@@ -506,11 +506,10 @@ class ContractionBuilder {
   // Pairs of integers through vpmaddwd (group_ 2 in an i32 contraction; bf16 pairs are f32's).
   bool intPairs() const { return group_ == 2 && c_.dtype == DType::i32; }
   std::string pairsName() const { return intPairs() ? "i16 pairs" : "bf16 pairs"; }
-  // vpdpwssd where the vector's width has VNNI (the x86 lowering of dot_i16i16 decides the same way).
+  // vpdpwssd where the vector's width has VNNI (as the x86 lowering of dot_i16i16 chooses).
   std::string pairInstruction() const {
     if (!intPairs()) return target_.module == LoweringModule::x86 ? "vdpbf16ps" : "bfdot";
-    const bool vnni = lanes_.bits() == 512 ? target_.has("vnni") : target_.has("avx_vnni");
-    return vnni ? "vpdpwssd" : "vpmaddwd";
+    return target_.vnniAt(lanes_.bits()) ? "vpdpwssd" : "vpmaddwd";
   }
   // Mixed signs on Arm with sdot/udot but without usdot (i8mm): the broadcast bytes go in offset
   // by 128 to the panel's signedness (see offsetBytes).

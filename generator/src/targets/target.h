@@ -55,6 +55,8 @@ struct Target {
   // faddv (SVE) and faddp (NEON vaddvq): one or two instructions instead of log2(lanes) steps.
   bool pairwiseLaneSums() const { return module == LoweringModule::neon || module == LoweringModule::sve; }
   bool has(const std::string& feature) const;
+  // VNNI (vpdpbusd, vpdpwssd) at this vector width: AVX512-VNNI on zmm, AVX-VNNI on ymm.
+  bool vnniAt(int bits) const { return bits == 512 ? has("vnni") : has("avx_vnni"); }
   // Lanes of a vector of t; per vscale when scalable (the count at the minimum length).
   int lanes(DType t) const { return vectorBits ? vectorBits / bitsOf(t) : 1; }
   // The vector type of t on this target (scalable on SVE; one lane on scalar).
