@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "contraction_check.h"
+#include "plan/family.h"
 #include "spec/spec.h"
 #include "spec_errors.h"
 
@@ -331,4 +332,48 @@ TEST_CASE("contraction plans: i32 sums of i8, u8, i16, u16 and i32 operands are 
   checkIntPlans(contractionSpec(R"J(  "dims": [{"name": "x", "extent": "w"}, {"name": "c", "extent": "ch"}, {"name": "r", "extent": 3, "kind": "reduction"}],
   "operands": [{"name": "in", "index": ["x + r", "c"], "dtype": "i16"}, {"name": "f", "index": ["r", "c"], "dtype": "i8"}],
   "output": {"name": "out", "index": ["x", "c"]})J", "k", "i32"), {{"w", 6}, {"ch", 35}}, 9);
+}
+
+TEST_CASE("contraction plans: convolutions take dot-product groups through a panel of the whole window") {
+  // A 3x3 window over NHWC activations: the filter's column of tiles goes into the group panel for
+  // every window step (rz, ry) and a block of channel steps, the activations' channels are the
+  // broadcast groups. Every byte pair (natural quads, x86 and Arm offsets), i16 pairs, and channel
+  // counts that leave a partial group (3, 5, 9), fill whole groups (8) or need several panel blocks
+  // (230: 224 channels a block for 4 vectors on AVX-512, then 6, a partial group among them).
+  const std::string conv = R"J(  "dims": [{"name": "y", "extent": "h"}, {"name": "x", "extent": "w"}, {"name": "co", "extent": "cout"},
+           {"name": "rz", "extent": 3, "kind": "reduction"}, {"name": "ry", "extent": 3, "kind": "reduction"}, {"name": "ci", "extent": "cin", "kind": "reduction"}],
+  "operands": [{"name": "input", "index": ["y + rz", "x + ry", "ci"], "strides": ["row", "cin", 1], "dtype": "@A@"}, {"name": "filter", "index": ["rz", "ry", "ci", "co"], "dtype": "@B@"}],
+  "init": {"name": "bias", "index": ["co"]},
+  "output": {"name": "out", "index": ["y", "x", "co"]},
+  "epilogue": [{"op": "clamp", "min": -2147483648, "max": 1000000}])J";
+  uint64_t seed = 51;
+  for (const auto& [a, b] : std::vector<std::pair<std::string, std::string>>{{"u8", "i8"}, {"i8", "i8"}, {"u8", "u8"}, {"i8", "u8"}, {"i16", "i16"}, {"i8", "i16"}}) {
+    CAPTURE(a);
+    CAPTURE(b);
+    std::string body = conv;
+    body.replace(body.find("@A@"), 3, a);
+    body.replace(body.find("@B@"), 3, b);
+    const std::string text = contractionSpec(body, "k", "i32");
+    for (const auto& [h, w, co, ci] : std::vector<std::array<int64_t, 4>>{{1, 7, 37, 3}, {2, 3, 17, 8}, {1, 2, 65, 5}, {1, 9, 5, 9}})
+      checkIntPlans(text, {{"h", h}, {"w", w}, {"cout", co}, {"cin", ci}}, seed++);
+    if (a == "u8" || a == "i8") checkIntPlans(text, {{"h", 1}, {"w", 2}, {"cout", 70}, {"cin", 230}}, seed++);
+  }
+  // The window panel is what runs: on avx512+vnni the u8 x i8 plan packs every step of rz, ry.
+  std::string body = conv;
+  body.replace(body.find("@A@"), 3, "u8");
+  body.replace(body.find("@B@"), 3, "i8");
+  const KernelSpec s = parseSpecText(contractionSpec(body, "k", "i32"), "t.json");
+  const ir::Plan plan = buildPlan(s, makeTarget(TargetRequest{"avx512", {"vnni"}}));
+  std::string notes;
+  for (const std::string& n : plan.summary) notes += n + "\n";
+  CHECK_MESSAGE(notes.find("224 steps of ci at a time for each of the 9 steps of rz, ry") != std::string::npos, notes);
+  // bf16 pairs (vdpbf16ps, bfdot) through the same window panel, f32 sums.
+  auto bf16 = [](const std::string& text, const std::vector<std::string>& names) { return spec(simdgen::testing::withBf16Operands(text, names)); };
+  std::string f32 = conv;
+  f32.replace(f32.find(", \"dtype\": \"@A@\""), 16, "");
+  f32.replace(f32.find(", \"dtype\": \"@B@\""), 16, "");
+  const std::string clamp = R"J({"op": "clamp", "min": -2147483648, "max": 1000000})J";
+  f32.replace(f32.find(clamp), clamp.size(), R"J({"op": "relu"})J");
+  checkPlans(bf16(f32, {"input", "filter"}), {{"h", 2}, {"w", 5}, {"cout", 21}, {"cin", 7}}, 61);
+  checkPlans(bf16(f32, {"input", "filter"}), {{"h", 1}, {"w", 3}, {"cout", 17}, {"cin", 130}}, 62);
 }

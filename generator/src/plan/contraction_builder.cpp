@@ -460,13 +460,13 @@ class ContractionBuilder {
       plan_.tensors.back().scratch = true;
     }
     const int64_t elementBytes = group_ ? 4 / group_ : bytesOf(c_.dtype);  // a group panel keeps bf16 or bytes
-    kc_ = std::max<int64_t>(16, bytes / (columns * elementBytes));
+    kc_ = std::max<int64_t>(16, bytes / (columns * elementBytes * outerSteps_));
     if (group_) kc_ -= kc_ % group_;  // blocks of whole groups of steps
-    if (group_) plan_.tensors.push_back({"panel", DType::u32, true, {Index::constant(kc_ / group_ * columns)}, {Index::constant(1)}});
+    if (group_) plan_.tensors.push_back({"panel", DType::u32, true, {Index::constant(kc_ / group_ * columns * outerSteps_)}, {Index::constant(1)}});
     else plan_.tensors.push_back({"panel", c_.dtype, true, {Index::constant(kc_ * columns)}, {Index::constant(1)}});
     plan_.tensors.back().scratch = true;
-    note("packing: " + inputs_[size_t(packed_)].spec->name + (byElement ? " (transposed: element by element)" : packed_ == transposed_ ? " (transposed by " + std::to_string(lanes_.lanes) + " x " + std::to_string(lanes_.lanes) + (group_ ? " tiles of groups)" : " tiles)") : "") + " is copied per column of tiles into a " + std::to_string(kc_ * columns * elementBytes / 1024) +
-         (lanes_.scalable ? " KiB panel (at 2048-bit vectors; shorter ones use its start), " : " KiB panel, ") + std::to_string(kc_) + " steps of " + dimName(kdim_) + " at a time (the reduction runs in blocks of " + std::to_string(kc_) + ")" +
+    note("packing: " + inputs_[size_t(packed_)].spec->name + (byElement ? " (transposed: element by element)" : packed_ == transposed_ ? " (transposed by " + std::to_string(lanes_.lanes) + " x " + std::to_string(lanes_.lanes) + (group_ ? " tiles of groups)" : " tiles)") : "") + " is copied per column of tiles into a " + std::to_string(kc_ * columns * elementBytes * outerSteps_ / 1024) +
+         (lanes_.scalable ? " KiB panel (at 2048-bit vectors; shorter ones use its start), " : " KiB panel, ") + std::to_string(kc_) + " steps of " + dimName(kdim_) + " at a time" + windowText() + " (the reduction runs in blocks of " + std::to_string(kc_) + ")" +
          (group_ == 2 ? "; " + pairsName() + ": panel row p holds steps 2p and 2p + 1 of each column as one u32, for " + pairInstruction() : "") +
          (group_ == 4 ? "; byte quads: panel row p holds steps 4p..4p + 3 of each column as one u32, for " +
                             quadInstruction() : ""));
@@ -484,6 +484,8 @@ class ContractionBuilder {
   // by tiles through the network and group by group (transposedGroupPanel).
   int dotGroup(int packed) const {
     if (packed < 0 || nest_.unroll.count(kdim_)) return 0;
+    for (int d : outerK_)
+      if (nest_.unroll.count(d)) return 0;
     const PlannedTensor &b = inputs_[size_t(packed)], &a = inputs_[size_t(1 - packed)];
     if (stepAlong(a, kdim_).constantValue() != int64_t{1}) return 0;
     if (packed == transposed_ && stepAlong(b, kdim_).constantValue() != int64_t{1}) return 0;
@@ -563,7 +565,10 @@ class ContractionBuilder {
   // Why operand k cannot be packed ("" if it can).
   std::string packable(int k) {
     if (lanes_.lanes == 1) return "the kernel is one lane wide";
-    if (std::string why = packShape(k); !why.empty()) return why;
+    if (std::string why = packShape(k, true); !why.empty()) return why;
+    if (!outerK_.empty() && !dotGroup(k))
+      return "packing needs exactly one reduction dim unless the reduction takes dot-product groups (byte quads, bf16 or i16 pairs; found " +
+             std::to_string(outerK_.size() + 1) + ": the panel of every window step would be re-read per block)";
     if (gathered_[size_t(k)]) return "it is read by gathers (" + notContiguous_ + ")";
     if (lanes_.scalable && !dotGroup(k)) return "panels of scalable vectors are planned for byte-quad dot products only (SVE sdot, udot)";
     const Extent& ve = c_.dims[size_t(vdim_)].extent;
@@ -573,18 +578,68 @@ class ContractionBuilder {
   }
   // The shape packing needs: fixed-width vectors, one reduction dim, and an operand that runs
   // along the vector dim and that dim only besides the reduction, the other one broadcast.
-  std::string packShape(int k) {
-    int reductions = 0;
+  // `window`: the reduction dims besides the nest's innermost one (a convolution's window) may
+  // have static extents, every step of them in the panel (outerK_); the caller allows that for
+  // dot-product groups only (packable).
+  std::string packShape(int k, bool window = false) {
+    std::vector<int> reductions;
     for (size_t d = 0; d < c_.dims.size(); ++d)
-      if (c_.dims[d].reduction) ++reductions, kdim_ = int(d);
-    if (reductions != 1) return "packing needs exactly one reduction dim (the panel holds KC steps of it), found " + std::to_string(reductions);
+      if (c_.dims[d].reduction) reductions.push_back(int(d)), kdim_ = int(d);
+    outerK_.clear();
+    outerSteps_ = 1;
+    if (reductions.size() != 1 && !(window && !reductions.empty()))
+      return "packing needs exactly one reduction dim (the panel holds KC steps of it) unless the reduction takes dot-product groups (byte quads, bf16 or i16 pairs), found " +
+             std::to_string(reductions.size());
+    if (window && !nest_.reductions.empty()) kdim_ = nest_.reductions.back();
+    for (int d : window && !nest_.reductions.empty() ? nest_.reductions : reductions) {
+      if (d == kdim_) continue;
+      const Extent& e = c_.dims[size_t(d)].extent;
+      if (!e.isStatic()) return "the reduction dim " + dimName(d) + " has a runtime extent (the panel holds every step of " + dimName(d) + " for each block of " + dimName(kdim_) + ")";
+      outerK_.push_back(d);
+      outerSteps_ *= std::max<int64_t>(*e.value, 1);
+    }
     const PlannedTensor& b = inputs_[size_t(k)];
     const PlannedTensor& a = inputs_[size_t(1 - k)];
     if (!dependsOn(b, vdim_)) return "it does not run along the vector dim " + dimName(vdim_);
     if (dependsOn(a, vdim_)) return "the other operand runs along the vector dim too";
     for (size_t d = 0; d < c_.dims.size(); ++d)
-      if (int(d) != vdim_ && int(d) != kdim_ && dependsOn(b, int(d))) return "it depends on " + dimName(int(d)) + " besides " + dimName(vdim_) + " and " + dimName(kdim_);
+      if (int(d) != vdim_ && int(d) != kdim_ && !c_.dims[d].reduction && dependsOn(b, int(d)))
+        return "it depends on " + dimName(int(d)) + " besides " + dimName(vdim_) + " and the reduction";
     return "";
+  }
+  // " for each of the 9 steps of rz, ry" when the panel holds a window (outerK_), else "".
+  std::string windowText() const {
+    std::string dims;
+    for (int d : outerK_) dims += (dims.empty() ? "" : ", ") + dimName(d);
+    return outerK_.empty() ? "" : " for each of the " + std::to_string(outerSteps_) + " steps of " + dims;
+  }
+  // The panel's window steps (outerK_) at their loop variables as one number, outermost first.
+  // The packing loops name theirs with `prefix` ("w": wr4), apart from the tiles' (r4) that
+  // they would shadow.
+  Index windowStep(const std::string& prefix) const {
+    Index at = Index::constant(0);
+    for (int d : outerK_) at = (at * *c_.dims[size_t(d)].extent.value + sym(prefix + loopVar(d))).simplified();
+    return at;
+  }
+  // `body` inside loops over the window's steps (outerK_), outermost first.
+  ir::Block windowLoops(ir::Block body, const std::string& prefix) const {
+    for (size_t q = outerK_.size(); q-- > 0;) {
+      const int d = outerK_[q];
+      ir::Block loop;
+      loop.push_back(ir::forLoop(prefix + loopVar(d), Index::constant(0), dimExtent(d), 1, std::move(body), false, dimName(d)));
+      body = std::move(loop);
+    }
+    return body;
+  }
+  // x with the window's loop variables named as the packing loops name them.
+  Index packingWindow(Index x) const {
+    for (int d : outerK_) x = renamed(x, loopVar(d), "w" + loopVar(d));
+    return x;
+  }
+  // The group panel's element offset of the row holding steps `k`.. (a multiple of G past k0) of
+  // the window step being planned, for nr vectors a row.
+  Index groupPanelRow(const std::string& k, int nr, const std::string& prefix) const {
+    return product(windowStep(prefix) * kc_ + sym(k) - sym("k0"), panelRow(nr, group_)).simplified();
   }
   static std::string inQuotes(const std::string& s) { return "\"" + s + "\""; }
   // Operand k as the user wrote it: an operand packed ahead by the name in the spec, and its copy.
@@ -675,6 +730,12 @@ class ContractionBuilder {
       partPred = out.back().dst;
     }
     if (offsetBytes()) startColumnSums(out, nr);  // the column sums of the block, as the tiles take them
+    // A window step's offset in b (its terms of the window and the tile's column), in a local.
+    Index windowBase;
+    if (!outerK_.empty())
+      for (const ir::Term& t : packingWindow(renamed(address(b, 0, 0), k, "kp")).terms)
+        if (std::find(t.symbols.begin(), t.symbols.end(), "kp") == t.symbols.end()) windowBase.terms.push_back(t);
+    windowBase = windowBase.simplified();
     auto rows = [&](bool whole) {
       ir::Block copy;
       for (int u = 0; u < nr; ++u) {
@@ -682,7 +743,8 @@ class ContractionBuilder {
         for (int h = 0; h < group_; ++h) {
           Stmt l = op(OpKind::Load, "", part);
           l.tensor = b.name;
-          l.index = (renamed(address(b, 0, u), k, "kp") + stepAlong(b, kdim_) * h).simplified();
+          l.index = (packingWindow(renamed(address(b, 0, u), k, "kp")) + stepAlong(b, kdim_) * h - windowBase).simplified();
+          if (!outerK_.empty()) l.index = (sym("window_base") + l.index).simplified();
           if (!pred.empty()) {
             l.pred = partPred;
             l.literal = "0";
@@ -697,16 +759,22 @@ class ContractionBuilder {
         }
         Stmt st = op(OpKind::Store, "", wide, {v}, false);
         st.tensor = "panel";
-        st.index = (product(sym("kp") - sym("k0"), panelRow(nr, group_)) + lanesIndex() * u).simplified();
+        st.index = (outerK_.empty() ? groupPanelRow("kp", nr, "w") : sym("pack_window") + product(sym("kp"), panelRow(nr, group_))) + lanesIndex() * u;
+        st.index = st.index.simplified();
         copy.push_back(st);
       }
       return copy;
     };
     const std::string what = group_ == 2 ? "as " + pairsName() : "as byte quads";
-    out.push_back(ir::forLoop("kp", sym("k0"), sym("k_end"), group_, rows(true), false,
-                              "pack: " + std::to_string(nr) + (nr == 1 ? " vector" : " vectors") + " of " + b.spec->name + " per " + std::to_string(group_) + " steps, " + what));
-    Stmt last = ir::ifLess(sym("kp"), sym("k_end"), rows(false), "the last steps, the missing ones zero");
-    out.push_back(std::move(last));
+    ir::Block steps;
+    if (!outerK_.empty()) {  // the window step's offsets in b and in the panel, in locals
+      steps.push_back(ir::letIndex("window_base", windowBase));
+      steps.push_back(ir::letIndex("pack_window", product(windowStep("w") * kc_ - sym("k0"), panelRow(nr, group_))));
+    }
+    steps.push_back(ir::forLoop("kp", sym("k0"), sym("k_end"), group_, rows(true), false,
+                                "pack: " + std::to_string(nr) + (nr == 1 ? " vector" : " vectors") + " of " + b.spec->name + " per " + std::to_string(group_) + " steps, " + what));
+    steps.push_back(ir::ifLess(sym("kp"), sym("k_end"), rows(false), "the last steps, the missing ones zero"));
+    for (Stmt& st : windowLoops(std::move(steps), "w")) out.push_back(std::move(st));
     if (offsetBytes()) storeColumnSums(out, nr);
     return out;
   }
@@ -844,9 +912,19 @@ class ContractionBuilder {
     const std::string k = loopVar(kdim_), n = std::to_string(group_);
     const std::string ins = group_ == 2 ? pairInstruction() : quadInstruction();
     ir::Block out;
+    if (!outerK_.empty()) {  // per window step: its offsets in the panel and in the broadcast operand, in locals
+      const PlannedTensor& a = inputs_[size_t(1 - packed_)];
+      out.push_back(ir::letIndex("panel_window", product(windowStep("") * kc_ - sym("k0"), panelRow(panelNr_, group_))));
+      Index window;
+      for (const ir::Term& t : tileAddress(a, 0, 0).terms)
+        if (std::find(t.symbols.begin(), t.symbols.end(), k) == t.symbols.end()) window.terms.push_back(t);
+      broadcastWindow_ = window.simplified();
+      out.push_back(ir::letIndex(a.name + "_window", broadcastWindow_));
+    }
     out.push_back(ir::forLoop(k, sym("k0"), sym("k_end"), group_, dotStep(mr, nr, pred, true), false, dimName(kdim_) + ", " + n + " steps per " + ins));
     out.push_back(ir::ifLess(sym(k), sym("k_end"), dotStep(mr, nr, pred, false), "the last steps of " + dimName(kdim_)));
-    return out;
+    broadcastWindow_ = Index();
+    return windowLoops(std::move(out), "");
   }
   // One group of steps (or the last, partial one: its parts past k_end are zero): the panel's
   // group vectors, then per row the broadcast operand's group (G adjacent elements as one u32,
@@ -860,7 +938,8 @@ class ContractionBuilder {
     for (int u = 0; u < nr; ++u) {
       Stmt s = op(OpKind::Load, "panel_v" + std::to_string(u) + tag, wide);
       s.tensor = "panel";
-      s.index = (product(sym(k) - sym("k0"), panelRow(panelNr_, group_)) + lanesIndex() * u).simplified();
+      s.index = (outerK_.empty() ? groupPanelRow(k, panelNr_, "") : sym("panel_window") + product(sym(k), panelRow(panelNr_, group_))) + lanesIndex() * u;
+      s.index = s.index.simplified();
       if (!pred.empty()) {  // a partial column: the lanes past the extent were not packed
         s.pred = pred;
         s.literal = "0";
@@ -874,6 +953,11 @@ class ContractionBuilder {
                            : a.spec->narrow == DType::i8                                          ? OpKind::DotI8I8
                                                                                                   : OpKind::DotU8U8;
     const bool bytePairs = whole && intPairs() && a.spec->narrow != DType::i16;  // built by vectors, not one u32 load
+    // Row r's group of the broadcast operand, from the window step's local when there is one.
+    auto groupAt = [&](int r) {
+      const Index full = tileAddress(a, r, 0);
+      return outerK_.empty() ? full : (sym(a.name + "_window") + (full - broadcastWindow_)).simplified();
+    };
     for (int r = 0; r < mr; ++r) {
       const std::string x = a.name + "_r" + std::to_string(r) + tag;
       if (bytePairs) {
@@ -882,7 +966,7 @@ class ContractionBuilder {
         const int L = lanes_.lanes;
         Stmt l = op(OpKind::Load, x + "_bytes2", VecType{DType::u16, 1});
         l.tensor = a.name;
-        l.index = tileAddress(a, r, 0);
+        l.index = groupAt(r);
         l.packedElements = true;
         body.push_back(l);
         body.push_back(op(OpKind::Splat, x + "_halves", VecType{DType::u16, L}, {x + "_bytes2"}));
@@ -892,11 +976,11 @@ class ContractionBuilder {
       } else if (whole) {  // the group's G adjacent elements, in order, are its u32: one load
         Stmt l = op(OpKind::Load, x + "_group", VecType{DType::u32, 1});
         l.tensor = a.name;
-        l.index = tileAddress(a, r, 0);
+        l.index = groupAt(r);
         l.packedElements = true;
         body.push_back(l);
       }
-      if (!whole) lastGroup(body, a, tileAddress(a, r, 0), x + "_group", k);  // its parts past k_end zero
+      if (!whole) lastGroup(body, a, groupAt(r), x + "_group", k);  // its parts past k_end zero
       if (!bytePairs) body.push_back(op(OpKind::Splat, x, wide, {x + "_group"}));
       if (offsetBytes()) {  // a + 128 as unsigned bytes (bytes80)
         Stmt o = op(OpKind::Binary, x + "_offset", wide, {x, "bytes80"});
@@ -1662,7 +1746,10 @@ class ContractionBuilder {
   static constexpr int kColumnTailRows = 8;
   int columnTailMr_ = 0;
   int packed_ = -1;       // the operand packed into the panel (choosePacking), -1: none
-  int kdim_ = -1;         // the one reduction dim when packing
+  int kdim_ = -1;         // the reduction dim a panel blocks (the nest's innermost)
+  std::vector<int> outerK_;  // the other reduction dims (a window: static extents), every step of them in the panel
+  int64_t outerSteps_ = 1;   // their steps' product
+  Index broadcastWindow_;    // while planning a windowed dot reduction: the broadcast operand's window offset (its local <name>_window)
   int64_t kc_ = 0;        // steps of it per panel
   bool packing_ = false;  // while planning the tiles of a packed column
   int panelNr_ = 0;  // the panel's vectors per step while packing_
