@@ -7,11 +7,13 @@
 //     512x512x512, 509x517x511 and 1024x1024x1024 (MxNxK): the generated
 //     kernel, OpenBLAS and BLIS (serial builds), oneDNN's matmul primitive,
 //     Eigen 3.4 and the clang-19 i-k-j loop;
+//   - the seed convolution quantized (u8 input, i8 filter, i32 bias and output):
+//     the generated kernel and oneDNN's int8 convolution;
 //   - the FMA peak of this core: independent FMA chains on zmm and ymm
 //     registers (peers_contraction_peak.h), so that every table can give a
 //     fraction of a peak measured in the same run.
 //
-// Names: "matmul/<M>x<N>x<K>/<impl>", "conv/seed/<impl>", "peak/<impl>".
+// Names: "matmul/<M>x<N>x<K>/<impl>", "conv/seed/<impl>", "conv_u8i8/seed/<impl>", "peak/<impl>".
 // Every row has the counter GFLOP, a rate: GFLOP/s of CPU time (an FMA is 2 flops).
 // Inputs are uniform in [-1, 1) from a fixed seed, shared by every
 // implementation of a problem; each implementation writes its own output.
@@ -180,6 +182,17 @@ ProblemKind conv_problem() {
   p.bias = random_input("conv.bias", SeedConv::CO);
   return {"conv/seed", p, SeedConv::kOutput, SeedConv::kFlops, conv_exact,
           [](const Problem& q) { plain_seed_conv_clang19(q.b, q.a, q.bias, q.out); }};
+}
+
+// The seed convolution on integers (u8 input, i8 filter, bias -128..127), for the int8 kernels:
+// the f32 reference sums them with rounding far inside the check's tolerance.
+ProblemKind conv_u8i8_problem() {
+  ProblemKind kind = conv_problem();
+  kind.label = "conv_u8i8/seed";
+  kind.inputs.a = int8_input("conv.input.u8", SeedConv::kInput, true);
+  kind.inputs.b = int8_input("conv.filter.i8", SeedConv::kFilter, false);
+  kind.inputs.bias = int8_input("conv.bias.i8", SeedConv::CO, false);
+  return kind;
 }
 
 // --- Checking -------------------------------------------------------------------
@@ -354,6 +367,10 @@ void register_contraction_benchmarks() {
 
   const ProblemKind conv = conv_problem();
   for (const Peer& peer : conv_peers()) add(conv, peer);
+  const ProblemKind conv_u8i8 = conv_u8i8_problem();
+  std::vector<Peer> conv_int8 = simdgen_conv_u8i8_peers();
+  for (Peer& p : onednn_conv_u8i8_peers()) conv_int8.push_back(std::move(p));
+  for (const Peer& peer : conv_int8) add(conv_u8i8, peer);
   const std::vector<Peer> matmuls = matmul_peers();
   for (const MatmulSize& size : kMatmulSizes) {
     const ProblemKind kind = matmul_problem(size);

@@ -73,6 +73,7 @@ std::vector<Peer> onednn_bf16_matmul_peers();
 std::vector<Peer> onednn_u8i8_matmul_peers();
 std::vector<Peer> onednn_i8i8_matmul_peers();  // the same with s8 a (-128..127)
 std::vector<Peer> onednn_conv_peers();      // "onednn" (preferred layouts), "onednn.nhwc"
+std::vector<Peer> onednn_conv_u8i8_peers();  // the same in u8 x s8 -> s32 (bias s32, ReLU)
 std::vector<Peer> halide_conv_peers();      // "halide": JIT, the seed's schedule minus parallel
 
 // The generated kernels (dispatcher "simdgen" and each variant "simdgen.<isa>"
@@ -88,5 +89,9 @@ std::vector<Peer> simdgen_i8i8_matmul_peers();  // the same with bench_matmul_i8
 std::vector<Peer> simdgen_u8u8_matmul_peers();  // the same with bench_matmul_u8u8 (u8 a and b)
 std::vector<Peer> simdgen_i16i16_matmul_peers();  // the same with bench_matmul_i16i16 (i16 a and b, int8 values)
 std::vector<Peer> simdgen_conv_peers();
+// The quantized seed convolution (u8 input 0..255, i8 filter, integer bias; i32 output compared as
+// floats): "simdgen" (bench_seed_conv_u8i8), its variants, "simdgen_f32" (the f32 kernel on the
+// same values).
+std::vector<Peer> simdgen_conv_u8i8_peers();
 
 }  // namespace simdgen_bench

@@ -125,17 +125,19 @@ Prepared matmul_int8(const Problem& p, bool packed, dt a_type) {
           std::string(pd.impl_info_str()) + ", weights " + layout(pd.weights_desc(), b_plain, "plain")};
 }
 
-// The seed convolution; nhwc = false lets oneDNN pick the activation layouts.
-Prepared conv(const Problem& p, bool nhwc) {
+// The seed convolution; nhwc = false lets oneDNN pick the activation layouts. int8: u8 source,
+// s8 weights, s32 bias and destination (the benchmark's floats hold integers in those ranges:
+// reordered once, outside the timing; the s32 output converted to floats for the check).
+Prepared conv(const Problem& p, bool nhwc, bool int8 = false) {
   using C = SeedConv;
   // Logical dims are always (N, C, H, W) and (OC, IC, KH, KW); the tags give
   // the physical order. The benchmark's filter[ci][kh][kw][co] is ihwo.
+  const dt src_t = int8 ? dt::u8 : dt::f32, w_t = int8 ? dt::s8 : dt::f32, out_t = int8 ? dt::s32 : dt::f32;
   const memory::desc user_src({C::N, C::CI, C::H + 2, C::W + 2}, dt::f32, tag::nhwc),
-      user_w({C::CO, C::CI, 3, 3}, dt::f32, tag::ihwo), bias_md({C::CO}, dt::f32, tag::a),
-      user_dst({C::N, C::CO, C::H, C::W}, dt::f32, tag::nhwc);
-  const memory::desc src_md = nhwc ? user_src : memory::desc(user_src.dims(), dt::f32, tag::any),
-                     w_md(user_w.dims(), dt::f32, tag::any),
-                     dst_md = nhwc ? user_dst : memory::desc(user_dst.dims(), dt::f32, tag::any);
+      user_w({C::CO, C::CI, 3, 3}, dt::f32, tag::ihwo), user_bias({C::CO}, dt::f32, tag::a),
+      bias_md({C::CO}, out_t, tag::a), user_dst({C::N, C::CO, C::H, C::W}, out_t, tag::nhwc);
+  const memory::desc src_md(user_src.dims(), src_t, nhwc ? tag::nhwc : tag::any), w_md(user_w.dims(), w_t, tag::any),
+      dst_md = nhwc ? user_dst : memory::desc(user_dst.dims(), out_t, tag::any);
   dnnl::post_ops ops;
   ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
   dnnl::primitive_attr attr;
@@ -149,13 +151,16 @@ Prepared conv(const Problem& p, bool nhwc) {
   auto s = std::make_shared<dnnl::stream>(cpu());
   const memory src = reordered(wrap(user_src, p.a), pd.src_desc(), *s);
   const memory w = reordered(wrap(user_w, p.b), pd.weights_desc(), *s);
-  const memory user_out = wrap(user_dst, p.out);
+  const memory bias = reordered(wrap(user_bias, p.bias), bias_md, *s);
+  // int8: the s32 output in its own buffer, converted to p.out's floats for the check.
+  auto out32 = std::make_shared<std::vector<int32_t>>(int8 ? static_cast<size_t>(C::kOutput) : 0);
+  const memory user_out = int8 ? memory(user_dst, cpu(), out32->data()) : wrap(user_dst, p.out);
   const memory dst = pd.dst_desc() == user_dst ? user_out : memory(pd.dst_desc(), cpu());
   auto prim = std::make_shared<dnnl::convolution_forward>(pd);
   auto args = std::make_shared<std::unordered_map<int, memory>>(std::unordered_map<int, memory>{
       {DNNL_ARG_SRC, src},
       {DNNL_ARG_WEIGHTS, w},
-      {DNNL_ARG_BIAS, wrap(bias_md, p.bias)},
+      {DNNL_ARG_BIAS, bias},
       {DNNL_ARG_DST, dst}});
   return {[=] {
             prim->execute(*s, *args);
@@ -167,6 +172,7 @@ Prepared conv(const Problem& p, bool nhwc) {
               dnnl::reorder(from, to).execute(*s, from, to);
               s->wait();
             }
+            for (size_t i = 0; i < out32->size(); ++i) p.out[i] = static_cast<float>((*out32)[i]);
             return static_cast<const float*>(p.out);
           },
           std::string(pd.impl_info_str()) + ", src " + layout(pd.src_desc(), user_src, "nhwc") +
@@ -212,6 +218,11 @@ std::vector<Peer> onednn_i8i8_matmul_peers() {
 std::vector<Peer> onednn_conv_peers() {
   return {{"onednn", [](const Problem& p) { return conv(p, false); }},
           {"onednn.nhwc", [](const Problem& p) { return conv(p, true); }}};
+}
+
+std::vector<Peer> onednn_conv_u8i8_peers() {
+  return {{"onednn", [](const Problem& p) { return conv(p, false, true); }},
+          {"onednn.nhwc", [](const Problem& p) { return conv(p, true, true); }}};
 }
 
 }  // namespace simdgen_bench

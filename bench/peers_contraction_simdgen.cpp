@@ -26,6 +26,7 @@
 #include "bench_seed_conv.h"
 #include "bench_seed_conv_packed.h"
 #include "bench_seed_conv_schedule.h"
+#include "bench_seed_conv_u8i8.h"
 
 namespace simdgen_bench {
 namespace {
@@ -177,13 +178,31 @@ Peer conv_packed_peer(const std::string& name, bool pack_each_call) {
                             [p] { return static_cast<const float*>(p.out); }};
           }};
 }
+// The quantized seed convolution (bench_seed_conv_u8i8): u8 input, i8 filter and i32 bias copied
+// once from the benchmark's integer-valued floats (untimed), the i32 output converted to floats
+// outside the timing.
+using ConvU8I8 = void (*)(const int8_t*, const uint8_t*, const int32_t*, int32_t*);
+Peer conv_u8i8_peer(const std::string& name, ConvU8I8 f) {
+  return {name, [f](const Problem& p) {
+            std::shared_ptr<int8_t> filter = integers<int8_t>(p.b, SeedConv::kFilter);
+            std::shared_ptr<uint8_t> input = integers<uint8_t>(p.a, SeedConv::kInput);
+            std::shared_ptr<int32_t> bias = integers<int32_t>(p.bias, SeedConv::CO);
+            std::shared_ptr<int32_t> out(static_cast<int32_t*>(std::aligned_alloc(64, static_cast<size_t>(SeedConv::kOutput) * 4)), std::free);
+            return Prepared{[f, filter, input, bias, out] { f(filter.get(), input.get(), bias.get(), out.get()); },
+                            [p, out] {
+                              for (int64_t i = 0; i < SeedConv::kOutput; ++i) p.out[i] = static_cast<float>(out.get()[i]);
+                              return static_cast<const float*>(p.out);
+                            }};
+          }};
+}
 }  // namespace
 
 std::string simdgen_contraction_info() {
   return std::string("dispatchers run bench_matmul_f32_") + bench_matmul_f32_variant() + ", bench_matmul_bf16_" +
          bench_matmul_bf16_variant() + ", bench_matmul_bt_f32_" +
          bench_matmul_bt_f32_variant() + ", bench_seed_conv_" + bench_seed_conv_variant() + ", bench_seed_conv_schedule_" +
-         bench_seed_conv_schedule_variant() + ", bench_seed_conv_packed_" + bench_seed_conv_packed_variant();
+         bench_seed_conv_schedule_variant() + ", bench_seed_conv_packed_" + bench_seed_conv_packed_variant() +
+         ", bench_seed_conv_u8i8_" + bench_seed_conv_u8i8_variant();
 }
 
 std::vector<Peer> simdgen_matmul_peers() {
@@ -259,6 +278,17 @@ std::vector<Peer> simdgen_conv_peers() {
   peers.push_back(conv_peer("simdgen_seed_schedule", bench_seed_conv_schedule));
   peers.push_back(conv_packed_peer("simdgen_packed", false));
   peers.push_back(conv_packed_peer("simdgen_packed_each_call", true));
+  return peers;
+}
+
+std::vector<Peer> simdgen_conv_u8i8_peers() {
+  std::vector<Peer> peers;
+  peers.push_back(conv_u8i8_peer("simdgen", bench_seed_conv_u8i8));
+#define SIMDGEN_BENCH_VARIANT(v) \
+  if (cpu_runs(#v)) peers.push_back(conv_u8i8_peer("simdgen." #v, bench_seed_conv_u8i8_##v));
+  SIMDGEN_bench_seed_conv_u8i8_VARIANTS(SIMDGEN_BENCH_VARIANT)
+#undef SIMDGEN_BENCH_VARIANT
+  peers.push_back(conv_peer("simdgen_f32", bench_seed_conv));
   return peers;
 }
 

@@ -430,6 +430,8 @@ GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, con
                                                    [](const Variant& v) { return hasFusibleFloatOps(v.plan); })));
   data.set("no_loop_vectorizer", mst::data(std::any_of(g.variants.begin(), g.variants.end(),
                                                       [](const Variant& v) { return v.plan.noCompilerLoopVectorizer; })));
+  data.set("no_loop_header_copies", mst::data(std::any_of(g.variants.begin(), g.variants.end(),
+                                                         [](const Variant& v) { return v.plan.noLoopHeaderCopies; })));
   // Every variant shares the signature and docs; the last one is the plainest (scalar).
   const ir::Plan& plan = g.variants.back().plan;
   data.set("params", params(plan, false));

@@ -353,6 +353,11 @@ struct Plan {
   // grouped scalar loads of a one-lane register tile into vector loads that read past the last
   // row of an operand (a crash at a guard page, found by the contraction exec tests).
   bool noCompilerLoopVectorizer = false;
+  // GCC's loop header copying stays off for the file (GCC only): on register tiles of dot-product
+  // instructions (vpdpbusd, sdot: the accumulator is both source and destination) GCC 12 -O2
+  // otherwise copies every accumulator twice per step and spills some when the loop's trip count
+  // is known (a static reduction: the quantized seed convolution ran at half its speed).
+  bool noLoopHeaderCopies = false;
   // What the kernel computes beyond its tensors, as the family defines it ("op" = "add", "axis",
   // "index" = "last", ...): read by the test driver's references through `explain --json`.
   std::vector<std::pair<std::string, std::string>> semantics;

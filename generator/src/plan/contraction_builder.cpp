@@ -453,6 +453,7 @@ class ContractionBuilder {
     // A scalable panel is sized for the longest vectors (2048 bits); shorter ones use its start.
     const int64_t columns = int64_t(nr_) * lanes_.lanes * (lanes_.scalable ? kMaxVscale : 1);
     group_ = dotGroup(packed_);
+    plan_.noLoopHeaderCopies = group_ != 0;  // see ir/plan.h
     const bool byElement = packed_ == transposed_ && !transposesByNetwork();
     const int64_t bytes = byElement && !group_ ? kTransposedPanelBytes : kPanelBytes;
     if (offsetBytes()) {  // 128 x each panel column's sum over the block, per panel vector
