@@ -358,6 +358,14 @@ TEST_CASE("contraction plans: convolutions take dot-product groups through a pan
       checkIntPlans(text, {{"h", h}, {"w", w}, {"cout", co}, {"cin", ci}}, seed++);
     if (a == "u8" || a == "i8") checkIntPlans(text, {{"h", 1}, {"w", 2}, {"cout", 70}, {"cin", 230}}, seed++);
   }
+  // PyTorch's OIHW int8 weights packed ahead (weight_packed[ky][kx][ci][co]), then regrouped into
+  // the window panel per call; i8 x i8 takes the offset on x86 VNNI, sdot on Arm.
+  const std::string oihw = R"J(  "dims": [{"name": "y", "extent": "h"}, {"name": "x", "extent": "w"}, {"name": "co", "extent": "cout"},
+           {"name": "ky", "extent": 2, "kind": "reduction"}, {"name": "kx", "extent": 3, "kind": "reduction"}, {"name": "ci", "extent": "cin", "kind": "reduction"}],
+  "operands": [{"name": "weight", "index": ["co", "ci", "ky", "kx"], "dtype": "i8", "pack": "ahead"}, {"name": "input", "index": ["y + ky", "x + kx", "ci"], "dtype": "i8"}],
+  "output": {"name": "out", "index": ["y", "x", "co"]}, "epilogue": [{"op": "relu"}])J";
+  for (const auto& [h, w, co, ci] : std::vector<std::array<int64_t, 4>>{{2, 5, 19, 6}, {1, 3, 33, 13}})
+    checkIntPlans(contractionSpec(oihw, "k", "i32"), {{"h", h}, {"w", w}, {"cout", co}, {"cin", ci}}, seed++);
   // The window panel is what runs: on avx512+vnni the u8 x i8 plan packs every step of rz, ry.
   std::string body = conv;
   body.replace(body.find("@A@"), 3, "u8");
