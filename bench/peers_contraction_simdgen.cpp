@@ -217,13 +217,22 @@ std::vector<Peer> simdgen_matmul_peers() {
   return peers;
 }
 
-std::vector<Peer> simdgen_bf16_matmul_peers() {
+// A kernel's peers: "simdgen" (the dispatcher) and each variant the CPU runs, made by `make`.
+template <class Fn>
+std::vector<Peer> dispatched_peers(Peer (*make)(const std::string&, Fn), Fn dispatch,
+                                   std::initializer_list<std::pair<const char*, Fn>> variants) {
   std::vector<Peer> peers;
-  peers.push_back(matmul_bf16_peer("simdgen", bench_matmul_bf16));
-#define SIMDGEN_BENCH_VARIANT(v) \
-  if (cpu_runs(#v)) peers.push_back(matmul_bf16_peer("simdgen." #v, bench_matmul_bf16_##v));
-  SIMDGEN_bench_matmul_bf16_VARIANTS(SIMDGEN_BENCH_VARIANT)
-#undef SIMDGEN_BENCH_VARIANT
+  peers.push_back(make("simdgen", dispatch));
+  for (const auto& [name, f] : variants)
+    if (cpu_runs(name)) peers.push_back(make(std::string("simdgen.") + name, f));
+  return peers;
+}
+#define SIMDGEN_VARIANT_ENTRY(kernel, v) {#v, kernel##_##v},
+
+std::vector<Peer> simdgen_bf16_matmul_peers() {
+#define ENTRY(v) SIMDGEN_VARIANT_ENTRY(bench_matmul_bf16, v)
+  std::vector<Peer> peers = dispatched_peers<MatmulBf16>(matmul_bf16_peer, bench_matmul_bf16, {SIMDGEN_bench_matmul_bf16_VARIANTS(ENTRY)});
+#undef ENTRY
   peers.push_back(matmul_peer("simdgen_f32", bench_matmul_f32));
   return peers;
 }
@@ -234,15 +243,12 @@ std::vector<Peer> simdgen_bf16_matmul_peers() {
 template <class A, class B>
 std::vector<Peer> int_matmul_peers(MatmulInt8<A, B> dispatch, std::initializer_list<std::pair<const char*, MatmulInt8<A, B>>> variants,
                                    MatmulInt8<A, B> transposed = nullptr) {
-  std::vector<Peer> peers;
-  peers.push_back(matmul_int8_peer<A, B>("simdgen", dispatch));
-  for (const auto& [name, f] : variants)
-    if (cpu_runs(name)) peers.push_back(matmul_int8_peer<A, B>(std::string("simdgen.") + name, f));
+  std::vector<Peer> peers = dispatched_peers<MatmulInt8<A, B>>(
+      [](const std::string& name, MatmulInt8<A, B> f) { return matmul_int8_peer<A, B>(name, f); }, dispatch, variants);
   if (transposed) peers.push_back(matmul_int8_peer<A, B>("simdgen_bt", transposed, true));
   peers.push_back(matmul_peer("simdgen_f32", bench_matmul_f32));
   return peers;
 }
-#define SIMDGEN_VARIANT_ENTRY(kernel, v) {#v, kernel##_##v},
 
 std::vector<Peer> simdgen_u8i8_matmul_peers() {
 #define ENTRY(v) SIMDGEN_VARIANT_ENTRY(bench_matmul_u8i8, v)
@@ -282,12 +288,9 @@ std::vector<Peer> simdgen_conv_peers() {
 }
 
 std::vector<Peer> simdgen_conv_u8i8_peers() {
-  std::vector<Peer> peers;
-  peers.push_back(conv_u8i8_peer("simdgen", bench_seed_conv_u8i8));
-#define SIMDGEN_BENCH_VARIANT(v) \
-  if (cpu_runs(#v)) peers.push_back(conv_u8i8_peer("simdgen." #v, bench_seed_conv_u8i8_##v));
-  SIMDGEN_bench_seed_conv_u8i8_VARIANTS(SIMDGEN_BENCH_VARIANT)
-#undef SIMDGEN_BENCH_VARIANT
+#define ENTRY(v) SIMDGEN_VARIANT_ENTRY(bench_seed_conv_u8i8, v)
+  std::vector<Peer> peers = dispatched_peers<ConvU8I8>(conv_u8i8_peer, bench_seed_conv_u8i8, {SIMDGEN_bench_seed_conv_u8i8_VARIANTS(ENTRY)});
+#undef ENTRY
   peers.push_back(conv_peer("simdgen_f32", bench_seed_conv));
   return peers;
 }
