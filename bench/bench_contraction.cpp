@@ -7,13 +7,15 @@
 //     512x512x512, 509x517x511 and 1024x1024x1024 (MxNxK): the generated
 //     kernel, OpenBLAS and BLIS (serial builds), oneDNN's matmul primitive,
 //     Eigen 3.4 and the clang-19 i-k-j loop;
-//   - the seed convolution quantized (u8 input, i8 filter, i32 bias and output):
-//     the generated kernel and oneDNN's int8 convolution;
+//   - the seed convolution quantized (u8 input, i8 filter, i32 bias and output)
+//     and on bf16 operands: the generated kernels and oneDNN's int8 and bf16
+//     convolutions;
 //   - the FMA peak of this core: independent FMA chains on zmm and ymm
 //     registers (peers_contraction_peak.h), so that every table can give a
 //     fraction of a peak measured in the same run.
 //
-// Names: "matmul/<M>x<N>x<K>/<impl>", "conv/seed/<impl>", "conv_u8i8/seed/<impl>", "peak/<impl>".
+// Names: "matmul/<M>x<N>x<K>/<impl>", "conv/seed/<impl>", "conv_u8i8/seed/<impl>",
+// "conv_bf16/seed/<impl>", "peak/<impl>".
 // Every row has the counter GFLOP, a rate: GFLOP/s of CPU time (an FMA is 2 flops).
 // Inputs are uniform in [-1, 1) from a fixed seed, shared by every
 // implementation of a problem; each implementation writes its own output.
@@ -195,6 +197,15 @@ ProblemKind conv_u8i8_problem() {
   return kind;
 }
 
+// The seed convolution on values bfloat16 represents exactly, for the bf16 kernels.
+ProblemKind conv_bf16_problem() {
+  ProblemKind kind = conv_problem();
+  kind.label = "conv_bf16/seed";
+  kind.inputs.a = bf16_input("conv.input", SeedConv::kInput);
+  kind.inputs.b = bf16_input("conv.filter", SeedConv::kFilter);
+  return kind;
+}
+
 // --- Checking -------------------------------------------------------------------
 
 // Sums of ~1000 products in f32 differ from one order of summation to another by
@@ -371,6 +382,10 @@ void register_contraction_benchmarks() {
   std::vector<Peer> conv_int8 = simdgen_conv_u8i8_peers();
   for (Peer& p : onednn_conv_u8i8_peers()) conv_int8.push_back(std::move(p));
   for (const Peer& peer : conv_int8) add(conv_u8i8, peer);
+  const ProblemKind conv_bf16 = conv_bf16_problem();
+  std::vector<Peer> conv_b = simdgen_conv_bf16_peers();
+  for (Peer& p : onednn_conv_bf16_peers()) conv_b.push_back(std::move(p));
+  for (const Peer& peer : conv_b) add(conv_bf16, peer);
   const std::vector<Peer> matmuls = matmul_peers();
   for (const MatmulSize& size : kMatmulSizes) {
     const ProblemKind kind = matmul_problem(size);

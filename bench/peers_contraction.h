@@ -74,6 +74,7 @@ std::vector<Peer> onednn_u8i8_matmul_peers();
 std::vector<Peer> onednn_i8i8_matmul_peers();  // the same with s8 a (-128..127)
 std::vector<Peer> onednn_conv_peers();      // "onednn" (preferred layouts), "onednn.nhwc"
 std::vector<Peer> onednn_conv_u8i8_peers();  // the same in u8 x s8 -> s32 (bias s32, ReLU)
+std::vector<Peer> onednn_conv_bf16_peers();  // the same in bf16 x bf16 -> f32 (bias f32, ReLU)
 std::vector<Peer> halide_conv_peers();      // "halide": JIT, the seed's schedule minus parallel
 
 // The generated kernels (dispatcher "simdgen" and each variant "simdgen.<isa>"
@@ -93,5 +94,8 @@ std::vector<Peer> simdgen_conv_peers();
 // floats): "simdgen" (bench_seed_conv_u8i8), its variants, "simdgen_f32" (the f32 kernel on the
 // same values).
 std::vector<Peer> simdgen_conv_u8i8_peers();
+// The seed convolution on bf16 operands (values bf16 represents exactly; f32 output): "simdgen"
+// (bench_seed_conv_bf16 on their bits), its variants, "simdgen_f32" (the f32 kernel).
+std::vector<Peer> simdgen_conv_bf16_peers();
 
 }  // namespace simdgen_bench

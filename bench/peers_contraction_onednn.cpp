@@ -125,14 +125,21 @@ Prepared matmul_int8(const Problem& p, bool packed, dt a_type) {
           std::string(pd.impl_info_str()) + ", weights " + layout(pd.weights_desc(), b_plain, "plain")};
 }
 
-// The seed convolution; nhwc = false lets oneDNN pick the activation layouts. int8: u8 source,
+// The operands' types of a convolution peer.
+enum class ConvTypes { f32, u8s8, bf16 };
+
+// The seed convolution; nhwc = false lets oneDNN pick the activation layouts. u8s8: u8 source,
 // s8 weights, s32 bias and destination (the benchmark's floats hold integers in those ranges:
-// reordered once, outside the timing; the s32 output converted to floats for the check).
-Prepared conv(const Problem& p, bool nhwc, bool int8 = false) {
+// reordered once, outside the timing; the s32 output converted to floats for the check). bf16:
+// bf16 source and weights (values bf16 represents exactly, reordered once), f32 bias and
+// destination.
+Prepared conv(const Problem& p, bool nhwc, ConvTypes types = ConvTypes::f32) {
   using C = SeedConv;
+  const bool int8 = types == ConvTypes::u8s8, bf16 = types == ConvTypes::bf16;
   // Logical dims are always (N, C, H, W) and (OC, IC, KH, KW); the tags give
   // the physical order. The benchmark's filter[ci][kh][kw][co] is ihwo.
-  const dt src_t = int8 ? dt::u8 : dt::f32, w_t = int8 ? dt::s8 : dt::f32, out_t = int8 ? dt::s32 : dt::f32;
+  const dt src_t = int8 ? dt::u8 : bf16 ? dt::bf16 : dt::f32, w_t = int8 ? dt::s8 : bf16 ? dt::bf16 : dt::f32,
+           out_t = int8 ? dt::s32 : dt::f32;
   const memory::desc user_src({C::N, C::CI, C::H + 2, C::W + 2}, dt::f32, tag::nhwc),
       user_w({C::CO, C::CI, 3, 3}, dt::f32, tag::ihwo), user_bias({C::CO}, dt::f32, tag::a),
       bias_md({C::CO}, out_t, tag::a), user_dst({C::N, C::CO, C::H, C::W}, out_t, tag::nhwc);
@@ -221,8 +228,13 @@ std::vector<Peer> onednn_conv_peers() {
 }
 
 std::vector<Peer> onednn_conv_u8i8_peers() {
-  return {{"onednn", [](const Problem& p) { return conv(p, false, true); }},
-          {"onednn.nhwc", [](const Problem& p) { return conv(p, true, true); }}};
+  return {{"onednn", [](const Problem& p) { return conv(p, false, ConvTypes::u8s8); }},
+          {"onednn.nhwc", [](const Problem& p) { return conv(p, true, ConvTypes::u8s8); }}};
+}
+
+std::vector<Peer> onednn_conv_bf16_peers() {
+  return {{"onednn", [](const Problem& p) { return conv(p, false, ConvTypes::bf16); }},
+          {"onednn.nhwc", [](const Problem& p) { return conv(p, true, ConvTypes::bf16); }}};
 }
 
 }  // namespace simdgen_bench

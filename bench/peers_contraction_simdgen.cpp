@@ -24,6 +24,7 @@
 #include "bench_matmul_u8u8.h"
 #include "bench_matmul_u8i8.h"
 #include "bench_seed_conv.h"
+#include "bench_seed_conv_bf16.h"
 #include "bench_seed_conv_packed.h"
 #include "bench_seed_conv_schedule.h"
 #include "bench_seed_conv_u8i8.h"
@@ -195,6 +196,16 @@ Peer conv_u8i8_peer(const std::string& name, ConvU8I8 f) {
                             }};
           }};
 }
+// The seed convolution on bf16 operands (bench_seed_conv_bf16): the bits of input and filter
+// taken once (untimed), f32 bias and output as they are.
+using ConvBf16 = void (*)(const uint16_t*, const uint16_t*, const float*, float*);
+Peer conv_bf16_peer(const std::string& name, ConvBf16 f) {
+  return {name, [f](const Problem& p) {
+            std::shared_ptr<uint16_t> filter = bf16_bits(p.b, SeedConv::kFilter), input = bf16_bits(p.a, SeedConv::kInput);
+            return Prepared{[f, p, filter, input] { f(filter.get(), input.get(), p.bias, p.out); },
+                            [p] { return static_cast<const float*>(p.out); }};
+          }};
+}
 }  // namespace
 
 std::string simdgen_contraction_info() {
@@ -202,7 +213,7 @@ std::string simdgen_contraction_info() {
          bench_matmul_bf16_variant() + ", bench_matmul_bt_f32_" +
          bench_matmul_bt_f32_variant() + ", bench_seed_conv_" + bench_seed_conv_variant() + ", bench_seed_conv_schedule_" +
          bench_seed_conv_schedule_variant() + ", bench_seed_conv_packed_" + bench_seed_conv_packed_variant() +
-         ", bench_seed_conv_u8i8_" + bench_seed_conv_u8i8_variant();
+         ", bench_seed_conv_u8i8_" + bench_seed_conv_u8i8_variant() + ", bench_seed_conv_bf16_" + bench_seed_conv_bf16_variant();
 }
 
 std::vector<Peer> simdgen_matmul_peers() {
@@ -290,6 +301,14 @@ std::vector<Peer> simdgen_conv_peers() {
 std::vector<Peer> simdgen_conv_u8i8_peers() {
 #define ENTRY(v) SIMDGEN_VARIANT_ENTRY(bench_seed_conv_u8i8, v)
   std::vector<Peer> peers = dispatched_peers<ConvU8I8>(conv_u8i8_peer, bench_seed_conv_u8i8, {SIMDGEN_bench_seed_conv_u8i8_VARIANTS(ENTRY)});
+#undef ENTRY
+  peers.push_back(conv_peer("simdgen_f32", bench_seed_conv));
+  return peers;
+}
+
+std::vector<Peer> simdgen_conv_bf16_peers() {
+#define ENTRY(v) SIMDGEN_VARIANT_ENTRY(bench_seed_conv_bf16, v)
+  std::vector<Peer> peers = dispatched_peers<ConvBf16>(conv_bf16_peer, bench_seed_conv_bf16, {SIMDGEN_bench_seed_conv_bf16_VARIANTS(ENTRY)});
 #undef ENTRY
   peers.push_back(conv_peer("simdgen_f32", bench_seed_conv));
   return peers;

@@ -366,6 +366,20 @@ TEST_CASE("contraction plans: convolutions take dot-product groups through a pan
   "output": {"name": "out", "index": ["y", "x", "co"]}, "epilogue": [{"op": "relu"}])J";
   for (const auto& [h, w, co, ci] : std::vector<std::array<int64_t, 4>>{{2, 5, 19, 6}, {1, 3, 33, 13}})
     checkIntPlans(contractionSpec(oihw, "k", "i32"), {{"h", h}, {"w", w}, {"cout", co}, {"cin", ci}}, seed++);
+  // A static channel count longer than one block runs in equal blocks (300 channels: two of 152
+  // and 148 on avx512+vnni, whose blocks hold up to 224).
+  std::string fixed = conv;
+  fixed.replace(fixed.find(R"J({"name": "ci", "extent": "cin")J"), 30, R"J({"name": "ci", "extent": 300)J");
+  fixed.replace(fixed.find("@A@"), 3, "u8");
+  fixed.replace(fixed.find("@B@"), 3, "i8");
+  const std::string fixedText = contractionSpec(fixed, "k", "i32");
+  checkIntPlans(fixedText, {{"h", 1}, {"w", 3}, {"cout", 33}}, seed++);
+  {
+    const ir::Plan p = buildPlan(parseSpecText(fixedText, "t.json"), makeTarget(TargetRequest{"avx512", {"vnni"}}));
+    std::string notes;
+    for (const std::string& n : p.summary) notes += n + "\n";
+    CHECK_MESSAGE(notes.find("152 steps of ci at a time") != std::string::npos, notes);
+  }
   // The window panel is what runs: on avx512+vnni the u8 x i8 plan packs every step of rz, ry.
   std::string body = conv;
   body.replace(body.find("@A@"), 3, "u8");

@@ -463,6 +463,12 @@ class ContractionBuilder {
     const int64_t elementBytes = group_ ? 4 / group_ : bytesOf(c_.dtype);  // a group panel keeps bf16 or bytes
     kc_ = std::max<int64_t>(16, bytes / (columns * elementBytes * outerSteps_));
     if (group_) kc_ -= kc_ % group_;  // blocks of whole groups of steps
+    // A static reduction longer than one block runs in blocks of equal length (128 channels in
+    // two blocks of 64, not 112 and a short 16 whose loops are mostly overhead).
+    if (const Extent& e = c_.dims[size_t(kdim_)].extent; e.isStatic() && *e.value > kc_) {
+      const int64_t blocks = (*e.value + kc_ - 1) / kc_, g = std::max(group_, 1);
+      kc_ = ((*e.value + blocks - 1) / blocks + g - 1) / g * g;
+    }
     if (group_) plan_.tensors.push_back({"panel", DType::u32, true, {Index::constant(kc_ / group_ * columns * outerSteps_)}, {Index::constant(1)}});
     else plan_.tensors.push_back({"panel", c_.dtype, true, {Index::constant(kc_ * columns)}, {Index::constant(1)}});
     plan_.tensors.back().scratch = true;
