@@ -222,19 +222,14 @@ std::vector<Peer> onednn_i8i8_matmul_peers() {
           {"onednn.packed", [](const Problem& p) { return matmul_int8(p, true, dt::s8); }}};
 }
 
-std::vector<Peer> onednn_conv_peers() {
-  return {{"onednn", [](const Problem& p) { return conv(p, false); }},
-          {"onednn.nhwc", [](const Problem& p) { return conv(p, true); }}};
+// "onednn" (its preferred layouts) and "onednn.nhwc" for operands of `types`.
+std::vector<Peer> conv_peers(ConvTypes types) {
+  return {{"onednn", [types](const Problem& p) { return conv(p, false, types); }},
+          {"onednn.nhwc", [types](const Problem& p) { return conv(p, true, types); }}};
 }
 
-std::vector<Peer> onednn_conv_u8i8_peers() {
-  return {{"onednn", [](const Problem& p) { return conv(p, false, ConvTypes::u8s8); }},
-          {"onednn.nhwc", [](const Problem& p) { return conv(p, true, ConvTypes::u8s8); }}};
-}
-
-std::vector<Peer> onednn_conv_bf16_peers() {
-  return {{"onednn", [](const Problem& p) { return conv(p, false, ConvTypes::bf16); }},
-          {"onednn.nhwc", [](const Problem& p) { return conv(p, true, ConvTypes::bf16); }}};
-}
+std::vector<Peer> onednn_conv_peers() { return conv_peers(ConvTypes::f32); }
+std::vector<Peer> onednn_conv_u8i8_peers() { return conv_peers(ConvTypes::u8s8); }
+std::vector<Peer> onednn_conv_bf16_peers() { return conv_peers(ConvTypes::bf16); }
 
 }  // namespace simdgen_bench

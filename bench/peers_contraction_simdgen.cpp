@@ -216,18 +216,6 @@ std::string simdgen_contraction_info() {
          ", bench_seed_conv_u8i8_" + bench_seed_conv_u8i8_variant() + ", bench_seed_conv_bf16_" + bench_seed_conv_bf16_variant();
 }
 
-std::vector<Peer> simdgen_matmul_peers() {
-  std::vector<Peer> peers;
-  peers.push_back(matmul_peer("simdgen", bench_matmul_f32));
-#define SIMDGEN_BENCH_VARIANT(v) \
-  if (cpu_runs(#v)) peers.push_back(matmul_peer("simdgen." #v, bench_matmul_f32_##v));
-  SIMDGEN_bench_matmul_f32_VARIANTS(SIMDGEN_BENCH_VARIANT)
-#undef SIMDGEN_BENCH_VARIANT
-  peers.push_back(matmul_bt_peer("simdgen_bt", bench_matmul_bt_f32));
-  peers.push_back(matmul_bt_packed_peer("simdgen_bt_packed"));
-  return peers;
-}
-
 // A kernel's peers: "simdgen" (the dispatcher) and each variant the CPU runs, made by `make`.
 template <class Fn>
 std::vector<Peer> dispatched_peers(Peer (*make)(const std::string&, Fn), Fn dispatch,
@@ -239,6 +227,16 @@ std::vector<Peer> dispatched_peers(Peer (*make)(const std::string&, Fn), Fn disp
   return peers;
 }
 #define SIMDGEN_VARIANT_ENTRY(kernel, v) {#v, kernel##_##v},
+
+std::vector<Peer> simdgen_matmul_peers() {
+#define ENTRY(v) SIMDGEN_VARIANT_ENTRY(bench_matmul_f32, v)
+  std::vector<Peer> peers = dispatched_peers<Matmul>(matmul_peer, bench_matmul_f32, {SIMDGEN_bench_matmul_f32_VARIANTS(ENTRY)});
+#undef ENTRY
+  peers.push_back(matmul_bt_peer("simdgen_bt", bench_matmul_bt_f32));
+  peers.push_back(matmul_bt_packed_peer("simdgen_bt_packed"));
+  return peers;
+}
+
 
 std::vector<Peer> simdgen_bf16_matmul_peers() {
 #define ENTRY(v) SIMDGEN_VARIANT_ENTRY(bench_matmul_bf16, v)
@@ -286,32 +284,34 @@ std::vector<Peer> simdgen_i8i8_matmul_peers() {
 }
 
 std::vector<Peer> simdgen_conv_peers() {
-  std::vector<Peer> peers;
-  peers.push_back(conv_peer("simdgen", bench_seed_conv));
-#define SIMDGEN_BENCH_VARIANT(v) \
-  if (cpu_runs(#v)) peers.push_back(conv_peer("simdgen." #v, bench_seed_conv_##v));
-  SIMDGEN_bench_seed_conv_VARIANTS(SIMDGEN_BENCH_VARIANT)
-#undef SIMDGEN_BENCH_VARIANT
+#define ENTRY(v) SIMDGEN_VARIANT_ENTRY(bench_seed_conv, v)
+  std::vector<Peer> peers = dispatched_peers<ConvFn>(conv_peer, bench_seed_conv, {SIMDGEN_bench_seed_conv_VARIANTS(ENTRY)});
+#undef ENTRY
   peers.push_back(conv_peer("simdgen_seed_schedule", bench_seed_conv_schedule));
   peers.push_back(conv_packed_peer("simdgen_packed", false));
   peers.push_back(conv_packed_peer("simdgen_packed_each_call", true));
   return peers;
 }
 
-std::vector<Peer> simdgen_conv_u8i8_peers() {
-#define ENTRY(v) SIMDGEN_VARIANT_ENTRY(bench_seed_conv_u8i8, v)
-  std::vector<Peer> peers = dispatched_peers<ConvU8I8>(conv_u8i8_peer, bench_seed_conv_u8i8, {SIMDGEN_bench_seed_conv_u8i8_VARIANTS(ENTRY)});
-#undef ENTRY
+// A convolution of narrow operands: its dispatched peers, then "simdgen_f32" (the f32 kernel on
+// the same values).
+template <class Fn>
+std::vector<Peer> narrow_conv_peers(Peer (*make)(const std::string&, Fn), Fn dispatch, std::initializer_list<std::pair<const char*, Fn>> variants) {
+  std::vector<Peer> peers = dispatched_peers<Fn>(make, dispatch, variants);
   peers.push_back(conv_peer("simdgen_f32", bench_seed_conv));
   return peers;
 }
 
+std::vector<Peer> simdgen_conv_u8i8_peers() {
+#define ENTRY(v) SIMDGEN_VARIANT_ENTRY(bench_seed_conv_u8i8, v)
+  return narrow_conv_peers<ConvU8I8>(conv_u8i8_peer, bench_seed_conv_u8i8, {SIMDGEN_bench_seed_conv_u8i8_VARIANTS(ENTRY)});
+#undef ENTRY
+}
+
 std::vector<Peer> simdgen_conv_bf16_peers() {
 #define ENTRY(v) SIMDGEN_VARIANT_ENTRY(bench_seed_conv_bf16, v)
-  std::vector<Peer> peers = dispatched_peers<ConvBf16>(conv_bf16_peer, bench_seed_conv_bf16, {SIMDGEN_bench_seed_conv_bf16_VARIANTS(ENTRY)});
+  return narrow_conv_peers<ConvBf16>(conv_bf16_peer, bench_seed_conv_bf16, {SIMDGEN_bench_seed_conv_bf16_VARIANTS(ENTRY)});
 #undef ENTRY
-  peers.push_back(conv_peer("simdgen_f32", bench_seed_conv));
-  return peers;
 }
 
 }  // namespace simdgen_bench
