@@ -32,12 +32,20 @@ Result run(const std::string& args) {
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
 
-fs::path tempDir(const std::string& name) {
-  fs::path d = fs::temp_directory_path() / ("simdgen_cli_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+// A fresh directory per test, removed with everything in it when the test ends (pass or fail).
+struct ScratchDir : fs::path {
+  explicit ScratchDir(const std::string& name)
+      : fs::path(fs::temp_directory_path() / ("simdgen_cli_" + name + "_" + std::to_string(::getpid()))) {
+    fs::remove_all(*this);
+    fs::create_directories(*this);
+  }
+  ~ScratchDir() {
+    std::error_code ignored;
+    fs::remove_all(*this, ignored);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+};
 
 void write(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
 std::string read(const fs::path& p) {
@@ -55,7 +63,7 @@ const char* kBad = R"({"simdgen": 1, "name": "bad", "kind": "reduce", "op": "xor
 }  // namespace
 
 TEST_CASE("generate writes both files once, then leaves them alone") {
-  fs::path d = tempDir("gen");
+  const ScratchDir d("gen");
   write(d / "good.json", kGood);
   Result r = run("generate " + (d / "good.json").string() + " -o " + (d / "out").string());
   CHECK(r.code == 0);
@@ -72,7 +80,7 @@ TEST_CASE("generate writes both files once, then leaves them alone") {
 }
 
 TEST_CASE("a bad spec stops the whole run: error with position, exit 2, nothing written") {
-  fs::path d = tempDir("bad");
+  const ScratchDir d("bad");
   write(d / "good.json", kGood);
   write(d / "bad.json", kBad);
   Result r = run("generate " + (d / "good.json").string() + " " + (d / "bad.json").string() + " -o " + (d / "out").string());
@@ -83,7 +91,7 @@ TEST_CASE("a bad spec stops the whole run: error with position, exit 2, nothing 
 }
 
 TEST_CASE("an unsupported combination found while planning also writes nothing") {
-  fs::path d = tempDir("plan");
+  const ScratchDir d("plan");
   write(d / "k.json", R"({"simdgen": 1, "name": "k", "kind": "reduce", "op": "add",
     "input": {"dtype": "f32", "shape": [4, 100]}, "tail": "none"})");
   Result r = run("generate " + (d / "k.json").string() + " -o " + (d / "out").string());
@@ -94,7 +102,7 @@ TEST_CASE("an unsupported combination found while planning also writes nothing")
 }
 
 TEST_CASE("--check fails on stale files and passes on fresh ones and --dry-run writes nothing") {
-  fs::path d = tempDir("check");
+  const ScratchDir d("check");
   write(d / "good.json", kGood);
   const std::string args = (d / "good.json").string() + " -o " + (d / "out").string();
   CHECK(run("generate --dry-run " + args).code == 0);
@@ -113,7 +121,7 @@ TEST_CASE("--check fails on stale files and passes on fresh ones and --dry-run w
 }
 
 TEST_CASE("--check is a CI gate: 1 stale or missing, 2 bad specs or usage, 3 tool failure, with --diff and the fix command") {
-  fs::path d = tempDir("gate");
+  const ScratchDir d("gate");
   write(d / "good.json", kGood);
   write(d / "bad.json", kBad);
   const std::string out = (d / "out").string(), spec = (d / "good.json").string();
@@ -176,7 +184,7 @@ TEST_CASE("usage errors exit 2 and say what is wrong, like git and clang") {
 }
 
 TEST_CASE("explain --target takes spec spellings and variant suffixes and lists the valid targets") {
-  fs::path d = tempDir("target");
+  const ScratchDir d("target");
   write(d / "good.json", kGood);
   const std::string spec = (d / "good.json").string();
   Result r = run("explain --target avx9 " + spec);
@@ -196,7 +204,7 @@ TEST_CASE("explain --target takes spec spellings and variant suffixes and lists 
 }
 
 TEST_CASE("--quiet prints errors only and --verbose what was used, before or after the command") {
-  fs::path d = tempDir("quiet");
+  const ScratchDir d("quiet");
   write(d / "good.json", kGood);
   const std::string args = (d / "good.json").string() + " -o " + (d / "out").string();
   REQUIRE(run("generate " + args).code == 0);
@@ -243,7 +251,7 @@ TEST_CASE("list prints the registries: targets with features, families with ops,
 }
 
 TEST_CASE("explain prints the plan per target and validate, --version and --help work") {
-  fs::path d = tempDir("explain");
+  const ScratchDir d("explain");
   write(d / "good.json", kGood);
   Result r = run("explain " + (d / "good.json").string());
   CHECK(r.code == 0);
@@ -271,7 +279,7 @@ TEST_CASE("explain prints the plan per target and validate, --version and --help
 
 #if SIMDGEN_WITH_CLANG
 TEST_CASE("check compiles generated code in-process for x86-64 and aarch64") {
-  fs::path d = tempDir("clang");
+  const ScratchDir d("clang");
   write(d / "good.json", kGood);
   Result r = run("check " + (d / "good.json").string());
   CHECK(r.code == 0);
@@ -290,7 +298,7 @@ TEST_CASE("check compiles generated code in-process for x86-64 and aarch64") {
 }
 
 TEST_CASE("lift: remarks per loop, specs for the lifted ones, --diff changes nothing, a file that does not compile writes nothing") {
-  fs::path d = tempDir("lift");
+  const ScratchDir d("lift");
   const std::string source =
       "#include <stdint.h>\n"
       "int32_t sum(const int8_t* a, int n) {\n"
@@ -335,7 +343,7 @@ TEST_CASE("lift: remarks per loop, specs for the lifted ones, --diff changes not
 }
 
 TEST_CASE("lift looks at the functions named by --functions, else at the annotated ones, else at all") {
-  fs::path d = tempDir("lift_select");
+  const ScratchDir d("lift_select");
   write(d / "k.cpp",
         "#include <cstdint>\n"
         "int32_t a_sum(const int8_t* a, int n) { int32_t s = 0; for (int i = 0; i < n; ++i) s += a[i]; return s; }\n"
@@ -362,7 +370,7 @@ TEST_CASE("check says that a build without clang lacks it") {
 #endif
 
 TEST_CASE("--spdx and --copyright put the user's SPDX tags at the top of both files") {
-  fs::path d = tempDir("spdx");
+  const ScratchDir d("spdx");
   write(d / "good.json", kGood);
   const std::string spec = (d / "good.json").string(), out = (d / "out").string();
   const std::string opts = "--spdx 'MIT OR Apache-2.0' --copyright \"2026 Example Corp <legal@example.com>\" ";
