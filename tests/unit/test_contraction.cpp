@@ -380,6 +380,18 @@ TEST_CASE("contraction plans: convolutions take dot-product groups through a pan
     for (const std::string& n : p.summary) notes += n + "\n";
     CHECK_MESSAGE(notes.find("152 steps of ci at a time") != std::string::npos, notes);
   }
+  // One at most a quarter longer than a block runs as one block in a larger panel: 258 channels
+  // (a partial quad at the end) as one block of 260 steps, the panel 260 / 4 x 9 x 64 x 4 bytes.
+  std::string single = fixed;
+  single.replace(single.find(R"J("extent": 300)J"), 13, R"J("extent": 258)J");
+  const std::string singleText = contractionSpec(single, "k", "i32");
+  checkIntPlans(singleText, {{"h", 2}, {"w", 3}, {"cout", 70}}, seed++);
+  {
+    const ir::Plan p = buildPlan(parseSpecText(singleText, "t.json"), makeTarget(TargetRequest{"avx512", {"vnni"}}));
+    std::string notes;
+    for (const std::string& n : p.summary) notes += n + "\n";
+    CHECK_MESSAGE(notes.find("146 KiB panel, 260 steps of ci at a time") != std::string::npos, notes);
+  }
   // The window panel is what runs: on avx512+vnni the u8 x i8 plan packs every step of rz, ry.
   std::string body = conv;
   body.replace(body.find("@A@"), 3, "u8");
