@@ -781,17 +781,19 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_b
 #endif
 
 // ---- sve (128-bit vectors)
+// packing: bt_packed is copied per column of tiles into a 128 KiB panel (at 2048-bit vectors; shorter ones use its start), 128 steps of k at a time (the reduction runs in blocks of 128)
 // packed ahead: bt_packed[k][j] is bt[j][k] copied once by matmul_bt_packed_f32_pack_bt() (dense, the vector dim innermost)
 // register tile: 6 x 4 vectors of f32 x vscale*4 (24 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: j: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); i: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for j: tiles of 4 x f32 x vscale*4 along j
-//     for i: tiles of 6 rows along i
-//       sums[6][4] = bias[j]   (compute_at i: in registers)
-//       for k
-//         sums[6][4] += a[i][k] * bt_packed[k][j]: 4 vector loads, 6 broadcasts, 24 FMAs
-//       c[i][j] = sums
+//     for blocks of 128 steps of k: pack bt_packed into the panel
+//       for i: tiles of 6 rows along i
+//         sums[6][4] = bias[j]   (compute_at i: in registers)
+//         for k
+//           sums[6][4] += a[i][k] * bt_packed[k][j]: 4 vector loads, 6 broadcasts, 24 FMAs
+//         c[i][j] = sums
 // uses fmla fused multiply-add
 
 #if defined(__aarch64__)
@@ -801,427 +803,604 @@ __attribute__((target("+sve"))) void matmul_bt_packed_f32_sve(const float* in0, 
                                                               int64_t stride0, int64_t stride1,
                                                               float* out) {
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  alignas(64) float panel[32768];
   int64_t j = 0;
   // along j: tiles of 4 vectors
   for (; j <= size1 - 16 * vscale; j += 16 * vscale) {
-    int64_t i = 0;
-    // along i: tiles of 6 x 4 vectors
-    for (; i + 6 <= size0; i += 6) {
-      int64_t out_base = i * stride1 + j;
-      svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
-      svfloat32_t acc0_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
-      svfloat32_t acc0_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
-      svfloat32_t acc0_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
-      svfloat32_t acc1_0 = svld1_f32(svptrue_b32(), in2 + j);
-      svfloat32_t acc1_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
-      svfloat32_t acc1_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
-      svfloat32_t acc1_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
-      svfloat32_t acc2_0 = svld1_f32(svptrue_b32(), in2 + j);
-      svfloat32_t acc2_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
-      svfloat32_t acc2_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
-      svfloat32_t acc2_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
-      svfloat32_t acc3_0 = svld1_f32(svptrue_b32(), in2 + j);
-      svfloat32_t acc3_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
-      svfloat32_t acc3_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
-      svfloat32_t acc3_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
-      svfloat32_t acc4_0 = svld1_f32(svptrue_b32(), in2 + j);
-      svfloat32_t acc4_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
-      svfloat32_t acc4_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
-      svfloat32_t acc4_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
-      svfloat32_t acc5_0 = svld1_f32(svptrue_b32(), in2 + j);
-      svfloat32_t acc5_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
-      svfloat32_t acc5_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
-      svfloat32_t acc5_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + j + r2 * size1);
-        svfloat32_t in1_v1 = svld1_f32(svptrue_b32(), in1 + j + r2 * size1 + 4 * vscale);
-        svfloat32_t in1_v2 = svld1_f32(svptrue_b32(), in1 + j + r2 * size1 + 8 * vscale);
-        svfloat32_t in1_v3 = svld1_f32(svptrue_b32(), in1 + j + r2 * size1 + 12 * vscale);
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
-        acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_r0, in1_v1);
-        acc0_2 = svmla_f32_x(svptrue_b32(), acc0_2, in0_r0, in1_v2);
-        acc0_3 = svmla_f32_x(svptrue_b32(), acc0_3, in0_r0, in1_v3);
-        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
-        acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
-        acc1_1 = svmla_f32_x(svptrue_b32(), acc1_1, in0_r1, in1_v1);
-        acc1_2 = svmla_f32_x(svptrue_b32(), acc1_2, in0_r1, in1_v2);
-        acc1_3 = svmla_f32_x(svptrue_b32(), acc1_3, in0_r1, in1_v3);
-        svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
-        acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
-        acc2_1 = svmla_f32_x(svptrue_b32(), acc2_1, in0_r2, in1_v1);
-        acc2_2 = svmla_f32_x(svptrue_b32(), acc2_2, in0_r2, in1_v2);
-        acc2_3 = svmla_f32_x(svptrue_b32(), acc2_3, in0_r2, in1_v3);
-        svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
-        acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
-        acc3_1 = svmla_f32_x(svptrue_b32(), acc3_1, in0_r3, in1_v1);
-        acc3_2 = svmla_f32_x(svptrue_b32(), acc3_2, in0_r3, in1_v2);
-        acc3_3 = svmla_f32_x(svptrue_b32(), acc3_3, in0_r3, in1_v3);
-        svfloat32_t in0_r4 = svdup_n_f32(in0[i * stride0 + r2 + 4 * stride0]);
-        acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_r4, in1_v0);
-        acc4_1 = svmla_f32_x(svptrue_b32(), acc4_1, in0_r4, in1_v1);
-        acc4_2 = svmla_f32_x(svptrue_b32(), acc4_2, in0_r4, in1_v2);
-        acc4_3 = svmla_f32_x(svptrue_b32(), acc4_3, in0_r4, in1_v3);
-        svfloat32_t in0_r5 = svdup_n_f32(in0[i * stride0 + r2 + 5 * stride0]);
-        acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_r5, in1_v0);
-        acc5_1 = svmla_f32_x(svptrue_b32(), acc5_1, in0_r5, in1_v1);
-        acc5_2 = svmla_f32_x(svptrue_b32(), acc5_2, in0_r5, in1_v2);
-        acc5_3 = svmla_f32_x(svptrue_b32(), acc5_3, in0_r5, in1_v3);
+    int64_t k_blocks_end = size2 > 1 ? size2 : 1;
+    // blocks of 128 steps of k through the panel
+    int64_t k0 = 0;
+    for (; k0 < k_blocks_end; k0 += 128) {
+      int64_t k_end = k0 + 128 < size2 ? k0 + 128 : size2;
+      // pack: 4 vectors of bt_packed per step
+      int64_t kp = k0;
+      for (; kp < k_end; ++kp) {
+        svst1_f32(svptrue_b32(), panel + 16 * kp * vscale - 16 * k0 * vscale,
+                  svld1_f32(svptrue_b32(), in1 + j + kp * size1));
+        svst1_f32(svptrue_b32(), panel + 16 * kp * vscale + 4 * vscale - 16 * k0 * vscale,
+                  svld1_f32(svptrue_b32(), in1 + j + kp * size1 + 4 * vscale));
+        svst1_f32(svptrue_b32(), panel + 16 * kp * vscale + 8 * vscale - 16 * k0 * vscale,
+                  svld1_f32(svptrue_b32(), in1 + j + kp * size1 + 8 * vscale));
+        svst1_f32(svptrue_b32(), panel + 16 * kp * vscale + 12 * vscale - 16 * k0 * vscale,
+                  svld1_f32(svptrue_b32(), in1 + j + kp * size1 + 12 * vscale));
       }
-      svst1_f32(svptrue_b32(), out + out_base, acc0_0);
-      svst1_f32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
-      svst1_f32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
-      svst1_f32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
-      svst1_f32(svptrue_b32(), out + out_base + stride1, acc1_0);
-      svst1_f32(svptrue_b32(), out + out_base + stride1 + 4 * vscale, acc1_1);
-      svst1_f32(svptrue_b32(), out + out_base + stride1 + 8 * vscale, acc1_2);
-      svst1_f32(svptrue_b32(), out + out_base + stride1 + 12 * vscale, acc1_3);
-      svst1_f32(svptrue_b32(), out + out_base + 2 * stride1, acc2_0);
-      svst1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 4 * vscale, acc2_1);
-      svst1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 8 * vscale, acc2_2);
-      svst1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 12 * vscale, acc2_3);
-      svst1_f32(svptrue_b32(), out + out_base + 3 * stride1, acc3_0);
-      svst1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 4 * vscale, acc3_1);
-      svst1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 8 * vscale, acc3_2);
-      svst1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 12 * vscale, acc3_3);
-      svst1_f32(svptrue_b32(), out + out_base + 4 * stride1, acc4_0);
-      svst1_f32(svptrue_b32(), out + out_base + 4 * stride1 + 4 * vscale, acc4_1);
-      svst1_f32(svptrue_b32(), out + out_base + 4 * stride1 + 8 * vscale, acc4_2);
-      svst1_f32(svptrue_b32(), out + out_base + 4 * stride1 + 12 * vscale, acc4_3);
-      svst1_f32(svptrue_b32(), out + out_base + 5 * stride1, acc5_0);
-      svst1_f32(svptrue_b32(), out + out_base + 5 * stride1 + 4 * vscale, acc5_1);
-      svst1_f32(svptrue_b32(), out + out_base + 5 * stride1 + 8 * vscale, acc5_2);
-      svst1_f32(svptrue_b32(), out + out_base + 5 * stride1 + 12 * vscale, acc5_3);
-    }
-    // the rest: 4 rows
-    for (; i + 4 <= size0; i += 4) {
-      int64_t out_base = i * stride1 + j;
-      svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
-      svfloat32_t acc0_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
-      svfloat32_t acc0_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
-      svfloat32_t acc0_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
-      svfloat32_t acc1_0 = svld1_f32(svptrue_b32(), in2 + j);
-      svfloat32_t acc1_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
-      svfloat32_t acc1_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
-      svfloat32_t acc1_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
-      svfloat32_t acc2_0 = svld1_f32(svptrue_b32(), in2 + j);
-      svfloat32_t acc2_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
-      svfloat32_t acc2_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
-      svfloat32_t acc2_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
-      svfloat32_t acc3_0 = svld1_f32(svptrue_b32(), in2 + j);
-      svfloat32_t acc3_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
-      svfloat32_t acc3_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
-      svfloat32_t acc3_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + j + r2 * size1);
-        svfloat32_t in1_v1 = svld1_f32(svptrue_b32(), in1 + j + r2 * size1 + 4 * vscale);
-        svfloat32_t in1_v2 = svld1_f32(svptrue_b32(), in1 + j + r2 * size1 + 8 * vscale);
-        svfloat32_t in1_v3 = svld1_f32(svptrue_b32(), in1 + j + r2 * size1 + 12 * vscale);
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
-        acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_r0, in1_v1);
-        acc0_2 = svmla_f32_x(svptrue_b32(), acc0_2, in0_r0, in1_v2);
-        acc0_3 = svmla_f32_x(svptrue_b32(), acc0_3, in0_r0, in1_v3);
-        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
-        acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
-        acc1_1 = svmla_f32_x(svptrue_b32(), acc1_1, in0_r1, in1_v1);
-        acc1_2 = svmla_f32_x(svptrue_b32(), acc1_2, in0_r1, in1_v2);
-        acc1_3 = svmla_f32_x(svptrue_b32(), acc1_3, in0_r1, in1_v3);
-        svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
-        acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
-        acc2_1 = svmla_f32_x(svptrue_b32(), acc2_1, in0_r2, in1_v1);
-        acc2_2 = svmla_f32_x(svptrue_b32(), acc2_2, in0_r2, in1_v2);
-        acc2_3 = svmla_f32_x(svptrue_b32(), acc2_3, in0_r2, in1_v3);
-        svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
-        acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
-        acc3_1 = svmla_f32_x(svptrue_b32(), acc3_1, in0_r3, in1_v1);
-        acc3_2 = svmla_f32_x(svptrue_b32(), acc3_2, in0_r3, in1_v2);
-        acc3_3 = svmla_f32_x(svptrue_b32(), acc3_3, in0_r3, in1_v3);
+      int64_t i = 0;
+      // along i: tiles of 6 x 4 vectors
+      for (; i + 6 <= size0; i += 6) {
+        int64_t out_base = i * stride1 + j;
+        svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
+        svfloat32_t acc0_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
+        svfloat32_t acc0_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
+        svfloat32_t acc0_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
+        svfloat32_t acc1_0 = svld1_f32(svptrue_b32(), in2 + j);
+        svfloat32_t acc1_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
+        svfloat32_t acc1_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
+        svfloat32_t acc1_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
+        svfloat32_t acc2_0 = svld1_f32(svptrue_b32(), in2 + j);
+        svfloat32_t acc2_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
+        svfloat32_t acc2_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
+        svfloat32_t acc2_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
+        svfloat32_t acc3_0 = svld1_f32(svptrue_b32(), in2 + j);
+        svfloat32_t acc3_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
+        svfloat32_t acc3_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
+        svfloat32_t acc3_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
+        svfloat32_t acc4_0 = svld1_f32(svptrue_b32(), in2 + j);
+        svfloat32_t acc4_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
+        svfloat32_t acc4_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
+        svfloat32_t acc4_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
+        svfloat32_t acc5_0 = svld1_f32(svptrue_b32(), in2 + j);
+        svfloat32_t acc5_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
+        svfloat32_t acc5_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
+        svfloat32_t acc5_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = svld1_f32(svptrue_b32(), out + out_base);
+          acc0_1 = svld1_f32(svptrue_b32(), out + out_base + 4 * vscale);
+          acc0_2 = svld1_f32(svptrue_b32(), out + out_base + 8 * vscale);
+          acc0_3 = svld1_f32(svptrue_b32(), out + out_base + 12 * vscale);
+          acc1_0 = svld1_f32(svptrue_b32(), out + out_base + stride1);
+          acc1_1 = svld1_f32(svptrue_b32(), out + out_base + stride1 + 4 * vscale);
+          acc1_2 = svld1_f32(svptrue_b32(), out + out_base + stride1 + 8 * vscale);
+          acc1_3 = svld1_f32(svptrue_b32(), out + out_base + stride1 + 12 * vscale);
+          acc2_0 = svld1_f32(svptrue_b32(), out + out_base + 2 * stride1);
+          acc2_1 = svld1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 4 * vscale);
+          acc2_2 = svld1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 8 * vscale);
+          acc2_3 = svld1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 12 * vscale);
+          acc3_0 = svld1_f32(svptrue_b32(), out + out_base + 3 * stride1);
+          acc3_1 = svld1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 4 * vscale);
+          acc3_2 = svld1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 8 * vscale);
+          acc3_3 = svld1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 12 * vscale);
+          acc4_0 = svld1_f32(svptrue_b32(), out + out_base + 4 * stride1);
+          acc4_1 = svld1_f32(svptrue_b32(), out + out_base + 4 * stride1 + 4 * vscale);
+          acc4_2 = svld1_f32(svptrue_b32(), out + out_base + 4 * stride1 + 8 * vscale);
+          acc4_3 = svld1_f32(svptrue_b32(), out + out_base + 4 * stride1 + 12 * vscale);
+          acc5_0 = svld1_f32(svptrue_b32(), out + out_base + 5 * stride1);
+          acc5_1 = svld1_f32(svptrue_b32(), out + out_base + 5 * stride1 + 4 * vscale);
+          acc5_2 = svld1_f32(svptrue_b32(), out + out_base + 5 * stride1 + 8 * vscale);
+          acc5_3 = svld1_f32(svptrue_b32(), out + out_base + 5 * stride1 + 12 * vscale);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          svfloat32_t in1_v0 =
+              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale - 16 * k0 * vscale);
+          svfloat32_t in1_v1 =
+              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale + 4 * vscale - 16 * k0 * vscale);
+          svfloat32_t in1_v2 =
+              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale + 8 * vscale - 16 * k0 * vscale);
+          svfloat32_t in1_v3 =
+              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale + 12 * vscale - 16 * k0 * vscale);
+          svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+          acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+          acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_r0, in1_v1);
+          acc0_2 = svmla_f32_x(svptrue_b32(), acc0_2, in0_r0, in1_v2);
+          acc0_3 = svmla_f32_x(svptrue_b32(), acc0_3, in0_r0, in1_v3);
+          svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
+          acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+          acc1_1 = svmla_f32_x(svptrue_b32(), acc1_1, in0_r1, in1_v1);
+          acc1_2 = svmla_f32_x(svptrue_b32(), acc1_2, in0_r1, in1_v2);
+          acc1_3 = svmla_f32_x(svptrue_b32(), acc1_3, in0_r1, in1_v3);
+          svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
+          acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
+          acc2_1 = svmla_f32_x(svptrue_b32(), acc2_1, in0_r2, in1_v1);
+          acc2_2 = svmla_f32_x(svptrue_b32(), acc2_2, in0_r2, in1_v2);
+          acc2_3 = svmla_f32_x(svptrue_b32(), acc2_3, in0_r2, in1_v3);
+          svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
+          acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
+          acc3_1 = svmla_f32_x(svptrue_b32(), acc3_1, in0_r3, in1_v1);
+          acc3_2 = svmla_f32_x(svptrue_b32(), acc3_2, in0_r3, in1_v2);
+          acc3_3 = svmla_f32_x(svptrue_b32(), acc3_3, in0_r3, in1_v3);
+          svfloat32_t in0_r4 = svdup_n_f32(in0[i * stride0 + r2 + 4 * stride0]);
+          acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_r4, in1_v0);
+          acc4_1 = svmla_f32_x(svptrue_b32(), acc4_1, in0_r4, in1_v1);
+          acc4_2 = svmla_f32_x(svptrue_b32(), acc4_2, in0_r4, in1_v2);
+          acc4_3 = svmla_f32_x(svptrue_b32(), acc4_3, in0_r4, in1_v3);
+          svfloat32_t in0_r5 = svdup_n_f32(in0[i * stride0 + r2 + 5 * stride0]);
+          acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_r5, in1_v0);
+          acc5_1 = svmla_f32_x(svptrue_b32(), acc5_1, in0_r5, in1_v1);
+          acc5_2 = svmla_f32_x(svptrue_b32(), acc5_2, in0_r5, in1_v2);
+          acc5_3 = svmla_f32_x(svptrue_b32(), acc5_3, in0_r5, in1_v3);
+        }
+        svst1_f32(svptrue_b32(), out + out_base, acc0_0);
+        svst1_f32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
+        svst1_f32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
+        svst1_f32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
+        svst1_f32(svptrue_b32(), out + out_base + stride1, acc1_0);
+        svst1_f32(svptrue_b32(), out + out_base + stride1 + 4 * vscale, acc1_1);
+        svst1_f32(svptrue_b32(), out + out_base + stride1 + 8 * vscale, acc1_2);
+        svst1_f32(svptrue_b32(), out + out_base + stride1 + 12 * vscale, acc1_3);
+        svst1_f32(svptrue_b32(), out + out_base + 2 * stride1, acc2_0);
+        svst1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 4 * vscale, acc2_1);
+        svst1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 8 * vscale, acc2_2);
+        svst1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 12 * vscale, acc2_3);
+        svst1_f32(svptrue_b32(), out + out_base + 3 * stride1, acc3_0);
+        svst1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 4 * vscale, acc3_1);
+        svst1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 8 * vscale, acc3_2);
+        svst1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 12 * vscale, acc3_3);
+        svst1_f32(svptrue_b32(), out + out_base + 4 * stride1, acc4_0);
+        svst1_f32(svptrue_b32(), out + out_base + 4 * stride1 + 4 * vscale, acc4_1);
+        svst1_f32(svptrue_b32(), out + out_base + 4 * stride1 + 8 * vscale, acc4_2);
+        svst1_f32(svptrue_b32(), out + out_base + 4 * stride1 + 12 * vscale, acc4_3);
+        svst1_f32(svptrue_b32(), out + out_base + 5 * stride1, acc5_0);
+        svst1_f32(svptrue_b32(), out + out_base + 5 * stride1 + 4 * vscale, acc5_1);
+        svst1_f32(svptrue_b32(), out + out_base + 5 * stride1 + 8 * vscale, acc5_2);
+        svst1_f32(svptrue_b32(), out + out_base + 5 * stride1 + 12 * vscale, acc5_3);
       }
-      svst1_f32(svptrue_b32(), out + out_base, acc0_0);
-      svst1_f32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
-      svst1_f32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
-      svst1_f32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
-      svst1_f32(svptrue_b32(), out + out_base + stride1, acc1_0);
-      svst1_f32(svptrue_b32(), out + out_base + stride1 + 4 * vscale, acc1_1);
-      svst1_f32(svptrue_b32(), out + out_base + stride1 + 8 * vscale, acc1_2);
-      svst1_f32(svptrue_b32(), out + out_base + stride1 + 12 * vscale, acc1_3);
-      svst1_f32(svptrue_b32(), out + out_base + 2 * stride1, acc2_0);
-      svst1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 4 * vscale, acc2_1);
-      svst1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 8 * vscale, acc2_2);
-      svst1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 12 * vscale, acc2_3);
-      svst1_f32(svptrue_b32(), out + out_base + 3 * stride1, acc3_0);
-      svst1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 4 * vscale, acc3_1);
-      svst1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 8 * vscale, acc3_2);
-      svst1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 12 * vscale, acc3_3);
-    }
-    // the rest: 2 rows
-    for (; i + 2 <= size0; i += 2) {
-      int64_t out_base = i * stride1 + j;
-      svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
-      svfloat32_t acc0_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
-      svfloat32_t acc0_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
-      svfloat32_t acc0_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
-      svfloat32_t acc1_0 = svld1_f32(svptrue_b32(), in2 + j);
-      svfloat32_t acc1_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
-      svfloat32_t acc1_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
-      svfloat32_t acc1_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + j + r2 * size1);
-        svfloat32_t in1_v1 = svld1_f32(svptrue_b32(), in1 + j + r2 * size1 + 4 * vscale);
-        svfloat32_t in1_v2 = svld1_f32(svptrue_b32(), in1 + j + r2 * size1 + 8 * vscale);
-        svfloat32_t in1_v3 = svld1_f32(svptrue_b32(), in1 + j + r2 * size1 + 12 * vscale);
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
-        acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_r0, in1_v1);
-        acc0_2 = svmla_f32_x(svptrue_b32(), acc0_2, in0_r0, in1_v2);
-        acc0_3 = svmla_f32_x(svptrue_b32(), acc0_3, in0_r0, in1_v3);
-        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
-        acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
-        acc1_1 = svmla_f32_x(svptrue_b32(), acc1_1, in0_r1, in1_v1);
-        acc1_2 = svmla_f32_x(svptrue_b32(), acc1_2, in0_r1, in1_v2);
-        acc1_3 = svmla_f32_x(svptrue_b32(), acc1_3, in0_r1, in1_v3);
+      // the rest: 4 rows
+      for (; i + 4 <= size0; i += 4) {
+        int64_t out_base = i * stride1 + j;
+        svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
+        svfloat32_t acc0_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
+        svfloat32_t acc0_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
+        svfloat32_t acc0_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
+        svfloat32_t acc1_0 = svld1_f32(svptrue_b32(), in2 + j);
+        svfloat32_t acc1_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
+        svfloat32_t acc1_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
+        svfloat32_t acc1_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
+        svfloat32_t acc2_0 = svld1_f32(svptrue_b32(), in2 + j);
+        svfloat32_t acc2_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
+        svfloat32_t acc2_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
+        svfloat32_t acc2_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
+        svfloat32_t acc3_0 = svld1_f32(svptrue_b32(), in2 + j);
+        svfloat32_t acc3_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
+        svfloat32_t acc3_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
+        svfloat32_t acc3_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = svld1_f32(svptrue_b32(), out + out_base);
+          acc0_1 = svld1_f32(svptrue_b32(), out + out_base + 4 * vscale);
+          acc0_2 = svld1_f32(svptrue_b32(), out + out_base + 8 * vscale);
+          acc0_3 = svld1_f32(svptrue_b32(), out + out_base + 12 * vscale);
+          acc1_0 = svld1_f32(svptrue_b32(), out + out_base + stride1);
+          acc1_1 = svld1_f32(svptrue_b32(), out + out_base + stride1 + 4 * vscale);
+          acc1_2 = svld1_f32(svptrue_b32(), out + out_base + stride1 + 8 * vscale);
+          acc1_3 = svld1_f32(svptrue_b32(), out + out_base + stride1 + 12 * vscale);
+          acc2_0 = svld1_f32(svptrue_b32(), out + out_base + 2 * stride1);
+          acc2_1 = svld1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 4 * vscale);
+          acc2_2 = svld1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 8 * vscale);
+          acc2_3 = svld1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 12 * vscale);
+          acc3_0 = svld1_f32(svptrue_b32(), out + out_base + 3 * stride1);
+          acc3_1 = svld1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 4 * vscale);
+          acc3_2 = svld1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 8 * vscale);
+          acc3_3 = svld1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 12 * vscale);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          svfloat32_t in1_v0 =
+              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale - 16 * k0 * vscale);
+          svfloat32_t in1_v1 =
+              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale + 4 * vscale - 16 * k0 * vscale);
+          svfloat32_t in1_v2 =
+              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale + 8 * vscale - 16 * k0 * vscale);
+          svfloat32_t in1_v3 =
+              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale + 12 * vscale - 16 * k0 * vscale);
+          svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+          acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+          acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_r0, in1_v1);
+          acc0_2 = svmla_f32_x(svptrue_b32(), acc0_2, in0_r0, in1_v2);
+          acc0_3 = svmla_f32_x(svptrue_b32(), acc0_3, in0_r0, in1_v3);
+          svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
+          acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+          acc1_1 = svmla_f32_x(svptrue_b32(), acc1_1, in0_r1, in1_v1);
+          acc1_2 = svmla_f32_x(svptrue_b32(), acc1_2, in0_r1, in1_v2);
+          acc1_3 = svmla_f32_x(svptrue_b32(), acc1_3, in0_r1, in1_v3);
+          svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
+          acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
+          acc2_1 = svmla_f32_x(svptrue_b32(), acc2_1, in0_r2, in1_v1);
+          acc2_2 = svmla_f32_x(svptrue_b32(), acc2_2, in0_r2, in1_v2);
+          acc2_3 = svmla_f32_x(svptrue_b32(), acc2_3, in0_r2, in1_v3);
+          svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
+          acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
+          acc3_1 = svmla_f32_x(svptrue_b32(), acc3_1, in0_r3, in1_v1);
+          acc3_2 = svmla_f32_x(svptrue_b32(), acc3_2, in0_r3, in1_v2);
+          acc3_3 = svmla_f32_x(svptrue_b32(), acc3_3, in0_r3, in1_v3);
+        }
+        svst1_f32(svptrue_b32(), out + out_base, acc0_0);
+        svst1_f32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
+        svst1_f32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
+        svst1_f32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
+        svst1_f32(svptrue_b32(), out + out_base + stride1, acc1_0);
+        svst1_f32(svptrue_b32(), out + out_base + stride1 + 4 * vscale, acc1_1);
+        svst1_f32(svptrue_b32(), out + out_base + stride1 + 8 * vscale, acc1_2);
+        svst1_f32(svptrue_b32(), out + out_base + stride1 + 12 * vscale, acc1_3);
+        svst1_f32(svptrue_b32(), out + out_base + 2 * stride1, acc2_0);
+        svst1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 4 * vscale, acc2_1);
+        svst1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 8 * vscale, acc2_2);
+        svst1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 12 * vscale, acc2_3);
+        svst1_f32(svptrue_b32(), out + out_base + 3 * stride1, acc3_0);
+        svst1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 4 * vscale, acc3_1);
+        svst1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 8 * vscale, acc3_2);
+        svst1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 12 * vscale, acc3_3);
       }
-      svst1_f32(svptrue_b32(), out + out_base, acc0_0);
-      svst1_f32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
-      svst1_f32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
-      svst1_f32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
-      svst1_f32(svptrue_b32(), out + out_base + stride1, acc1_0);
-      svst1_f32(svptrue_b32(), out + out_base + stride1 + 4 * vscale, acc1_1);
-      svst1_f32(svptrue_b32(), out + out_base + stride1 + 8 * vscale, acc1_2);
-      svst1_f32(svptrue_b32(), out + out_base + stride1 + 12 * vscale, acc1_3);
-    }
-    // the rest: 1 row
-    for (; i < size0; ++i) {
-      int64_t out_base = i * stride1 + j;
-      svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
-      svfloat32_t acc0_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
-      svfloat32_t acc0_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
-      svfloat32_t acc0_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + j + r2 * size1);
-        svfloat32_t in1_v1 = svld1_f32(svptrue_b32(), in1 + j + r2 * size1 + 4 * vscale);
-        svfloat32_t in1_v2 = svld1_f32(svptrue_b32(), in1 + j + r2 * size1 + 8 * vscale);
-        svfloat32_t in1_v3 = svld1_f32(svptrue_b32(), in1 + j + r2 * size1 + 12 * vscale);
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
-        acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_r0, in1_v1);
-        acc0_2 = svmla_f32_x(svptrue_b32(), acc0_2, in0_r0, in1_v2);
-        acc0_3 = svmla_f32_x(svptrue_b32(), acc0_3, in0_r0, in1_v3);
+      // the rest: 2 rows
+      for (; i + 2 <= size0; i += 2) {
+        int64_t out_base = i * stride1 + j;
+        svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
+        svfloat32_t acc0_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
+        svfloat32_t acc0_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
+        svfloat32_t acc0_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
+        svfloat32_t acc1_0 = svld1_f32(svptrue_b32(), in2 + j);
+        svfloat32_t acc1_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
+        svfloat32_t acc1_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
+        svfloat32_t acc1_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = svld1_f32(svptrue_b32(), out + out_base);
+          acc0_1 = svld1_f32(svptrue_b32(), out + out_base + 4 * vscale);
+          acc0_2 = svld1_f32(svptrue_b32(), out + out_base + 8 * vscale);
+          acc0_3 = svld1_f32(svptrue_b32(), out + out_base + 12 * vscale);
+          acc1_0 = svld1_f32(svptrue_b32(), out + out_base + stride1);
+          acc1_1 = svld1_f32(svptrue_b32(), out + out_base + stride1 + 4 * vscale);
+          acc1_2 = svld1_f32(svptrue_b32(), out + out_base + stride1 + 8 * vscale);
+          acc1_3 = svld1_f32(svptrue_b32(), out + out_base + stride1 + 12 * vscale);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          svfloat32_t in1_v0 =
+              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale - 16 * k0 * vscale);
+          svfloat32_t in1_v1 =
+              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale + 4 * vscale - 16 * k0 * vscale);
+          svfloat32_t in1_v2 =
+              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale + 8 * vscale - 16 * k0 * vscale);
+          svfloat32_t in1_v3 =
+              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale + 12 * vscale - 16 * k0 * vscale);
+          svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+          acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+          acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_r0, in1_v1);
+          acc0_2 = svmla_f32_x(svptrue_b32(), acc0_2, in0_r0, in1_v2);
+          acc0_3 = svmla_f32_x(svptrue_b32(), acc0_3, in0_r0, in1_v3);
+          svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
+          acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+          acc1_1 = svmla_f32_x(svptrue_b32(), acc1_1, in0_r1, in1_v1);
+          acc1_2 = svmla_f32_x(svptrue_b32(), acc1_2, in0_r1, in1_v2);
+          acc1_3 = svmla_f32_x(svptrue_b32(), acc1_3, in0_r1, in1_v3);
+        }
+        svst1_f32(svptrue_b32(), out + out_base, acc0_0);
+        svst1_f32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
+        svst1_f32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
+        svst1_f32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
+        svst1_f32(svptrue_b32(), out + out_base + stride1, acc1_0);
+        svst1_f32(svptrue_b32(), out + out_base + stride1 + 4 * vscale, acc1_1);
+        svst1_f32(svptrue_b32(), out + out_base + stride1 + 8 * vscale, acc1_2);
+        svst1_f32(svptrue_b32(), out + out_base + stride1 + 12 * vscale, acc1_3);
       }
-      svst1_f32(svptrue_b32(), out + out_base, acc0_0);
-      svst1_f32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
-      svst1_f32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
-      svst1_f32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
+      // the rest: 1 row
+      for (; i < size0; ++i) {
+        int64_t out_base = i * stride1 + j;
+        svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
+        svfloat32_t acc0_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
+        svfloat32_t acc0_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
+        svfloat32_t acc0_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = svld1_f32(svptrue_b32(), out + out_base);
+          acc0_1 = svld1_f32(svptrue_b32(), out + out_base + 4 * vscale);
+          acc0_2 = svld1_f32(svptrue_b32(), out + out_base + 8 * vscale);
+          acc0_3 = svld1_f32(svptrue_b32(), out + out_base + 12 * vscale);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          svfloat32_t in1_v0 =
+              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale - 16 * k0 * vscale);
+          svfloat32_t in1_v1 =
+              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale + 4 * vscale - 16 * k0 * vscale);
+          svfloat32_t in1_v2 =
+              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale + 8 * vscale - 16 * k0 * vscale);
+          svfloat32_t in1_v3 =
+              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale + 12 * vscale - 16 * k0 * vscale);
+          svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+          acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+          acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_r0, in1_v1);
+          acc0_2 = svmla_f32_x(svptrue_b32(), acc0_2, in0_r0, in1_v2);
+          acc0_3 = svmla_f32_x(svptrue_b32(), acc0_3, in0_r0, in1_v3);
+        }
+        svst1_f32(svptrue_b32(), out + out_base, acc0_0);
+        svst1_f32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
+        svst1_f32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
+        svst1_f32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
+      }
     }
   }
   // one vector at a time
   for (; j <= size1 - 4 * vscale; j += 4 * vscale) {
-    int64_t i = 0;
-    // along i: tiles of 8 x 1 vectors
-    for (; i + 8 <= size0; i += 8) {
-      int64_t out_base = i * stride1 + j;
-      svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
-      svfloat32_t acc1_0 = svld1_f32(svptrue_b32(), in2 + j);
-      svfloat32_t acc2_0 = svld1_f32(svptrue_b32(), in2 + j);
-      svfloat32_t acc3_0 = svld1_f32(svptrue_b32(), in2 + j);
-      svfloat32_t acc4_0 = svld1_f32(svptrue_b32(), in2 + j);
-      svfloat32_t acc5_0 = svld1_f32(svptrue_b32(), in2 + j);
-      svfloat32_t acc6_0 = svld1_f32(svptrue_b32(), in2 + j);
-      svfloat32_t acc7_0 = svld1_f32(svptrue_b32(), in2 + j);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + j + r2 * size1);
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
-        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
-        acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
-        svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
-        acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
-        svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
-        acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
-        svfloat32_t in0_r4 = svdup_n_f32(in0[i * stride0 + r2 + 4 * stride0]);
-        acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_r4, in1_v0);
-        svfloat32_t in0_r5 = svdup_n_f32(in0[i * stride0 + r2 + 5 * stride0]);
-        acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_r5, in1_v0);
-        svfloat32_t in0_r6 = svdup_n_f32(in0[i * stride0 + r2 + 6 * stride0]);
-        acc6_0 = svmla_f32_x(svptrue_b32(), acc6_0, in0_r6, in1_v0);
-        svfloat32_t in0_r7 = svdup_n_f32(in0[i * stride0 + r2 + 7 * stride0]);
-        acc7_0 = svmla_f32_x(svptrue_b32(), acc7_0, in0_r7, in1_v0);
+    int64_t k_blocks_end = size2 > 1 ? size2 : 1;
+    // blocks of 128 steps of k through the panel
+    int64_t k0 = 0;
+    for (; k0 < k_blocks_end; k0 += 128) {
+      int64_t k_end = k0 + 128 < size2 ? k0 + 128 : size2;
+      // pack: 1 vector of bt_packed per step
+      int64_t kp = k0;
+      for (; kp < k_end; ++kp) {
+        svst1_f32(svptrue_b32(), panel + 4 * kp * vscale - 4 * k0 * vscale,
+                  svld1_f32(svptrue_b32(), in1 + j + kp * size1));
       }
-      svst1_f32(svptrue_b32(), out + out_base, acc0_0);
-      svst1_f32(svptrue_b32(), out + out_base + stride1, acc1_0);
-      svst1_f32(svptrue_b32(), out + out_base + 2 * stride1, acc2_0);
-      svst1_f32(svptrue_b32(), out + out_base + 3 * stride1, acc3_0);
-      svst1_f32(svptrue_b32(), out + out_base + 4 * stride1, acc4_0);
-      svst1_f32(svptrue_b32(), out + out_base + 5 * stride1, acc5_0);
-      svst1_f32(svptrue_b32(), out + out_base + 6 * stride1, acc6_0);
-      svst1_f32(svptrue_b32(), out + out_base + 7 * stride1, acc7_0);
-    }
-    // the rest: 4 rows
-    for (; i + 4 <= size0; i += 4) {
-      int64_t out_base = i * stride1 + j;
-      svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
-      svfloat32_t acc1_0 = svld1_f32(svptrue_b32(), in2 + j);
-      svfloat32_t acc2_0 = svld1_f32(svptrue_b32(), in2 + j);
-      svfloat32_t acc3_0 = svld1_f32(svptrue_b32(), in2 + j);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + j + r2 * size1);
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
-        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
-        acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
-        svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
-        acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
-        svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
-        acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
+      int64_t i = 0;
+      // along i: tiles of 8 x 1 vectors
+      for (; i + 8 <= size0; i += 8) {
+        int64_t out_base = i * stride1 + j;
+        svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
+        svfloat32_t acc1_0 = svld1_f32(svptrue_b32(), in2 + j);
+        svfloat32_t acc2_0 = svld1_f32(svptrue_b32(), in2 + j);
+        svfloat32_t acc3_0 = svld1_f32(svptrue_b32(), in2 + j);
+        svfloat32_t acc4_0 = svld1_f32(svptrue_b32(), in2 + j);
+        svfloat32_t acc5_0 = svld1_f32(svptrue_b32(), in2 + j);
+        svfloat32_t acc6_0 = svld1_f32(svptrue_b32(), in2 + j);
+        svfloat32_t acc7_0 = svld1_f32(svptrue_b32(), in2 + j);
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = svld1_f32(svptrue_b32(), out + out_base);
+          acc1_0 = svld1_f32(svptrue_b32(), out + out_base + stride1);
+          acc2_0 = svld1_f32(svptrue_b32(), out + out_base + 2 * stride1);
+          acc3_0 = svld1_f32(svptrue_b32(), out + out_base + 3 * stride1);
+          acc4_0 = svld1_f32(svptrue_b32(), out + out_base + 4 * stride1);
+          acc5_0 = svld1_f32(svptrue_b32(), out + out_base + 5 * stride1);
+          acc6_0 = svld1_f32(svptrue_b32(), out + out_base + 6 * stride1);
+          acc7_0 = svld1_f32(svptrue_b32(), out + out_base + 7 * stride1);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), panel + 4 * r2 * vscale - 4 * k0 * vscale);
+          svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+          acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+          svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
+          acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+          svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
+          acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
+          svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
+          acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
+          svfloat32_t in0_r4 = svdup_n_f32(in0[i * stride0 + r2 + 4 * stride0]);
+          acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_r4, in1_v0);
+          svfloat32_t in0_r5 = svdup_n_f32(in0[i * stride0 + r2 + 5 * stride0]);
+          acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_r5, in1_v0);
+          svfloat32_t in0_r6 = svdup_n_f32(in0[i * stride0 + r2 + 6 * stride0]);
+          acc6_0 = svmla_f32_x(svptrue_b32(), acc6_0, in0_r6, in1_v0);
+          svfloat32_t in0_r7 = svdup_n_f32(in0[i * stride0 + r2 + 7 * stride0]);
+          acc7_0 = svmla_f32_x(svptrue_b32(), acc7_0, in0_r7, in1_v0);
+        }
+        svst1_f32(svptrue_b32(), out + out_base, acc0_0);
+        svst1_f32(svptrue_b32(), out + out_base + stride1, acc1_0);
+        svst1_f32(svptrue_b32(), out + out_base + 2 * stride1, acc2_0);
+        svst1_f32(svptrue_b32(), out + out_base + 3 * stride1, acc3_0);
+        svst1_f32(svptrue_b32(), out + out_base + 4 * stride1, acc4_0);
+        svst1_f32(svptrue_b32(), out + out_base + 5 * stride1, acc5_0);
+        svst1_f32(svptrue_b32(), out + out_base + 6 * stride1, acc6_0);
+        svst1_f32(svptrue_b32(), out + out_base + 7 * stride1, acc7_0);
       }
-      svst1_f32(svptrue_b32(), out + out_base, acc0_0);
-      svst1_f32(svptrue_b32(), out + out_base + stride1, acc1_0);
-      svst1_f32(svptrue_b32(), out + out_base + 2 * stride1, acc2_0);
-      svst1_f32(svptrue_b32(), out + out_base + 3 * stride1, acc3_0);
-    }
-    // the rest: 2 rows
-    for (; i + 2 <= size0; i += 2) {
-      int64_t out_base = i * stride1 + j;
-      svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
-      svfloat32_t acc1_0 = svld1_f32(svptrue_b32(), in2 + j);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + j + r2 * size1);
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
-        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
-        acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+      // the rest: 4 rows
+      for (; i + 4 <= size0; i += 4) {
+        int64_t out_base = i * stride1 + j;
+        svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
+        svfloat32_t acc1_0 = svld1_f32(svptrue_b32(), in2 + j);
+        svfloat32_t acc2_0 = svld1_f32(svptrue_b32(), in2 + j);
+        svfloat32_t acc3_0 = svld1_f32(svptrue_b32(), in2 + j);
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = svld1_f32(svptrue_b32(), out + out_base);
+          acc1_0 = svld1_f32(svptrue_b32(), out + out_base + stride1);
+          acc2_0 = svld1_f32(svptrue_b32(), out + out_base + 2 * stride1);
+          acc3_0 = svld1_f32(svptrue_b32(), out + out_base + 3 * stride1);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), panel + 4 * r2 * vscale - 4 * k0 * vscale);
+          svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+          acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+          svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
+          acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+          svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
+          acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
+          svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
+          acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
+        }
+        svst1_f32(svptrue_b32(), out + out_base, acc0_0);
+        svst1_f32(svptrue_b32(), out + out_base + stride1, acc1_0);
+        svst1_f32(svptrue_b32(), out + out_base + 2 * stride1, acc2_0);
+        svst1_f32(svptrue_b32(), out + out_base + 3 * stride1, acc3_0);
       }
-      svst1_f32(svptrue_b32(), out + out_base, acc0_0);
-      svst1_f32(svptrue_b32(), out + out_base + stride1, acc1_0);
-    }
-    // the rest: 1 row
-    for (; i < size0; ++i) {
-      int64_t out_base = i * stride1 + j;
-      svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + j + r2 * size1);
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+      // the rest: 2 rows
+      for (; i + 2 <= size0; i += 2) {
+        int64_t out_base = i * stride1 + j;
+        svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
+        svfloat32_t acc1_0 = svld1_f32(svptrue_b32(), in2 + j);
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = svld1_f32(svptrue_b32(), out + out_base);
+          acc1_0 = svld1_f32(svptrue_b32(), out + out_base + stride1);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), panel + 4 * r2 * vscale - 4 * k0 * vscale);
+          svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+          acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+          svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
+          acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+        }
+        svst1_f32(svptrue_b32(), out + out_base, acc0_0);
+        svst1_f32(svptrue_b32(), out + out_base + stride1, acc1_0);
       }
-      svst1_f32(svptrue_b32(), out + out_base, acc0_0);
+      // the rest: 1 row
+      for (; i < size0; ++i) {
+        int64_t out_base = i * stride1 + j;
+        svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = svld1_f32(svptrue_b32(), out + out_base);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), panel + 4 * r2 * vscale - 4 * k0 * vscale);
+          svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+          acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        }
+        svst1_f32(svptrue_b32(), out + out_base, acc0_0);
+      }
     }
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
     svbool_t tail_lanes = svwhilelt_b32_s64(j, size1);
-    int64_t i = 0;
-    // along i: tiles of 8 x 1 vectors
-    for (; i + 8 <= size0; i += 8) {
-      int64_t out_base = i * stride1 + j;
-      svfloat32_t acc0_0 = svld1_f32(tail_lanes, in2 + j);
-      svfloat32_t acc1_0 = svld1_f32(tail_lanes, in2 + j);
-      svfloat32_t acc2_0 = svld1_f32(tail_lanes, in2 + j);
-      svfloat32_t acc3_0 = svld1_f32(tail_lanes, in2 + j);
-      svfloat32_t acc4_0 = svld1_f32(tail_lanes, in2 + j);
-      svfloat32_t acc5_0 = svld1_f32(tail_lanes, in2 + j);
-      svfloat32_t acc6_0 = svld1_f32(tail_lanes, in2 + j);
-      svfloat32_t acc7_0 = svld1_f32(tail_lanes, in2 + j);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svfloat32_t in1_v0 = svld1_f32(tail_lanes, in1 + j + r2 * size1);
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
-        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
-        acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
-        svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
-        acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
-        svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
-        acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
-        svfloat32_t in0_r4 = svdup_n_f32(in0[i * stride0 + r2 + 4 * stride0]);
-        acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_r4, in1_v0);
-        svfloat32_t in0_r5 = svdup_n_f32(in0[i * stride0 + r2 + 5 * stride0]);
-        acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_r5, in1_v0);
-        svfloat32_t in0_r6 = svdup_n_f32(in0[i * stride0 + r2 + 6 * stride0]);
-        acc6_0 = svmla_f32_x(svptrue_b32(), acc6_0, in0_r6, in1_v0);
-        svfloat32_t in0_r7 = svdup_n_f32(in0[i * stride0 + r2 + 7 * stride0]);
-        acc7_0 = svmla_f32_x(svptrue_b32(), acc7_0, in0_r7, in1_v0);
+    int64_t k_blocks_end = size2 > 1 ? size2 : 1;
+    // blocks of 128 steps of k through the panel
+    int64_t k0 = 0;
+    for (; k0 < k_blocks_end; k0 += 128) {
+      int64_t k_end = k0 + 128 < size2 ? k0 + 128 : size2;
+      // pack: 1 vector of bt_packed per step
+      int64_t kp = k0;
+      for (; kp < k_end; ++kp) {
+        svfloat32_t packed0 = svld1_f32(tail_lanes, in1 + j + kp * size1);
+        svst1_f32(svptrue_b32(), panel + 4 * kp * vscale - 4 * k0 * vscale, packed0);
       }
-      svst1_f32(tail_lanes, out + out_base, acc0_0);
-      svst1_f32(tail_lanes, out + out_base + stride1, acc1_0);
-      svst1_f32(tail_lanes, out + out_base + 2 * stride1, acc2_0);
-      svst1_f32(tail_lanes, out + out_base + 3 * stride1, acc3_0);
-      svst1_f32(tail_lanes, out + out_base + 4 * stride1, acc4_0);
-      svst1_f32(tail_lanes, out + out_base + 5 * stride1, acc5_0);
-      svst1_f32(tail_lanes, out + out_base + 6 * stride1, acc6_0);
-      svst1_f32(tail_lanes, out + out_base + 7 * stride1, acc7_0);
-    }
-    // the rest: 4 rows
-    for (; i + 4 <= size0; i += 4) {
-      int64_t out_base = i * stride1 + j;
-      svfloat32_t acc0_0 = svld1_f32(tail_lanes, in2 + j);
-      svfloat32_t acc1_0 = svld1_f32(tail_lanes, in2 + j);
-      svfloat32_t acc2_0 = svld1_f32(tail_lanes, in2 + j);
-      svfloat32_t acc3_0 = svld1_f32(tail_lanes, in2 + j);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svfloat32_t in1_v0 = svld1_f32(tail_lanes, in1 + j + r2 * size1);
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
-        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
-        acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
-        svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
-        acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
-        svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
-        acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
+      int64_t i = 0;
+      // along i: tiles of 8 x 1 vectors
+      for (; i + 8 <= size0; i += 8) {
+        int64_t out_base = i * stride1 + j;
+        svfloat32_t acc0_0 = svld1_f32(tail_lanes, in2 + j);
+        svfloat32_t acc1_0 = svld1_f32(tail_lanes, in2 + j);
+        svfloat32_t acc2_0 = svld1_f32(tail_lanes, in2 + j);
+        svfloat32_t acc3_0 = svld1_f32(tail_lanes, in2 + j);
+        svfloat32_t acc4_0 = svld1_f32(tail_lanes, in2 + j);
+        svfloat32_t acc5_0 = svld1_f32(tail_lanes, in2 + j);
+        svfloat32_t acc6_0 = svld1_f32(tail_lanes, in2 + j);
+        svfloat32_t acc7_0 = svld1_f32(tail_lanes, in2 + j);
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = svld1_f32(tail_lanes, out + out_base);
+          acc1_0 = svld1_f32(tail_lanes, out + out_base + stride1);
+          acc2_0 = svld1_f32(tail_lanes, out + out_base + 2 * stride1);
+          acc3_0 = svld1_f32(tail_lanes, out + out_base + 3 * stride1);
+          acc4_0 = svld1_f32(tail_lanes, out + out_base + 4 * stride1);
+          acc5_0 = svld1_f32(tail_lanes, out + out_base + 5 * stride1);
+          acc6_0 = svld1_f32(tail_lanes, out + out_base + 6 * stride1);
+          acc7_0 = svld1_f32(tail_lanes, out + out_base + 7 * stride1);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          svfloat32_t in1_v0 = svld1_f32(tail_lanes, panel + 4 * r2 * vscale - 4 * k0 * vscale);
+          svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+          acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+          svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
+          acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+          svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
+          acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
+          svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
+          acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
+          svfloat32_t in0_r4 = svdup_n_f32(in0[i * stride0 + r2 + 4 * stride0]);
+          acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_r4, in1_v0);
+          svfloat32_t in0_r5 = svdup_n_f32(in0[i * stride0 + r2 + 5 * stride0]);
+          acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_r5, in1_v0);
+          svfloat32_t in0_r6 = svdup_n_f32(in0[i * stride0 + r2 + 6 * stride0]);
+          acc6_0 = svmla_f32_x(svptrue_b32(), acc6_0, in0_r6, in1_v0);
+          svfloat32_t in0_r7 = svdup_n_f32(in0[i * stride0 + r2 + 7 * stride0]);
+          acc7_0 = svmla_f32_x(svptrue_b32(), acc7_0, in0_r7, in1_v0);
+        }
+        svst1_f32(tail_lanes, out + out_base, acc0_0);
+        svst1_f32(tail_lanes, out + out_base + stride1, acc1_0);
+        svst1_f32(tail_lanes, out + out_base + 2 * stride1, acc2_0);
+        svst1_f32(tail_lanes, out + out_base + 3 * stride1, acc3_0);
+        svst1_f32(tail_lanes, out + out_base + 4 * stride1, acc4_0);
+        svst1_f32(tail_lanes, out + out_base + 5 * stride1, acc5_0);
+        svst1_f32(tail_lanes, out + out_base + 6 * stride1, acc6_0);
+        svst1_f32(tail_lanes, out + out_base + 7 * stride1, acc7_0);
       }
-      svst1_f32(tail_lanes, out + out_base, acc0_0);
-      svst1_f32(tail_lanes, out + out_base + stride1, acc1_0);
-      svst1_f32(tail_lanes, out + out_base + 2 * stride1, acc2_0);
-      svst1_f32(tail_lanes, out + out_base + 3 * stride1, acc3_0);
-    }
-    // the rest: 2 rows
-    for (; i + 2 <= size0; i += 2) {
-      int64_t out_base = i * stride1 + j;
-      svfloat32_t acc0_0 = svld1_f32(tail_lanes, in2 + j);
-      svfloat32_t acc1_0 = svld1_f32(tail_lanes, in2 + j);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svfloat32_t in1_v0 = svld1_f32(tail_lanes, in1 + j + r2 * size1);
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
-        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
-        acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+      // the rest: 4 rows
+      for (; i + 4 <= size0; i += 4) {
+        int64_t out_base = i * stride1 + j;
+        svfloat32_t acc0_0 = svld1_f32(tail_lanes, in2 + j);
+        svfloat32_t acc1_0 = svld1_f32(tail_lanes, in2 + j);
+        svfloat32_t acc2_0 = svld1_f32(tail_lanes, in2 + j);
+        svfloat32_t acc3_0 = svld1_f32(tail_lanes, in2 + j);
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = svld1_f32(tail_lanes, out + out_base);
+          acc1_0 = svld1_f32(tail_lanes, out + out_base + stride1);
+          acc2_0 = svld1_f32(tail_lanes, out + out_base + 2 * stride1);
+          acc3_0 = svld1_f32(tail_lanes, out + out_base + 3 * stride1);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          svfloat32_t in1_v0 = svld1_f32(tail_lanes, panel + 4 * r2 * vscale - 4 * k0 * vscale);
+          svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+          acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+          svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
+          acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+          svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
+          acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
+          svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
+          acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
+        }
+        svst1_f32(tail_lanes, out + out_base, acc0_0);
+        svst1_f32(tail_lanes, out + out_base + stride1, acc1_0);
+        svst1_f32(tail_lanes, out + out_base + 2 * stride1, acc2_0);
+        svst1_f32(tail_lanes, out + out_base + 3 * stride1, acc3_0);
       }
-      svst1_f32(tail_lanes, out + out_base, acc0_0);
-      svst1_f32(tail_lanes, out + out_base + stride1, acc1_0);
-    }
-    // the rest: 1 row
-    for (; i < size0; ++i) {
-      int64_t out_base = i * stride1 + j;
-      svfloat32_t acc0_0 = svld1_f32(tail_lanes, in2 + j);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svfloat32_t in1_v0 = svld1_f32(tail_lanes, in1 + j + r2 * size1);
-        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+      // the rest: 2 rows
+      for (; i + 2 <= size0; i += 2) {
+        int64_t out_base = i * stride1 + j;
+        svfloat32_t acc0_0 = svld1_f32(tail_lanes, in2 + j);
+        svfloat32_t acc1_0 = svld1_f32(tail_lanes, in2 + j);
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = svld1_f32(tail_lanes, out + out_base);
+          acc1_0 = svld1_f32(tail_lanes, out + out_base + stride1);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          svfloat32_t in1_v0 = svld1_f32(tail_lanes, panel + 4 * r2 * vscale - 4 * k0 * vscale);
+          svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+          acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+          svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
+          acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+        }
+        svst1_f32(tail_lanes, out + out_base, acc0_0);
+        svst1_f32(tail_lanes, out + out_base + stride1, acc1_0);
       }
-      svst1_f32(tail_lanes, out + out_base, acc0_0);
+      // the rest: 1 row
+      for (; i < size0; ++i) {
+        int64_t out_base = i * stride1 + j;
+        svfloat32_t acc0_0 = svld1_f32(tail_lanes, in2 + j);
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = svld1_f32(tail_lanes, out + out_base);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          svfloat32_t in1_v0 = svld1_f32(tail_lanes, panel + 4 * r2 * vscale - 4 * k0 * vscale);
+          svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+          acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        }
+        svst1_f32(tail_lanes, out + out_base, acc0_0);
+      }
     }
   }
 }

@@ -3176,16 +3176,18 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_i
 #endif
 
 // ---- sve (128-bit vectors)
+// packing: b is copied per column of tiles into a 128 KiB panel (at 2048-bit vectors; shorter ones use its start), 128 steps of k at a time (the reduction runs in blocks of 128)
 // register tile: 6 x 4 vectors of i32 x vscale*4 (24 accumulators) along i x j
 // per step of k: multiplies and adds; init and epilogue fused into the tile (each output element is written once)
 // tails: j: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); i: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for j: tiles of 4 x i32 x vscale*4 along j
-//     for i: tiles of 6 rows along i
-//       sums[6][4] = bias[j]   (compute_at i: in registers)
-//       for k
-//         sums[6][4] += a[i][k] * b[k][j]: 4 vector loads, 6 broadcasts, 24 multiply-adds
-//       c[i][j] = sums
+//     for blocks of 128 steps of k: pack b into the panel
+//       for i: tiles of 6 rows along i
+//         sums[6][4] = bias[j]   (compute_at i: in registers)
+//         for k
+//           sums[6][4] += a[i][k] * b[k][j]: 4 vector loads, 6 broadcasts, 24 multiply-adds
+//         c[i][j] = sums
 // uses unpacked narrow elements: extending loads and truncating stores (ld1b/h/w, st1b/h/w)
 
 #if defined(__aarch64__)
@@ -3195,623 +3197,776 @@ __attribute__((target("+sve"))) void matmul_i16_i32_sve(const int16_t* in0, cons
                                                         int64_t stride0, int64_t stride1,
                                                         int64_t stride2, int32_t* out) {
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+  alignas(64) int32_t panel[32768];
   int64_t j = 0;
   // along j: tiles of 4 vectors
   for (; j <= size1 - 16 * vscale; j += 16 * vscale) {
-    int64_t i = 0;
-    // along i: tiles of 6 x 4 vectors
-    for (; i + 6 <= size0; i += 6) {
-      int64_t out_base = i * stride2 + j;
-      svint32_t acc0_0 = svld1_s32(svptrue_b32(), in2 + j);
-      svint32_t acc0_1 = svld1_s32(svptrue_b32(), in2 + j + 4 * vscale);
-      svint32_t acc0_2 = svld1_s32(svptrue_b32(), in2 + j + 8 * vscale);
-      svint32_t acc0_3 = svld1_s32(svptrue_b32(), in2 + j + 12 * vscale);
-      svint32_t acc1_0 = svld1_s32(svptrue_b32(), in2 + j);
-      svint32_t acc1_1 = svld1_s32(svptrue_b32(), in2 + j + 4 * vscale);
-      svint32_t acc1_2 = svld1_s32(svptrue_b32(), in2 + j + 8 * vscale);
-      svint32_t acc1_3 = svld1_s32(svptrue_b32(), in2 + j + 12 * vscale);
-      svint32_t acc2_0 = svld1_s32(svptrue_b32(), in2 + j);
-      svint32_t acc2_1 = svld1_s32(svptrue_b32(), in2 + j + 4 * vscale);
-      svint32_t acc2_2 = svld1_s32(svptrue_b32(), in2 + j + 8 * vscale);
-      svint32_t acc2_3 = svld1_s32(svptrue_b32(), in2 + j + 12 * vscale);
-      svint32_t acc3_0 = svld1_s32(svptrue_b32(), in2 + j);
-      svint32_t acc3_1 = svld1_s32(svptrue_b32(), in2 + j + 4 * vscale);
-      svint32_t acc3_2 = svld1_s32(svptrue_b32(), in2 + j + 8 * vscale);
-      svint32_t acc3_3 = svld1_s32(svptrue_b32(), in2 + j + 12 * vscale);
-      svint32_t acc4_0 = svld1_s32(svptrue_b32(), in2 + j);
-      svint32_t acc4_1 = svld1_s32(svptrue_b32(), in2 + j + 4 * vscale);
-      svint32_t acc4_2 = svld1_s32(svptrue_b32(), in2 + j + 8 * vscale);
-      svint32_t acc4_3 = svld1_s32(svptrue_b32(), in2 + j + 12 * vscale);
-      svint32_t acc5_0 = svld1_s32(svptrue_b32(), in2 + j);
-      svint32_t acc5_1 = svld1_s32(svptrue_b32(), in2 + j + 4 * vscale);
-      svint32_t acc5_2 = svld1_s32(svptrue_b32(), in2 + j + 8 * vscale);
-      svint32_t acc5_3 = svld1_s32(svptrue_b32(), in2 + j + 12 * vscale);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svint32_t in1_v0 = svreinterpret_s32_s16(
-            svreinterpret_s16_s32(svld1sh_s32(svptrue_b32(), in1 + j + r2 * stride1)));
-        svint32_t in1_v1 = svreinterpret_s32_s16(
-            svreinterpret_s16_s32(svld1sh_s32(svptrue_b32(), in1 + j + r2 * stride1 + 4 * vscale)));
-        svint32_t in1_v2 = svreinterpret_s32_s16(
-            svreinterpret_s16_s32(svld1sh_s32(svptrue_b32(), in1 + j + r2 * stride1 + 8 * vscale)));
-        svint32_t in1_v3 = svreinterpret_s32_s16(svreinterpret_s16_s32(
-            svld1sh_s32(svptrue_b32(), in1 + j + r2 * stride1 + 12 * vscale)));
-        uint16_t in0_r0_elem_i16 = (uint16_t)in0[i * stride0 + r2];
-        uint32_t in0_r0_elem = (uint32_t)(int32_t)(int16_t)in0_r0_elem_i16;
-        svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
-        svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
-        acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
-        svint32_t product0_1 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v1);
-        acc0_1 = svadd_s32_x(svptrue_b32(), acc0_1, product0_1);
-        svint32_t product0_2 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v2);
-        acc0_2 = svadd_s32_x(svptrue_b32(), acc0_2, product0_2);
-        svint32_t product0_3 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v3);
-        acc0_3 = svadd_s32_x(svptrue_b32(), acc0_3, product0_3);
-        uint16_t in0_r1_elem_i16 = (uint16_t)in0[i * stride0 + r2 + stride0];
-        uint32_t in0_r1_elem = (uint32_t)(int32_t)(int16_t)in0_r1_elem_i16;
-        svint32_t in0_r1 = svdup_n_s32(in0_r1_elem);
-        svint32_t product1_0 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v0);
-        acc1_0 = svadd_s32_x(svptrue_b32(), acc1_0, product1_0);
-        svint32_t product1_1 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v1);
-        acc1_1 = svadd_s32_x(svptrue_b32(), acc1_1, product1_1);
-        svint32_t product1_2 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v2);
-        acc1_2 = svadd_s32_x(svptrue_b32(), acc1_2, product1_2);
-        svint32_t product1_3 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v3);
-        acc1_3 = svadd_s32_x(svptrue_b32(), acc1_3, product1_3);
-        uint16_t in0_r2_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 2 * stride0];
-        uint32_t in0_r2_elem = (uint32_t)(int32_t)(int16_t)in0_r2_elem_i16;
-        svint32_t in0_r2 = svdup_n_s32(in0_r2_elem);
-        svint32_t product2_0 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v0);
-        acc2_0 = svadd_s32_x(svptrue_b32(), acc2_0, product2_0);
-        svint32_t product2_1 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v1);
-        acc2_1 = svadd_s32_x(svptrue_b32(), acc2_1, product2_1);
-        svint32_t product2_2 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v2);
-        acc2_2 = svadd_s32_x(svptrue_b32(), acc2_2, product2_2);
-        svint32_t product2_3 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v3);
-        acc2_3 = svadd_s32_x(svptrue_b32(), acc2_3, product2_3);
-        uint16_t in0_r3_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 3 * stride0];
-        uint32_t in0_r3_elem = (uint32_t)(int32_t)(int16_t)in0_r3_elem_i16;
-        svint32_t in0_r3 = svdup_n_s32(in0_r3_elem);
-        svint32_t product3_0 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v0);
-        acc3_0 = svadd_s32_x(svptrue_b32(), acc3_0, product3_0);
-        svint32_t product3_1 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v1);
-        acc3_1 = svadd_s32_x(svptrue_b32(), acc3_1, product3_1);
-        svint32_t product3_2 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v2);
-        acc3_2 = svadd_s32_x(svptrue_b32(), acc3_2, product3_2);
-        svint32_t product3_3 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v3);
-        acc3_3 = svadd_s32_x(svptrue_b32(), acc3_3, product3_3);
-        uint16_t in0_r4_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 4 * stride0];
-        uint32_t in0_r4_elem = (uint32_t)(int32_t)(int16_t)in0_r4_elem_i16;
-        svint32_t in0_r4 = svdup_n_s32(in0_r4_elem);
-        svint32_t product4_0 = svmul_s32_x(svptrue_b32(), in0_r4, in1_v0);
-        acc4_0 = svadd_s32_x(svptrue_b32(), acc4_0, product4_0);
-        svint32_t product4_1 = svmul_s32_x(svptrue_b32(), in0_r4, in1_v1);
-        acc4_1 = svadd_s32_x(svptrue_b32(), acc4_1, product4_1);
-        svint32_t product4_2 = svmul_s32_x(svptrue_b32(), in0_r4, in1_v2);
-        acc4_2 = svadd_s32_x(svptrue_b32(), acc4_2, product4_2);
-        svint32_t product4_3 = svmul_s32_x(svptrue_b32(), in0_r4, in1_v3);
-        acc4_3 = svadd_s32_x(svptrue_b32(), acc4_3, product4_3);
-        uint16_t in0_r5_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 5 * stride0];
-        uint32_t in0_r5_elem = (uint32_t)(int32_t)(int16_t)in0_r5_elem_i16;
-        svint32_t in0_r5 = svdup_n_s32(in0_r5_elem);
-        svint32_t product5_0 = svmul_s32_x(svptrue_b32(), in0_r5, in1_v0);
-        acc5_0 = svadd_s32_x(svptrue_b32(), acc5_0, product5_0);
-        svint32_t product5_1 = svmul_s32_x(svptrue_b32(), in0_r5, in1_v1);
-        acc5_1 = svadd_s32_x(svptrue_b32(), acc5_1, product5_1);
-        svint32_t product5_2 = svmul_s32_x(svptrue_b32(), in0_r5, in1_v2);
-        acc5_2 = svadd_s32_x(svptrue_b32(), acc5_2, product5_2);
-        svint32_t product5_3 = svmul_s32_x(svptrue_b32(), in0_r5, in1_v3);
-        acc5_3 = svadd_s32_x(svptrue_b32(), acc5_3, product5_3);
+    int64_t k_blocks_end = size2 > 1 ? size2 : 1;
+    // blocks of 128 steps of k through the panel
+    int64_t k0 = 0;
+    for (; k0 < k_blocks_end; k0 += 128) {
+      int64_t k_end = k0 + 128 < size2 ? k0 + 128 : size2;
+      // pack: 4 vectors of b per step
+      int64_t kp = k0;
+      for (; kp < k_end; ++kp) {
+        svint32_t packed0 = svreinterpret_s32_s16(
+            svreinterpret_s16_s32(svld1sh_s32(svptrue_b32(), in1 + j + kp * stride1)));
+        svst1_s32(svptrue_b32(), panel + 16 * kp * vscale - 16 * k0 * vscale, packed0);
+        svint32_t packed1 = svreinterpret_s32_s16(
+            svreinterpret_s16_s32(svld1sh_s32(svptrue_b32(), in1 + j + kp * stride1 + 4 * vscale)));
+        svst1_s32(svptrue_b32(), panel + 16 * kp * vscale + 4 * vscale - 16 * k0 * vscale, packed1);
+        svint32_t packed2 = svreinterpret_s32_s16(
+            svreinterpret_s16_s32(svld1sh_s32(svptrue_b32(), in1 + j + kp * stride1 + 8 * vscale)));
+        svst1_s32(svptrue_b32(), panel + 16 * kp * vscale + 8 * vscale - 16 * k0 * vscale, packed2);
+        svint32_t packed3 = svreinterpret_s32_s16(svreinterpret_s16_s32(
+            svld1sh_s32(svptrue_b32(), in1 + j + kp * stride1 + 12 * vscale)));
+        svst1_s32(svptrue_b32(), panel + 16 * kp * vscale + 12 * vscale - 16 * k0 * vscale,
+                  packed3);
       }
-      svst1_s32(svptrue_b32(), out + out_base, acc0_0);
-      svst1_s32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
-      svst1_s32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
-      svst1_s32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
-      svst1_s32(svptrue_b32(), out + out_base + stride2, acc1_0);
-      svst1_s32(svptrue_b32(), out + out_base + stride2 + 4 * vscale, acc1_1);
-      svst1_s32(svptrue_b32(), out + out_base + stride2 + 8 * vscale, acc1_2);
-      svst1_s32(svptrue_b32(), out + out_base + stride2 + 12 * vscale, acc1_3);
-      svst1_s32(svptrue_b32(), out + out_base + 2 * stride2, acc2_0);
-      svst1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 4 * vscale, acc2_1);
-      svst1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 8 * vscale, acc2_2);
-      svst1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 12 * vscale, acc2_3);
-      svst1_s32(svptrue_b32(), out + out_base + 3 * stride2, acc3_0);
-      svst1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 4 * vscale, acc3_1);
-      svst1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 8 * vscale, acc3_2);
-      svst1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 12 * vscale, acc3_3);
-      svst1_s32(svptrue_b32(), out + out_base + 4 * stride2, acc4_0);
-      svst1_s32(svptrue_b32(), out + out_base + 4 * stride2 + 4 * vscale, acc4_1);
-      svst1_s32(svptrue_b32(), out + out_base + 4 * stride2 + 8 * vscale, acc4_2);
-      svst1_s32(svptrue_b32(), out + out_base + 4 * stride2 + 12 * vscale, acc4_3);
-      svst1_s32(svptrue_b32(), out + out_base + 5 * stride2, acc5_0);
-      svst1_s32(svptrue_b32(), out + out_base + 5 * stride2 + 4 * vscale, acc5_1);
-      svst1_s32(svptrue_b32(), out + out_base + 5 * stride2 + 8 * vscale, acc5_2);
-      svst1_s32(svptrue_b32(), out + out_base + 5 * stride2 + 12 * vscale, acc5_3);
-    }
-    // the rest: 4 rows
-    for (; i + 4 <= size0; i += 4) {
-      int64_t out_base = i * stride2 + j;
-      svint32_t acc0_0 = svld1_s32(svptrue_b32(), in2 + j);
-      svint32_t acc0_1 = svld1_s32(svptrue_b32(), in2 + j + 4 * vscale);
-      svint32_t acc0_2 = svld1_s32(svptrue_b32(), in2 + j + 8 * vscale);
-      svint32_t acc0_3 = svld1_s32(svptrue_b32(), in2 + j + 12 * vscale);
-      svint32_t acc1_0 = svld1_s32(svptrue_b32(), in2 + j);
-      svint32_t acc1_1 = svld1_s32(svptrue_b32(), in2 + j + 4 * vscale);
-      svint32_t acc1_2 = svld1_s32(svptrue_b32(), in2 + j + 8 * vscale);
-      svint32_t acc1_3 = svld1_s32(svptrue_b32(), in2 + j + 12 * vscale);
-      svint32_t acc2_0 = svld1_s32(svptrue_b32(), in2 + j);
-      svint32_t acc2_1 = svld1_s32(svptrue_b32(), in2 + j + 4 * vscale);
-      svint32_t acc2_2 = svld1_s32(svptrue_b32(), in2 + j + 8 * vscale);
-      svint32_t acc2_3 = svld1_s32(svptrue_b32(), in2 + j + 12 * vscale);
-      svint32_t acc3_0 = svld1_s32(svptrue_b32(), in2 + j);
-      svint32_t acc3_1 = svld1_s32(svptrue_b32(), in2 + j + 4 * vscale);
-      svint32_t acc3_2 = svld1_s32(svptrue_b32(), in2 + j + 8 * vscale);
-      svint32_t acc3_3 = svld1_s32(svptrue_b32(), in2 + j + 12 * vscale);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svint32_t in1_v0 = svreinterpret_s32_s16(
-            svreinterpret_s16_s32(svld1sh_s32(svptrue_b32(), in1 + j + r2 * stride1)));
-        svint32_t in1_v1 = svreinterpret_s32_s16(
-            svreinterpret_s16_s32(svld1sh_s32(svptrue_b32(), in1 + j + r2 * stride1 + 4 * vscale)));
-        svint32_t in1_v2 = svreinterpret_s32_s16(
-            svreinterpret_s16_s32(svld1sh_s32(svptrue_b32(), in1 + j + r2 * stride1 + 8 * vscale)));
-        svint32_t in1_v3 = svreinterpret_s32_s16(svreinterpret_s16_s32(
-            svld1sh_s32(svptrue_b32(), in1 + j + r2 * stride1 + 12 * vscale)));
-        uint16_t in0_r0_elem_i16 = (uint16_t)in0[i * stride0 + r2];
-        uint32_t in0_r0_elem = (uint32_t)(int32_t)(int16_t)in0_r0_elem_i16;
-        svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
-        svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
-        acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
-        svint32_t product0_1 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v1);
-        acc0_1 = svadd_s32_x(svptrue_b32(), acc0_1, product0_1);
-        svint32_t product0_2 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v2);
-        acc0_2 = svadd_s32_x(svptrue_b32(), acc0_2, product0_2);
-        svint32_t product0_3 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v3);
-        acc0_3 = svadd_s32_x(svptrue_b32(), acc0_3, product0_3);
-        uint16_t in0_r1_elem_i16 = (uint16_t)in0[i * stride0 + r2 + stride0];
-        uint32_t in0_r1_elem = (uint32_t)(int32_t)(int16_t)in0_r1_elem_i16;
-        svint32_t in0_r1 = svdup_n_s32(in0_r1_elem);
-        svint32_t product1_0 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v0);
-        acc1_0 = svadd_s32_x(svptrue_b32(), acc1_0, product1_0);
-        svint32_t product1_1 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v1);
-        acc1_1 = svadd_s32_x(svptrue_b32(), acc1_1, product1_1);
-        svint32_t product1_2 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v2);
-        acc1_2 = svadd_s32_x(svptrue_b32(), acc1_2, product1_2);
-        svint32_t product1_3 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v3);
-        acc1_3 = svadd_s32_x(svptrue_b32(), acc1_3, product1_3);
-        uint16_t in0_r2_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 2 * stride0];
-        uint32_t in0_r2_elem = (uint32_t)(int32_t)(int16_t)in0_r2_elem_i16;
-        svint32_t in0_r2 = svdup_n_s32(in0_r2_elem);
-        svint32_t product2_0 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v0);
-        acc2_0 = svadd_s32_x(svptrue_b32(), acc2_0, product2_0);
-        svint32_t product2_1 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v1);
-        acc2_1 = svadd_s32_x(svptrue_b32(), acc2_1, product2_1);
-        svint32_t product2_2 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v2);
-        acc2_2 = svadd_s32_x(svptrue_b32(), acc2_2, product2_2);
-        svint32_t product2_3 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v3);
-        acc2_3 = svadd_s32_x(svptrue_b32(), acc2_3, product2_3);
-        uint16_t in0_r3_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 3 * stride0];
-        uint32_t in0_r3_elem = (uint32_t)(int32_t)(int16_t)in0_r3_elem_i16;
-        svint32_t in0_r3 = svdup_n_s32(in0_r3_elem);
-        svint32_t product3_0 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v0);
-        acc3_0 = svadd_s32_x(svptrue_b32(), acc3_0, product3_0);
-        svint32_t product3_1 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v1);
-        acc3_1 = svadd_s32_x(svptrue_b32(), acc3_1, product3_1);
-        svint32_t product3_2 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v2);
-        acc3_2 = svadd_s32_x(svptrue_b32(), acc3_2, product3_2);
-        svint32_t product3_3 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v3);
-        acc3_3 = svadd_s32_x(svptrue_b32(), acc3_3, product3_3);
+      int64_t i = 0;
+      // along i: tiles of 6 x 4 vectors
+      for (; i + 6 <= size0; i += 6) {
+        int64_t out_base = i * stride2 + j;
+        svint32_t acc0_0 = svld1_s32(svptrue_b32(), in2 + j);
+        svint32_t acc0_1 = svld1_s32(svptrue_b32(), in2 + j + 4 * vscale);
+        svint32_t acc0_2 = svld1_s32(svptrue_b32(), in2 + j + 8 * vscale);
+        svint32_t acc0_3 = svld1_s32(svptrue_b32(), in2 + j + 12 * vscale);
+        svint32_t acc1_0 = svld1_s32(svptrue_b32(), in2 + j);
+        svint32_t acc1_1 = svld1_s32(svptrue_b32(), in2 + j + 4 * vscale);
+        svint32_t acc1_2 = svld1_s32(svptrue_b32(), in2 + j + 8 * vscale);
+        svint32_t acc1_3 = svld1_s32(svptrue_b32(), in2 + j + 12 * vscale);
+        svint32_t acc2_0 = svld1_s32(svptrue_b32(), in2 + j);
+        svint32_t acc2_1 = svld1_s32(svptrue_b32(), in2 + j + 4 * vscale);
+        svint32_t acc2_2 = svld1_s32(svptrue_b32(), in2 + j + 8 * vscale);
+        svint32_t acc2_3 = svld1_s32(svptrue_b32(), in2 + j + 12 * vscale);
+        svint32_t acc3_0 = svld1_s32(svptrue_b32(), in2 + j);
+        svint32_t acc3_1 = svld1_s32(svptrue_b32(), in2 + j + 4 * vscale);
+        svint32_t acc3_2 = svld1_s32(svptrue_b32(), in2 + j + 8 * vscale);
+        svint32_t acc3_3 = svld1_s32(svptrue_b32(), in2 + j + 12 * vscale);
+        svint32_t acc4_0 = svld1_s32(svptrue_b32(), in2 + j);
+        svint32_t acc4_1 = svld1_s32(svptrue_b32(), in2 + j + 4 * vscale);
+        svint32_t acc4_2 = svld1_s32(svptrue_b32(), in2 + j + 8 * vscale);
+        svint32_t acc4_3 = svld1_s32(svptrue_b32(), in2 + j + 12 * vscale);
+        svint32_t acc5_0 = svld1_s32(svptrue_b32(), in2 + j);
+        svint32_t acc5_1 = svld1_s32(svptrue_b32(), in2 + j + 4 * vscale);
+        svint32_t acc5_2 = svld1_s32(svptrue_b32(), in2 + j + 8 * vscale);
+        svint32_t acc5_3 = svld1_s32(svptrue_b32(), in2 + j + 12 * vscale);
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = svld1_s32(svptrue_b32(), out + out_base);
+          acc0_1 = svld1_s32(svptrue_b32(), out + out_base + 4 * vscale);
+          acc0_2 = svld1_s32(svptrue_b32(), out + out_base + 8 * vscale);
+          acc0_3 = svld1_s32(svptrue_b32(), out + out_base + 12 * vscale);
+          acc1_0 = svld1_s32(svptrue_b32(), out + out_base + stride2);
+          acc1_1 = svld1_s32(svptrue_b32(), out + out_base + stride2 + 4 * vscale);
+          acc1_2 = svld1_s32(svptrue_b32(), out + out_base + stride2 + 8 * vscale);
+          acc1_3 = svld1_s32(svptrue_b32(), out + out_base + stride2 + 12 * vscale);
+          acc2_0 = svld1_s32(svptrue_b32(), out + out_base + 2 * stride2);
+          acc2_1 = svld1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 4 * vscale);
+          acc2_2 = svld1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 8 * vscale);
+          acc2_3 = svld1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 12 * vscale);
+          acc3_0 = svld1_s32(svptrue_b32(), out + out_base + 3 * stride2);
+          acc3_1 = svld1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 4 * vscale);
+          acc3_2 = svld1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 8 * vscale);
+          acc3_3 = svld1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 12 * vscale);
+          acc4_0 = svld1_s32(svptrue_b32(), out + out_base + 4 * stride2);
+          acc4_1 = svld1_s32(svptrue_b32(), out + out_base + 4 * stride2 + 4 * vscale);
+          acc4_2 = svld1_s32(svptrue_b32(), out + out_base + 4 * stride2 + 8 * vscale);
+          acc4_3 = svld1_s32(svptrue_b32(), out + out_base + 4 * stride2 + 12 * vscale);
+          acc5_0 = svld1_s32(svptrue_b32(), out + out_base + 5 * stride2);
+          acc5_1 = svld1_s32(svptrue_b32(), out + out_base + 5 * stride2 + 4 * vscale);
+          acc5_2 = svld1_s32(svptrue_b32(), out + out_base + 5 * stride2 + 8 * vscale);
+          acc5_3 = svld1_s32(svptrue_b32(), out + out_base + 5 * stride2 + 12 * vscale);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          svint32_t in1_v0 = svld1_s32(svptrue_b32(), panel + 16 * r2 * vscale - 16 * k0 * vscale);
+          svint32_t in1_v1 =
+              svld1_s32(svptrue_b32(), panel + 16 * r2 * vscale + 4 * vscale - 16 * k0 * vscale);
+          svint32_t in1_v2 =
+              svld1_s32(svptrue_b32(), panel + 16 * r2 * vscale + 8 * vscale - 16 * k0 * vscale);
+          svint32_t in1_v3 =
+              svld1_s32(svptrue_b32(), panel + 16 * r2 * vscale + 12 * vscale - 16 * k0 * vscale);
+          uint16_t in0_r0_elem_i16 = (uint16_t)in0[i * stride0 + r2];
+          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int16_t)in0_r0_elem_i16;
+          svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
+          svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
+          acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
+          svint32_t product0_1 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v1);
+          acc0_1 = svadd_s32_x(svptrue_b32(), acc0_1, product0_1);
+          svint32_t product0_2 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v2);
+          acc0_2 = svadd_s32_x(svptrue_b32(), acc0_2, product0_2);
+          svint32_t product0_3 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v3);
+          acc0_3 = svadd_s32_x(svptrue_b32(), acc0_3, product0_3);
+          uint16_t in0_r1_elem_i16 = (uint16_t)in0[i * stride0 + r2 + stride0];
+          uint32_t in0_r1_elem = (uint32_t)(int32_t)(int16_t)in0_r1_elem_i16;
+          svint32_t in0_r1 = svdup_n_s32(in0_r1_elem);
+          svint32_t product1_0 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v0);
+          acc1_0 = svadd_s32_x(svptrue_b32(), acc1_0, product1_0);
+          svint32_t product1_1 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v1);
+          acc1_1 = svadd_s32_x(svptrue_b32(), acc1_1, product1_1);
+          svint32_t product1_2 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v2);
+          acc1_2 = svadd_s32_x(svptrue_b32(), acc1_2, product1_2);
+          svint32_t product1_3 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v3);
+          acc1_3 = svadd_s32_x(svptrue_b32(), acc1_3, product1_3);
+          uint16_t in0_r2_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 2 * stride0];
+          uint32_t in0_r2_elem = (uint32_t)(int32_t)(int16_t)in0_r2_elem_i16;
+          svint32_t in0_r2 = svdup_n_s32(in0_r2_elem);
+          svint32_t product2_0 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v0);
+          acc2_0 = svadd_s32_x(svptrue_b32(), acc2_0, product2_0);
+          svint32_t product2_1 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v1);
+          acc2_1 = svadd_s32_x(svptrue_b32(), acc2_1, product2_1);
+          svint32_t product2_2 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v2);
+          acc2_2 = svadd_s32_x(svptrue_b32(), acc2_2, product2_2);
+          svint32_t product2_3 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v3);
+          acc2_3 = svadd_s32_x(svptrue_b32(), acc2_3, product2_3);
+          uint16_t in0_r3_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 3 * stride0];
+          uint32_t in0_r3_elem = (uint32_t)(int32_t)(int16_t)in0_r3_elem_i16;
+          svint32_t in0_r3 = svdup_n_s32(in0_r3_elem);
+          svint32_t product3_0 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v0);
+          acc3_0 = svadd_s32_x(svptrue_b32(), acc3_0, product3_0);
+          svint32_t product3_1 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v1);
+          acc3_1 = svadd_s32_x(svptrue_b32(), acc3_1, product3_1);
+          svint32_t product3_2 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v2);
+          acc3_2 = svadd_s32_x(svptrue_b32(), acc3_2, product3_2);
+          svint32_t product3_3 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v3);
+          acc3_3 = svadd_s32_x(svptrue_b32(), acc3_3, product3_3);
+          uint16_t in0_r4_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 4 * stride0];
+          uint32_t in0_r4_elem = (uint32_t)(int32_t)(int16_t)in0_r4_elem_i16;
+          svint32_t in0_r4 = svdup_n_s32(in0_r4_elem);
+          svint32_t product4_0 = svmul_s32_x(svptrue_b32(), in0_r4, in1_v0);
+          acc4_0 = svadd_s32_x(svptrue_b32(), acc4_0, product4_0);
+          svint32_t product4_1 = svmul_s32_x(svptrue_b32(), in0_r4, in1_v1);
+          acc4_1 = svadd_s32_x(svptrue_b32(), acc4_1, product4_1);
+          svint32_t product4_2 = svmul_s32_x(svptrue_b32(), in0_r4, in1_v2);
+          acc4_2 = svadd_s32_x(svptrue_b32(), acc4_2, product4_2);
+          svint32_t product4_3 = svmul_s32_x(svptrue_b32(), in0_r4, in1_v3);
+          acc4_3 = svadd_s32_x(svptrue_b32(), acc4_3, product4_3);
+          uint16_t in0_r5_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 5 * stride0];
+          uint32_t in0_r5_elem = (uint32_t)(int32_t)(int16_t)in0_r5_elem_i16;
+          svint32_t in0_r5 = svdup_n_s32(in0_r5_elem);
+          svint32_t product5_0 = svmul_s32_x(svptrue_b32(), in0_r5, in1_v0);
+          acc5_0 = svadd_s32_x(svptrue_b32(), acc5_0, product5_0);
+          svint32_t product5_1 = svmul_s32_x(svptrue_b32(), in0_r5, in1_v1);
+          acc5_1 = svadd_s32_x(svptrue_b32(), acc5_1, product5_1);
+          svint32_t product5_2 = svmul_s32_x(svptrue_b32(), in0_r5, in1_v2);
+          acc5_2 = svadd_s32_x(svptrue_b32(), acc5_2, product5_2);
+          svint32_t product5_3 = svmul_s32_x(svptrue_b32(), in0_r5, in1_v3);
+          acc5_3 = svadd_s32_x(svptrue_b32(), acc5_3, product5_3);
+        }
+        svst1_s32(svptrue_b32(), out + out_base, acc0_0);
+        svst1_s32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
+        svst1_s32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
+        svst1_s32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
+        svst1_s32(svptrue_b32(), out + out_base + stride2, acc1_0);
+        svst1_s32(svptrue_b32(), out + out_base + stride2 + 4 * vscale, acc1_1);
+        svst1_s32(svptrue_b32(), out + out_base + stride2 + 8 * vscale, acc1_2);
+        svst1_s32(svptrue_b32(), out + out_base + stride2 + 12 * vscale, acc1_3);
+        svst1_s32(svptrue_b32(), out + out_base + 2 * stride2, acc2_0);
+        svst1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 4 * vscale, acc2_1);
+        svst1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 8 * vscale, acc2_2);
+        svst1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 12 * vscale, acc2_3);
+        svst1_s32(svptrue_b32(), out + out_base + 3 * stride2, acc3_0);
+        svst1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 4 * vscale, acc3_1);
+        svst1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 8 * vscale, acc3_2);
+        svst1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 12 * vscale, acc3_3);
+        svst1_s32(svptrue_b32(), out + out_base + 4 * stride2, acc4_0);
+        svst1_s32(svptrue_b32(), out + out_base + 4 * stride2 + 4 * vscale, acc4_1);
+        svst1_s32(svptrue_b32(), out + out_base + 4 * stride2 + 8 * vscale, acc4_2);
+        svst1_s32(svptrue_b32(), out + out_base + 4 * stride2 + 12 * vscale, acc4_3);
+        svst1_s32(svptrue_b32(), out + out_base + 5 * stride2, acc5_0);
+        svst1_s32(svptrue_b32(), out + out_base + 5 * stride2 + 4 * vscale, acc5_1);
+        svst1_s32(svptrue_b32(), out + out_base + 5 * stride2 + 8 * vscale, acc5_2);
+        svst1_s32(svptrue_b32(), out + out_base + 5 * stride2 + 12 * vscale, acc5_3);
       }
-      svst1_s32(svptrue_b32(), out + out_base, acc0_0);
-      svst1_s32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
-      svst1_s32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
-      svst1_s32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
-      svst1_s32(svptrue_b32(), out + out_base + stride2, acc1_0);
-      svst1_s32(svptrue_b32(), out + out_base + stride2 + 4 * vscale, acc1_1);
-      svst1_s32(svptrue_b32(), out + out_base + stride2 + 8 * vscale, acc1_2);
-      svst1_s32(svptrue_b32(), out + out_base + stride2 + 12 * vscale, acc1_3);
-      svst1_s32(svptrue_b32(), out + out_base + 2 * stride2, acc2_0);
-      svst1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 4 * vscale, acc2_1);
-      svst1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 8 * vscale, acc2_2);
-      svst1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 12 * vscale, acc2_3);
-      svst1_s32(svptrue_b32(), out + out_base + 3 * stride2, acc3_0);
-      svst1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 4 * vscale, acc3_1);
-      svst1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 8 * vscale, acc3_2);
-      svst1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 12 * vscale, acc3_3);
-    }
-    // the rest: 2 rows
-    for (; i + 2 <= size0; i += 2) {
-      int64_t out_base = i * stride2 + j;
-      svint32_t acc0_0 = svld1_s32(svptrue_b32(), in2 + j);
-      svint32_t acc0_1 = svld1_s32(svptrue_b32(), in2 + j + 4 * vscale);
-      svint32_t acc0_2 = svld1_s32(svptrue_b32(), in2 + j + 8 * vscale);
-      svint32_t acc0_3 = svld1_s32(svptrue_b32(), in2 + j + 12 * vscale);
-      svint32_t acc1_0 = svld1_s32(svptrue_b32(), in2 + j);
-      svint32_t acc1_1 = svld1_s32(svptrue_b32(), in2 + j + 4 * vscale);
-      svint32_t acc1_2 = svld1_s32(svptrue_b32(), in2 + j + 8 * vscale);
-      svint32_t acc1_3 = svld1_s32(svptrue_b32(), in2 + j + 12 * vscale);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svint32_t in1_v0 = svreinterpret_s32_s16(
-            svreinterpret_s16_s32(svld1sh_s32(svptrue_b32(), in1 + j + r2 * stride1)));
-        svint32_t in1_v1 = svreinterpret_s32_s16(
-            svreinterpret_s16_s32(svld1sh_s32(svptrue_b32(), in1 + j + r2 * stride1 + 4 * vscale)));
-        svint32_t in1_v2 = svreinterpret_s32_s16(
-            svreinterpret_s16_s32(svld1sh_s32(svptrue_b32(), in1 + j + r2 * stride1 + 8 * vscale)));
-        svint32_t in1_v3 = svreinterpret_s32_s16(svreinterpret_s16_s32(
-            svld1sh_s32(svptrue_b32(), in1 + j + r2 * stride1 + 12 * vscale)));
-        uint16_t in0_r0_elem_i16 = (uint16_t)in0[i * stride0 + r2];
-        uint32_t in0_r0_elem = (uint32_t)(int32_t)(int16_t)in0_r0_elem_i16;
-        svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
-        svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
-        acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
-        svint32_t product0_1 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v1);
-        acc0_1 = svadd_s32_x(svptrue_b32(), acc0_1, product0_1);
-        svint32_t product0_2 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v2);
-        acc0_2 = svadd_s32_x(svptrue_b32(), acc0_2, product0_2);
-        svint32_t product0_3 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v3);
-        acc0_3 = svadd_s32_x(svptrue_b32(), acc0_3, product0_3);
-        uint16_t in0_r1_elem_i16 = (uint16_t)in0[i * stride0 + r2 + stride0];
-        uint32_t in0_r1_elem = (uint32_t)(int32_t)(int16_t)in0_r1_elem_i16;
-        svint32_t in0_r1 = svdup_n_s32(in0_r1_elem);
-        svint32_t product1_0 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v0);
-        acc1_0 = svadd_s32_x(svptrue_b32(), acc1_0, product1_0);
-        svint32_t product1_1 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v1);
-        acc1_1 = svadd_s32_x(svptrue_b32(), acc1_1, product1_1);
-        svint32_t product1_2 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v2);
-        acc1_2 = svadd_s32_x(svptrue_b32(), acc1_2, product1_2);
-        svint32_t product1_3 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v3);
-        acc1_3 = svadd_s32_x(svptrue_b32(), acc1_3, product1_3);
+      // the rest: 4 rows
+      for (; i + 4 <= size0; i += 4) {
+        int64_t out_base = i * stride2 + j;
+        svint32_t acc0_0 = svld1_s32(svptrue_b32(), in2 + j);
+        svint32_t acc0_1 = svld1_s32(svptrue_b32(), in2 + j + 4 * vscale);
+        svint32_t acc0_2 = svld1_s32(svptrue_b32(), in2 + j + 8 * vscale);
+        svint32_t acc0_3 = svld1_s32(svptrue_b32(), in2 + j + 12 * vscale);
+        svint32_t acc1_0 = svld1_s32(svptrue_b32(), in2 + j);
+        svint32_t acc1_1 = svld1_s32(svptrue_b32(), in2 + j + 4 * vscale);
+        svint32_t acc1_2 = svld1_s32(svptrue_b32(), in2 + j + 8 * vscale);
+        svint32_t acc1_3 = svld1_s32(svptrue_b32(), in2 + j + 12 * vscale);
+        svint32_t acc2_0 = svld1_s32(svptrue_b32(), in2 + j);
+        svint32_t acc2_1 = svld1_s32(svptrue_b32(), in2 + j + 4 * vscale);
+        svint32_t acc2_2 = svld1_s32(svptrue_b32(), in2 + j + 8 * vscale);
+        svint32_t acc2_3 = svld1_s32(svptrue_b32(), in2 + j + 12 * vscale);
+        svint32_t acc3_0 = svld1_s32(svptrue_b32(), in2 + j);
+        svint32_t acc3_1 = svld1_s32(svptrue_b32(), in2 + j + 4 * vscale);
+        svint32_t acc3_2 = svld1_s32(svptrue_b32(), in2 + j + 8 * vscale);
+        svint32_t acc3_3 = svld1_s32(svptrue_b32(), in2 + j + 12 * vscale);
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = svld1_s32(svptrue_b32(), out + out_base);
+          acc0_1 = svld1_s32(svptrue_b32(), out + out_base + 4 * vscale);
+          acc0_2 = svld1_s32(svptrue_b32(), out + out_base + 8 * vscale);
+          acc0_3 = svld1_s32(svptrue_b32(), out + out_base + 12 * vscale);
+          acc1_0 = svld1_s32(svptrue_b32(), out + out_base + stride2);
+          acc1_1 = svld1_s32(svptrue_b32(), out + out_base + stride2 + 4 * vscale);
+          acc1_2 = svld1_s32(svptrue_b32(), out + out_base + stride2 + 8 * vscale);
+          acc1_3 = svld1_s32(svptrue_b32(), out + out_base + stride2 + 12 * vscale);
+          acc2_0 = svld1_s32(svptrue_b32(), out + out_base + 2 * stride2);
+          acc2_1 = svld1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 4 * vscale);
+          acc2_2 = svld1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 8 * vscale);
+          acc2_3 = svld1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 12 * vscale);
+          acc3_0 = svld1_s32(svptrue_b32(), out + out_base + 3 * stride2);
+          acc3_1 = svld1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 4 * vscale);
+          acc3_2 = svld1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 8 * vscale);
+          acc3_3 = svld1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 12 * vscale);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          svint32_t in1_v0 = svld1_s32(svptrue_b32(), panel + 16 * r2 * vscale - 16 * k0 * vscale);
+          svint32_t in1_v1 =
+              svld1_s32(svptrue_b32(), panel + 16 * r2 * vscale + 4 * vscale - 16 * k0 * vscale);
+          svint32_t in1_v2 =
+              svld1_s32(svptrue_b32(), panel + 16 * r2 * vscale + 8 * vscale - 16 * k0 * vscale);
+          svint32_t in1_v3 =
+              svld1_s32(svptrue_b32(), panel + 16 * r2 * vscale + 12 * vscale - 16 * k0 * vscale);
+          uint16_t in0_r0_elem_i16 = (uint16_t)in0[i * stride0 + r2];
+          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int16_t)in0_r0_elem_i16;
+          svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
+          svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
+          acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
+          svint32_t product0_1 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v1);
+          acc0_1 = svadd_s32_x(svptrue_b32(), acc0_1, product0_1);
+          svint32_t product0_2 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v2);
+          acc0_2 = svadd_s32_x(svptrue_b32(), acc0_2, product0_2);
+          svint32_t product0_3 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v3);
+          acc0_3 = svadd_s32_x(svptrue_b32(), acc0_3, product0_3);
+          uint16_t in0_r1_elem_i16 = (uint16_t)in0[i * stride0 + r2 + stride0];
+          uint32_t in0_r1_elem = (uint32_t)(int32_t)(int16_t)in0_r1_elem_i16;
+          svint32_t in0_r1 = svdup_n_s32(in0_r1_elem);
+          svint32_t product1_0 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v0);
+          acc1_0 = svadd_s32_x(svptrue_b32(), acc1_0, product1_0);
+          svint32_t product1_1 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v1);
+          acc1_1 = svadd_s32_x(svptrue_b32(), acc1_1, product1_1);
+          svint32_t product1_2 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v2);
+          acc1_2 = svadd_s32_x(svptrue_b32(), acc1_2, product1_2);
+          svint32_t product1_3 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v3);
+          acc1_3 = svadd_s32_x(svptrue_b32(), acc1_3, product1_3);
+          uint16_t in0_r2_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 2 * stride0];
+          uint32_t in0_r2_elem = (uint32_t)(int32_t)(int16_t)in0_r2_elem_i16;
+          svint32_t in0_r2 = svdup_n_s32(in0_r2_elem);
+          svint32_t product2_0 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v0);
+          acc2_0 = svadd_s32_x(svptrue_b32(), acc2_0, product2_0);
+          svint32_t product2_1 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v1);
+          acc2_1 = svadd_s32_x(svptrue_b32(), acc2_1, product2_1);
+          svint32_t product2_2 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v2);
+          acc2_2 = svadd_s32_x(svptrue_b32(), acc2_2, product2_2);
+          svint32_t product2_3 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v3);
+          acc2_3 = svadd_s32_x(svptrue_b32(), acc2_3, product2_3);
+          uint16_t in0_r3_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 3 * stride0];
+          uint32_t in0_r3_elem = (uint32_t)(int32_t)(int16_t)in0_r3_elem_i16;
+          svint32_t in0_r3 = svdup_n_s32(in0_r3_elem);
+          svint32_t product3_0 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v0);
+          acc3_0 = svadd_s32_x(svptrue_b32(), acc3_0, product3_0);
+          svint32_t product3_1 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v1);
+          acc3_1 = svadd_s32_x(svptrue_b32(), acc3_1, product3_1);
+          svint32_t product3_2 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v2);
+          acc3_2 = svadd_s32_x(svptrue_b32(), acc3_2, product3_2);
+          svint32_t product3_3 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v3);
+          acc3_3 = svadd_s32_x(svptrue_b32(), acc3_3, product3_3);
+        }
+        svst1_s32(svptrue_b32(), out + out_base, acc0_0);
+        svst1_s32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
+        svst1_s32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
+        svst1_s32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
+        svst1_s32(svptrue_b32(), out + out_base + stride2, acc1_0);
+        svst1_s32(svptrue_b32(), out + out_base + stride2 + 4 * vscale, acc1_1);
+        svst1_s32(svptrue_b32(), out + out_base + stride2 + 8 * vscale, acc1_2);
+        svst1_s32(svptrue_b32(), out + out_base + stride2 + 12 * vscale, acc1_3);
+        svst1_s32(svptrue_b32(), out + out_base + 2 * stride2, acc2_0);
+        svst1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 4 * vscale, acc2_1);
+        svst1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 8 * vscale, acc2_2);
+        svst1_s32(svptrue_b32(), out + out_base + 2 * stride2 + 12 * vscale, acc2_3);
+        svst1_s32(svptrue_b32(), out + out_base + 3 * stride2, acc3_0);
+        svst1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 4 * vscale, acc3_1);
+        svst1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 8 * vscale, acc3_2);
+        svst1_s32(svptrue_b32(), out + out_base + 3 * stride2 + 12 * vscale, acc3_3);
       }
-      svst1_s32(svptrue_b32(), out + out_base, acc0_0);
-      svst1_s32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
-      svst1_s32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
-      svst1_s32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
-      svst1_s32(svptrue_b32(), out + out_base + stride2, acc1_0);
-      svst1_s32(svptrue_b32(), out + out_base + stride2 + 4 * vscale, acc1_1);
-      svst1_s32(svptrue_b32(), out + out_base + stride2 + 8 * vscale, acc1_2);
-      svst1_s32(svptrue_b32(), out + out_base + stride2 + 12 * vscale, acc1_3);
-    }
-    // the rest: 1 row
-    for (; i < size0; ++i) {
-      int64_t out_base = i * stride2 + j;
-      svint32_t acc0_0 = svld1_s32(svptrue_b32(), in2 + j);
-      svint32_t acc0_1 = svld1_s32(svptrue_b32(), in2 + j + 4 * vscale);
-      svint32_t acc0_2 = svld1_s32(svptrue_b32(), in2 + j + 8 * vscale);
-      svint32_t acc0_3 = svld1_s32(svptrue_b32(), in2 + j + 12 * vscale);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svint32_t in1_v0 = svreinterpret_s32_s16(
-            svreinterpret_s16_s32(svld1sh_s32(svptrue_b32(), in1 + j + r2 * stride1)));
-        svint32_t in1_v1 = svreinterpret_s32_s16(
-            svreinterpret_s16_s32(svld1sh_s32(svptrue_b32(), in1 + j + r2 * stride1 + 4 * vscale)));
-        svint32_t in1_v2 = svreinterpret_s32_s16(
-            svreinterpret_s16_s32(svld1sh_s32(svptrue_b32(), in1 + j + r2 * stride1 + 8 * vscale)));
-        svint32_t in1_v3 = svreinterpret_s32_s16(svreinterpret_s16_s32(
-            svld1sh_s32(svptrue_b32(), in1 + j + r2 * stride1 + 12 * vscale)));
-        uint16_t in0_r0_elem_i16 = (uint16_t)in0[i * stride0 + r2];
-        uint32_t in0_r0_elem = (uint32_t)(int32_t)(int16_t)in0_r0_elem_i16;
-        svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
-        svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
-        acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
-        svint32_t product0_1 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v1);
-        acc0_1 = svadd_s32_x(svptrue_b32(), acc0_1, product0_1);
-        svint32_t product0_2 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v2);
-        acc0_2 = svadd_s32_x(svptrue_b32(), acc0_2, product0_2);
-        svint32_t product0_3 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v3);
-        acc0_3 = svadd_s32_x(svptrue_b32(), acc0_3, product0_3);
+      // the rest: 2 rows
+      for (; i + 2 <= size0; i += 2) {
+        int64_t out_base = i * stride2 + j;
+        svint32_t acc0_0 = svld1_s32(svptrue_b32(), in2 + j);
+        svint32_t acc0_1 = svld1_s32(svptrue_b32(), in2 + j + 4 * vscale);
+        svint32_t acc0_2 = svld1_s32(svptrue_b32(), in2 + j + 8 * vscale);
+        svint32_t acc0_3 = svld1_s32(svptrue_b32(), in2 + j + 12 * vscale);
+        svint32_t acc1_0 = svld1_s32(svptrue_b32(), in2 + j);
+        svint32_t acc1_1 = svld1_s32(svptrue_b32(), in2 + j + 4 * vscale);
+        svint32_t acc1_2 = svld1_s32(svptrue_b32(), in2 + j + 8 * vscale);
+        svint32_t acc1_3 = svld1_s32(svptrue_b32(), in2 + j + 12 * vscale);
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = svld1_s32(svptrue_b32(), out + out_base);
+          acc0_1 = svld1_s32(svptrue_b32(), out + out_base + 4 * vscale);
+          acc0_2 = svld1_s32(svptrue_b32(), out + out_base + 8 * vscale);
+          acc0_3 = svld1_s32(svptrue_b32(), out + out_base + 12 * vscale);
+          acc1_0 = svld1_s32(svptrue_b32(), out + out_base + stride2);
+          acc1_1 = svld1_s32(svptrue_b32(), out + out_base + stride2 + 4 * vscale);
+          acc1_2 = svld1_s32(svptrue_b32(), out + out_base + stride2 + 8 * vscale);
+          acc1_3 = svld1_s32(svptrue_b32(), out + out_base + stride2 + 12 * vscale);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          svint32_t in1_v0 = svld1_s32(svptrue_b32(), panel + 16 * r2 * vscale - 16 * k0 * vscale);
+          svint32_t in1_v1 =
+              svld1_s32(svptrue_b32(), panel + 16 * r2 * vscale + 4 * vscale - 16 * k0 * vscale);
+          svint32_t in1_v2 =
+              svld1_s32(svptrue_b32(), panel + 16 * r2 * vscale + 8 * vscale - 16 * k0 * vscale);
+          svint32_t in1_v3 =
+              svld1_s32(svptrue_b32(), panel + 16 * r2 * vscale + 12 * vscale - 16 * k0 * vscale);
+          uint16_t in0_r0_elem_i16 = (uint16_t)in0[i * stride0 + r2];
+          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int16_t)in0_r0_elem_i16;
+          svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
+          svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
+          acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
+          svint32_t product0_1 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v1);
+          acc0_1 = svadd_s32_x(svptrue_b32(), acc0_1, product0_1);
+          svint32_t product0_2 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v2);
+          acc0_2 = svadd_s32_x(svptrue_b32(), acc0_2, product0_2);
+          svint32_t product0_3 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v3);
+          acc0_3 = svadd_s32_x(svptrue_b32(), acc0_3, product0_3);
+          uint16_t in0_r1_elem_i16 = (uint16_t)in0[i * stride0 + r2 + stride0];
+          uint32_t in0_r1_elem = (uint32_t)(int32_t)(int16_t)in0_r1_elem_i16;
+          svint32_t in0_r1 = svdup_n_s32(in0_r1_elem);
+          svint32_t product1_0 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v0);
+          acc1_0 = svadd_s32_x(svptrue_b32(), acc1_0, product1_0);
+          svint32_t product1_1 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v1);
+          acc1_1 = svadd_s32_x(svptrue_b32(), acc1_1, product1_1);
+          svint32_t product1_2 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v2);
+          acc1_2 = svadd_s32_x(svptrue_b32(), acc1_2, product1_2);
+          svint32_t product1_3 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v3);
+          acc1_3 = svadd_s32_x(svptrue_b32(), acc1_3, product1_3);
+        }
+        svst1_s32(svptrue_b32(), out + out_base, acc0_0);
+        svst1_s32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
+        svst1_s32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
+        svst1_s32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
+        svst1_s32(svptrue_b32(), out + out_base + stride2, acc1_0);
+        svst1_s32(svptrue_b32(), out + out_base + stride2 + 4 * vscale, acc1_1);
+        svst1_s32(svptrue_b32(), out + out_base + stride2 + 8 * vscale, acc1_2);
+        svst1_s32(svptrue_b32(), out + out_base + stride2 + 12 * vscale, acc1_3);
       }
-      svst1_s32(svptrue_b32(), out + out_base, acc0_0);
-      svst1_s32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
-      svst1_s32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
-      svst1_s32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
+      // the rest: 1 row
+      for (; i < size0; ++i) {
+        int64_t out_base = i * stride2 + j;
+        svint32_t acc0_0 = svld1_s32(svptrue_b32(), in2 + j);
+        svint32_t acc0_1 = svld1_s32(svptrue_b32(), in2 + j + 4 * vscale);
+        svint32_t acc0_2 = svld1_s32(svptrue_b32(), in2 + j + 8 * vscale);
+        svint32_t acc0_3 = svld1_s32(svptrue_b32(), in2 + j + 12 * vscale);
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = svld1_s32(svptrue_b32(), out + out_base);
+          acc0_1 = svld1_s32(svptrue_b32(), out + out_base + 4 * vscale);
+          acc0_2 = svld1_s32(svptrue_b32(), out + out_base + 8 * vscale);
+          acc0_3 = svld1_s32(svptrue_b32(), out + out_base + 12 * vscale);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          svint32_t in1_v0 = svld1_s32(svptrue_b32(), panel + 16 * r2 * vscale - 16 * k0 * vscale);
+          svint32_t in1_v1 =
+              svld1_s32(svptrue_b32(), panel + 16 * r2 * vscale + 4 * vscale - 16 * k0 * vscale);
+          svint32_t in1_v2 =
+              svld1_s32(svptrue_b32(), panel + 16 * r2 * vscale + 8 * vscale - 16 * k0 * vscale);
+          svint32_t in1_v3 =
+              svld1_s32(svptrue_b32(), panel + 16 * r2 * vscale + 12 * vscale - 16 * k0 * vscale);
+          uint16_t in0_r0_elem_i16 = (uint16_t)in0[i * stride0 + r2];
+          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int16_t)in0_r0_elem_i16;
+          svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
+          svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
+          acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
+          svint32_t product0_1 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v1);
+          acc0_1 = svadd_s32_x(svptrue_b32(), acc0_1, product0_1);
+          svint32_t product0_2 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v2);
+          acc0_2 = svadd_s32_x(svptrue_b32(), acc0_2, product0_2);
+          svint32_t product0_3 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v3);
+          acc0_3 = svadd_s32_x(svptrue_b32(), acc0_3, product0_3);
+        }
+        svst1_s32(svptrue_b32(), out + out_base, acc0_0);
+        svst1_s32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
+        svst1_s32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
+        svst1_s32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
+      }
     }
   }
   // one vector at a time
   for (; j <= size1 - 4 * vscale; j += 4 * vscale) {
-    int64_t i = 0;
-    // along i: tiles of 8 x 1 vectors
-    for (; i + 8 <= size0; i += 8) {
-      int64_t out_base = i * stride2 + j;
-      svint32_t acc0_0 = svld1_s32(svptrue_b32(), in2 + j);
-      svint32_t acc1_0 = svld1_s32(svptrue_b32(), in2 + j);
-      svint32_t acc2_0 = svld1_s32(svptrue_b32(), in2 + j);
-      svint32_t acc3_0 = svld1_s32(svptrue_b32(), in2 + j);
-      svint32_t acc4_0 = svld1_s32(svptrue_b32(), in2 + j);
-      svint32_t acc5_0 = svld1_s32(svptrue_b32(), in2 + j);
-      svint32_t acc6_0 = svld1_s32(svptrue_b32(), in2 + j);
-      svint32_t acc7_0 = svld1_s32(svptrue_b32(), in2 + j);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svint32_t in1_v0 = svreinterpret_s32_s16(
-            svreinterpret_s16_s32(svld1sh_s32(svptrue_b32(), in1 + j + r2 * stride1)));
-        uint16_t in0_r0_elem_i16 = (uint16_t)in0[i * stride0 + r2];
-        uint32_t in0_r0_elem = (uint32_t)(int32_t)(int16_t)in0_r0_elem_i16;
-        svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
-        svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
-        acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
-        uint16_t in0_r1_elem_i16 = (uint16_t)in0[i * stride0 + r2 + stride0];
-        uint32_t in0_r1_elem = (uint32_t)(int32_t)(int16_t)in0_r1_elem_i16;
-        svint32_t in0_r1 = svdup_n_s32(in0_r1_elem);
-        svint32_t product1_0 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v0);
-        acc1_0 = svadd_s32_x(svptrue_b32(), acc1_0, product1_0);
-        uint16_t in0_r2_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 2 * stride0];
-        uint32_t in0_r2_elem = (uint32_t)(int32_t)(int16_t)in0_r2_elem_i16;
-        svint32_t in0_r2 = svdup_n_s32(in0_r2_elem);
-        svint32_t product2_0 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v0);
-        acc2_0 = svadd_s32_x(svptrue_b32(), acc2_0, product2_0);
-        uint16_t in0_r3_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 3 * stride0];
-        uint32_t in0_r3_elem = (uint32_t)(int32_t)(int16_t)in0_r3_elem_i16;
-        svint32_t in0_r3 = svdup_n_s32(in0_r3_elem);
-        svint32_t product3_0 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v0);
-        acc3_0 = svadd_s32_x(svptrue_b32(), acc3_0, product3_0);
-        uint16_t in0_r4_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 4 * stride0];
-        uint32_t in0_r4_elem = (uint32_t)(int32_t)(int16_t)in0_r4_elem_i16;
-        svint32_t in0_r4 = svdup_n_s32(in0_r4_elem);
-        svint32_t product4_0 = svmul_s32_x(svptrue_b32(), in0_r4, in1_v0);
-        acc4_0 = svadd_s32_x(svptrue_b32(), acc4_0, product4_0);
-        uint16_t in0_r5_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 5 * stride0];
-        uint32_t in0_r5_elem = (uint32_t)(int32_t)(int16_t)in0_r5_elem_i16;
-        svint32_t in0_r5 = svdup_n_s32(in0_r5_elem);
-        svint32_t product5_0 = svmul_s32_x(svptrue_b32(), in0_r5, in1_v0);
-        acc5_0 = svadd_s32_x(svptrue_b32(), acc5_0, product5_0);
-        uint16_t in0_r6_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 6 * stride0];
-        uint32_t in0_r6_elem = (uint32_t)(int32_t)(int16_t)in0_r6_elem_i16;
-        svint32_t in0_r6 = svdup_n_s32(in0_r6_elem);
-        svint32_t product6_0 = svmul_s32_x(svptrue_b32(), in0_r6, in1_v0);
-        acc6_0 = svadd_s32_x(svptrue_b32(), acc6_0, product6_0);
-        uint16_t in0_r7_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 7 * stride0];
-        uint32_t in0_r7_elem = (uint32_t)(int32_t)(int16_t)in0_r7_elem_i16;
-        svint32_t in0_r7 = svdup_n_s32(in0_r7_elem);
-        svint32_t product7_0 = svmul_s32_x(svptrue_b32(), in0_r7, in1_v0);
-        acc7_0 = svadd_s32_x(svptrue_b32(), acc7_0, product7_0);
+    int64_t k_blocks_end = size2 > 1 ? size2 : 1;
+    // blocks of 128 steps of k through the panel
+    int64_t k0 = 0;
+    for (; k0 < k_blocks_end; k0 += 128) {
+      int64_t k_end = k0 + 128 < size2 ? k0 + 128 : size2;
+      // pack: 1 vector of b per step
+      int64_t kp = k0;
+      for (; kp < k_end; ++kp) {
+        svint32_t packed0 = svreinterpret_s32_s16(
+            svreinterpret_s16_s32(svld1sh_s32(svptrue_b32(), in1 + j + kp * stride1)));
+        svst1_s32(svptrue_b32(), panel + 4 * kp * vscale - 4 * k0 * vscale, packed0);
       }
-      svst1_s32(svptrue_b32(), out + out_base, acc0_0);
-      svst1_s32(svptrue_b32(), out + out_base + stride2, acc1_0);
-      svst1_s32(svptrue_b32(), out + out_base + 2 * stride2, acc2_0);
-      svst1_s32(svptrue_b32(), out + out_base + 3 * stride2, acc3_0);
-      svst1_s32(svptrue_b32(), out + out_base + 4 * stride2, acc4_0);
-      svst1_s32(svptrue_b32(), out + out_base + 5 * stride2, acc5_0);
-      svst1_s32(svptrue_b32(), out + out_base + 6 * stride2, acc6_0);
-      svst1_s32(svptrue_b32(), out + out_base + 7 * stride2, acc7_0);
-    }
-    // the rest: 4 rows
-    for (; i + 4 <= size0; i += 4) {
-      int64_t out_base = i * stride2 + j;
-      svint32_t acc0_0 = svld1_s32(svptrue_b32(), in2 + j);
-      svint32_t acc1_0 = svld1_s32(svptrue_b32(), in2 + j);
-      svint32_t acc2_0 = svld1_s32(svptrue_b32(), in2 + j);
-      svint32_t acc3_0 = svld1_s32(svptrue_b32(), in2 + j);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svint32_t in1_v0 = svreinterpret_s32_s16(
-            svreinterpret_s16_s32(svld1sh_s32(svptrue_b32(), in1 + j + r2 * stride1)));
-        uint16_t in0_r0_elem_i16 = (uint16_t)in0[i * stride0 + r2];
-        uint32_t in0_r0_elem = (uint32_t)(int32_t)(int16_t)in0_r0_elem_i16;
-        svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
-        svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
-        acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
-        uint16_t in0_r1_elem_i16 = (uint16_t)in0[i * stride0 + r2 + stride0];
-        uint32_t in0_r1_elem = (uint32_t)(int32_t)(int16_t)in0_r1_elem_i16;
-        svint32_t in0_r1 = svdup_n_s32(in0_r1_elem);
-        svint32_t product1_0 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v0);
-        acc1_0 = svadd_s32_x(svptrue_b32(), acc1_0, product1_0);
-        uint16_t in0_r2_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 2 * stride0];
-        uint32_t in0_r2_elem = (uint32_t)(int32_t)(int16_t)in0_r2_elem_i16;
-        svint32_t in0_r2 = svdup_n_s32(in0_r2_elem);
-        svint32_t product2_0 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v0);
-        acc2_0 = svadd_s32_x(svptrue_b32(), acc2_0, product2_0);
-        uint16_t in0_r3_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 3 * stride0];
-        uint32_t in0_r3_elem = (uint32_t)(int32_t)(int16_t)in0_r3_elem_i16;
-        svint32_t in0_r3 = svdup_n_s32(in0_r3_elem);
-        svint32_t product3_0 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v0);
-        acc3_0 = svadd_s32_x(svptrue_b32(), acc3_0, product3_0);
+      int64_t i = 0;
+      // along i: tiles of 8 x 1 vectors
+      for (; i + 8 <= size0; i += 8) {
+        int64_t out_base = i * stride2 + j;
+        svint32_t acc0_0 = svld1_s32(svptrue_b32(), in2 + j);
+        svint32_t acc1_0 = svld1_s32(svptrue_b32(), in2 + j);
+        svint32_t acc2_0 = svld1_s32(svptrue_b32(), in2 + j);
+        svint32_t acc3_0 = svld1_s32(svptrue_b32(), in2 + j);
+        svint32_t acc4_0 = svld1_s32(svptrue_b32(), in2 + j);
+        svint32_t acc5_0 = svld1_s32(svptrue_b32(), in2 + j);
+        svint32_t acc6_0 = svld1_s32(svptrue_b32(), in2 + j);
+        svint32_t acc7_0 = svld1_s32(svptrue_b32(), in2 + j);
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = svld1_s32(svptrue_b32(), out + out_base);
+          acc1_0 = svld1_s32(svptrue_b32(), out + out_base + stride2);
+          acc2_0 = svld1_s32(svptrue_b32(), out + out_base + 2 * stride2);
+          acc3_0 = svld1_s32(svptrue_b32(), out + out_base + 3 * stride2);
+          acc4_0 = svld1_s32(svptrue_b32(), out + out_base + 4 * stride2);
+          acc5_0 = svld1_s32(svptrue_b32(), out + out_base + 5 * stride2);
+          acc6_0 = svld1_s32(svptrue_b32(), out + out_base + 6 * stride2);
+          acc7_0 = svld1_s32(svptrue_b32(), out + out_base + 7 * stride2);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          svint32_t in1_v0 = svld1_s32(svptrue_b32(), panel + 4 * r2 * vscale - 4 * k0 * vscale);
+          uint16_t in0_r0_elem_i16 = (uint16_t)in0[i * stride0 + r2];
+          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int16_t)in0_r0_elem_i16;
+          svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
+          svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
+          acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
+          uint16_t in0_r1_elem_i16 = (uint16_t)in0[i * stride0 + r2 + stride0];
+          uint32_t in0_r1_elem = (uint32_t)(int32_t)(int16_t)in0_r1_elem_i16;
+          svint32_t in0_r1 = svdup_n_s32(in0_r1_elem);
+          svint32_t product1_0 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v0);
+          acc1_0 = svadd_s32_x(svptrue_b32(), acc1_0, product1_0);
+          uint16_t in0_r2_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 2 * stride0];
+          uint32_t in0_r2_elem = (uint32_t)(int32_t)(int16_t)in0_r2_elem_i16;
+          svint32_t in0_r2 = svdup_n_s32(in0_r2_elem);
+          svint32_t product2_0 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v0);
+          acc2_0 = svadd_s32_x(svptrue_b32(), acc2_0, product2_0);
+          uint16_t in0_r3_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 3 * stride0];
+          uint32_t in0_r3_elem = (uint32_t)(int32_t)(int16_t)in0_r3_elem_i16;
+          svint32_t in0_r3 = svdup_n_s32(in0_r3_elem);
+          svint32_t product3_0 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v0);
+          acc3_0 = svadd_s32_x(svptrue_b32(), acc3_0, product3_0);
+          uint16_t in0_r4_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 4 * stride0];
+          uint32_t in0_r4_elem = (uint32_t)(int32_t)(int16_t)in0_r4_elem_i16;
+          svint32_t in0_r4 = svdup_n_s32(in0_r4_elem);
+          svint32_t product4_0 = svmul_s32_x(svptrue_b32(), in0_r4, in1_v0);
+          acc4_0 = svadd_s32_x(svptrue_b32(), acc4_0, product4_0);
+          uint16_t in0_r5_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 5 * stride0];
+          uint32_t in0_r5_elem = (uint32_t)(int32_t)(int16_t)in0_r5_elem_i16;
+          svint32_t in0_r5 = svdup_n_s32(in0_r5_elem);
+          svint32_t product5_0 = svmul_s32_x(svptrue_b32(), in0_r5, in1_v0);
+          acc5_0 = svadd_s32_x(svptrue_b32(), acc5_0, product5_0);
+          uint16_t in0_r6_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 6 * stride0];
+          uint32_t in0_r6_elem = (uint32_t)(int32_t)(int16_t)in0_r6_elem_i16;
+          svint32_t in0_r6 = svdup_n_s32(in0_r6_elem);
+          svint32_t product6_0 = svmul_s32_x(svptrue_b32(), in0_r6, in1_v0);
+          acc6_0 = svadd_s32_x(svptrue_b32(), acc6_0, product6_0);
+          uint16_t in0_r7_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 7 * stride0];
+          uint32_t in0_r7_elem = (uint32_t)(int32_t)(int16_t)in0_r7_elem_i16;
+          svint32_t in0_r7 = svdup_n_s32(in0_r7_elem);
+          svint32_t product7_0 = svmul_s32_x(svptrue_b32(), in0_r7, in1_v0);
+          acc7_0 = svadd_s32_x(svptrue_b32(), acc7_0, product7_0);
+        }
+        svst1_s32(svptrue_b32(), out + out_base, acc0_0);
+        svst1_s32(svptrue_b32(), out + out_base + stride2, acc1_0);
+        svst1_s32(svptrue_b32(), out + out_base + 2 * stride2, acc2_0);
+        svst1_s32(svptrue_b32(), out + out_base + 3 * stride2, acc3_0);
+        svst1_s32(svptrue_b32(), out + out_base + 4 * stride2, acc4_0);
+        svst1_s32(svptrue_b32(), out + out_base + 5 * stride2, acc5_0);
+        svst1_s32(svptrue_b32(), out + out_base + 6 * stride2, acc6_0);
+        svst1_s32(svptrue_b32(), out + out_base + 7 * stride2, acc7_0);
       }
-      svst1_s32(svptrue_b32(), out + out_base, acc0_0);
-      svst1_s32(svptrue_b32(), out + out_base + stride2, acc1_0);
-      svst1_s32(svptrue_b32(), out + out_base + 2 * stride2, acc2_0);
-      svst1_s32(svptrue_b32(), out + out_base + 3 * stride2, acc3_0);
-    }
-    // the rest: 2 rows
-    for (; i + 2 <= size0; i += 2) {
-      int64_t out_base = i * stride2 + j;
-      svint32_t acc0_0 = svld1_s32(svptrue_b32(), in2 + j);
-      svint32_t acc1_0 = svld1_s32(svptrue_b32(), in2 + j);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svint32_t in1_v0 = svreinterpret_s32_s16(
-            svreinterpret_s16_s32(svld1sh_s32(svptrue_b32(), in1 + j + r2 * stride1)));
-        uint16_t in0_r0_elem_i16 = (uint16_t)in0[i * stride0 + r2];
-        uint32_t in0_r0_elem = (uint32_t)(int32_t)(int16_t)in0_r0_elem_i16;
-        svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
-        svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
-        acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
-        uint16_t in0_r1_elem_i16 = (uint16_t)in0[i * stride0 + r2 + stride0];
-        uint32_t in0_r1_elem = (uint32_t)(int32_t)(int16_t)in0_r1_elem_i16;
-        svint32_t in0_r1 = svdup_n_s32(in0_r1_elem);
-        svint32_t product1_0 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v0);
-        acc1_0 = svadd_s32_x(svptrue_b32(), acc1_0, product1_0);
+      // the rest: 4 rows
+      for (; i + 4 <= size0; i += 4) {
+        int64_t out_base = i * stride2 + j;
+        svint32_t acc0_0 = svld1_s32(svptrue_b32(), in2 + j);
+        svint32_t acc1_0 = svld1_s32(svptrue_b32(), in2 + j);
+        svint32_t acc2_0 = svld1_s32(svptrue_b32(), in2 + j);
+        svint32_t acc3_0 = svld1_s32(svptrue_b32(), in2 + j);
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = svld1_s32(svptrue_b32(), out + out_base);
+          acc1_0 = svld1_s32(svptrue_b32(), out + out_base + stride2);
+          acc2_0 = svld1_s32(svptrue_b32(), out + out_base + 2 * stride2);
+          acc3_0 = svld1_s32(svptrue_b32(), out + out_base + 3 * stride2);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          svint32_t in1_v0 = svld1_s32(svptrue_b32(), panel + 4 * r2 * vscale - 4 * k0 * vscale);
+          uint16_t in0_r0_elem_i16 = (uint16_t)in0[i * stride0 + r2];
+          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int16_t)in0_r0_elem_i16;
+          svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
+          svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
+          acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
+          uint16_t in0_r1_elem_i16 = (uint16_t)in0[i * stride0 + r2 + stride0];
+          uint32_t in0_r1_elem = (uint32_t)(int32_t)(int16_t)in0_r1_elem_i16;
+          svint32_t in0_r1 = svdup_n_s32(in0_r1_elem);
+          svint32_t product1_0 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v0);
+          acc1_0 = svadd_s32_x(svptrue_b32(), acc1_0, product1_0);
+          uint16_t in0_r2_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 2 * stride0];
+          uint32_t in0_r2_elem = (uint32_t)(int32_t)(int16_t)in0_r2_elem_i16;
+          svint32_t in0_r2 = svdup_n_s32(in0_r2_elem);
+          svint32_t product2_0 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v0);
+          acc2_0 = svadd_s32_x(svptrue_b32(), acc2_0, product2_0);
+          uint16_t in0_r3_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 3 * stride0];
+          uint32_t in0_r3_elem = (uint32_t)(int32_t)(int16_t)in0_r3_elem_i16;
+          svint32_t in0_r3 = svdup_n_s32(in0_r3_elem);
+          svint32_t product3_0 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v0);
+          acc3_0 = svadd_s32_x(svptrue_b32(), acc3_0, product3_0);
+        }
+        svst1_s32(svptrue_b32(), out + out_base, acc0_0);
+        svst1_s32(svptrue_b32(), out + out_base + stride2, acc1_0);
+        svst1_s32(svptrue_b32(), out + out_base + 2 * stride2, acc2_0);
+        svst1_s32(svptrue_b32(), out + out_base + 3 * stride2, acc3_0);
       }
-      svst1_s32(svptrue_b32(), out + out_base, acc0_0);
-      svst1_s32(svptrue_b32(), out + out_base + stride2, acc1_0);
-    }
-    // the rest: 1 row
-    for (; i < size0; ++i) {
-      int64_t out_base = i * stride2 + j;
-      svint32_t acc0_0 = svld1_s32(svptrue_b32(), in2 + j);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svint32_t in1_v0 = svreinterpret_s32_s16(
-            svreinterpret_s16_s32(svld1sh_s32(svptrue_b32(), in1 + j + r2 * stride1)));
-        uint16_t in0_r0_elem_i16 = (uint16_t)in0[i * stride0 + r2];
-        uint32_t in0_r0_elem = (uint32_t)(int32_t)(int16_t)in0_r0_elem_i16;
-        svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
-        svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
-        acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
+      // the rest: 2 rows
+      for (; i + 2 <= size0; i += 2) {
+        int64_t out_base = i * stride2 + j;
+        svint32_t acc0_0 = svld1_s32(svptrue_b32(), in2 + j);
+        svint32_t acc1_0 = svld1_s32(svptrue_b32(), in2 + j);
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = svld1_s32(svptrue_b32(), out + out_base);
+          acc1_0 = svld1_s32(svptrue_b32(), out + out_base + stride2);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          svint32_t in1_v0 = svld1_s32(svptrue_b32(), panel + 4 * r2 * vscale - 4 * k0 * vscale);
+          uint16_t in0_r0_elem_i16 = (uint16_t)in0[i * stride0 + r2];
+          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int16_t)in0_r0_elem_i16;
+          svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
+          svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
+          acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
+          uint16_t in0_r1_elem_i16 = (uint16_t)in0[i * stride0 + r2 + stride0];
+          uint32_t in0_r1_elem = (uint32_t)(int32_t)(int16_t)in0_r1_elem_i16;
+          svint32_t in0_r1 = svdup_n_s32(in0_r1_elem);
+          svint32_t product1_0 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v0);
+          acc1_0 = svadd_s32_x(svptrue_b32(), acc1_0, product1_0);
+        }
+        svst1_s32(svptrue_b32(), out + out_base, acc0_0);
+        svst1_s32(svptrue_b32(), out + out_base + stride2, acc1_0);
       }
-      svst1_s32(svptrue_b32(), out + out_base, acc0_0);
+      // the rest: 1 row
+      for (; i < size0; ++i) {
+        int64_t out_base = i * stride2 + j;
+        svint32_t acc0_0 = svld1_s32(svptrue_b32(), in2 + j);
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = svld1_s32(svptrue_b32(), out + out_base);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          svint32_t in1_v0 = svld1_s32(svptrue_b32(), panel + 4 * r2 * vscale - 4 * k0 * vscale);
+          uint16_t in0_r0_elem_i16 = (uint16_t)in0[i * stride0 + r2];
+          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int16_t)in0_r0_elem_i16;
+          svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
+          svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
+          acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
+        }
+        svst1_s32(svptrue_b32(), out + out_base, acc0_0);
+      }
     }
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
     svbool_t tail_lanes = svwhilelt_b32_s64(j, size1);
-    int64_t i = 0;
-    // along i: tiles of 8 x 1 vectors
-    for (; i + 8 <= size0; i += 8) {
-      int64_t out_base = i * stride2 + j;
-      svint32_t acc0_0 = svld1_s32(tail_lanes, in2 + j);
-      svint32_t acc1_0 = svld1_s32(tail_lanes, in2 + j);
-      svint32_t acc2_0 = svld1_s32(tail_lanes, in2 + j);
-      svint32_t acc3_0 = svld1_s32(tail_lanes, in2 + j);
-      svint32_t acc4_0 = svld1_s32(tail_lanes, in2 + j);
-      svint32_t acc5_0 = svld1_s32(tail_lanes, in2 + j);
-      svint32_t acc6_0 = svld1_s32(tail_lanes, in2 + j);
-      svint32_t acc7_0 = svld1_s32(tail_lanes, in2 + j);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svint16_t in1_v0_i16 =
-            svreinterpret_s16_s32(svld1sh_s32(tail_lanes, in1 + j + r2 * stride1));
-        svint32_t in1_v0 = svreinterpret_s32_s16(in1_v0_i16);
-        uint16_t in0_r0_elem_i16 = (uint16_t)in0[i * stride0 + r2];
-        uint32_t in0_r0_elem = (uint32_t)(int32_t)(int16_t)in0_r0_elem_i16;
-        svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
-        svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
-        acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
-        uint16_t in0_r1_elem_i16 = (uint16_t)in0[i * stride0 + r2 + stride0];
-        uint32_t in0_r1_elem = (uint32_t)(int32_t)(int16_t)in0_r1_elem_i16;
-        svint32_t in0_r1 = svdup_n_s32(in0_r1_elem);
-        svint32_t product1_0 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v0);
-        acc1_0 = svadd_s32_x(svptrue_b32(), acc1_0, product1_0);
-        uint16_t in0_r2_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 2 * stride0];
-        uint32_t in0_r2_elem = (uint32_t)(int32_t)(int16_t)in0_r2_elem_i16;
-        svint32_t in0_r2 = svdup_n_s32(in0_r2_elem);
-        svint32_t product2_0 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v0);
-        acc2_0 = svadd_s32_x(svptrue_b32(), acc2_0, product2_0);
-        uint16_t in0_r3_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 3 * stride0];
-        uint32_t in0_r3_elem = (uint32_t)(int32_t)(int16_t)in0_r3_elem_i16;
-        svint32_t in0_r3 = svdup_n_s32(in0_r3_elem);
-        svint32_t product3_0 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v0);
-        acc3_0 = svadd_s32_x(svptrue_b32(), acc3_0, product3_0);
-        uint16_t in0_r4_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 4 * stride0];
-        uint32_t in0_r4_elem = (uint32_t)(int32_t)(int16_t)in0_r4_elem_i16;
-        svint32_t in0_r4 = svdup_n_s32(in0_r4_elem);
-        svint32_t product4_0 = svmul_s32_x(svptrue_b32(), in0_r4, in1_v0);
-        acc4_0 = svadd_s32_x(svptrue_b32(), acc4_0, product4_0);
-        uint16_t in0_r5_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 5 * stride0];
-        uint32_t in0_r5_elem = (uint32_t)(int32_t)(int16_t)in0_r5_elem_i16;
-        svint32_t in0_r5 = svdup_n_s32(in0_r5_elem);
-        svint32_t product5_0 = svmul_s32_x(svptrue_b32(), in0_r5, in1_v0);
-        acc5_0 = svadd_s32_x(svptrue_b32(), acc5_0, product5_0);
-        uint16_t in0_r6_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 6 * stride0];
-        uint32_t in0_r6_elem = (uint32_t)(int32_t)(int16_t)in0_r6_elem_i16;
-        svint32_t in0_r6 = svdup_n_s32(in0_r6_elem);
-        svint32_t product6_0 = svmul_s32_x(svptrue_b32(), in0_r6, in1_v0);
-        acc6_0 = svadd_s32_x(svptrue_b32(), acc6_0, product6_0);
-        uint16_t in0_r7_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 7 * stride0];
-        uint32_t in0_r7_elem = (uint32_t)(int32_t)(int16_t)in0_r7_elem_i16;
-        svint32_t in0_r7 = svdup_n_s32(in0_r7_elem);
-        svint32_t product7_0 = svmul_s32_x(svptrue_b32(), in0_r7, in1_v0);
-        acc7_0 = svadd_s32_x(svptrue_b32(), acc7_0, product7_0);
+    int64_t k_blocks_end = size2 > 1 ? size2 : 1;
+    // blocks of 128 steps of k through the panel
+    int64_t k0 = 0;
+    for (; k0 < k_blocks_end; k0 += 128) {
+      int64_t k_end = k0 + 128 < size2 ? k0 + 128 : size2;
+      // pack: 1 vector of b per step
+      int64_t kp = k0;
+      for (; kp < k_end; ++kp) {
+        svint16_t packed0_i16 =
+            svreinterpret_s16_s32(svld1sh_s32(tail_lanes, in1 + j + kp * stride1));
+        svint32_t packed0 = svreinterpret_s32_s16(packed0_i16);
+        svst1_s32(svptrue_b32(), panel + 4 * kp * vscale - 4 * k0 * vscale, packed0);
       }
-      svst1_s32(tail_lanes, out + out_base, acc0_0);
-      svst1_s32(tail_lanes, out + out_base + stride2, acc1_0);
-      svst1_s32(tail_lanes, out + out_base + 2 * stride2, acc2_0);
-      svst1_s32(tail_lanes, out + out_base + 3 * stride2, acc3_0);
-      svst1_s32(tail_lanes, out + out_base + 4 * stride2, acc4_0);
-      svst1_s32(tail_lanes, out + out_base + 5 * stride2, acc5_0);
-      svst1_s32(tail_lanes, out + out_base + 6 * stride2, acc6_0);
-      svst1_s32(tail_lanes, out + out_base + 7 * stride2, acc7_0);
-    }
-    // the rest: 4 rows
-    for (; i + 4 <= size0; i += 4) {
-      int64_t out_base = i * stride2 + j;
-      svint32_t acc0_0 = svld1_s32(tail_lanes, in2 + j);
-      svint32_t acc1_0 = svld1_s32(tail_lanes, in2 + j);
-      svint32_t acc2_0 = svld1_s32(tail_lanes, in2 + j);
-      svint32_t acc3_0 = svld1_s32(tail_lanes, in2 + j);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svint16_t in1_v0_i16 =
-            svreinterpret_s16_s32(svld1sh_s32(tail_lanes, in1 + j + r2 * stride1));
-        svint32_t in1_v0 = svreinterpret_s32_s16(in1_v0_i16);
-        uint16_t in0_r0_elem_i16 = (uint16_t)in0[i * stride0 + r2];
-        uint32_t in0_r0_elem = (uint32_t)(int32_t)(int16_t)in0_r0_elem_i16;
-        svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
-        svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
-        acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
-        uint16_t in0_r1_elem_i16 = (uint16_t)in0[i * stride0 + r2 + stride0];
-        uint32_t in0_r1_elem = (uint32_t)(int32_t)(int16_t)in0_r1_elem_i16;
-        svint32_t in0_r1 = svdup_n_s32(in0_r1_elem);
-        svint32_t product1_0 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v0);
-        acc1_0 = svadd_s32_x(svptrue_b32(), acc1_0, product1_0);
-        uint16_t in0_r2_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 2 * stride0];
-        uint32_t in0_r2_elem = (uint32_t)(int32_t)(int16_t)in0_r2_elem_i16;
-        svint32_t in0_r2 = svdup_n_s32(in0_r2_elem);
-        svint32_t product2_0 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v0);
-        acc2_0 = svadd_s32_x(svptrue_b32(), acc2_0, product2_0);
-        uint16_t in0_r3_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 3 * stride0];
-        uint32_t in0_r3_elem = (uint32_t)(int32_t)(int16_t)in0_r3_elem_i16;
-        svint32_t in0_r3 = svdup_n_s32(in0_r3_elem);
-        svint32_t product3_0 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v0);
-        acc3_0 = svadd_s32_x(svptrue_b32(), acc3_0, product3_0);
+      int64_t i = 0;
+      // along i: tiles of 8 x 1 vectors
+      for (; i + 8 <= size0; i += 8) {
+        int64_t out_base = i * stride2 + j;
+        svint32_t acc0_0 = svld1_s32(tail_lanes, in2 + j);
+        svint32_t acc1_0 = svld1_s32(tail_lanes, in2 + j);
+        svint32_t acc2_0 = svld1_s32(tail_lanes, in2 + j);
+        svint32_t acc3_0 = svld1_s32(tail_lanes, in2 + j);
+        svint32_t acc4_0 = svld1_s32(tail_lanes, in2 + j);
+        svint32_t acc5_0 = svld1_s32(tail_lanes, in2 + j);
+        svint32_t acc6_0 = svld1_s32(tail_lanes, in2 + j);
+        svint32_t acc7_0 = svld1_s32(tail_lanes, in2 + j);
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = svld1_s32(tail_lanes, out + out_base);
+          acc1_0 = svld1_s32(tail_lanes, out + out_base + stride2);
+          acc2_0 = svld1_s32(tail_lanes, out + out_base + 2 * stride2);
+          acc3_0 = svld1_s32(tail_lanes, out + out_base + 3 * stride2);
+          acc4_0 = svld1_s32(tail_lanes, out + out_base + 4 * stride2);
+          acc5_0 = svld1_s32(tail_lanes, out + out_base + 5 * stride2);
+          acc6_0 = svld1_s32(tail_lanes, out + out_base + 6 * stride2);
+          acc7_0 = svld1_s32(tail_lanes, out + out_base + 7 * stride2);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          svint32_t in1_v0 = svld1_s32(tail_lanes, panel + 4 * r2 * vscale - 4 * k0 * vscale);
+          uint16_t in0_r0_elem_i16 = (uint16_t)in0[i * stride0 + r2];
+          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int16_t)in0_r0_elem_i16;
+          svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
+          svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
+          acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
+          uint16_t in0_r1_elem_i16 = (uint16_t)in0[i * stride0 + r2 + stride0];
+          uint32_t in0_r1_elem = (uint32_t)(int32_t)(int16_t)in0_r1_elem_i16;
+          svint32_t in0_r1 = svdup_n_s32(in0_r1_elem);
+          svint32_t product1_0 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v0);
+          acc1_0 = svadd_s32_x(svptrue_b32(), acc1_0, product1_0);
+          uint16_t in0_r2_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 2 * stride0];
+          uint32_t in0_r2_elem = (uint32_t)(int32_t)(int16_t)in0_r2_elem_i16;
+          svint32_t in0_r2 = svdup_n_s32(in0_r2_elem);
+          svint32_t product2_0 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v0);
+          acc2_0 = svadd_s32_x(svptrue_b32(), acc2_0, product2_0);
+          uint16_t in0_r3_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 3 * stride0];
+          uint32_t in0_r3_elem = (uint32_t)(int32_t)(int16_t)in0_r3_elem_i16;
+          svint32_t in0_r3 = svdup_n_s32(in0_r3_elem);
+          svint32_t product3_0 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v0);
+          acc3_0 = svadd_s32_x(svptrue_b32(), acc3_0, product3_0);
+          uint16_t in0_r4_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 4 * stride0];
+          uint32_t in0_r4_elem = (uint32_t)(int32_t)(int16_t)in0_r4_elem_i16;
+          svint32_t in0_r4 = svdup_n_s32(in0_r4_elem);
+          svint32_t product4_0 = svmul_s32_x(svptrue_b32(), in0_r4, in1_v0);
+          acc4_0 = svadd_s32_x(svptrue_b32(), acc4_0, product4_0);
+          uint16_t in0_r5_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 5 * stride0];
+          uint32_t in0_r5_elem = (uint32_t)(int32_t)(int16_t)in0_r5_elem_i16;
+          svint32_t in0_r5 = svdup_n_s32(in0_r5_elem);
+          svint32_t product5_0 = svmul_s32_x(svptrue_b32(), in0_r5, in1_v0);
+          acc5_0 = svadd_s32_x(svptrue_b32(), acc5_0, product5_0);
+          uint16_t in0_r6_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 6 * stride0];
+          uint32_t in0_r6_elem = (uint32_t)(int32_t)(int16_t)in0_r6_elem_i16;
+          svint32_t in0_r6 = svdup_n_s32(in0_r6_elem);
+          svint32_t product6_0 = svmul_s32_x(svptrue_b32(), in0_r6, in1_v0);
+          acc6_0 = svadd_s32_x(svptrue_b32(), acc6_0, product6_0);
+          uint16_t in0_r7_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 7 * stride0];
+          uint32_t in0_r7_elem = (uint32_t)(int32_t)(int16_t)in0_r7_elem_i16;
+          svint32_t in0_r7 = svdup_n_s32(in0_r7_elem);
+          svint32_t product7_0 = svmul_s32_x(svptrue_b32(), in0_r7, in1_v0);
+          acc7_0 = svadd_s32_x(svptrue_b32(), acc7_0, product7_0);
+        }
+        svst1_s32(tail_lanes, out + out_base, acc0_0);
+        svst1_s32(tail_lanes, out + out_base + stride2, acc1_0);
+        svst1_s32(tail_lanes, out + out_base + 2 * stride2, acc2_0);
+        svst1_s32(tail_lanes, out + out_base + 3 * stride2, acc3_0);
+        svst1_s32(tail_lanes, out + out_base + 4 * stride2, acc4_0);
+        svst1_s32(tail_lanes, out + out_base + 5 * stride2, acc5_0);
+        svst1_s32(tail_lanes, out + out_base + 6 * stride2, acc6_0);
+        svst1_s32(tail_lanes, out + out_base + 7 * stride2, acc7_0);
       }
-      svst1_s32(tail_lanes, out + out_base, acc0_0);
-      svst1_s32(tail_lanes, out + out_base + stride2, acc1_0);
-      svst1_s32(tail_lanes, out + out_base + 2 * stride2, acc2_0);
-      svst1_s32(tail_lanes, out + out_base + 3 * stride2, acc3_0);
-    }
-    // the rest: 2 rows
-    for (; i + 2 <= size0; i += 2) {
-      int64_t out_base = i * stride2 + j;
-      svint32_t acc0_0 = svld1_s32(tail_lanes, in2 + j);
-      svint32_t acc1_0 = svld1_s32(tail_lanes, in2 + j);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svint16_t in1_v0_i16 =
-            svreinterpret_s16_s32(svld1sh_s32(tail_lanes, in1 + j + r2 * stride1));
-        svint32_t in1_v0 = svreinterpret_s32_s16(in1_v0_i16);
-        uint16_t in0_r0_elem_i16 = (uint16_t)in0[i * stride0 + r2];
-        uint32_t in0_r0_elem = (uint32_t)(int32_t)(int16_t)in0_r0_elem_i16;
-        svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
-        svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
-        acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
-        uint16_t in0_r1_elem_i16 = (uint16_t)in0[i * stride0 + r2 + stride0];
-        uint32_t in0_r1_elem = (uint32_t)(int32_t)(int16_t)in0_r1_elem_i16;
-        svint32_t in0_r1 = svdup_n_s32(in0_r1_elem);
-        svint32_t product1_0 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v0);
-        acc1_0 = svadd_s32_x(svptrue_b32(), acc1_0, product1_0);
+      // the rest: 4 rows
+      for (; i + 4 <= size0; i += 4) {
+        int64_t out_base = i * stride2 + j;
+        svint32_t acc0_0 = svld1_s32(tail_lanes, in2 + j);
+        svint32_t acc1_0 = svld1_s32(tail_lanes, in2 + j);
+        svint32_t acc2_0 = svld1_s32(tail_lanes, in2 + j);
+        svint32_t acc3_0 = svld1_s32(tail_lanes, in2 + j);
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = svld1_s32(tail_lanes, out + out_base);
+          acc1_0 = svld1_s32(tail_lanes, out + out_base + stride2);
+          acc2_0 = svld1_s32(tail_lanes, out + out_base + 2 * stride2);
+          acc3_0 = svld1_s32(tail_lanes, out + out_base + 3 * stride2);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          svint32_t in1_v0 = svld1_s32(tail_lanes, panel + 4 * r2 * vscale - 4 * k0 * vscale);
+          uint16_t in0_r0_elem_i16 = (uint16_t)in0[i * stride0 + r2];
+          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int16_t)in0_r0_elem_i16;
+          svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
+          svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
+          acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
+          uint16_t in0_r1_elem_i16 = (uint16_t)in0[i * stride0 + r2 + stride0];
+          uint32_t in0_r1_elem = (uint32_t)(int32_t)(int16_t)in0_r1_elem_i16;
+          svint32_t in0_r1 = svdup_n_s32(in0_r1_elem);
+          svint32_t product1_0 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v0);
+          acc1_0 = svadd_s32_x(svptrue_b32(), acc1_0, product1_0);
+          uint16_t in0_r2_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 2 * stride0];
+          uint32_t in0_r2_elem = (uint32_t)(int32_t)(int16_t)in0_r2_elem_i16;
+          svint32_t in0_r2 = svdup_n_s32(in0_r2_elem);
+          svint32_t product2_0 = svmul_s32_x(svptrue_b32(), in0_r2, in1_v0);
+          acc2_0 = svadd_s32_x(svptrue_b32(), acc2_0, product2_0);
+          uint16_t in0_r3_elem_i16 = (uint16_t)in0[i * stride0 + r2 + 3 * stride0];
+          uint32_t in0_r3_elem = (uint32_t)(int32_t)(int16_t)in0_r3_elem_i16;
+          svint32_t in0_r3 = svdup_n_s32(in0_r3_elem);
+          svint32_t product3_0 = svmul_s32_x(svptrue_b32(), in0_r3, in1_v0);
+          acc3_0 = svadd_s32_x(svptrue_b32(), acc3_0, product3_0);
+        }
+        svst1_s32(tail_lanes, out + out_base, acc0_0);
+        svst1_s32(tail_lanes, out + out_base + stride2, acc1_0);
+        svst1_s32(tail_lanes, out + out_base + 2 * stride2, acc2_0);
+        svst1_s32(tail_lanes, out + out_base + 3 * stride2, acc3_0);
       }
-      svst1_s32(tail_lanes, out + out_base, acc0_0);
-      svst1_s32(tail_lanes, out + out_base + stride2, acc1_0);
-    }
-    // the rest: 1 row
-    for (; i < size0; ++i) {
-      int64_t out_base = i * stride2 + j;
-      svint32_t acc0_0 = svld1_s32(tail_lanes, in2 + j);
-      // k
-      int64_t r2 = 0;
-      for (; r2 < size2; ++r2) {
-        svint16_t in1_v0_i16 =
-            svreinterpret_s16_s32(svld1sh_s32(tail_lanes, in1 + j + r2 * stride1));
-        svint32_t in1_v0 = svreinterpret_s32_s16(in1_v0_i16);
-        uint16_t in0_r0_elem_i16 = (uint16_t)in0[i * stride0 + r2];
-        uint32_t in0_r0_elem = (uint32_t)(int32_t)(int16_t)in0_r0_elem_i16;
-        svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
-        svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
-        acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
+      // the rest: 2 rows
+      for (; i + 2 <= size0; i += 2) {
+        int64_t out_base = i * stride2 + j;
+        svint32_t acc0_0 = svld1_s32(tail_lanes, in2 + j);
+        svint32_t acc1_0 = svld1_s32(tail_lanes, in2 + j);
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = svld1_s32(tail_lanes, out + out_base);
+          acc1_0 = svld1_s32(tail_lanes, out + out_base + stride2);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          svint32_t in1_v0 = svld1_s32(tail_lanes, panel + 4 * r2 * vscale - 4 * k0 * vscale);
+          uint16_t in0_r0_elem_i16 = (uint16_t)in0[i * stride0 + r2];
+          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int16_t)in0_r0_elem_i16;
+          svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
+          svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
+          acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
+          uint16_t in0_r1_elem_i16 = (uint16_t)in0[i * stride0 + r2 + stride0];
+          uint32_t in0_r1_elem = (uint32_t)(int32_t)(int16_t)in0_r1_elem_i16;
+          svint32_t in0_r1 = svdup_n_s32(in0_r1_elem);
+          svint32_t product1_0 = svmul_s32_x(svptrue_b32(), in0_r1, in1_v0);
+          acc1_0 = svadd_s32_x(svptrue_b32(), acc1_0, product1_0);
+        }
+        svst1_s32(tail_lanes, out + out_base, acc0_0);
+        svst1_s32(tail_lanes, out + out_base + stride2, acc1_0);
       }
-      svst1_s32(tail_lanes, out + out_base, acc0_0);
+      // the rest: 1 row
+      for (; i < size0; ++i) {
+        int64_t out_base = i * stride2 + j;
+        svint32_t acc0_0 = svld1_s32(tail_lanes, in2 + j);
+        // a later block: the sums so far
+        if (k0 > 0) {
+          acc0_0 = svld1_s32(tail_lanes, out + out_base);
+        }
+        // k
+        int64_t r2 = k0;
+        for (; r2 < k_end; ++r2) {
+          svint32_t in1_v0 = svld1_s32(tail_lanes, panel + 4 * r2 * vscale - 4 * k0 * vscale);
+          uint16_t in0_r0_elem_i16 = (uint16_t)in0[i * stride0 + r2];
+          uint32_t in0_r0_elem = (uint32_t)(int32_t)(int16_t)in0_r0_elem_i16;
+          svint32_t in0_r0 = svdup_n_s32(in0_r0_elem);
+          svint32_t product0_0 = svmul_s32_x(svptrue_b32(), in0_r0, in1_v0);
+          acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, product0_0);
+        }
+        svst1_s32(tail_lanes, out + out_base, acc0_0);
+      }
     }
   }
 }

@@ -586,7 +586,6 @@ class ContractionBuilder {
       return "packing needs exactly one reduction dim unless the reduction takes dot-product groups (byte quads, bf16 or i16 pairs; found " +
              std::to_string(outerK_.size() + 1) + ": the panel of every window step would be re-read per block)";
     if (gathered_[size_t(k)]) return "it is read by gathers (" + notContiguous_ + ")";
-    if (lanes_.scalable && !dotGroup(k)) return "panels of scalable vectors are planned for byte-quad dot products only (SVE sdot, udot)";
     const Extent& ve = c_.dims[size_t(vdim_)].extent;
     if (k != transposed_ && ve.isStatic() && *ve.value < int64_t(nr_) * lanes_.lanes) return "the vector dim is narrower than one tile";
     if (nest_.rowTail == SplitTail::shift_inwards) return "tail shift_inwards on the tile dim recomputes rows that a block already added";
