@@ -374,32 +374,27 @@ TEST_CASE("contraction plans: convolutions take dot-product groups through a pan
   fixed.replace(fixed.find("@B@"), 3, "i8");
   const std::string fixedText = contractionSpec(fixed, "k", "i32");
   checkIntPlans(fixedText, {{"h", 1}, {"w", 3}, {"cout", 33}}, seed++);
-  {
-    const ir::Plan p = buildPlan(parseSpecText(fixedText, "t.json"), makeTarget(TargetRequest{"avx512", {"vnni"}}));
+  // The plan summary's lines on avx512+vnni, where the panel's block lengths are read.
+  auto vnniNotes = [](const std::string& text) {
     std::string notes;
-    for (const std::string& n : p.summary) notes += n + "\n";
-    CHECK_MESSAGE(notes.find("152 steps of ci at a time") != std::string::npos, notes);
-  }
+    for (const std::string& n : buildPlan(parseSpecText(text, "t.json"), makeTarget(TargetRequest{"avx512", {"vnni"}})).summary) notes += n + "\n";
+    return notes;
+  };
+  const std::string fixedNotes = vnniNotes(fixedText);
+  CHECK_MESSAGE(fixedNotes.find("152 steps of ci at a time") != std::string::npos, fixedNotes);
   // One at most a quarter longer than a block runs as one block in a larger panel: 258 channels
   // (a partial quad at the end) as one block of 260 steps, the panel 260 / 4 x 9 x 64 x 4 bytes.
   std::string single = fixed;
   single.replace(single.find(R"J("extent": 300)J"), 13, R"J("extent": 258)J");
   const std::string singleText = contractionSpec(single, "k", "i32");
   checkIntPlans(singleText, {{"h", 2}, {"w", 3}, {"cout", 70}}, seed++);
-  {
-    const ir::Plan p = buildPlan(parseSpecText(singleText, "t.json"), makeTarget(TargetRequest{"avx512", {"vnni"}}));
-    std::string notes;
-    for (const std::string& n : p.summary) notes += n + "\n";
-    CHECK_MESSAGE(notes.find("146 KiB panel, 260 steps of ci at a time") != std::string::npos, notes);
-  }
+  const std::string singleNotes = vnniNotes(singleText);
+  CHECK_MESSAGE(singleNotes.find("146 KiB panel, 260 steps of ci at a time") != std::string::npos, singleNotes);
   // The window panel is what runs: on avx512+vnni the u8 x i8 plan packs every step of rz, ry.
   std::string body = conv;
   body.replace(body.find("@A@"), 3, "u8");
   body.replace(body.find("@B@"), 3, "i8");
-  const KernelSpec s = parseSpecText(contractionSpec(body, "k", "i32"), "t.json");
-  const ir::Plan plan = buildPlan(s, makeTarget(TargetRequest{"avx512", {"vnni"}}));
-  std::string notes;
-  for (const std::string& n : plan.summary) notes += n + "\n";
+  const std::string notes = vnniNotes(contractionSpec(body, "k", "i32"));
   CHECK_MESSAGE(notes.find("224 steps of ci at a time for each of the 9 steps of rz, ry") != std::string::npos, notes);
   // bf16 pairs (vdpbf16ps, bfdot) through the same window panel, f32 sums.
   auto bf16 = [](const std::string& text, const std::vector<std::string>& names) { return spec(simdgen::testing::withBf16Operands(text, names)); };
