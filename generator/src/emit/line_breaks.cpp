@@ -5,8 +5,10 @@
 #include <cctype>
 #include <cstring>
 #include <queue>
-#include <set>
+#include <string>
 #include <tuple>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace simdgen::emit {
 namespace {
@@ -254,28 +256,39 @@ struct Level {
   bool brokeOpen = false, brokeList = false, brokeLogic = false;
   // An argument or operand placed after its ',' or '&&' on the same line stays on that line.
   bool noBreakInOperand = false, noBreak = false;
-  bool operator<(const Level& o) const {
-    return std::tie(align, indent, argStart, question, exprStart, several, broke, brokeOpen, brokeList, brokeLogic,
-                    noBreakInOperand, noBreak) <
-           std::tie(o.align, o.indent, o.argStart, o.question, o.exprStart, o.several, o.broke, o.brokeOpen, o.brokeList,
-                    o.brokeLogic, o.noBreakInOperand, o.noBreak);
-  }
+  bool operator==(const Level&) const = default;
 };
 
-// A partial layout: tokens before `next` placed, the last ending at `column`.
+// A partial layout: tokens before `next` placed, the last ending at `column`. Its open levels are
+// levels[first, first + depth) of the search's pool (one allocation for all states, not one each).
 struct State {
   size_t next;
   int column, startLevel, lowest;  // levels of the line's first token and the lowest on the line
-  std::vector<Level> stack;
+  size_t first, depth;
   long long penalty;
   int parent;     // index of the state it came from
   bool newline;   // whether token next-1 began a line
 };
 
-// Places token i of t on the state's line or a new one; false if that is not allowed.
-bool place(const std::vector<Tok>& t, State& s, bool newline) {
+// Room for `n` more levels and one pushed by `place`, growing geometrically.
+void reserveOneMore(std::vector<Level>& pool, size_t n) {
+  if (pool.capacity() < pool.size() + n + 1) pool.reserve(std::max(pool.size() + n + 1, 2 * pool.capacity()));
+}
+
+// Copies state `from` with its levels at the end of the pool (where `place` may push one more).
+State copyToEnd(const State& from, std::vector<Level>& pool) {
+  State s = from;
+  s.first = pool.size();
+  reserveOneMore(pool, from.depth);
+  for (size_t l = 0; l < from.depth; ++l) pool.push_back(pool[from.first + l]);
+  return s;
+}
+
+// Places token i of t on the state's line or a new one; false if that is not allowed. The state's
+// levels end the pool.
+bool place(const std::vector<Tok>& t, State& s, std::vector<Level>& pool, bool newline) {
   const Tok& tok = t[s.next];
-  Level& top = s.stack.back();
+  Level& top = pool[s.first + s.depth - 1];
   if (newline) {
     if (tok.breakPenalty < 0 || top.noBreak) return false;
     // No break after an opening bracket on a line that left the level it started at (canBreak).
@@ -283,7 +296,7 @@ bool place(const std::vector<Tok>& t, State& s, bool newline) {
     int col = top.align;
     if (tok.kind == '(') col = top.indent;
     if (tok.kind == ':' && top.question >= 0) col = top.question;
-    if (tok.kind == 'N') col = s.stack.front().argStart;  // a function's name starts the line
+    if (tok.kind == 'N') col = pool[s.first].argStart;  // a function's name starts the line
     if (tok.kind == 'b') col = top.exprStart + (top.several ? 4 : 0);
     s.column = col;
     bool& first = tok.kind == ',' ? top.brokeList
@@ -291,7 +304,7 @@ bool place(const std::vector<Tok>& t, State& s, bool newline) {
                                                                           : top.brokeOpen;
     s.penalty += tok.breakPenalty + (first ? 0 : 15);
     first = true;
-    for (size_t l = 0; l + 1 < s.stack.size(); ++l) s.stack[l].broke = true;
+    for (size_t l = 0; l + 1 < s.depth; ++l) pool[s.first + l].broke = true;
     top.broke = false;  // this line starts the next argument: later ones may pack again
     if (tok.kind == '(') top.align = col;
     top.argStart = col;
@@ -318,17 +331,47 @@ bool place(const std::vector<Tok>& t, State& s, bool newline) {
     Level inner{s.column, top.argStart + 4, top.argStart};
     inner.noBreak = top.noBreak || top.noBreakInOperand;
     inner.several = s.next + 1 < t.size() && t[s.next + 1].firstOfSeveral;
-    s.stack.push_back(inner);
+    pool.push_back(inner);  // reserved by copyToEnd: `top` stays valid
+    ++s.depth;
   }
-  if (tok.closes && s.stack.size() > 1) s.stack.pop_back();
+  if (tok.closes && s.depth > 1) {
+    --s.depth;
+    pool.pop_back();
+  }
   s.newline = newline;
   ++s.next;
   return true;
 }
 
-}  // namespace
+// Two states alike in where they stand and in their open levels lay out the rest of the statement
+// alike, so the search expands only the cheaper (first) one.
+struct SameSpot {
+  const std::vector<State>& states;
+  const std::vector<Level>& pool;
+  size_t operator()(int k) const {
+    const State& s = states[static_cast<size_t>(k)];
+    size_t h = s.next * 1000003u ^ static_cast<size_t>(s.column) * 8191u ^ static_cast<size_t>(s.startLevel) * 131u ^
+               static_cast<size_t>(s.lowest) ^ s.depth * 0x9E3779B9u;
+    for (size_t l = 0; l < s.depth; ++l) {
+      const Level& v = pool[s.first + l];
+      h = h * 31 + static_cast<size_t>(v.align * 7 + v.indent * 13 + v.argStart * 17 + v.question * 19 + v.exprStart * 23);
+      h = h * 31 + (v.several | v.broke << 1 | v.brokeOpen << 2 | v.brokeList << 3 | v.brokeLogic << 4 |
+                    v.noBreakInOperand << 5 | v.noBreak << 6);
+    }
+    return h;
+  }
+  bool operator()(int a, int b) const {
+    const State& x = states[static_cast<size_t>(a)];
+    const State& y = states[static_cast<size_t>(b)];
+    return x.next == y.next && x.column == y.column && x.startLevel == y.startLevel && x.lowest == y.lowest &&
+           x.depth == y.depth &&
+           std::equal(pool.begin() + static_cast<std::ptrdiff_t>(x.first),
+                      pool.begin() + static_cast<std::ptrdiff_t>(x.first + x.depth),
+                      pool.begin() + static_cast<std::ptrdiff_t>(y.first));
+  }
+};
 
-std::vector<std::string> breakStatement(const std::string& s, size_t indent) {
+std::vector<std::string> search(const std::string& s, size_t indent) {
   std::vector<Tok> t = tokenize(s);
   if (t.empty() || t.size() > 400) return {};
   const bool usingAlias = t[0].text == "using";
@@ -341,10 +384,13 @@ std::vector<std::string> breakStatement(const std::string& s, size_t indent) {
                                           (s.back() == '{' || t[0].text == "void" || t[0].text == "const"));
   annotate(t, declaration, usingAlias);
   std::vector<State> states;
+  std::vector<Level> pool;
   Level statement{static_cast<int>(indent) + 4, static_cast<int>(indent) + 4, static_cast<int>(indent)};
   statement.exprStart = static_cast<int>(indent);
-  State first{0, static_cast<int>(indent), 0, 0, {statement}, 0, -1, false};
-  place(t, first, false);
+  pool.reserve(2);
+  pool.push_back(statement);
+  State first{0, static_cast<int>(indent), 0, 0, 0, 1, 0, -1, false};
+  place(t, first, pool, false);
   first.column = static_cast<int>(indent + t[0].text.size());
   states.push_back(first);
   // Best first, as clang-format's OptimizingLineFormatter: the cheapest state, ties to the one
@@ -354,35 +400,54 @@ std::vector<std::string> breakStatement(const std::string& s, size_t indent) {
   std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
   queue.push({0, 0, 0});
   long long order = 1;
-  std::set<std::tuple<size_t, int, int, int, std::vector<Level>>> seen;
+  const SameSpot sameSpot{states, pool};
+  std::unordered_set<int, SameSpot, SameSpot> seen(1024, sameSpot, sameSpot);
   while (!queue.empty() && order < 200000) {
     const int at = std::get<2>(queue.top());
     queue.pop();
-    const State cur = states[static_cast<size_t>(at)];
-    if (cur.next == t.size()) {
+    if (states[static_cast<size_t>(at)].next == t.size()) {
       std::vector<bool> breaks(t.size(), false);
       for (int k = at; k >= 0 && states[static_cast<size_t>(k)].parent >= 0; k = states[static_cast<size_t>(k)].parent)
         breaks[states[static_cast<size_t>(k)].next - 1] = states[static_cast<size_t>(k)].newline;
       // Replay to get the columns.
-      State r = first;
+      State r = copyToEnd(first, pool);
       std::vector<std::string> lines{std::string(indent, ' ') + t[0].text};
       for (size_t i = 1; i < t.size(); ++i) {
-        place(t, r, breaks[i]);
+        reserveOneMore(pool, 0);
+        place(t, r, pool, breaks[i]);
         if (breaks[i]) lines.push_back(std::string(static_cast<size_t>(r.column) - t[i].text.size(), ' ') + t[i].text);
         else lines.back() += (t[i].space ? " " : "") + t[i].text;
       }
       return lines;
     }
-    if (!seen.insert({cur.next, cur.column, cur.startLevel, cur.lowest, cur.stack}).second) continue;
+    if (!seen.insert(at).second) continue;
     for (bool newline : {false, true}) {
-      State n = cur;
+      State n = copyToEnd(states[static_cast<size_t>(at)], pool);
       n.parent = at;
-      if (!place(t, n, newline)) continue;
-      states.push_back(n);
-      queue.push({n.penalty, order++, static_cast<int>(states.size() - 1)});
+      if (!place(t, n, pool, newline)) {
+        pool.resize(n.first);
+        continue;
+      }
+      const long long penalty = n.penalty;
+      states.push_back(std::move(n));
+      queue.push({penalty, order++, static_cast<int>(states.size() - 1)});
     }
   }
   return {};
+}
+
+}  // namespace
+
+std::vector<std::string> breakStatement(const std::string& s, size_t indent) {
+  // A generated file repeats many statements (each variant of a kernel, the header and the
+  // source): the search runs once per statement and indent in a process.
+  thread_local std::unordered_map<std::string, std::vector<std::string>> done;
+  std::string key = std::to_string(indent) + ' ' + s;
+  if (const auto it = done.find(key); it != done.end()) return it->second;
+  if (done.size() > 100000) done.clear();
+  std::vector<std::string> lines = search(s, indent);
+  done.emplace(std::move(key), lines);
+  return lines;
 }
 
 }  // namespace simdgen::emit
