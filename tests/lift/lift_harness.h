@@ -4,7 +4,8 @@
 // run_corpus.py writes one main() per corpus file. It calls the original function (compiled as
 // NAME__orig) and the rewritten one (NAME__lifted, which calls the generated kernels) with
 // identical arguments and compares what they return and store:
-//   - lengths 0..300, 4097 and 100000 (under qemu: 0..80, then next to multiples of 16, and 4097)
+//   - lengths 0..300, 4097 and 100000 (under qemu and for every variant after the first: 0..80,
+//     then next to multiples of 16, and 4097)
 //     (and -1, -2, -1000 when n is signed), from `min-n` up;
 //   - value patterns per element type: random over the whole type, small ranges (ties), all
 //     equal, extremes, ascending/descending, extremes at both ends; for floats also NaN at the
@@ -571,11 +572,13 @@ struct Run {
     if (signed_n)
       for (int64_t n : {-1000, -2, -1})
         if (n >= min_n) lengths.push_back(n);
-    // Under emulation (SIMDGEN_EXEC_EMULATED=1, set by the qemu tests) lengths 0..80, then only
-    // those next to multiples of 16 (every vector and unroll boundary of every element width), and
-    // no 100000 (it was two thirds of the run there; 4097 still crosses every block and tail).
+    // Under emulation (SIMDGEN_EXEC_EMULATED=1, set by the qemu tests) and for every variant but
+    // the first run_corpus.py runs (SIMDGEN_LIFT_THIN=1) lengths 0..80, then only those next to
+    // multiples of 16 (every vector and unroll boundary of every element width), and no 100000
+    // (nine tenths of a native run; 4097 still crosses every block and tail).
     const char* emulated = getenv("SIMDGEN_EXEC_EMULATED");
-    const bool thin = emulated && emulated[0] == '1';
+    const char* later_variant = getenv("SIMDGEN_LIFT_THIN");
+    const bool thin = (emulated && emulated[0] == '1') || (later_variant && later_variant[0] == '1');
     for (int64_t n = 0; n <= 300; ++n)
       if (n >= min_n && (!thin || n <= 80 || n % 16 <= 1 || n % 16 == 15)) lengths.push_back(n);
     lengths.push_back(4097);
