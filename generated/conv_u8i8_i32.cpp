@@ -21,6 +21,27 @@
 #include <string.h>
 #endif
 
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+#if !__STDC_HOSTED__
+#error "SIMDGEN_SCRATCH_ON_HEAP needs a hosted C library (aligned_alloc, free)"
+#endif
+#ifndef SIMDGEN_SCRATCH_DEFINED
+#define SIMDGEN_SCRATCH_DEFINED
+// With SIMDGEN_SCRATCH_ON_HEAP defined, a kernel's scratch arrays (a contraction's packed panel,
+// up to 160 KiB) come from the heap for the length of a call instead of from its stack, for threads
+// whose stacks are small (musl's default is 128 KiB). A failed allocation aborts: a kernel has no
+// way to report it.
+static inline void* simdgen_scratch_alloc(size_t bytes) {
+  void* p = aligned_alloc(64, (bytes + 63) / 64 * 64);
+  if (!p) abort();
+  return p;
+}
+static inline void simdgen_scratch_free(void** p) {
+  free(*p);
+}
+#endif
+#endif
+
 #if defined(__x86_64__)
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
 // GCC 12's AVX-512 headers self-initialise _mm512_undefined_*() values, which -Wmaybe-uninitialized
@@ -160,7 +181,13 @@ conv_u8i8_i32_avx512_vnni(const int8_t* in0, const uint8_t* in1, const int32_t* 
                           int64_t stride0, int64_t stride1, int32_t* out) {
   constexpr int64_t kSize4 = 3;
   constexpr int64_t kSize5 = 3;
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
+      simdgen_scratch_alloc(sizeof(uint32_t) * 32256);
+  uint32_t* const panel = (uint32_t*)panel_heap;
+#else
   alignas(64) uint32_t panel[32256];
+#endif
   int64_t in0_stride0 = kSize5 * size3 * size6;
   int64_t in0_stride1 = size3 * size6;
   int64_t out_stride0 = size1 * size2 * size3;
@@ -2867,7 +2894,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_u8i
     int64_t size2, int64_t size3, int64_t size6, int64_t stride0, int64_t stride1, int32_t* out) {
   constexpr int64_t kSize4 = 3;
   constexpr int64_t kSize5 = 3;
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
+      simdgen_scratch_alloc(sizeof(uint32_t) * 32256);
+  uint32_t* const panel = (uint32_t*)panel_heap;
+#else
   alignas(64) uint32_t panel[32256];
+#endif
   int64_t in0_stride0 = kSize5 * size3 * size6;
   int64_t in0_stride1 = size3 * size6;
   int64_t out_stride0 = size1 * size2 * size3;
@@ -4978,7 +5011,13 @@ __attribute__((target("+sve,arch=armv8.2-a+sve+i8mm"))) void conv_u8i8_i32_sve_i
   constexpr int64_t kSize4 = 3;
   constexpr int64_t kSize5 = 3;
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
+      simdgen_scratch_alloc(sizeof(uint32_t) * 32256);
+  uint32_t* const panel = (uint32_t*)panel_heap;
+#else
   alignas(64) uint32_t panel[32256];
+#endif
   int64_t in0_stride0 = kSize5 * size3 * size6;
   int64_t in0_stride1 = size3 * size6;
   int64_t out_stride0 = size1 * size2 * size3;
@@ -7777,8 +7816,20 @@ __attribute__((target("+sve"))) void conv_u8i8_i32_sve(const int8_t* in0, const 
   constexpr int64_t kSize4 = 3;
   constexpr int64_t kSize5 = 3;
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  void* panel_sums_heap __attribute__((cleanup(simdgen_scratch_free))) =
+      simdgen_scratch_alloc(sizeof(int32_t) * 256);
+  int32_t* const panel_sums = (int32_t*)panel_sums_heap;
+#else
   alignas(64) int32_t panel_sums[256];
+#endif
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
+      simdgen_scratch_alloc(sizeof(uint32_t) * 32256);
+  uint32_t* const panel = (uint32_t*)panel_heap;
+#else
   alignas(64) uint32_t panel[32256];
+#endif
   int64_t in0_stride0 = kSize5 * size3 * size6;
   int64_t in0_stride1 = size3 * size6;
   int64_t out_stride0 = size1 * size2 * size3;
@@ -10815,7 +10866,13 @@ __attribute__((target("avx2,avxvnni"))) void conv_u8i8_i32_avx2_avx_vnni(
     int64_t size2, int64_t size3, int64_t size6, int64_t stride0, int64_t stride1, int32_t* out) {
   constexpr int64_t kSize4 = 3;
   constexpr int64_t kSize5 = 3;
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
+      simdgen_scratch_alloc(sizeof(uint32_t) * 32688);
+  uint32_t* const panel = (uint32_t*)panel_heap;
+#else
   alignas(64) uint32_t panel[32688];
+#endif
   int64_t in0_stride0 = kSize5 * size3 * size6;
   int64_t in0_stride1 = size3 * size6;
   int64_t out_stride0 = size1 * size2 * size3;
@@ -13372,7 +13429,13 @@ __attribute__((target("arch=armv8.2-a+i8mm"))) void conv_u8i8_i32_neon_i8mm(
     int64_t size2, int64_t size3, int64_t size6, int64_t stride0, int64_t stride1, int32_t* out) {
   constexpr int64_t kSize4 = 3;
   constexpr int64_t kSize5 = 3;
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
+      simdgen_scratch_alloc(sizeof(uint32_t) * 32688);
+  uint32_t* const panel = (uint32_t*)panel_heap;
+#else
   alignas(64) uint32_t panel[32688];
+#endif
   int64_t in0_stride0 = kSize5 * size3 * size6;
   int64_t in0_stride1 = size3 * size6;
   int64_t out_stride0 = size1 * size2 * size3;
@@ -16153,8 +16216,20 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void conv_u8i8_i32_neon_dotpro
     int64_t size2, int64_t size3, int64_t size6, int64_t stride0, int64_t stride1, int32_t* out) {
   constexpr int64_t kSize4 = 3;
   constexpr int64_t kSize5 = 3;
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  void* panel_sums_heap __attribute__((cleanup(simdgen_scratch_free))) =
+      simdgen_scratch_alloc(sizeof(int32_t) * 16);
+  int32_t* const panel_sums = (int32_t*)panel_sums_heap;
+#else
   alignas(64) int32_t panel_sums[16];
+#endif
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
+      simdgen_scratch_alloc(sizeof(uint32_t) * 32688);
+  uint32_t* const panel = (uint32_t*)panel_heap;
+#else
   alignas(64) uint32_t panel[32688];
+#endif
   int64_t in0_stride0 = kSize5 * size3 * size6;
   int64_t in0_stride1 = size3 * size6;
   int64_t out_stride0 = size1 * size2 * size3;
@@ -19175,7 +19250,13 @@ __attribute__((target("avx2"))) void conv_u8i8_i32_avx2(const int8_t* in0, const
                                                         int64_t stride1, int32_t* out) {
   constexpr int64_t kSize4 = 3;
   constexpr int64_t kSize5 = 3;
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
+      simdgen_scratch_alloc(sizeof(uint32_t) * 32688);
+  uint32_t* const panel = (uint32_t*)panel_heap;
+#else
   alignas(64) uint32_t panel[32688];
+#endif
   int64_t in0_stride0 = kSize5 * size3 * size6;
   int64_t in0_stride1 = size3 * size6;
   int64_t out_stride0 = size1 * size2 * size3;

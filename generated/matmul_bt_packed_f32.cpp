@@ -20,6 +20,27 @@
 #include <string.h>
 #endif
 
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+#if !__STDC_HOSTED__
+#error "SIMDGEN_SCRATCH_ON_HEAP needs a hosted C library (aligned_alloc, free)"
+#endif
+#ifndef SIMDGEN_SCRATCH_DEFINED
+#define SIMDGEN_SCRATCH_DEFINED
+// With SIMDGEN_SCRATCH_ON_HEAP defined, a kernel's scratch arrays (a contraction's packed panel,
+// up to 160 KiB) come from the heap for the length of a call instead of from its stack, for threads
+// whose stacks are small (musl's default is 128 KiB). A failed allocation aborts: a kernel has no
+// way to report it.
+static inline void* simdgen_scratch_alloc(size_t bytes) {
+  void* p = aligned_alloc(64, (bytes + 63) / 64 * 64);
+  if (!p) abort();
+  return p;
+}
+static inline void simdgen_scratch_free(void** p) {
+  free(*p);
+}
+#endif
+#endif
+
 #if defined(__x86_64__)
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
 // GCC 12's AVX-512 headers self-initialise _mm512_undefined_*() values, which -Wmaybe-uninitialized
@@ -126,7 +147,13 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_bt_packed_f32_avx512(
     const float* in0, const float* in1, const float* in2, int64_t size0, int64_t size1,
     int64_t size2, int64_t stride0, int64_t stride1, float* out) {
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
+      simdgen_scratch_alloc(sizeof(float) * 32768);
+  float* const panel = (float*)panel_heap;
+#else
   alignas(64) float panel[32768];
+#endif
   int64_t j = 0;
   // along j: tiles of 4 vectors
   for (; j + 64 <= size1; j += 64) {
@@ -803,7 +830,13 @@ __attribute__((target("+sve"))) void matmul_bt_packed_f32_sve(const float* in0, 
                                                               int64_t stride0, int64_t stride1,
                                                               float* out) {
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
+      simdgen_scratch_alloc(sizeof(float) * 32768);
+  float* const panel = (float*)panel_heap;
+#else
   alignas(64) float panel[32768];
+#endif
   int64_t j = 0;
   // along j: tiles of 4 vectors
   for (; j <= size1 - 16 * vscale; j += 16 * vscale) {
@@ -1427,7 +1460,13 @@ __attribute__((target("+sve"))) void matmul_bt_packed_f32_sve(const float* in0, 
 __attribute__((target("avx2,fma"))) void matmul_bt_packed_f32_avx2_fma(
     const float* in0, const float* in1, const float* in2, int64_t size0, int64_t size1,
     int64_t size2, int64_t stride0, int64_t stride1, float* out) {
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
+      simdgen_scratch_alloc(sizeof(float) * 32768);
+  float* const panel = (float*)panel_heap;
+#else
   alignas(64) float panel[32768];
+#endif
   int64_t j = 0;
   // along j: tiles of 2 vectors
   for (; j + 16 <= size1; j += 16) {
@@ -2121,7 +2160,13 @@ __attribute__((target("avx2,fma"))) void matmul_bt_packed_f32_avx2_fma(
 void matmul_bt_packed_f32_neon(const float* in0, const float* in1, const float* in2, int64_t size0,
                                int64_t size1, int64_t size2, int64_t stride0, int64_t stride1,
                                float* out) {
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
+      simdgen_scratch_alloc(sizeof(float) * 32768);
+  float* const panel = (float*)panel_heap;
+#else
   alignas(64) float panel[32768];
+#endif
   int64_t j = 0;
   // along j: tiles of 4 vectors
   for (; j + 16 <= size1; j += 16) {

@@ -21,6 +21,27 @@
 #include <string.h>
 #endif
 
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+#if !__STDC_HOSTED__
+#error "SIMDGEN_SCRATCH_ON_HEAP needs a hosted C library (aligned_alloc, free)"
+#endif
+#ifndef SIMDGEN_SCRATCH_DEFINED
+#define SIMDGEN_SCRATCH_DEFINED
+// With SIMDGEN_SCRATCH_ON_HEAP defined, a kernel's scratch arrays (a contraction's packed panel,
+// up to 160 KiB) come from the heap for the length of a call instead of from its stack, for threads
+// whose stacks are small (musl's default is 128 KiB). A failed allocation aborts: a kernel has no
+// way to report it.
+static inline void* simdgen_scratch_alloc(size_t bytes) {
+  void* p = aligned_alloc(64, (bytes + 63) / 64 * 64);
+  if (!p) abort();
+  return p;
+}
+static inline void simdgen_scratch_free(void** p) {
+  free(*p);
+}
+#endif
+#endif
+
 #if defined(__x86_64__)
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
 // GCC 12's AVX-512 headers self-initialise _mm512_undefined_*() values, which -Wmaybe-uninitialized
@@ -154,7 +175,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,avx512vnni"))) vo
 matmul_i16_i32_avx512_vnni(const int16_t* in0, const int16_t* in1, const int32_t* in2,
                            int64_t size0, int64_t size1, int64_t size2, int64_t stride0,
                            int64_t stride1, int64_t stride2, int32_t* out) {
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
+      simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
+  uint32_t* const panel = (uint32_t*)panel_heap;
+#else
   alignas(64) uint32_t panel[32768];
+#endif
   int64_t j = 0;
   // along j: tiles of 4 vectors
   for (; j + 64 <= size1; j += 64) {
@@ -1675,7 +1702,13 @@ matmul_i16_i32_avx512_vnni(const int16_t* in0, const int16_t* in1, const int32_t
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_i16_i32_avx512(
     const int16_t* in0, const int16_t* in1, const int32_t* in2, int64_t size0, int64_t size1,
     int64_t size2, int64_t stride0, int64_t stride1, int64_t stride2, int32_t* out) {
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
+      simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
+  uint32_t* const panel = (uint32_t*)panel_heap;
+#else
   alignas(64) uint32_t panel[32768];
+#endif
   int64_t j = 0;
   // along j: tiles of 4 vectors
   for (; j + 64 <= size1; j += 64) {
@@ -3197,7 +3230,13 @@ __attribute__((target("+sve"))) void matmul_i16_i32_sve(const int16_t* in0, cons
                                                         int64_t stride0, int64_t stride1,
                                                         int64_t stride2, int32_t* out) {
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
+      simdgen_scratch_alloc(sizeof(int32_t) * 32768);
+  int32_t* const panel = (int32_t*)panel_heap;
+#else
   alignas(64) int32_t panel[32768];
+#endif
   int64_t j = 0;
   // along j: tiles of 4 vectors
   for (; j <= size1 - 16 * vscale; j += 16 * vscale) {
@@ -3994,7 +4033,13 @@ __attribute__((target("+sve"))) void matmul_i16_i32_sve(const int16_t* in0, cons
 __attribute__((target("avx2,avxvnni"))) void matmul_i16_i32_avx2_avx_vnni(
     const int16_t* in0, const int16_t* in1, const int32_t* in2, int64_t size0, int64_t size1,
     int64_t size2, int64_t stride0, int64_t stride1, int64_t stride2, int32_t* out) {
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
+      simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
+  uint32_t* const panel = (uint32_t*)panel_heap;
+#else
   alignas(64) uint32_t panel[32768];
+#endif
   int64_t j = 0;
   // along j: tiles of 2 vectors
   for (; j + 16 <= size1; j += 16) {
@@ -5474,7 +5519,13 @@ __attribute__((target("avx2"))) void matmul_i16_i32_avx2(const int16_t* in0, con
                                                          int64_t size1, int64_t size2,
                                                          int64_t stride0, int64_t stride1,
                                                          int64_t stride2, int32_t* out) {
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
+      simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
+  uint32_t* const panel = (uint32_t*)panel_heap;
+#else
   alignas(64) uint32_t panel[32768];
+#endif
   int64_t j = 0;
   // along j: tiles of 2 vectors
   for (; j + 16 <= size1; j += 16) {
@@ -6951,7 +7002,13 @@ __attribute__((target("avx2"))) void matmul_i16_i32_avx2(const int16_t* in0, con
 void matmul_i16_i32_neon(const int16_t* in0, const int16_t* in1, const int32_t* in2, int64_t size0,
                          int64_t size1, int64_t size2, int64_t stride0, int64_t stride1,
                          int64_t stride2, int32_t* out) {
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
+      simdgen_scratch_alloc(sizeof(int32_t) * 32768);
+  int32_t* const panel = (int32_t*)panel_heap;
+#else
   alignas(64) int32_t panel[32768];
+#endif
   int64_t j = 0;
   // along j: tiles of 4 vectors
   for (; j + 16 <= size1; j += 16) {

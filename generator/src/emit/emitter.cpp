@@ -192,9 +192,19 @@ std::vector<std::string> lowerBody(LowerContext& cx) {
   // vector) or lane counts would leave it unused, a -Wunused-variable warning.
   if (cx.plan.scalable && (usesVscale(w.lines) || usesVscale(cx.prelude)))
     lines.push_back(loweringFor(cx.target).vscaleDeclaration());
-  for (const ir::Tensor& t : cx.plan.tensors)
-    if (t.scratch)
-      lines.push_back("alignas(64) " + std::string(cTypeOf(t.dtype)) + " " + t.name + "[" + t.extents.at(0).str() + "];");
+  // Scratch arrays live on the stack, or on the heap for the call where the user defines
+  // SIMDGEN_SCRATCH_ON_HEAP (threads with small stacks: a panel takes up to 160 KiB).
+  for (const ir::Tensor& t : cx.plan.tensors) {
+    if (!t.scratch) continue;
+    const std::string type(cTypeOf(t.dtype)), count = t.extents.at(0).str();
+    lines.push_back("#if defined(SIMDGEN_SCRATCH_ON_HEAP)");
+    lines.push_back("void* " + t.name + "_heap __attribute__((cleanup(simdgen_scratch_free))) =");
+    lines.back() += " simdgen_scratch_alloc(sizeof(" + type + ") * " + count + ");";
+    lines.push_back(type + "* const " + t.name + " = (" + type + "*)" + t.name + "_heap;");
+    lines.push_back("#else");
+    lines.push_back("alignas(64) " + type + " " + t.name + "[" + count + "];");
+    lines.push_back("#endif");
+  }
   lines.insert(lines.end(), cx.prelude.begin(), cx.prelude.end());
   lines.insert(lines.end(), w.lines.begin(), w.lines.end());
   return lines;
@@ -432,6 +442,9 @@ GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, con
                                                       [](const Variant& v) { return v.plan.noCompilerLoopVectorizer; })));
   data.set("no_loop_header_copies", mst::data(std::any_of(g.variants.begin(), g.variants.end(),
                                                          [](const Variant& v) { return v.plan.noLoopHeaderCopies; })));
+  data.set("scratch_on_heap", mst::data(std::any_of(g.variants.begin(), g.variants.end(), [](const Variant& v) {
+             return std::any_of(v.plan.tensors.begin(), v.plan.tensors.end(), [](const ir::Tensor& t) { return t.scratch; });
+           })));
   // Every variant shares the signature and docs; the last one is the plainest (scalar).
   const ir::Plan& plan = g.variants.back().plan;
   data.set("params", params(plan, false));
