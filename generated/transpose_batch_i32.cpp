@@ -54,6 +54,23 @@ static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
 #endif
 #endif
 #if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_CPU_IS_AMD
+#define SIMDGEN_HELPER_CPU_IS_AMD
+// Whether the CPU is an AMD one, for shapes that measure best on its caches (the streamed blocks
+// of large transposes). Defining SIMDGEN_ASSUME_AMD_CPU as 0 or 1 when compiling fixes the answer.
+static inline int simdgen_cpu_is_amd(void) {
+#if defined(SIMDGEN_ASSUME_AMD_CPU)
+  return SIMDGEN_ASSUME_AMD_CPU;
+#elif defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();  // returns at once after the first call; needed before constructors run
+  return __builtin_cpu_is("amd");
+#else
+  return 0;
+#endif
+}
+#endif
+#endif
+#if defined(__x86_64__)
 #ifndef SIMDGEN_HELPER_LANES_BELOW
 #define SIMDGEN_HELPER_LANES_BELOW
 // Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
@@ -199,7 +216,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 
 // ---- avx512 (512-bit vectors)
 // tiles of 16 x 16 through a 48-shuffle network on half rows joined by the loads (strategy half_rows), in blocks of 4 x 4 tiles; edge tiles run the same network on masked rows and columns
-// outputs of 2 MiB or more whose tile rows are 64-byte aligned: whole tiles through streaming (non-temporal) stores, in blocks of 64 rows, then a store fence
+// outputs of 2 MiB or more whose tile rows are 64-byte aligned: whole tiles through streaming (non-temporal) stores, in blocks of 512 rows on AMD CPUs, else 64, then a store fence
 // matrices of at most 8 rows and 8 columns:
 // tiles of 8 x 8 through a 24-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
 // a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
@@ -729,14 +746,16 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
           int64_t out_batch_aligned = (uintptr_t)(output + out_batch_stride) % 64 == 0;
           // an aligned output of 2 MiB or more: whole tiles stored past the caches
           if (batch * cols * out_aligned * out_batch_aligned * out_rows_aligned * rows >= 524288) {
-            // row blocks of 64 x 2048 elements (cache blocking)
+            int64_t block_rows_nt = simdgen_cpu_is_amd() ? 512 : 64;
+            int64_t block_cols_nt = simdgen_cpu_is_amd() ? 256 : 2048;
+            // row blocks of 512 x 256 elements on AMD CPUs, else 64 x 2048 (cache blocking)
             int64_t ib_nt = 0;
-            for (; ib_nt < rows; ib_nt += 64) {
-              int64_t i_end_nt = ib_nt + 64 < rows ? ib_nt + 64 : rows;
+            for (; ib_nt < rows; ib_nt += block_rows_nt) {
+              int64_t i_end_nt = block_rows_nt + ib_nt < rows ? block_rows_nt + ib_nt : rows;
               // column blocks
               int64_t jb_nt = 0;
-              for (; jb_nt < cols; jb_nt += 2048) {
-                int64_t j_end_nt = jb_nt + 2048 < cols ? jb_nt + 2048 : cols;
+              for (; jb_nt < cols; jb_nt += block_cols_nt) {
+                int64_t j_end_nt = block_cols_nt + jb_nt < cols ? block_cols_nt + jb_nt : cols;
                 int64_t j_nt = jb_nt;
                 // tile columns of the block
                 for (; j_nt + 16 <= j_end_nt; j_nt += 16) {

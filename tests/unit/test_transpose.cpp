@@ -26,6 +26,8 @@ std::string transposeSpec(const std::string& dtype, const std::string& shape, co
 
 using simdgen::testing::errorOf;
 
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
 void checkError(const std::string& text, const std::string& pointer, const std::string& part) {
   const SpecError e = errorOf(text);
   CHECK(e.pointer == pointer);
@@ -335,6 +337,29 @@ TEST_CASE("transpose plans: streaming stores on x86 where every tile row of the 
   const ir::Plan big = buildPlan(strided, avx512);
   checkRun(big, 1024, 1030, 1030, 1024, 1, 5);  // 4 MiB, aligned: the streaming nest with its edge tiles
   checkRun(big, 1030, 1024, 1024, 1031, 1, 6);  // 4 MiB, rows 4124 bytes apart: the cached nest
+}
+
+TEST_CASE("transpose plans: streamed whole-line tiles take their block shape from the CPU's vendor") {
+  // AMD: 512 rows x 1 KiB; others: 64 rows x 8 KiB (docs/design.md). The simplifier must not
+  // fold the choice, even where every extent is static.
+  const Target avx512 = makeTarget(TargetRequest{"avx512", {}});
+  auto printed = [&](const std::string& dtype, const std::string& shape) {
+    return buildPlan(parseSpecText(transposeSpec(dtype, shape), "t.json"), avx512).print();
+  };
+  const std::string f32 = printed("f32", R"(["r", "c"])"), u64 = printed("u64", R"(["r", "c"])"), still = printed("f32", "[2048, 2048]");
+  for (const std::string* p : {&f32, &still}) {
+    CHECK(contains(*p, "let block_rows_nt = cpu_is_amd() ? 512 : 64"));
+    CHECK(contains(*p, "let block_cols_nt = cpu_is_amd() ? 256 : 2048"));
+  }
+  CHECK(contains(u64, "let block_cols_nt = cpu_is_amd() ? 128 : 1024"));
+  // Tiles of partial lines (u16 on AVX2) keep one constant shape.
+  CHECK_FALSE(contains(buildPlan(parseSpecText(transposeSpec("i16", R"(["r", "c"])"), "t.json"), makeTarget(TargetRequest{"avx2", {}})).print(),
+                       "cpu_is_amd"));
+  // Vendors the lowerings do not test for are refused.
+  ir::Plan p;
+  p.body = {ir::letByCpuVendor("x", "intel", ir::Index::constant(1), ir::Index::constant(2))};
+  REQUIRE_FALSE(p.verify().empty());
+  CHECK(contains(p.verify().front(), "expected amd"));
 }
 
 TEST_CASE("transpose plans: x86 matrices of at most half a tile's rows and columns use the half-width tile") {

@@ -135,6 +135,10 @@ struct BodyWriter {
           std::string value = s.letMin   ? idx(s.lo) + " < " + idx(s.hi) + " ? " + idx(s.lo) + " : " + idx(s.hi)
                               : s.letMax ? idx(s.lo) + " > " + idx(s.hi) + " ? " + idx(s.lo) + " : " + idx(s.hi)
                                          : idx(s.lo);
+          if (!s.cpuVendor.empty()) {
+            cx.helpers.insert("cpu_is_" + s.cpuVendor);
+            value = "simdgen_cpu_is_" + s.cpuVendor + "() ? " + idx(s.lo) + " : " + idx(s.hi);
+          }
           if (s.opaque) {
             cx.helpers.insert("opaque");
             value = "simdgen_opaque(" + value + ")";

@@ -70,6 +70,19 @@ std::string IsaLowering::fileHelper(const std::string& name) const {
            "#endif\n"
            "  return v;\n"
            "}";
+  if (name == "cpu_is_amd")
+    return "// Whether the CPU is an AMD one, for shapes that measure best on its caches (the streamed blocks\n"
+           "// of large transposes). Defining SIMDGEN_ASSUME_AMD_CPU as 0 or 1 when compiling fixes the answer.\n"
+           "static inline int simdgen_cpu_is_amd(void) {\n"
+           "#if defined(SIMDGEN_ASSUME_AMD_CPU)\n"
+           "  return SIMDGEN_ASSUME_AMD_CPU;\n"
+           "#elif defined(__x86_64__) || defined(__i386__)\n"
+           "  __builtin_cpu_init();  // returns at once after the first call; needed before constructors run\n"
+           "  return __builtin_cpu_is(\"amd\");\n"
+           "#else\n"
+           "  return 0;\n"
+           "#endif\n"
+           "}";
   throw std::logic_error("no file-level helper '" + name + "' in this lowering module");
 }
 

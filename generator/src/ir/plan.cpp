@@ -172,6 +172,12 @@ Stmt letOpaque(std::string var, Index value) {
   s.opaque = true;
   return s;
 }
+Stmt letByCpuVendor(std::string var, std::string vendor, Index onVendor, Index otherwise) {
+  Stmt s = letIndex(std::move(var), std::move(onVendor));
+  s.hi = std::move(otherwise);
+  s.cpuVendor = std::move(vendor);
+  return s;
+}
 Stmt letAligned(std::string var, std::string tensor, Index element, int bytes) {
   Stmt s = letIndex(std::move(var), std::move(element));
   s.tensor = std::move(tensor);

@@ -271,6 +271,10 @@ struct Stmt {
   // Let with alignBytes > 0: var = 1 when the address of element `lo` of `tensor` is a multiple of
   // alignBytes, else 0 (the interpreter places every tensor's element 0 at such an address).
   int alignBytes = 0;
+  // Let with cpuVendor set ("amd"): var = lo on a CPU of that vendor, else hi; a shape
+  // that measures best on one vendor's caches (the transpose's streamed blocks). The interpreter
+  // and the simplifier take neither for granted: the interpreter runs hi (other vendors).
+  std::string cpuVendor;
   Index lo, hi, cmpLhs, cmpRhs;
   Index step = Index::constant(1);
   Block body;
@@ -293,6 +297,7 @@ Stmt letMin(std::string var, Index a, Index b);  // var = min(a, b)
 Stmt letMax(std::string var, Index a, Index b);  // var = max(a, b)
 Stmt letOpaque(std::string var, Index value);    // var = value, hidden from the C optimiser
 Stmt letAligned(std::string var, std::string tensor, Index element, int bytes);  // var = 1 if aligned, else 0
+Stmt letByCpuVendor(std::string var, std::string vendor, Index onVendor, Index otherwise);  // see Stmt::cpuVendor
 Stmt op(OpKind k, std::string dst, VecType type, std::vector<std::string> args = {});
 Stmt ifValues(std::string a, Cmp cmp, std::string b, Block body, std::string note = "");
 

@@ -312,7 +312,9 @@ struct Verifier {
         case Stmt::Kind::Let:
           if (lookup(s.var) || reserved.count(s.var) || symbols.count(s.var)) fail("let " + s.var, "loop variable shadows a value, parameter or loop variable");
           checkIndex("let " + s.var, s.lo);
-          if (s.letMin || s.letMax) checkIndex("let " + s.var, s.hi);
+          if (s.letMin || s.letMax || !s.cpuVendor.empty()) checkIndex("let " + s.var, s.hi);
+          if (!s.cpuVendor.empty() && s.cpuVendor != "amd")
+            fail("let " + s.var, "CPU vendor '" + s.cpuVendor + "': expected amd (the only one lowerings test for)");
           if (s.alignBytes && (s.alignBytes & (s.alignBytes - 1)) != 0) fail("let " + s.var, "alignment must be a power of two");
           if (s.alignBytes && std::none_of(plan.tensors.begin(), plan.tensors.end(), [&](const Tensor& t) { return t.name == s.tensor; }))
             fail("let " + s.var, "aligned() of an unknown tensor " + s.tensor);

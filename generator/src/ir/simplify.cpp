@@ -73,7 +73,8 @@ void simplifyInto(Block& in, Known& known, Block& out) {
       if (bounded && !s.coversTail) known[s.var] = afterLoop(l, h, st);
       else known.erase(s.var);
     } else if (s.kind == Stmt::Kind::Let) {
-      auto v = s.alignBytes ? std::nullopt : evalKnown(s.lo, known);  // an address: known at run time only
+      // An address or the CPU's vendor: known at run time only.
+      auto v = s.alignBytes || !s.cpuVendor.empty() ? std::nullopt : evalKnown(s.lo, known);
       if (v && (s.letMin || s.letMax)) {
         const auto h = evalKnown(s.hi, known);
         v = h ? std::optional<int64_t>(s.letMin ? std::min(*v, *h) : std::max(*v, *h)) : std::nullopt;

@@ -285,24 +285,38 @@ class TransposeBuilder {
   // kernel hand-edited) 32 rows were best (1024 x 1024: 1.00-1.09 of memcpy, 512 rows 0.79-0.85,
   // 64 rows 0.97-1.07, 16 rows 0.75-0.83), but on the Zen 5 host (2026-11-27) 32 rows ran at
   // 0.15 of memcpy (16 rows 0.13, 64 rows 0.52-0.57, 256-512 rows 0.53-0.82, all noisy): 64 rows
-  // is the shape measured well on both (docs/benchmarks.md, "Streaming block shapes").
+  // is the shape measured well on both (docs/benchmarks.md, "Streaming block shapes"). On AMD
+  // CPUs the same 512 rows of 1 KiB as the other tiles measured best after all (Zen 4, 2026-11-29,
+  // the benchmark binary: 2048 x 2048 1.07-1.17 of memcpy against 0.54-0.71 for 64 rows; Zen 5's
+  // multi-copy A/B pointed the same way), while the Intel host lost a fifth with them: whole-line
+  // tiles take their block shape from the CPU's vendor at run time.
   // Other tiles keep 512-row blocks. (AVX2's tiles store half lines; on this Intel host streaming
   // them lost to the caches at all block shapes, 1024 x 1024 0.16-0.23 of memcpy against 0.48
   // cached, while on Zen 5 it won, 460 -> 272 us: left as measured there.)
   static constexpr int kStreamBlockRows = 512, kStreamBlockRowBytes = 1024;
   static constexpr int kStreamBlockRowsWholeLines = 64, kStreamBlockRowBytesWholeLines = 8192;
-  int streamBlockRows(const TransposeNetwork& net) const {
-    return net.type.bits() / 8 == 64 ? kStreamBlockRowsWholeLines : kStreamBlockRows;
-  }
-  int streamBlockRowBytes(const TransposeNetwork& net) const {
-    return net.type.bits() / 8 == 64 ? kStreamBlockRowBytesWholeLines : kStreamBlockRowBytes;
-  }
+  static bool wholeLines(const TransposeNetwork& net) { return net.type.bits() / 8 == 64; }
   // `net` transposes whole tiles, `plain` (whole rows: masked loads work on it) the edge tiles;
   // `streaming`: whole tiles leave through non-temporal stores (then a fence).
   void tiles(const TransposeNetwork& net, const TransposeNetwork& plain, bool streaming = false) {
     const int n = int(net.rows.size()), blockTiles = this->blockTiles(n);
-    const int blockRows = streaming ? std::max(n, streamBlockRows(net) / n * n) : blockTiles * n;
-    const int blockCols = streaming ? std::max(n, streamBlockRowBytes(net) / bytesOf(spec_.input) / n * n) : blockTiles * n;
+    // Block rows and columns (in elements, whole tiles): constants, or for streamed whole-line
+    // tiles the lets block_rows and block_cols, which depend on the CPU's vendor (above).
+    auto tilesIn = [&](int rows, int rowBytes) {
+      return std::pair{std::max(n, rows / n * n), std::max(n, rowBytes / bytesOf(spec_.input) / n * n)};
+    };
+    const auto [rowsAmd, colsAmd] = tilesIn(kStreamBlockRows, kStreamBlockRowBytes);
+    const auto [rowsOther, colsOther] = streaming && wholeLines(net) ? tilesIn(kStreamBlockRowsWholeLines, kStreamBlockRowBytesWholeLines)
+                                                                     : std::pair{rowsAmd, colsAmd};
+    const bool byVendor = streaming && wholeLines(net);
+    Index blockRows = Index::constant(streaming ? rowsAmd : blockTiles * n), blockCols = Index::constant(streaming ? colsAmd : blockTiles * n);
+    std::string blockShape = std::to_string(streaming ? rowsAmd : blockTiles * n) + " x " + std::to_string(streaming ? colsAmd : blockTiles * n) + " elements";
+    if (byVendor) {
+      b_.plan.body.push_back(ir::letByCpuVendor("block_rows", "amd", Index::constant(rowsAmd), Index::constant(rowsOther)));
+      b_.plan.body.push_back(ir::letByCpuVendor("block_cols", "amd", Index::constant(colsAmd), Index::constant(colsOther)));
+      blockRows = sym("block_rows"), blockCols = sym("block_cols");
+      blockShape += " on AMD CPUs, else " + std::to_string(rowsOther) + " x " + std::to_string(colsOther);
+    }
     const VecType v = net.type;
     const bool predicated = spec_.tail == TailPolicy::predicated;
     ir::Block full;
@@ -355,7 +369,7 @@ class TransposeBuilder {
     columnBlocks.coversTail = true;
     rowBlock.push_back(std::move(columnBlocks));
     Stmt rowBlocks = ir::forLoop("ib", Index::constant(0), sym(b_.rows), blockRows, std::move(rowBlock), false,
-                                 "row blocks of " + std::to_string(blockRows) + " x " + std::to_string(blockCols) + " elements (cache blocking)");
+                                 "row blocks of " + blockShape + " (cache blocking)");
     rowBlocks.coversTail = true;
     b_.plan.body.push_back(std::move(rowBlocks));
     if (streaming) {
@@ -426,7 +440,8 @@ class TransposeBuilder {
                                "an aligned output of " + bytes + ": whole tiles stored past the caches"));
     body.push_back(ir::ifIndex(size, ir::Cmp::lt, Index::constant(threshold), std::move(cached), "otherwise through the caches"));
     note("outputs of " + bytes + " whose tile rows are " + std::to_string(vbytes) + "-byte aligned: whole tiles through streaming (non-temporal) stores, in blocks of " +
-         std::to_string(std::max(int(net.rows.size()), streamBlockRows(net) / int(net.rows.size()) * int(net.rows.size()))) + " rows, then a store fence");
+         std::to_string(std::max(n, kStreamBlockRows / n * n)) + " rows" +
+         (wholeLines(net) ? " on AMD CPUs, else " + std::to_string(std::max(n, kStreamBlockRowsWholeLines / n * n)) : "") + ", then a store fence");
   }
 
   // x86: a matrix that fits a tile of half the width (at most 8 x 8 f32 on AVX-512) goes through

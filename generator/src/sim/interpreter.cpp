@@ -634,6 +634,7 @@ struct Machine {
           symbols[s.var] = s.alignBytes ? int64_t(eval(s.lo) * bytesOfTensor(s.tensor) % s.alignBytes == 0)
                            : s.letMin   ? std::min(eval(s.lo), eval(s.hi))
                            : s.letMax   ? std::max(eval(s.lo), eval(s.hi))
+                           : !s.cpuVendor.empty() ? eval(s.hi)  // the other vendors' value
                                         : eval(s.lo);
           break;
         case Stmt::Kind::IfValues: {
