@@ -294,7 +294,7 @@ class TransposeBuilder {
   // them lost to the caches at all block shapes, 1024 x 1024 0.16-0.23 of memcpy against 0.48
   // cached, while on Zen 5 it won, 460 -> 272 us: left as measured there.)
   static constexpr int kStreamBlockRows = 512, kStreamBlockRowBytes = 1024;
-  static constexpr int kStreamBlockRowsWholeLines = 64, kStreamBlockRowBytesWholeLines = 8192;
+  static constexpr int kStreamBlockRowsWholeLines = 64, kStreamBlockRowBytesWholeLines = 8192;  // not AMD
   static bool wholeLines(const TransposeNetwork& net) { return net.type.bits() / 8 == 64; }
   // `net` transposes whole tiles, `plain` (whole rows: masked loads work on it) the edge tiles;
   // `streaming`: whole tiles leave through non-temporal stores (then a fence).
@@ -305,15 +305,14 @@ class TransposeBuilder {
     auto tilesIn = [&](int rows, int rowBytes) {
       return std::pair{std::max(n, rows / n * n), std::max(n, rowBytes / bytesOf(spec_.input) / n * n)};
     };
-    const auto [rowsAmd, colsAmd] = tilesIn(kStreamBlockRows, kStreamBlockRowBytes);
-    const auto [rowsOther, colsOther] = streaming && wholeLines(net) ? tilesIn(kStreamBlockRowsWholeLines, kStreamBlockRowBytesWholeLines)
-                                                                     : std::pair{rowsAmd, colsAmd};
-    const bool byVendor = streaming && wholeLines(net);
-    Index blockRows = Index::constant(streaming ? rowsAmd : blockTiles * n), blockCols = Index::constant(streaming ? colsAmd : blockTiles * n);
-    std::string blockShape = std::to_string(streaming ? rowsAmd : blockTiles * n) + " x " + std::to_string(streaming ? colsAmd : blockTiles * n) + " elements";
-    if (byVendor) {
-      b_.plan.body.push_back(ir::letByCpuVendor("block_rows", "amd", Index::constant(rowsAmd), Index::constant(rowsOther)));
-      b_.plan.body.push_back(ir::letByCpuVendor("block_cols", "amd", Index::constant(colsAmd), Index::constant(colsOther)));
+    const auto [streamRows, streamCols] = tilesIn(kStreamBlockRows, kStreamBlockRowBytes);  // AMD's, for whole lines
+    const int rows = streaming ? streamRows : blockTiles * n, cols = streaming ? streamCols : blockTiles * n;
+    Index blockRows = Index::constant(rows), blockCols = Index::constant(cols);
+    std::string blockShape = std::to_string(rows) + " x " + std::to_string(cols) + " elements";
+    if (streaming && wholeLines(net)) {
+      const auto [rowsOther, colsOther] = tilesIn(kStreamBlockRowsWholeLines, kStreamBlockRowBytesWholeLines);
+      b_.plan.body.push_back(ir::letByCpuVendor("block_rows", "amd", blockRows, Index::constant(rowsOther)));
+      b_.plan.body.push_back(ir::letByCpuVendor("block_cols", "amd", blockCols, Index::constant(colsOther)));
       blockRows = sym("block_rows"), blockCols = sym("block_cols");
       blockShape += " on AMD CPUs, else " + std::to_string(rowsOther) + " x " + std::to_string(colsOther);
     }
