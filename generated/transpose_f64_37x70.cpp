@@ -44,9 +44,30 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // Plan summary (`simdgen explain` prints the full plans):
 //   transpose: output[c, r] = input[r, c] (37 x 70 f64)
 
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_CPU_SPLITS_512
+#define SIMDGEN_HELPER_CPU_SPLITS_512
+// Whether the CPU runs 512-bit operations as two 256-bit halves (AMD family 19h, Zen 4: a 512-bit
+// store takes two cycles, a 512-bit shuffle issues once per cycle and 256-bit ones twice): the
+// dispatcher then prefers the 256-bit variant of kernels bound by shuffles and stores in L1.
+// Defining SIMDGEN_ASSUME_SPLIT_512 as 0 or 1 when compiling fixes the answer.
+static inline int simdgen_cpu_splits_512(void) {
+#if defined(SIMDGEN_ASSUME_SPLIT_512)
+  return SIMDGEN_ASSUME_SPLIT_512;
+#elif defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  return __builtin_cpu_is("amdfam19h");
+#else
+  return 0;
+#endif
+}
+#endif
+#endif
+
 // ---- avx512 (512-bit vectors)
 // tiles of 8 x 8 through a 24-shuffle network, in blocks of 8 x 8 tiles; edge rows and columns one element at a time
 // a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
+// a static matrix that fits in L1: on CPUs that run 512-bit operations as two halves (AMD Zen 4) the dispatcher takes the 256-bit variant instead
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpose_f64_37x70_avx512(
@@ -959,7 +980,7 @@ transpose_f64_37x70_choice transpose_f64_37x70_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && !simdgen_cpu_splits_512())
     return {transpose_f64_37x70_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {transpose_f64_37x70_avx2, "avx2"};
 #endif

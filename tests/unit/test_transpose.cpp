@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "emit/builtin_templates.h"
+#include "emit/emitter.h"
 #include "plan/family.h"
 #include "sim/interpreter.h"
 #include "spec/spec.h"
@@ -360,6 +362,32 @@ TEST_CASE("transpose plans: streamed whole-line tiles take their block shape fro
   p.body = {ir::letByCpuVendor("x", "intel", ir::Index::constant(1), ir::Index::constant(2))};
   REQUIRE_FALSE(p.verify().empty());
   CHECK(contains(p.verify().front(), "expected amd"));
+}
+
+TEST_CASE("transpose plans: static 512-bit tiles that fit in L1 yield to the 256-bit variant on CPUs that split 512-bit operations") {
+  // docs/design.md: Zen 4 runs such transposes faster through AVX2's network (store- and
+  // shuffle-bound in L1); the dispatcher asks simdgen_cpu_splits_512() before the 512-bit variant.
+  const Target avx512 = makeTarget(TargetRequest{"avx512", {}});
+  auto yields = [&](const std::string& dtype, const std::string& shape, const std::string& extra = "", const Target* t = nullptr) {
+    return buildPlan(parseSpecText(transposeSpec(dtype, shape, extra), "t.json"), t ? *t : avx512).yieldsOnSplit512;
+  };
+  CHECK(yields("f32", "[16, 16]"));
+  CHECK(yields("f64", "[37, 70]"));
+  CHECK(yields("f32", "[64, 128]"));                // 32 KiB: the limit
+  CHECK_FALSE(yields("f32", "[64, 129]"));          // one column more
+  CHECK(yields("i32", "[2, 16, 16]"));              // a static batch counts whole
+  CHECK_FALSE(yields("i32", "[5, 64, 32]"));        // 40 KiB
+  CHECK_FALSE(yields("f32", R"(["r", "c"])"));      // runtime shapes keep 512 bits
+  CHECK_FALSE(yields("u16", "[16, 16]"));           // 256-bit tiles on AVX-512 too: nothing to gain
+  CHECK_FALSE(yields("f32", "[16, 16]", R"(, "targets": ["avx512", "scalar"])"));  // no 256-bit variant to take
+  const Target avx2 = makeTarget(TargetRequest{"avx2", {}});
+  CHECK_FALSE(yields("f32", "[16, 16]", "", &avx2));
+  // The emitted dispatcher asks before the 512-bit variant only.
+  const auto kernel = emit::generate(parseSpecText(transposeSpec("f32", "[16, 16]", R"(, "targets": ["avx512", "avx2", "scalar"])"), "t.json"),
+                                     emit::builtinTemplates(), "t.json");
+  CHECK(contains(kernel.source, "__builtin_cpu_supports(\"bmi2\") && !simdgen_cpu_splits_512())"));
+  CHECK(contains(kernel.source, "if (__builtin_cpu_supports(\"avx2\")) return"));
+  CHECK(contains(kernel.source, "return __builtin_cpu_is(\"amdfam19h\");"));
 }
 
 TEST_CASE("transpose plans: x86 matrices of at most half a tile's rows and columns use the half-width tile") {

@@ -318,6 +318,9 @@ void setArchitectureData(mst::data& data, const std::vector<Variant>& variants,
       item.set("suffix", v.target.suffix);
       item.set("spelling", v.target.spelling);  // SIMDGEN_VARIANT takes either
       item.set("cpu_check", v.target.cpuCheck.empty() ? "true" : v.target.cpuCheck);  // e.g. NEON: every AArch64 CPU
+      // What the automatic choice asks beyond support (SIMDGEN_VARIANT asks support only).
+      item.set("select_check", (v.target.cpuCheck.empty() ? "true" : v.target.cpuCheck) +
+                                   (v.plan.yieldsOnSplit512 ? " && !simdgen_cpu_splits_512()" : ""));
       list.push_back(item);
     }
     group.set("variants", list);
@@ -398,6 +401,7 @@ GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, con
     }
     v.body = join(lines, "\n");
     helpers[&loweringFor(t)].insert(cx.helpers.begin(), cx.helpers.end());
+    if (v.plan.yieldsOnSplit512) helpers[&loweringFor(t)].insert("cpu_splits_512");  // the dispatcher's test
     v.notes = v.plan.summary;
     for (const auto& i : cx.instructions) v.notes.push_back("uses " + i);
     // A feature variant whose code equals a plainer variant's adds nothing but a CPU requirement:

@@ -83,6 +83,21 @@ std::string IsaLowering::fileHelper(const std::string& name) const {
            "  return 0;\n"
            "#endif\n"
            "}";
+  if (name == "cpu_splits_512")
+    return "// Whether the CPU runs 512-bit operations as two 256-bit halves (AMD family 19h, Zen 4: a 512-bit\n"
+           "// store takes two cycles, a 512-bit shuffle issues once per cycle and 256-bit ones twice): the\n"
+           "// dispatcher then prefers the 256-bit variant of kernels bound by shuffles and stores in L1.\n"
+           "// Defining SIMDGEN_ASSUME_SPLIT_512 as 0 or 1 when compiling fixes the answer.\n"
+           "static inline int simdgen_cpu_splits_512(void) {\n"
+           "#if defined(SIMDGEN_ASSUME_SPLIT_512)\n"
+           "  return SIMDGEN_ASSUME_SPLIT_512;\n"
+           "#elif defined(__x86_64__) || defined(__i386__)\n"
+           "  __builtin_cpu_init();\n"
+           "  return __builtin_cpu_is(\"amdfam19h\");\n"
+           "#else\n"
+           "  return 0;\n"
+           "#endif\n"
+           "}";
   throw std::logic_error("no file-level helper '" + name + "' in this lowering module");
 }
 

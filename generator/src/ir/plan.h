@@ -363,6 +363,12 @@ struct Plan {
   // otherwise copies every accumulator twice per step and spills some when the loop's trip count
   // is known (a static reduction: the quantized seed convolution ran at half its speed).
   bool noLoopHeaderCopies = false;
+  // The dispatcher passes over this (512-bit) variant on CPUs that run 512-bit operations as two
+  // 256-bit halves (AMD Zen 4, family 19h: a 512-bit store takes two cycles, a lane-crossing
+  // 512-bit shuffle one, where 256-bit ones issue two per cycle) and takes the next one it runs:
+  // set by builders for work bound by shuffles and stores in L1, where the 256-bit variant
+  // measures faster on those CPUs. Forcing the variant (SIMDGEN_VARIANT) still picks it.
+  bool yieldsOnSplit512 = false;
   // What the kernel computes beyond its tensors, as the family defines it ("op" = "add", "axis",
   // "index" = "last", ...): read by the test driver's references through `explain --json`.
   std::vector<std::pair<std::string, std::string>> semantics;

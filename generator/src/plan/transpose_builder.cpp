@@ -153,6 +153,7 @@ class TransposeBuilder {
       streamLargeOutputs(halves ? *halves : plain, plain);
       smallMatrices(v);
       thinAsCopies(v);
+      yieldOnSplit512(halves ? *halves : plain);
     }
     if (spec_.batch) {
       ir::Block matrices;
@@ -388,6 +389,26 @@ class TransposeBuilder {
   // input: f32 on AVX-512 (one run, hand-edited generated kernels) 1024 x 1024 208 -> 118 us,
   // 2048 x 2048 1361 -> 601 us; below about twice the L2 the caches win (512 x 512 26 -> 44 us).
   static constexpr int64_t kStreamBytes = int64_t(2) << 20;
+
+  // A static matrix of at most kL1Bytes through 512-bit tiles: in L1 the network is bound by its
+  // shuffles and stores, which CPUs that split 512-bit operations (AMD Zen 4) run at half the
+  // rate of 256-bit ones, so there the dispatcher takes the 256-bit variant (Zen 4, one run:
+  // 16 x 16 f32 14.1 -> 9.9 ns, the tile's memcpy speed; 37 x 70 f64 426 -> 300 ns). Runtime
+  // shapes keep 512 bits: from 128 x 128 f32 up (L2 and beyond) they measure faster there too.
+  static constexpr int64_t kL1Bytes = 32 << 10;
+  void yieldOnSplit512(const TransposeNetwork& net) {
+    if (target_.module != LoweringModule::x86 || net.type.bits() != 512) return;
+    const bool has256 = std::any_of(spec_.targets.begin(), spec_.targets.end(), [](const TargetRequest& r) {
+      const Target t = makeTarget(r);
+      return t.module == LoweringModule::x86 && t.vectorBits == 256;
+    });
+    if (!has256) return;  // nothing narrower to take
+    const auto rows = staticValue(b_.rows), cols = staticValue(b_.cols);
+    const auto batch = spec_.batch ? staticValue(batch_) : std::optional<int64_t>(1);
+    if (!rows || !cols || !batch || *rows * *cols * *batch * bytesOf(spec_.input) > kL1Bytes) return;
+    b_.plan.yieldsOnSplit512 = true;
+    note("a static matrix that fits in L1: on CPUs that run 512-bit operations as two halves (AMD Zen 4) the dispatcher takes the 256-bit variant instead");
+  }
   void streamLargeOutputs(const TransposeNetwork& net, const TransposeNetwork& plain) {
     const int vbytes = net.type.bits() / 8;
     if (spec_.outputStores == OutputStores::cached) return;
