@@ -9,6 +9,27 @@
 #include <string.h>
 #endif
 
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+#if !__STDC_HOSTED__
+#error "SIMDGEN_SCRATCH_ON_HEAP needs a hosted C library (aligned_alloc, free)"
+#endif
+#ifndef SIMDGEN_SCRATCH_DEFINED
+#define SIMDGEN_SCRATCH_DEFINED
+// With SIMDGEN_SCRATCH_ON_HEAP defined, a kernel's scratch arrays (a contraction's packed panel,
+// up to 160 KiB) come from the heap for the length of a call instead of from its stack, for threads
+// whose stacks are small (musl's default is 128 KiB). A failed allocation aborts: a kernel has no
+// way to report it.
+static inline void* simdgen_scratch_alloc(size_t bytes) {
+  void* p = aligned_alloc(64, (bytes + 63) / 64 * 64);
+  if (!p) abort();
+  return p;
+}
+static inline void simdgen_scratch_free(void** p) {
+  free(*p);
+}
+#endif
+#endif
+
 #if defined(__x86_64__)
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
 // GCC 12's AVX-512 headers self-initialise _mm512_undefined_*() values, which -Wmaybe-uninitialized
@@ -198,7 +219,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 #endif
 
 // ---- avx512 (512-bit vectors)
-// tiles of 16 x 16 through a 64-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
+// tiles of 64 x 64 bytes in two passes through a 4 KiB scratch tile (4 x 64 unpack shuffles on groups of 16 rows, 16 x 8 shuffle_i32x4 on 128-bit blocks: whole 64-byte lines read and written), in blocks of 4 x 4 tiles; the rows and columns past the last whole 64 in tiles of 16 x 16 through a 64-shuffle network, edge tiles on masked rows and columns
 // a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 // uses masked loads (AVX-512 k-registers) for the tail
 // uses strided lanes: scalar loads inserted into 128-bit quarters
@@ -206,6 +227,13 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpose_u8_avx512(
     const uint8_t* input, int64_t rows, int64_t cols, uint8_t* output) {
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  void* tile_buf_heap __attribute__((cleanup(simdgen_scratch_free))) =
+      simdgen_scratch_alloc(sizeof(uint8_t) * 4096);
+  uint8_t* const tile_buf = (uint8_t*)tile_buf_heap;
+#else
+  alignas(64) uint8_t tile_buf[4096];
+#endif
   // one column
   if (cols == 1) {
     // contiguous: a copy
@@ -308,40 +336,292 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
       }
     }
     if (rows != 1) {
-      // row blocks of 128 x 128 elements (cache blocking)
-      int64_t ib = 0;
-      for (; ib < rows; ib += 128) {
-        int64_t i_end = ib + 128 < rows ? ib + 128 : rows;
+      int64_t rows_whole = (rows) / 64 * 64;
+      int64_t cols_whole = (cols) / 64 * 64;
+      // row blocks of 256 x 256 bytes (cache blocking)
+      int64_t ib_w = 0;
+      for (; ib_w < rows_whole; ib_w += 256) {
+        int64_t i_end_w = ib_w + 256 < rows_whole ? ib_w + 256 : rows_whole;
         // column blocks
-        int64_t jb = 0;
-        for (; jb < cols; jb += 128) {
-          int64_t j_end = jb + 128 < cols ? jb + 128 : cols;
-          int64_t j = jb;
+        int64_t jb_w = 0;
+        for (; jb_w < cols_whole; jb_w += 256) {
+          int64_t j_end_w = jb_w + 256 < cols_whole ? jb_w + 256 : cols_whole;
+          int64_t j_w = jb_w;
           // tile columns of the block
-          for (; j + 16 <= j_end; j += 16) {
-            int64_t i = ib;
+          for (; j_w + 64 <= j_end_w; j_w += 64) {
+            int64_t i_w = ib_w;
+            // whole 64 x 64 tiles down the column
+            for (; i_w + 64 <= i_end_w; i_w += 64) {
+              int64_t tile_in_w = cols * i_w + j_w;
+              int64_t tile_out_w = i_w + j_w * rows;
+              // pass 1: each group of 16 rows as four 16 x 16 tiles, one per 128-bit segment, into tile_buf
+              // groups of 16 rows
+              int64_t g = 0;
+              for (; g < 4; ++g) {
+                int64_t in_step_w = simdgen_opaque(cols);
+                int64_t group_in = 16 * g * in_step_w + tile_in_w;
+                __m512i row0 = _mm512_loadu_si512((const void*)(input + group_in));
+                __m512i row1 = _mm512_loadu_si512((const void*)(input + group_in + in_step_w));
+                __m512i row2 = _mm512_loadu_si512((const void*)(input + group_in + 2 * in_step_w));
+                __m512i row3 = _mm512_loadu_si512((const void*)(input + group_in + 3 * in_step_w));
+                __m512i row4 = _mm512_loadu_si512((const void*)(input + group_in + 4 * in_step_w));
+                __m512i row5 = _mm512_loadu_si512((const void*)(input + group_in + 5 * in_step_w));
+                __m512i row6 = _mm512_loadu_si512((const void*)(input + group_in + 6 * in_step_w));
+                __m512i row7 = _mm512_loadu_si512((const void*)(input + group_in + 7 * in_step_w));
+                __m512i row8 = _mm512_loadu_si512((const void*)(input + group_in + 8 * in_step_w));
+                __m512i row9 = _mm512_loadu_si512((const void*)(input + group_in + 9 * in_step_w));
+                __m512i row10 =
+                    _mm512_loadu_si512((const void*)(input + group_in + 10 * in_step_w));
+                __m512i row11 =
+                    _mm512_loadu_si512((const void*)(input + group_in + 11 * in_step_w));
+                __m512i row12 =
+                    _mm512_loadu_si512((const void*)(input + group_in + 12 * in_step_w));
+                __m512i row13 =
+                    _mm512_loadu_si512((const void*)(input + group_in + 13 * in_step_w));
+                __m512i row14 =
+                    _mm512_loadu_si512((const void*)(input + group_in + 14 * in_step_w));
+                __m512i row15 =
+                    _mm512_loadu_si512((const void*)(input + group_in + 15 * in_step_w));
+                // lane tables: 128-bit segment 0 (columns 0-15); segments 1-3 hold columns 16-63 alike
+                // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
+                __m512i t1_0 = _mm512_unpacklo_epi8(row0, row1);
+                __m512i t1_1 = _mm512_unpackhi_epi8(row0, row1);
+                __m512i t1_2 = _mm512_unpacklo_epi8(row2, row3);
+                __m512i t1_3 = _mm512_unpackhi_epi8(row2, row3);
+                __m512i t1_4 = _mm512_unpacklo_epi8(row4, row5);
+                __m512i t1_5 = _mm512_unpackhi_epi8(row4, row5);
+                __m512i t1_6 = _mm512_unpacklo_epi8(row6, row7);
+                __m512i t1_7 = _mm512_unpackhi_epi8(row6, row7);
+                __m512i t1_8 = _mm512_unpacklo_epi8(row8, row9);
+                __m512i t1_9 = _mm512_unpackhi_epi8(row8, row9);
+                __m512i t1_10 = _mm512_unpacklo_epi8(row10, row11);
+                __m512i t1_11 = _mm512_unpackhi_epi8(row10, row11);
+                __m512i t1_12 = _mm512_unpacklo_epi8(row12, row13);
+                __m512i t1_13 = _mm512_unpackhi_epi8(row12, row13);
+                __m512i t1_14 = _mm512_unpacklo_epi8(row14, row15);
+                __m512i t1_15 = _mm512_unpackhi_epi8(row14, row15);
+                //   t1_0: 0 16 1 17 2 18 3 19 4 20 5 21 6 22 7 23
+                //   t1_1: 8 24 9 25 10 26 11 27 12 28 13 29 14 30 15 31
+                //   t1_2: 32 48 33 49 34 50 35 51 36 52 37 53 38 54 39 55
+                //   t1_3: 40 56 41 57 42 58 43 59 44 60 45 61 46 62 47 63
+                //   t1_4: 64 80 65 81 66 82 67 83 68 84 69 85 70 86 71 87
+                //   t1_5: 72 88 73 89 74 90 75 91 76 92 77 93 78 94 79 95
+                //   t1_6: 96 112 97 113 98 114 99 115 100 116 101 117 102 118 103 119
+                //   t1_7: 104 120 105 121 106 122 107 123 108 124 109 125 110 126 111 127
+                //   t1_8: 128 144 129 145 130 146 131 147 132 148 133 149 134 150 135 151
+                //   t1_9: 136 152 137 153 138 154 139 155 140 156 141 157 142 158 143 159
+                //   t1_10: 160 176 161 177 162 178 163 179 164 180 165 181 166 182 167 183
+                //   t1_11: 168 184 169 185 170 186 171 187 172 188 173 189 174 190 175 191
+                //   t1_12: 192 208 193 209 194 210 195 211 196 212 197 213 198 214 199 215
+                //   t1_13: 200 216 201 217 202 218 203 219 204 220 205 221 206 222 207 223
+                //   t1_14: 224 240 225 241 226 242 227 243 228 244 229 245 230 246 231 247
+                //   t1_15: 232 248 233 249 234 250 235 251 236 252 237 253 238 254 239 255
+                // stage 2: interleave 16-bit lanes (unpacklo/hi_epi16)
+                __m512i t2_0 = _mm512_unpacklo_epi16(t1_0, t1_2);
+                __m512i t2_1 = _mm512_unpackhi_epi16(t1_0, t1_2);
+                __m512i t2_2 = _mm512_unpacklo_epi16(t1_1, t1_3);
+                __m512i t2_3 = _mm512_unpackhi_epi16(t1_1, t1_3);
+                __m512i t2_4 = _mm512_unpacklo_epi16(t1_4, t1_6);
+                __m512i t2_5 = _mm512_unpackhi_epi16(t1_4, t1_6);
+                __m512i t2_6 = _mm512_unpacklo_epi16(t1_5, t1_7);
+                __m512i t2_7 = _mm512_unpackhi_epi16(t1_5, t1_7);
+                __m512i t2_8 = _mm512_unpacklo_epi16(t1_8, t1_10);
+                __m512i t2_9 = _mm512_unpackhi_epi16(t1_8, t1_10);
+                __m512i t2_10 = _mm512_unpacklo_epi16(t1_9, t1_11);
+                __m512i t2_11 = _mm512_unpackhi_epi16(t1_9, t1_11);
+                __m512i t2_12 = _mm512_unpacklo_epi16(t1_12, t1_14);
+                __m512i t2_13 = _mm512_unpackhi_epi16(t1_12, t1_14);
+                __m512i t2_14 = _mm512_unpacklo_epi16(t1_13, t1_15);
+                __m512i t2_15 = _mm512_unpackhi_epi16(t1_13, t1_15);
+                //   t2_0: 0 16 32 48 1 17 33 49 2 18 34 50 3 19 35 51
+                //   t2_1: 4 20 36 52 5 21 37 53 6 22 38 54 7 23 39 55
+                //   t2_2: 8 24 40 56 9 25 41 57 10 26 42 58 11 27 43 59
+                //   t2_3: 12 28 44 60 13 29 45 61 14 30 46 62 15 31 47 63
+                //   t2_4: 64 80 96 112 65 81 97 113 66 82 98 114 67 83 99 115
+                //   t2_5: 68 84 100 116 69 85 101 117 70 86 102 118 71 87 103 119
+                //   t2_6: 72 88 104 120 73 89 105 121 74 90 106 122 75 91 107 123
+                //   t2_7: 76 92 108 124 77 93 109 125 78 94 110 126 79 95 111 127
+                //   t2_8: 128 144 160 176 129 145 161 177 130 146 162 178 131 147 163 179
+                //   t2_9: 132 148 164 180 133 149 165 181 134 150 166 182 135 151 167 183
+                //   t2_10: 136 152 168 184 137 153 169 185 138 154 170 186 139 155 171 187
+                //   t2_11: 140 156 172 188 141 157 173 189 142 158 174 190 143 159 175 191
+                //   t2_12: 192 208 224 240 193 209 225 241 194 210 226 242 195 211 227 243
+                //   t2_13: 196 212 228 244 197 213 229 245 198 214 230 246 199 215 231 247
+                //   t2_14: 200 216 232 248 201 217 233 249 202 218 234 250 203 219 235 251
+                //   t2_15: 204 220 236 252 205 221 237 253 206 222 238 254 207 223 239 255
+                // stage 3: interleave 32-bit lanes (unpacklo/hi_epi32)
+                __m512i t3_0 = _mm512_unpacklo_epi32(t2_0, t2_4);
+                __m512i t3_1 = _mm512_unpackhi_epi32(t2_0, t2_4);
+                __m512i t3_2 = _mm512_unpacklo_epi32(t2_1, t2_5);
+                __m512i t3_3 = _mm512_unpackhi_epi32(t2_1, t2_5);
+                __m512i t3_4 = _mm512_unpacklo_epi32(t2_2, t2_6);
+                __m512i t3_5 = _mm512_unpackhi_epi32(t2_2, t2_6);
+                __m512i t3_6 = _mm512_unpacklo_epi32(t2_3, t2_7);
+                __m512i t3_7 = _mm512_unpackhi_epi32(t2_3, t2_7);
+                __m512i t3_8 = _mm512_unpacklo_epi32(t2_8, t2_12);
+                __m512i t3_9 = _mm512_unpackhi_epi32(t2_8, t2_12);
+                __m512i t3_10 = _mm512_unpacklo_epi32(t2_9, t2_13);
+                __m512i t3_11 = _mm512_unpackhi_epi32(t2_9, t2_13);
+                __m512i t3_12 = _mm512_unpacklo_epi32(t2_10, t2_14);
+                __m512i t3_13 = _mm512_unpackhi_epi32(t2_10, t2_14);
+                __m512i t3_14 = _mm512_unpacklo_epi32(t2_11, t2_15);
+                __m512i t3_15 = _mm512_unpackhi_epi32(t2_11, t2_15);
+                //   t3_0: 0 16 32 48 64 80 96 112 1 17 33 49 65 81 97 113
+                //   t3_1: 2 18 34 50 66 82 98 114 3 19 35 51 67 83 99 115
+                //   t3_2: 4 20 36 52 68 84 100 116 5 21 37 53 69 85 101 117
+                //   t3_3: 6 22 38 54 70 86 102 118 7 23 39 55 71 87 103 119
+                //   t3_4: 8 24 40 56 72 88 104 120 9 25 41 57 73 89 105 121
+                //   t3_5: 10 26 42 58 74 90 106 122 11 27 43 59 75 91 107 123
+                //   t3_6: 12 28 44 60 76 92 108 124 13 29 45 61 77 93 109 125
+                //   t3_7: 14 30 46 62 78 94 110 126 15 31 47 63 79 95 111 127
+                //   t3_8: 128 144 160 176 192 208 224 240 129 145 161 177 193 209 225 241
+                //   t3_9: 130 146 162 178 194 210 226 242 131 147 163 179 195 211 227 243
+                //   t3_10: 132 148 164 180 196 212 228 244 133 149 165 181 197 213 229 245
+                //   t3_11: 134 150 166 182 198 214 230 246 135 151 167 183 199 215 231 247
+                //   t3_12: 136 152 168 184 200 216 232 248 137 153 169 185 201 217 233 249
+                //   t3_13: 138 154 170 186 202 218 234 250 139 155 171 187 203 219 235 251
+                //   t3_14: 140 156 172 188 204 220 236 252 141 157 173 189 205 221 237 253
+                //   t3_15: 142 158 174 190 206 222 238 254 143 159 175 191 207 223 239 255
+                // stage 4: interleave 64-bit lanes (unpacklo/hi_epi64)
+                __m512i seg0 = _mm512_unpacklo_epi64(t3_0, t3_8);
+                __m512i seg1 = _mm512_unpackhi_epi64(t3_0, t3_8);
+                __m512i seg2 = _mm512_unpacklo_epi64(t3_1, t3_9);
+                __m512i seg3 = _mm512_unpackhi_epi64(t3_1, t3_9);
+                __m512i seg4 = _mm512_unpacklo_epi64(t3_2, t3_10);
+                __m512i seg5 = _mm512_unpackhi_epi64(t3_2, t3_10);
+                __m512i seg6 = _mm512_unpacklo_epi64(t3_3, t3_11);
+                __m512i seg7 = _mm512_unpackhi_epi64(t3_3, t3_11);
+                __m512i seg8 = _mm512_unpacklo_epi64(t3_4, t3_12);
+                __m512i seg9 = _mm512_unpackhi_epi64(t3_4, t3_12);
+                __m512i seg10 = _mm512_unpacklo_epi64(t3_5, t3_13);
+                __m512i seg11 = _mm512_unpackhi_epi64(t3_5, t3_13);
+                __m512i seg12 = _mm512_unpacklo_epi64(t3_6, t3_14);
+                __m512i seg13 = _mm512_unpackhi_epi64(t3_6, t3_14);
+                __m512i seg14 = _mm512_unpacklo_epi64(t3_7, t3_15);
+                __m512i seg15 = _mm512_unpackhi_epi64(t3_7, t3_15);
+                //   seg0: 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240
+                //   seg1: 1 17 33 49 65 81 97 113 129 145 161 177 193 209 225 241
+                //   seg2: 2 18 34 50 66 82 98 114 130 146 162 178 194 210 226 242
+                //   seg3: 3 19 35 51 67 83 99 115 131 147 163 179 195 211 227 243
+                //   seg4: 4 20 36 52 68 84 100 116 132 148 164 180 196 212 228 244
+                //   seg5: 5 21 37 53 69 85 101 117 133 149 165 181 197 213 229 245
+                //   seg6: 6 22 38 54 70 86 102 118 134 150 166 182 198 214 230 246
+                //   seg7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
+                //   seg8: 8 24 40 56 72 88 104 120 136 152 168 184 200 216 232 248
+                //   seg9: 9 25 41 57 73 89 105 121 137 153 169 185 201 217 233 249
+                //   seg10: 10 26 42 58 74 90 106 122 138 154 170 186 202 218 234 250
+                //   seg11: 11 27 43 59 75 91 107 123 139 155 171 187 203 219 235 251
+                //   seg12: 12 28 44 60 76 92 108 124 140 156 172 188 204 220 236 252
+                //   seg13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
+                //   seg14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
+                //   seg15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
+                _mm512_storeu_si512((void*)(tile_buf + 1024 * g), seg0);
+                _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 64), seg1);
+                _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 128), seg2);
+                _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 192), seg3);
+                _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 256), seg4);
+                _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 320), seg5);
+                _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 384), seg6);
+                _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 448), seg7);
+                _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 512), seg8);
+                _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 576), seg9);
+                _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 640), seg10);
+                _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 704), seg11);
+                _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 768), seg12);
+                _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 832), seg13);
+                _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 896), seg14);
+                _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 960), seg15);
+              }
+              // pass 2: output rows c, c + 16, c + 32, c + 48 from the four groups' 128-bit blocks
+              // columns of the 16 x 16 tiles
+              int64_t c = 0;
+              for (; c < 16; ++c) {
+                int64_t out_step_w = simdgen_opaque(rows);
+                __m512i part0 = _mm512_loadu_si512((const void*)(tile_buf + 64 * c));
+                __m512i part1 = _mm512_loadu_si512((const void*)(tile_buf + 64 * c + 1024));
+                __m512i part2 = _mm512_loadu_si512((const void*)(tile_buf + 64 * c + 2048));
+                __m512i part3 = _mm512_loadu_si512((const void*)(tile_buf + 64 * c + 3072));
+                // lane tables in 128-bit blocks: gK.S is segment S of group K's part (rows 16 K to 16 K + 15 of column 16 S + c)
+                // pair the 128-bit blocks of groups 0, 1 and 2, 3 (shuffle_i32x4 0x44 / 0xEE)
+                __m512i u0 = _mm512_shuffle_i32x4(part0, part1, 0x44);
+                //   u0: g0.0 g0.1 g1.0 g1.1
+                __m512i u1 = _mm512_shuffle_i32x4(part0, part1, 0xEE);
+                //   u1: g0.2 g0.3 g1.2 g1.3
+                __m512i u2 = _mm512_shuffle_i32x4(part2, part3, 0x44);
+                //   u2: g2.0 g2.1 g3.0 g3.1
+                __m512i u3 = _mm512_shuffle_i32x4(part2, part3, 0xEE);
+                //   u3: g2.2 g2.3 g3.2 g3.3
+                // gather each block's four groups into one column (shuffle_i32x4 0x88 / 0xDD)
+                __m512i col0 = _mm512_shuffle_i32x4(u0, u2, 0x88);
+                //   col0: g0.0 g1.0 g2.0 g3.0
+                __m512i col1 = _mm512_shuffle_i32x4(u0, u2, 0xDD);
+                //   col1: g0.1 g1.1 g2.1 g3.1
+                __m512i col2 = _mm512_shuffle_i32x4(u1, u3, 0x88);
+                //   col2: g0.2 g1.2 g2.2 g3.2
+                __m512i col3 = _mm512_shuffle_i32x4(u1, u3, 0xDD);
+                //   col3: g0.3 g1.3 g2.3 g3.3
+                _mm512_storeu_si512((void*)(output + c * out_step_w + tile_out_w), col0);
+                _mm512_storeu_si512((void*)(output + c * out_step_w + 16 * out_step_w + tile_out_w),
+                                    col1);
+                _mm512_storeu_si512((void*)(output + c * out_step_w + 32 * out_step_w + tile_out_w),
+                                    col2);
+                _mm512_storeu_si512((void*)(output + c * out_step_w + 48 * out_step_w + tile_out_w),
+                                    col3);
+              }
+            }
+          }
+        }
+      }
+      // the columns past the last whole 64 (their rows) in 16 x 16 tiles
+      // row blocks of 128 x 128 elements (cache blocking)
+      int64_t ib_right = 0;
+      for (; ib_right < rows_whole; ib_right += 128) {
+        int64_t i_end_right = ib_right + 128 < rows_whole ? ib_right + 128 : rows_whole;
+        // column blocks
+        int64_t jb_right = cols_whole;
+        for (; jb_right < cols; jb_right += 128) {
+          int64_t j_end_right = jb_right + 128 < cols ? jb_right + 128 : cols;
+          int64_t j_right = jb_right;
+          // tile columns of the block
+          for (; j_right + 16 <= j_end_right; j_right += 16) {
+            int64_t i_right = ib_right;
             // whole tiles down the column
-            for (; i + 16 <= i_end; i += 16) {
-              int64_t in_step = simdgen_opaque(cols);
-              int64_t out_step = simdgen_opaque(rows);
-              int64_t tile_in = i * in_step + j;
-              int64_t tile_out = i + j * out_step;
-              __m128i row0 = _mm_loadu_si128((const __m128i*)(input + tile_in));
-              __m128i row1 = _mm_loadu_si128((const __m128i*)(input + in_step + tile_in));
-              __m128i row2 = _mm_loadu_si128((const __m128i*)(input + 2 * in_step + tile_in));
-              __m128i row3 = _mm_loadu_si128((const __m128i*)(input + 3 * in_step + tile_in));
-              __m128i row4 = _mm_loadu_si128((const __m128i*)(input + 4 * in_step + tile_in));
-              __m128i row5 = _mm_loadu_si128((const __m128i*)(input + 5 * in_step + tile_in));
-              __m128i row6 = _mm_loadu_si128((const __m128i*)(input + 6 * in_step + tile_in));
-              __m128i row7 = _mm_loadu_si128((const __m128i*)(input + 7 * in_step + tile_in));
-              __m128i row8 = _mm_loadu_si128((const __m128i*)(input + 8 * in_step + tile_in));
-              __m128i row9 = _mm_loadu_si128((const __m128i*)(input + 9 * in_step + tile_in));
-              __m128i row10 = _mm_loadu_si128((const __m128i*)(input + 10 * in_step + tile_in));
-              __m128i row11 = _mm_loadu_si128((const __m128i*)(input + 11 * in_step + tile_in));
-              __m128i row12 = _mm_loadu_si128((const __m128i*)(input + 12 * in_step + tile_in));
-              __m128i row13 = _mm_loadu_si128((const __m128i*)(input + 13 * in_step + tile_in));
-              __m128i row14 = _mm_loadu_si128((const __m128i*)(input + 14 * in_step + tile_in));
-              __m128i row15 = _mm_loadu_si128((const __m128i*)(input + 15 * in_step + tile_in));
+            for (; i_right + 16 <= i_end_right; i_right += 16) {
+              int64_t in_step_right = simdgen_opaque(cols);
+              int64_t out_step_right = simdgen_opaque(rows);
+              int64_t tile_in_right = i_right * in_step_right + j_right;
+              int64_t tile_out_right = i_right + j_right * out_step_right;
+              __m128i row0 = _mm_loadu_si128((const __m128i*)(input + tile_in_right));
+              __m128i row1 =
+                  _mm_loadu_si128((const __m128i*)(input + in_step_right + tile_in_right));
+              __m128i row2 =
+                  _mm_loadu_si128((const __m128i*)(input + 2 * in_step_right + tile_in_right));
+              __m128i row3 =
+                  _mm_loadu_si128((const __m128i*)(input + 3 * in_step_right + tile_in_right));
+              __m128i row4 =
+                  _mm_loadu_si128((const __m128i*)(input + 4 * in_step_right + tile_in_right));
+              __m128i row5 =
+                  _mm_loadu_si128((const __m128i*)(input + 5 * in_step_right + tile_in_right));
+              __m128i row6 =
+                  _mm_loadu_si128((const __m128i*)(input + 6 * in_step_right + tile_in_right));
+              __m128i row7 =
+                  _mm_loadu_si128((const __m128i*)(input + 7 * in_step_right + tile_in_right));
+              __m128i row8 =
+                  _mm_loadu_si128((const __m128i*)(input + 8 * in_step_right + tile_in_right));
+              __m128i row9 =
+                  _mm_loadu_si128((const __m128i*)(input + 9 * in_step_right + tile_in_right));
+              __m128i row10 =
+                  _mm_loadu_si128((const __m128i*)(input + 10 * in_step_right + tile_in_right));
+              __m128i row11 =
+                  _mm_loadu_si128((const __m128i*)(input + 11 * in_step_right + tile_in_right));
+              __m128i row12 =
+                  _mm_loadu_si128((const __m128i*)(input + 12 * in_step_right + tile_in_right));
+              __m128i row13 =
+                  _mm_loadu_si128((const __m128i*)(input + 13 * in_step_right + tile_in_right));
+              __m128i row14 =
+                  _mm_loadu_si128((const __m128i*)(input + 14 * in_step_right + tile_in_right));
+              __m128i row15 =
+                  _mm_loadu_si128((const __m128i*)(input + 15 * in_step_right + tile_in_right));
               // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
               __m128i t1_0 = _mm_unpacklo_epi8(row0, row1);
               __m128i t1_1 = _mm_unpackhi_epi8(row0, row1);
@@ -474,122 +754,122 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
               //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
               //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
               //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-              _mm_storeu_si128((__m128i*)(output + tile_out), col0);
-              _mm_storeu_si128((__m128i*)(output + out_step + tile_out), col1);
-              _mm_storeu_si128((__m128i*)(output + 2 * out_step + tile_out), col2);
-              _mm_storeu_si128((__m128i*)(output + 3 * out_step + tile_out), col3);
-              _mm_storeu_si128((__m128i*)(output + 4 * out_step + tile_out), col4);
-              _mm_storeu_si128((__m128i*)(output + 5 * out_step + tile_out), col5);
-              _mm_storeu_si128((__m128i*)(output + 6 * out_step + tile_out), col6);
-              _mm_storeu_si128((__m128i*)(output + 7 * out_step + tile_out), col7);
-              _mm_storeu_si128((__m128i*)(output + 8 * out_step + tile_out), col8);
-              _mm_storeu_si128((__m128i*)(output + 9 * out_step + tile_out), col9);
-              _mm_storeu_si128((__m128i*)(output + 10 * out_step + tile_out), col10);
-              _mm_storeu_si128((__m128i*)(output + 11 * out_step + tile_out), col11);
-              _mm_storeu_si128((__m128i*)(output + 12 * out_step + tile_out), col12);
-              _mm_storeu_si128((__m128i*)(output + 13 * out_step + tile_out), col13);
-              _mm_storeu_si128((__m128i*)(output + 14 * out_step + tile_out), col14);
-              _mm_storeu_si128((__m128i*)(output + 15 * out_step + tile_out), col15);
+              _mm_storeu_si128((__m128i*)(output + tile_out_right), col0);
+              _mm_storeu_si128((__m128i*)(output + out_step_right + tile_out_right), col1);
+              _mm_storeu_si128((__m128i*)(output + 2 * out_step_right + tile_out_right), col2);
+              _mm_storeu_si128((__m128i*)(output + 3 * out_step_right + tile_out_right), col3);
+              _mm_storeu_si128((__m128i*)(output + 4 * out_step_right + tile_out_right), col4);
+              _mm_storeu_si128((__m128i*)(output + 5 * out_step_right + tile_out_right), col5);
+              _mm_storeu_si128((__m128i*)(output + 6 * out_step_right + tile_out_right), col6);
+              _mm_storeu_si128((__m128i*)(output + 7 * out_step_right + tile_out_right), col7);
+              _mm_storeu_si128((__m128i*)(output + 8 * out_step_right + tile_out_right), col8);
+              _mm_storeu_si128((__m128i*)(output + 9 * out_step_right + tile_out_right), col9);
+              _mm_storeu_si128((__m128i*)(output + 10 * out_step_right + tile_out_right), col10);
+              _mm_storeu_si128((__m128i*)(output + 11 * out_step_right + tile_out_right), col11);
+              _mm_storeu_si128((__m128i*)(output + 12 * out_step_right + tile_out_right), col12);
+              _mm_storeu_si128((__m128i*)(output + 13 * out_step_right + tile_out_right), col13);
+              _mm_storeu_si128((__m128i*)(output + 14 * out_step_right + tile_out_right), col14);
+              _mm_storeu_si128((__m128i*)(output + 15 * out_step_right + tile_out_right), col15);
             }
             // the last rows of the matrix: a partial tile
-            if (i < i_end) {
-              int64_t edge_in_r = cols * i + j;
-              int64_t edge_out_r = i + j * rows;
+            if (i_right < i_end_right) {
+              int64_t edge_in_r_right = cols * i_right + j_right;
+              int64_t edge_out_r_right = i_right + j_right * rows;
               __m128i row0_r = _mm_setzero_si128();
-              if (i < rows) {
+              if (i_right < rows) {
                 row0_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + edge_in_r);
+                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                             input + edge_in_r_right);
               }
               __m128i row1_r = _mm_setzero_si128();
-              if (i + 1 < rows) {
+              if (i_right + 1 < rows) {
                 row1_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + cols + edge_in_r);
+                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                             input + cols + edge_in_r_right);
               }
               __m128i row2_r = _mm_setzero_si128();
-              if (i + 2 < rows) {
+              if (i_right + 2 < rows) {
                 row2_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 2 * cols + edge_in_r);
+                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                             input + 2 * cols + edge_in_r_right);
               }
               __m128i row3_r = _mm_setzero_si128();
-              if (i + 3 < rows) {
+              if (i_right + 3 < rows) {
                 row3_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 3 * cols + edge_in_r);
+                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                             input + 3 * cols + edge_in_r_right);
               }
               __m128i row4_r = _mm_setzero_si128();
-              if (i + 4 < rows) {
+              if (i_right + 4 < rows) {
                 row4_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 4 * cols + edge_in_r);
+                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                             input + 4 * cols + edge_in_r_right);
               }
               __m128i row5_r = _mm_setzero_si128();
-              if (i + 5 < rows) {
+              if (i_right + 5 < rows) {
                 row5_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 5 * cols + edge_in_r);
+                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                             input + 5 * cols + edge_in_r_right);
               }
               __m128i row6_r = _mm_setzero_si128();
-              if (i + 6 < rows) {
+              if (i_right + 6 < rows) {
                 row6_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 6 * cols + edge_in_r);
+                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                             input + 6 * cols + edge_in_r_right);
               }
               __m128i row7_r = _mm_setzero_si128();
-              if (i + 7 < rows) {
+              if (i_right + 7 < rows) {
                 row7_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 7 * cols + edge_in_r);
+                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                             input + 7 * cols + edge_in_r_right);
               }
               __m128i row8_r = _mm_setzero_si128();
-              if (i + 8 < rows) {
+              if (i_right + 8 < rows) {
                 row8_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 8 * cols + edge_in_r);
+                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                             input + 8 * cols + edge_in_r_right);
               }
               __m128i row9_r = _mm_setzero_si128();
-              if (i + 9 < rows) {
+              if (i_right + 9 < rows) {
                 row9_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 9 * cols + edge_in_r);
+                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                             input + 9 * cols + edge_in_r_right);
               }
               __m128i row10_r = _mm_setzero_si128();
-              if (i + 10 < rows) {
+              if (i_right + 10 < rows) {
                 row10_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + 10 * cols + edge_in_r);
+                                              (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                              input + 10 * cols + edge_in_r_right);
               }
               __m128i row11_r = _mm_setzero_si128();
-              if (i + 11 < rows) {
+              if (i_right + 11 < rows) {
                 row11_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + 11 * cols + edge_in_r);
+                                              (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                              input + 11 * cols + edge_in_r_right);
               }
               __m128i row12_r = _mm_setzero_si128();
-              if (i + 12 < rows) {
+              if (i_right + 12 < rows) {
                 row12_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + 12 * cols + edge_in_r);
+                                              (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                              input + 12 * cols + edge_in_r_right);
               }
               __m128i row13_r = _mm_setzero_si128();
-              if (i + 13 < rows) {
+              if (i_right + 13 < rows) {
                 row13_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + 13 * cols + edge_in_r);
+                                              (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                              input + 13 * cols + edge_in_r_right);
               }
               __m128i row14_r = _mm_setzero_si128();
-              if (i + 14 < rows) {
+              if (i_right + 14 < rows) {
                 row14_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + 14 * cols + edge_in_r);
+                                              (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                              input + 14 * cols + edge_in_r_right);
               }
               __m128i row15_r = _mm_setzero_si128();
-              if (i + 15 < rows) {
+              if (i_right + 15 < rows) {
                 row15_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + 15 * cols + edge_in_r);
+                                              (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                              input + 15 * cols + edge_in_r_right);
               }
               // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
               __m128i t1_0_r = _mm_unpacklo_epi8(row0_r, row1_r);
@@ -659,174 +939,174 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
               __m128i col13_r = _mm_unpackhi_epi64(t3_6_r, t3_14_r);
               __m128i col14_r = _mm_unpacklo_epi64(t3_7_r, t3_15_r);
               __m128i col15_r = _mm_unpackhi_epi64(t3_7_r, t3_15_r);
-              if (j < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col0_r);
+              if (j_right < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_right,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col0_r);
               }
-              if (j + 1 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r + rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col1_r);
+              if (j_right + 1 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_right + rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col1_r);
               }
-              if (j + 2 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r + 2 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col2_r);
+              if (j_right + 2 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_right + 2 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col2_r);
               }
-              if (j + 3 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r + 3 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col3_r);
+              if (j_right + 3 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_right + 3 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col3_r);
               }
-              if (j + 4 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r + 4 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col4_r);
+              if (j_right + 4 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_right + 4 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col4_r);
               }
-              if (j + 5 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r + 5 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col5_r);
+              if (j_right + 5 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_right + 5 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col5_r);
               }
-              if (j + 6 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r + 6 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col6_r);
+              if (j_right + 6 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_right + 6 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col6_r);
               }
-              if (j + 7 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r + 7 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col7_r);
+              if (j_right + 7 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_right + 7 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col7_r);
               }
-              if (j + 8 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r + 8 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col8_r);
+              if (j_right + 8 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_right + 8 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col8_r);
               }
-              if (j + 9 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r + 9 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col9_r);
+              if (j_right + 9 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_right + 9 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col9_r);
               }
-              if (j + 10 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r + 10 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col10_r);
+              if (j_right + 10 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_right + 10 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col10_r);
               }
-              if (j + 11 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r + 11 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col11_r);
+              if (j_right + 11 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_right + 11 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col11_r);
               }
-              if (j + 12 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r + 12 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col12_r);
+              if (j_right + 12 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_right + 12 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col12_r);
               }
-              if (j + 13 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r + 13 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col13_r);
+              if (j_right + 13 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_right + 13 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col13_r);
               }
-              if (j + 14 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r + 14 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col14_r);
+              if (j_right + 14 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_right + 14 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col14_r);
               }
-              if (j + 15 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r + 15 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col15_r);
+              if (j_right + 15 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_right + 15 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col15_r);
               }
             }
           }
           // the last columns of the matrix: partial tiles
-          if (j < j_end) {
+          if (j_right < j_end_right) {
             // partial tiles down the column
-            int64_t i = ib;
-            for (; i < i_end; i += 16) {
-              int64_t edge_in_c = cols * i + j;
-              int64_t edge_out_c = i + j * rows;
+            int64_t i_right = ib_right;
+            for (; i_right < i_end_right; i_right += 16) {
+              int64_t edge_in_c_right = cols * i_right + j_right;
+              int64_t edge_out_c_right = i_right + j_right * rows;
               __m128i row0_c = _mm_setzero_si128();
-              if (i < rows) {
+              if (i_right < rows) {
                 row0_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + edge_in_c);
+                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                             input + edge_in_c_right);
               }
               __m128i row1_c = _mm_setzero_si128();
-              if (i + 1 < rows) {
+              if (i_right + 1 < rows) {
                 row1_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + cols + edge_in_c);
+                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                             input + cols + edge_in_c_right);
               }
               __m128i row2_c = _mm_setzero_si128();
-              if (i + 2 < rows) {
+              if (i_right + 2 < rows) {
                 row2_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 2 * cols + edge_in_c);
+                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                             input + 2 * cols + edge_in_c_right);
               }
               __m128i row3_c = _mm_setzero_si128();
-              if (i + 3 < rows) {
+              if (i_right + 3 < rows) {
                 row3_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 3 * cols + edge_in_c);
+                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                             input + 3 * cols + edge_in_c_right);
               }
               __m128i row4_c = _mm_setzero_si128();
-              if (i + 4 < rows) {
+              if (i_right + 4 < rows) {
                 row4_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 4 * cols + edge_in_c);
+                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                             input + 4 * cols + edge_in_c_right);
               }
               __m128i row5_c = _mm_setzero_si128();
-              if (i + 5 < rows) {
+              if (i_right + 5 < rows) {
                 row5_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 5 * cols + edge_in_c);
+                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                             input + 5 * cols + edge_in_c_right);
               }
               __m128i row6_c = _mm_setzero_si128();
-              if (i + 6 < rows) {
+              if (i_right + 6 < rows) {
                 row6_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 6 * cols + edge_in_c);
+                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                             input + 6 * cols + edge_in_c_right);
               }
               __m128i row7_c = _mm_setzero_si128();
-              if (i + 7 < rows) {
+              if (i_right + 7 < rows) {
                 row7_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 7 * cols + edge_in_c);
+                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                             input + 7 * cols + edge_in_c_right);
               }
               __m128i row8_c = _mm_setzero_si128();
-              if (i + 8 < rows) {
+              if (i_right + 8 < rows) {
                 row8_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 8 * cols + edge_in_c);
+                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                             input + 8 * cols + edge_in_c_right);
               }
               __m128i row9_c = _mm_setzero_si128();
-              if (i + 9 < rows) {
+              if (i_right + 9 < rows) {
                 row9_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                             input + 9 * cols + edge_in_c);
+                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                             input + 9 * cols + edge_in_c_right);
               }
               __m128i row10_c = _mm_setzero_si128();
-              if (i + 10 < rows) {
+              if (i_right + 10 < rows) {
                 row10_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + 10 * cols + edge_in_c);
+                                              (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                              input + 10 * cols + edge_in_c_right);
               }
               __m128i row11_c = _mm_setzero_si128();
-              if (i + 11 < rows) {
+              if (i_right + 11 < rows) {
                 row11_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + 11 * cols + edge_in_c);
+                                              (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                              input + 11 * cols + edge_in_c_right);
               }
               __m128i row12_c = _mm_setzero_si128();
-              if (i + 12 < rows) {
+              if (i_right + 12 < rows) {
                 row12_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + 12 * cols + edge_in_c);
+                                              (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                              input + 12 * cols + edge_in_c_right);
               }
               __m128i row13_c = _mm_setzero_si128();
-              if (i + 13 < rows) {
+              if (i_right + 13 < rows) {
                 row13_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + 13 * cols + edge_in_c);
+                                              (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                              input + 13 * cols + edge_in_c_right);
               }
               __m128i row14_c = _mm_setzero_si128();
-              if (i + 14 < rows) {
+              if (i_right + 14 < rows) {
                 row14_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + 14 * cols + edge_in_c);
+                                              (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                              input + 14 * cols + edge_in_c_right);
               }
               __m128i row15_c = _mm_setzero_si128();
-              if (i + 15 < rows) {
+              if (i_right + 15 < rows) {
                 row15_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                              input + 15 * cols + edge_in_c);
+                                              (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                                              input + 15 * cols + edge_in_c_right);
               }
               // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
               __m128i t1_0_c = _mm_unpacklo_epi8(row0_c, row1_c);
@@ -896,69 +1176,741 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
               __m128i col13_c = _mm_unpackhi_epi64(t3_6_c, t3_14_c);
               __m128i col14_c = _mm_unpacklo_epi64(t3_7_c, t3_15_c);
               __m128i col15_c = _mm_unpackhi_epi64(t3_7_c, t3_15_c);
-              if (j < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col0_c);
+              if (j_right < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_right,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col0_c);
               }
-              if (j + 1 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c + rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col1_c);
+              if (j_right + 1 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_right + rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col1_c);
               }
-              if (j + 2 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c + 2 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col2_c);
+              if (j_right + 2 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_right + 2 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col2_c);
               }
-              if (j + 3 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c + 3 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col3_c);
+              if (j_right + 3 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_right + 3 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col3_c);
               }
-              if (j + 4 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c + 4 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col4_c);
+              if (j_right + 4 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_right + 4 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col4_c);
               }
-              if (j + 5 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c + 5 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col5_c);
+              if (j_right + 5 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_right + 5 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col5_c);
               }
-              if (j + 6 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c + 6 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col6_c);
+              if (j_right + 6 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_right + 6 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col6_c);
               }
-              if (j + 7 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c + 7 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col7_c);
+              if (j_right + 7 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_right + 7 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col7_c);
               }
-              if (j + 8 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c + 8 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col8_c);
+              if (j_right + 8 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_right + 8 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col8_c);
               }
-              if (j + 9 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c + 9 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col9_c);
+              if (j_right + 9 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_right + 9 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col9_c);
               }
-              if (j + 10 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c + 10 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col10_c);
+              if (j_right + 10 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_right + 10 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col10_c);
               }
-              if (j + 11 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c + 11 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col11_c);
+              if (j_right + 11 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_right + 11 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col11_c);
               }
-              if (j + 12 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c + 12 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col12_c);
+              if (j_right + 12 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_right + 12 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col12_c);
               }
-              if (j + 13 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c + 13 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col13_c);
+              if (j_right + 13 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_right + 13 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col13_c);
               }
-              if (j + 14 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c + 14 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col14_c);
+              if (j_right + 14 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_right + 14 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col14_c);
               }
-              if (j + 15 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c + 15 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i, 16), col15_c);
+              if (j_right + 15 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_right + 15 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col15_c);
+              }
+            }
+          }
+        }
+      }
+      // the rows past the last whole 64 (every column) in 16 x 16 tiles
+      // row blocks of 128 x 128 elements (cache blocking)
+      int64_t ib_bottom = rows_whole;
+      for (; ib_bottom < rows; ib_bottom += 128) {
+        int64_t i_end_bottom = ib_bottom + 128 < rows ? ib_bottom + 128 : rows;
+        // column blocks
+        int64_t jb_bottom = 0;
+        for (; jb_bottom < cols; jb_bottom += 128) {
+          int64_t j_end_bottom = jb_bottom + 128 < cols ? jb_bottom + 128 : cols;
+          int64_t j_bottom = jb_bottom;
+          // tile columns of the block
+          for (; j_bottom + 16 <= j_end_bottom; j_bottom += 16) {
+            int64_t i_bottom = ib_bottom;
+            // whole tiles down the column
+            for (; i_bottom + 16 <= i_end_bottom; i_bottom += 16) {
+              int64_t in_step_bottom = simdgen_opaque(cols);
+              int64_t out_step_bottom = simdgen_opaque(rows);
+              int64_t tile_in_bottom = i_bottom * in_step_bottom + j_bottom;
+              int64_t tile_out_bottom = i_bottom + j_bottom * out_step_bottom;
+              __m128i row0 = _mm_loadu_si128((const __m128i*)(input + tile_in_bottom));
+              __m128i row1 =
+                  _mm_loadu_si128((const __m128i*)(input + in_step_bottom + tile_in_bottom));
+              __m128i row2 =
+                  _mm_loadu_si128((const __m128i*)(input + 2 * in_step_bottom + tile_in_bottom));
+              __m128i row3 =
+                  _mm_loadu_si128((const __m128i*)(input + 3 * in_step_bottom + tile_in_bottom));
+              __m128i row4 =
+                  _mm_loadu_si128((const __m128i*)(input + 4 * in_step_bottom + tile_in_bottom));
+              __m128i row5 =
+                  _mm_loadu_si128((const __m128i*)(input + 5 * in_step_bottom + tile_in_bottom));
+              __m128i row6 =
+                  _mm_loadu_si128((const __m128i*)(input + 6 * in_step_bottom + tile_in_bottom));
+              __m128i row7 =
+                  _mm_loadu_si128((const __m128i*)(input + 7 * in_step_bottom + tile_in_bottom));
+              __m128i row8 =
+                  _mm_loadu_si128((const __m128i*)(input + 8 * in_step_bottom + tile_in_bottom));
+              __m128i row9 =
+                  _mm_loadu_si128((const __m128i*)(input + 9 * in_step_bottom + tile_in_bottom));
+              __m128i row10 =
+                  _mm_loadu_si128((const __m128i*)(input + 10 * in_step_bottom + tile_in_bottom));
+              __m128i row11 =
+                  _mm_loadu_si128((const __m128i*)(input + 11 * in_step_bottom + tile_in_bottom));
+              __m128i row12 =
+                  _mm_loadu_si128((const __m128i*)(input + 12 * in_step_bottom + tile_in_bottom));
+              __m128i row13 =
+                  _mm_loadu_si128((const __m128i*)(input + 13 * in_step_bottom + tile_in_bottom));
+              __m128i row14 =
+                  _mm_loadu_si128((const __m128i*)(input + 14 * in_step_bottom + tile_in_bottom));
+              __m128i row15 =
+                  _mm_loadu_si128((const __m128i*)(input + 15 * in_step_bottom + tile_in_bottom));
+              // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
+              __m128i t1_0 = _mm_unpacklo_epi8(row0, row1);
+              __m128i t1_1 = _mm_unpackhi_epi8(row0, row1);
+              __m128i t1_2 = _mm_unpacklo_epi8(row2, row3);
+              __m128i t1_3 = _mm_unpackhi_epi8(row2, row3);
+              __m128i t1_4 = _mm_unpacklo_epi8(row4, row5);
+              __m128i t1_5 = _mm_unpackhi_epi8(row4, row5);
+              __m128i t1_6 = _mm_unpacklo_epi8(row6, row7);
+              __m128i t1_7 = _mm_unpackhi_epi8(row6, row7);
+              __m128i t1_8 = _mm_unpacklo_epi8(row8, row9);
+              __m128i t1_9 = _mm_unpackhi_epi8(row8, row9);
+              __m128i t1_10 = _mm_unpacklo_epi8(row10, row11);
+              __m128i t1_11 = _mm_unpackhi_epi8(row10, row11);
+              __m128i t1_12 = _mm_unpacklo_epi8(row12, row13);
+              __m128i t1_13 = _mm_unpackhi_epi8(row12, row13);
+              __m128i t1_14 = _mm_unpacklo_epi8(row14, row15);
+              __m128i t1_15 = _mm_unpackhi_epi8(row14, row15);
+              //   t1_0: 0 16 1 17 2 18 3 19 4 20 5 21 6 22 7 23
+              //   t1_1: 8 24 9 25 10 26 11 27 12 28 13 29 14 30 15 31
+              //   t1_2: 32 48 33 49 34 50 35 51 36 52 37 53 38 54 39 55
+              //   t1_3: 40 56 41 57 42 58 43 59 44 60 45 61 46 62 47 63
+              //   t1_4: 64 80 65 81 66 82 67 83 68 84 69 85 70 86 71 87
+              //   t1_5: 72 88 73 89 74 90 75 91 76 92 77 93 78 94 79 95
+              //   t1_6: 96 112 97 113 98 114 99 115 100 116 101 117 102 118 103 119
+              //   t1_7: 104 120 105 121 106 122 107 123 108 124 109 125 110 126 111 127
+              //   t1_8: 128 144 129 145 130 146 131 147 132 148 133 149 134 150 135 151
+              //   t1_9: 136 152 137 153 138 154 139 155 140 156 141 157 142 158 143 159
+              //   t1_10: 160 176 161 177 162 178 163 179 164 180 165 181 166 182 167 183
+              //   t1_11: 168 184 169 185 170 186 171 187 172 188 173 189 174 190 175 191
+              //   t1_12: 192 208 193 209 194 210 195 211 196 212 197 213 198 214 199 215
+              //   t1_13: 200 216 201 217 202 218 203 219 204 220 205 221 206 222 207 223
+              //   t1_14: 224 240 225 241 226 242 227 243 228 244 229 245 230 246 231 247
+              //   t1_15: 232 248 233 249 234 250 235 251 236 252 237 253 238 254 239 255
+              // stage 2: interleave 16-bit lanes (unpacklo/hi_epi16)
+              __m128i t2_0 = _mm_unpacklo_epi16(t1_0, t1_2);
+              __m128i t2_1 = _mm_unpackhi_epi16(t1_0, t1_2);
+              __m128i t2_2 = _mm_unpacklo_epi16(t1_1, t1_3);
+              __m128i t2_3 = _mm_unpackhi_epi16(t1_1, t1_3);
+              __m128i t2_4 = _mm_unpacklo_epi16(t1_4, t1_6);
+              __m128i t2_5 = _mm_unpackhi_epi16(t1_4, t1_6);
+              __m128i t2_6 = _mm_unpacklo_epi16(t1_5, t1_7);
+              __m128i t2_7 = _mm_unpackhi_epi16(t1_5, t1_7);
+              __m128i t2_8 = _mm_unpacklo_epi16(t1_8, t1_10);
+              __m128i t2_9 = _mm_unpackhi_epi16(t1_8, t1_10);
+              __m128i t2_10 = _mm_unpacklo_epi16(t1_9, t1_11);
+              __m128i t2_11 = _mm_unpackhi_epi16(t1_9, t1_11);
+              __m128i t2_12 = _mm_unpacklo_epi16(t1_12, t1_14);
+              __m128i t2_13 = _mm_unpackhi_epi16(t1_12, t1_14);
+              __m128i t2_14 = _mm_unpacklo_epi16(t1_13, t1_15);
+              __m128i t2_15 = _mm_unpackhi_epi16(t1_13, t1_15);
+              //   t2_0: 0 16 32 48 1 17 33 49 2 18 34 50 3 19 35 51
+              //   t2_1: 4 20 36 52 5 21 37 53 6 22 38 54 7 23 39 55
+              //   t2_2: 8 24 40 56 9 25 41 57 10 26 42 58 11 27 43 59
+              //   t2_3: 12 28 44 60 13 29 45 61 14 30 46 62 15 31 47 63
+              //   t2_4: 64 80 96 112 65 81 97 113 66 82 98 114 67 83 99 115
+              //   t2_5: 68 84 100 116 69 85 101 117 70 86 102 118 71 87 103 119
+              //   t2_6: 72 88 104 120 73 89 105 121 74 90 106 122 75 91 107 123
+              //   t2_7: 76 92 108 124 77 93 109 125 78 94 110 126 79 95 111 127
+              //   t2_8: 128 144 160 176 129 145 161 177 130 146 162 178 131 147 163 179
+              //   t2_9: 132 148 164 180 133 149 165 181 134 150 166 182 135 151 167 183
+              //   t2_10: 136 152 168 184 137 153 169 185 138 154 170 186 139 155 171 187
+              //   t2_11: 140 156 172 188 141 157 173 189 142 158 174 190 143 159 175 191
+              //   t2_12: 192 208 224 240 193 209 225 241 194 210 226 242 195 211 227 243
+              //   t2_13: 196 212 228 244 197 213 229 245 198 214 230 246 199 215 231 247
+              //   t2_14: 200 216 232 248 201 217 233 249 202 218 234 250 203 219 235 251
+              //   t2_15: 204 220 236 252 205 221 237 253 206 222 238 254 207 223 239 255
+              // stage 3: interleave 32-bit lanes (unpacklo/hi_epi32)
+              __m128i t3_0 = _mm_unpacklo_epi32(t2_0, t2_4);
+              __m128i t3_1 = _mm_unpackhi_epi32(t2_0, t2_4);
+              __m128i t3_2 = _mm_unpacklo_epi32(t2_1, t2_5);
+              __m128i t3_3 = _mm_unpackhi_epi32(t2_1, t2_5);
+              __m128i t3_4 = _mm_unpacklo_epi32(t2_2, t2_6);
+              __m128i t3_5 = _mm_unpackhi_epi32(t2_2, t2_6);
+              __m128i t3_6 = _mm_unpacklo_epi32(t2_3, t2_7);
+              __m128i t3_7 = _mm_unpackhi_epi32(t2_3, t2_7);
+              __m128i t3_8 = _mm_unpacklo_epi32(t2_8, t2_12);
+              __m128i t3_9 = _mm_unpackhi_epi32(t2_8, t2_12);
+              __m128i t3_10 = _mm_unpacklo_epi32(t2_9, t2_13);
+              __m128i t3_11 = _mm_unpackhi_epi32(t2_9, t2_13);
+              __m128i t3_12 = _mm_unpacklo_epi32(t2_10, t2_14);
+              __m128i t3_13 = _mm_unpackhi_epi32(t2_10, t2_14);
+              __m128i t3_14 = _mm_unpacklo_epi32(t2_11, t2_15);
+              __m128i t3_15 = _mm_unpackhi_epi32(t2_11, t2_15);
+              //   t3_0: 0 16 32 48 64 80 96 112 1 17 33 49 65 81 97 113
+              //   t3_1: 2 18 34 50 66 82 98 114 3 19 35 51 67 83 99 115
+              //   t3_2: 4 20 36 52 68 84 100 116 5 21 37 53 69 85 101 117
+              //   t3_3: 6 22 38 54 70 86 102 118 7 23 39 55 71 87 103 119
+              //   t3_4: 8 24 40 56 72 88 104 120 9 25 41 57 73 89 105 121
+              //   t3_5: 10 26 42 58 74 90 106 122 11 27 43 59 75 91 107 123
+              //   t3_6: 12 28 44 60 76 92 108 124 13 29 45 61 77 93 109 125
+              //   t3_7: 14 30 46 62 78 94 110 126 15 31 47 63 79 95 111 127
+              //   t3_8: 128 144 160 176 192 208 224 240 129 145 161 177 193 209 225 241
+              //   t3_9: 130 146 162 178 194 210 226 242 131 147 163 179 195 211 227 243
+              //   t3_10: 132 148 164 180 196 212 228 244 133 149 165 181 197 213 229 245
+              //   t3_11: 134 150 166 182 198 214 230 246 135 151 167 183 199 215 231 247
+              //   t3_12: 136 152 168 184 200 216 232 248 137 153 169 185 201 217 233 249
+              //   t3_13: 138 154 170 186 202 218 234 250 139 155 171 187 203 219 235 251
+              //   t3_14: 140 156 172 188 204 220 236 252 141 157 173 189 205 221 237 253
+              //   t3_15: 142 158 174 190 206 222 238 254 143 159 175 191 207 223 239 255
+              // stage 4: interleave 64-bit lanes (unpacklo/hi_epi64)
+              __m128i col0 = _mm_unpacklo_epi64(t3_0, t3_8);
+              __m128i col1 = _mm_unpackhi_epi64(t3_0, t3_8);
+              __m128i col2 = _mm_unpacklo_epi64(t3_1, t3_9);
+              __m128i col3 = _mm_unpackhi_epi64(t3_1, t3_9);
+              __m128i col4 = _mm_unpacklo_epi64(t3_2, t3_10);
+              __m128i col5 = _mm_unpackhi_epi64(t3_2, t3_10);
+              __m128i col6 = _mm_unpacklo_epi64(t3_3, t3_11);
+              __m128i col7 = _mm_unpackhi_epi64(t3_3, t3_11);
+              __m128i col8 = _mm_unpacklo_epi64(t3_4, t3_12);
+              __m128i col9 = _mm_unpackhi_epi64(t3_4, t3_12);
+              __m128i col10 = _mm_unpacklo_epi64(t3_5, t3_13);
+              __m128i col11 = _mm_unpackhi_epi64(t3_5, t3_13);
+              __m128i col12 = _mm_unpacklo_epi64(t3_6, t3_14);
+              __m128i col13 = _mm_unpackhi_epi64(t3_6, t3_14);
+              __m128i col14 = _mm_unpacklo_epi64(t3_7, t3_15);
+              __m128i col15 = _mm_unpackhi_epi64(t3_7, t3_15);
+              //   col0: 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240
+              //   col1: 1 17 33 49 65 81 97 113 129 145 161 177 193 209 225 241
+              //   col2: 2 18 34 50 66 82 98 114 130 146 162 178 194 210 226 242
+              //   col3: 3 19 35 51 67 83 99 115 131 147 163 179 195 211 227 243
+              //   col4: 4 20 36 52 68 84 100 116 132 148 164 180 196 212 228 244
+              //   col5: 5 21 37 53 69 85 101 117 133 149 165 181 197 213 229 245
+              //   col6: 6 22 38 54 70 86 102 118 134 150 166 182 198 214 230 246
+              //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
+              //   col8: 8 24 40 56 72 88 104 120 136 152 168 184 200 216 232 248
+              //   col9: 9 25 41 57 73 89 105 121 137 153 169 185 201 217 233 249
+              //   col10: 10 26 42 58 74 90 106 122 138 154 170 186 202 218 234 250
+              //   col11: 11 27 43 59 75 91 107 123 139 155 171 187 203 219 235 251
+              //   col12: 12 28 44 60 76 92 108 124 140 156 172 188 204 220 236 252
+              //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
+              //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
+              //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
+              _mm_storeu_si128((__m128i*)(output + tile_out_bottom), col0);
+              _mm_storeu_si128((__m128i*)(output + out_step_bottom + tile_out_bottom), col1);
+              _mm_storeu_si128((__m128i*)(output + 2 * out_step_bottom + tile_out_bottom), col2);
+              _mm_storeu_si128((__m128i*)(output + 3 * out_step_bottom + tile_out_bottom), col3);
+              _mm_storeu_si128((__m128i*)(output + 4 * out_step_bottom + tile_out_bottom), col4);
+              _mm_storeu_si128((__m128i*)(output + 5 * out_step_bottom + tile_out_bottom), col5);
+              _mm_storeu_si128((__m128i*)(output + 6 * out_step_bottom + tile_out_bottom), col6);
+              _mm_storeu_si128((__m128i*)(output + 7 * out_step_bottom + tile_out_bottom), col7);
+              _mm_storeu_si128((__m128i*)(output + 8 * out_step_bottom + tile_out_bottom), col8);
+              _mm_storeu_si128((__m128i*)(output + 9 * out_step_bottom + tile_out_bottom), col9);
+              _mm_storeu_si128((__m128i*)(output + 10 * out_step_bottom + tile_out_bottom), col10);
+              _mm_storeu_si128((__m128i*)(output + 11 * out_step_bottom + tile_out_bottom), col11);
+              _mm_storeu_si128((__m128i*)(output + 12 * out_step_bottom + tile_out_bottom), col12);
+              _mm_storeu_si128((__m128i*)(output + 13 * out_step_bottom + tile_out_bottom), col13);
+              _mm_storeu_si128((__m128i*)(output + 14 * out_step_bottom + tile_out_bottom), col14);
+              _mm_storeu_si128((__m128i*)(output + 15 * out_step_bottom + tile_out_bottom), col15);
+            }
+            // the last rows of the matrix: a partial tile
+            if (i_bottom < i_end_bottom) {
+              int64_t edge_in_r_bottom = cols * i_bottom + j_bottom;
+              int64_t edge_out_r_bottom = i_bottom + j_bottom * rows;
+              __m128i row0_r = _mm_setzero_si128();
+              if (i_bottom < rows) {
+                row0_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                             input + edge_in_r_bottom);
+              }
+              __m128i row1_r = _mm_setzero_si128();
+              if (i_bottom + 1 < rows) {
+                row1_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                             input + cols + edge_in_r_bottom);
+              }
+              __m128i row2_r = _mm_setzero_si128();
+              if (i_bottom + 2 < rows) {
+                row2_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                             input + 2 * cols + edge_in_r_bottom);
+              }
+              __m128i row3_r = _mm_setzero_si128();
+              if (i_bottom + 3 < rows) {
+                row3_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                             input + 3 * cols + edge_in_r_bottom);
+              }
+              __m128i row4_r = _mm_setzero_si128();
+              if (i_bottom + 4 < rows) {
+                row4_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                             input + 4 * cols + edge_in_r_bottom);
+              }
+              __m128i row5_r = _mm_setzero_si128();
+              if (i_bottom + 5 < rows) {
+                row5_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                             input + 5 * cols + edge_in_r_bottom);
+              }
+              __m128i row6_r = _mm_setzero_si128();
+              if (i_bottom + 6 < rows) {
+                row6_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                             input + 6 * cols + edge_in_r_bottom);
+              }
+              __m128i row7_r = _mm_setzero_si128();
+              if (i_bottom + 7 < rows) {
+                row7_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                             input + 7 * cols + edge_in_r_bottom);
+              }
+              __m128i row8_r = _mm_setzero_si128();
+              if (i_bottom + 8 < rows) {
+                row8_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                             input + 8 * cols + edge_in_r_bottom);
+              }
+              __m128i row9_r = _mm_setzero_si128();
+              if (i_bottom + 9 < rows) {
+                row9_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                             input + 9 * cols + edge_in_r_bottom);
+              }
+              __m128i row10_r = _mm_setzero_si128();
+              if (i_bottom + 10 < rows) {
+                row10_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                              (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                              input + 10 * cols + edge_in_r_bottom);
+              }
+              __m128i row11_r = _mm_setzero_si128();
+              if (i_bottom + 11 < rows) {
+                row11_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                              (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                              input + 11 * cols + edge_in_r_bottom);
+              }
+              __m128i row12_r = _mm_setzero_si128();
+              if (i_bottom + 12 < rows) {
+                row12_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                              (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                              input + 12 * cols + edge_in_r_bottom);
+              }
+              __m128i row13_r = _mm_setzero_si128();
+              if (i_bottom + 13 < rows) {
+                row13_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                              (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                              input + 13 * cols + edge_in_r_bottom);
+              }
+              __m128i row14_r = _mm_setzero_si128();
+              if (i_bottom + 14 < rows) {
+                row14_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                              (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                              input + 14 * cols + edge_in_r_bottom);
+              }
+              __m128i row15_r = _mm_setzero_si128();
+              if (i_bottom + 15 < rows) {
+                row15_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                              (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                              input + 15 * cols + edge_in_r_bottom);
+              }
+              // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
+              __m128i t1_0_r = _mm_unpacklo_epi8(row0_r, row1_r);
+              __m128i t1_1_r = _mm_unpackhi_epi8(row0_r, row1_r);
+              __m128i t1_2_r = _mm_unpacklo_epi8(row2_r, row3_r);
+              __m128i t1_3_r = _mm_unpackhi_epi8(row2_r, row3_r);
+              __m128i t1_4_r = _mm_unpacklo_epi8(row4_r, row5_r);
+              __m128i t1_5_r = _mm_unpackhi_epi8(row4_r, row5_r);
+              __m128i t1_6_r = _mm_unpacklo_epi8(row6_r, row7_r);
+              __m128i t1_7_r = _mm_unpackhi_epi8(row6_r, row7_r);
+              __m128i t1_8_r = _mm_unpacklo_epi8(row8_r, row9_r);
+              __m128i t1_9_r = _mm_unpackhi_epi8(row8_r, row9_r);
+              __m128i t1_10_r = _mm_unpacklo_epi8(row10_r, row11_r);
+              __m128i t1_11_r = _mm_unpackhi_epi8(row10_r, row11_r);
+              __m128i t1_12_r = _mm_unpacklo_epi8(row12_r, row13_r);
+              __m128i t1_13_r = _mm_unpackhi_epi8(row12_r, row13_r);
+              __m128i t1_14_r = _mm_unpacklo_epi8(row14_r, row15_r);
+              __m128i t1_15_r = _mm_unpackhi_epi8(row14_r, row15_r);
+              // stage 2: interleave 16-bit lanes (unpacklo/hi_epi16)
+              __m128i t2_0_r = _mm_unpacklo_epi16(t1_0_r, t1_2_r);
+              __m128i t2_1_r = _mm_unpackhi_epi16(t1_0_r, t1_2_r);
+              __m128i t2_2_r = _mm_unpacklo_epi16(t1_1_r, t1_3_r);
+              __m128i t2_3_r = _mm_unpackhi_epi16(t1_1_r, t1_3_r);
+              __m128i t2_4_r = _mm_unpacklo_epi16(t1_4_r, t1_6_r);
+              __m128i t2_5_r = _mm_unpackhi_epi16(t1_4_r, t1_6_r);
+              __m128i t2_6_r = _mm_unpacklo_epi16(t1_5_r, t1_7_r);
+              __m128i t2_7_r = _mm_unpackhi_epi16(t1_5_r, t1_7_r);
+              __m128i t2_8_r = _mm_unpacklo_epi16(t1_8_r, t1_10_r);
+              __m128i t2_9_r = _mm_unpackhi_epi16(t1_8_r, t1_10_r);
+              __m128i t2_10_r = _mm_unpacklo_epi16(t1_9_r, t1_11_r);
+              __m128i t2_11_r = _mm_unpackhi_epi16(t1_9_r, t1_11_r);
+              __m128i t2_12_r = _mm_unpacklo_epi16(t1_12_r, t1_14_r);
+              __m128i t2_13_r = _mm_unpackhi_epi16(t1_12_r, t1_14_r);
+              __m128i t2_14_r = _mm_unpacklo_epi16(t1_13_r, t1_15_r);
+              __m128i t2_15_r = _mm_unpackhi_epi16(t1_13_r, t1_15_r);
+              // stage 3: interleave 32-bit lanes (unpacklo/hi_epi32)
+              __m128i t3_0_r = _mm_unpacklo_epi32(t2_0_r, t2_4_r);
+              __m128i t3_1_r = _mm_unpackhi_epi32(t2_0_r, t2_4_r);
+              __m128i t3_2_r = _mm_unpacklo_epi32(t2_1_r, t2_5_r);
+              __m128i t3_3_r = _mm_unpackhi_epi32(t2_1_r, t2_5_r);
+              __m128i t3_4_r = _mm_unpacklo_epi32(t2_2_r, t2_6_r);
+              __m128i t3_5_r = _mm_unpackhi_epi32(t2_2_r, t2_6_r);
+              __m128i t3_6_r = _mm_unpacklo_epi32(t2_3_r, t2_7_r);
+              __m128i t3_7_r = _mm_unpackhi_epi32(t2_3_r, t2_7_r);
+              __m128i t3_8_r = _mm_unpacklo_epi32(t2_8_r, t2_12_r);
+              __m128i t3_9_r = _mm_unpackhi_epi32(t2_8_r, t2_12_r);
+              __m128i t3_10_r = _mm_unpacklo_epi32(t2_9_r, t2_13_r);
+              __m128i t3_11_r = _mm_unpackhi_epi32(t2_9_r, t2_13_r);
+              __m128i t3_12_r = _mm_unpacklo_epi32(t2_10_r, t2_14_r);
+              __m128i t3_13_r = _mm_unpackhi_epi32(t2_10_r, t2_14_r);
+              __m128i t3_14_r = _mm_unpacklo_epi32(t2_11_r, t2_15_r);
+              __m128i t3_15_r = _mm_unpackhi_epi32(t2_11_r, t2_15_r);
+              // stage 4: interleave 64-bit lanes (unpacklo/hi_epi64)
+              __m128i col0_r = _mm_unpacklo_epi64(t3_0_r, t3_8_r);
+              __m128i col1_r = _mm_unpackhi_epi64(t3_0_r, t3_8_r);
+              __m128i col2_r = _mm_unpacklo_epi64(t3_1_r, t3_9_r);
+              __m128i col3_r = _mm_unpackhi_epi64(t3_1_r, t3_9_r);
+              __m128i col4_r = _mm_unpacklo_epi64(t3_2_r, t3_10_r);
+              __m128i col5_r = _mm_unpackhi_epi64(t3_2_r, t3_10_r);
+              __m128i col6_r = _mm_unpacklo_epi64(t3_3_r, t3_11_r);
+              __m128i col7_r = _mm_unpackhi_epi64(t3_3_r, t3_11_r);
+              __m128i col8_r = _mm_unpacklo_epi64(t3_4_r, t3_12_r);
+              __m128i col9_r = _mm_unpackhi_epi64(t3_4_r, t3_12_r);
+              __m128i col10_r = _mm_unpacklo_epi64(t3_5_r, t3_13_r);
+              __m128i col11_r = _mm_unpackhi_epi64(t3_5_r, t3_13_r);
+              __m128i col12_r = _mm_unpacklo_epi64(t3_6_r, t3_14_r);
+              __m128i col13_r = _mm_unpackhi_epi64(t3_6_r, t3_14_r);
+              __m128i col14_r = _mm_unpacklo_epi64(t3_7_r, t3_15_r);
+              __m128i col15_r = _mm_unpackhi_epi64(t3_7_r, t3_15_r);
+              if (j_bottom < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col0_r);
+              }
+              if (j_bottom + 1 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom + rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col1_r);
+              }
+              if (j_bottom + 2 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 2 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col2_r);
+              }
+              if (j_bottom + 3 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 3 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col3_r);
+              }
+              if (j_bottom + 4 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 4 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col4_r);
+              }
+              if (j_bottom + 5 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 5 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col5_r);
+              }
+              if (j_bottom + 6 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 6 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col6_r);
+              }
+              if (j_bottom + 7 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 7 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col7_r);
+              }
+              if (j_bottom + 8 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 8 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col8_r);
+              }
+              if (j_bottom + 9 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 9 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col9_r);
+              }
+              if (j_bottom + 10 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 10 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col10_r);
+              }
+              if (j_bottom + 11 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 11 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col11_r);
+              }
+              if (j_bottom + 12 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 12 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col12_r);
+              }
+              if (j_bottom + 13 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 13 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col13_r);
+              }
+              if (j_bottom + 14 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 14 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col14_r);
+              }
+              if (j_bottom + 15 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 15 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col15_r);
+              }
+            }
+          }
+          // the last columns of the matrix: partial tiles
+          if (j_bottom < j_end_bottom) {
+            // partial tiles down the column
+            int64_t i_bottom = ib_bottom;
+            for (; i_bottom < i_end_bottom; i_bottom += 16) {
+              int64_t edge_in_c_bottom = cols * i_bottom + j_bottom;
+              int64_t edge_out_c_bottom = i_bottom + j_bottom * rows;
+              __m128i row0_c = _mm_setzero_si128();
+              if (i_bottom < rows) {
+                row0_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                             input + edge_in_c_bottom);
+              }
+              __m128i row1_c = _mm_setzero_si128();
+              if (i_bottom + 1 < rows) {
+                row1_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                             input + cols + edge_in_c_bottom);
+              }
+              __m128i row2_c = _mm_setzero_si128();
+              if (i_bottom + 2 < rows) {
+                row2_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                             input + 2 * cols + edge_in_c_bottom);
+              }
+              __m128i row3_c = _mm_setzero_si128();
+              if (i_bottom + 3 < rows) {
+                row3_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                             input + 3 * cols + edge_in_c_bottom);
+              }
+              __m128i row4_c = _mm_setzero_si128();
+              if (i_bottom + 4 < rows) {
+                row4_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                             input + 4 * cols + edge_in_c_bottom);
+              }
+              __m128i row5_c = _mm_setzero_si128();
+              if (i_bottom + 5 < rows) {
+                row5_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                             input + 5 * cols + edge_in_c_bottom);
+              }
+              __m128i row6_c = _mm_setzero_si128();
+              if (i_bottom + 6 < rows) {
+                row6_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                             input + 6 * cols + edge_in_c_bottom);
+              }
+              __m128i row7_c = _mm_setzero_si128();
+              if (i_bottom + 7 < rows) {
+                row7_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                             input + 7 * cols + edge_in_c_bottom);
+              }
+              __m128i row8_c = _mm_setzero_si128();
+              if (i_bottom + 8 < rows) {
+                row8_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                             input + 8 * cols + edge_in_c_bottom);
+              }
+              __m128i row9_c = _mm_setzero_si128();
+              if (i_bottom + 9 < rows) {
+                row9_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                             input + 9 * cols + edge_in_c_bottom);
+              }
+              __m128i row10_c = _mm_setzero_si128();
+              if (i_bottom + 10 < rows) {
+                row10_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                              (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                              input + 10 * cols + edge_in_c_bottom);
+              }
+              __m128i row11_c = _mm_setzero_si128();
+              if (i_bottom + 11 < rows) {
+                row11_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                              (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                              input + 11 * cols + edge_in_c_bottom);
+              }
+              __m128i row12_c = _mm_setzero_si128();
+              if (i_bottom + 12 < rows) {
+                row12_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                              (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                              input + 12 * cols + edge_in_c_bottom);
+              }
+              __m128i row13_c = _mm_setzero_si128();
+              if (i_bottom + 13 < rows) {
+                row13_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                              (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                              input + 13 * cols + edge_in_c_bottom);
+              }
+              __m128i row14_c = _mm_setzero_si128();
+              if (i_bottom + 14 < rows) {
+                row14_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                              (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                              input + 14 * cols + edge_in_c_bottom);
+              }
+              __m128i row15_c = _mm_setzero_si128();
+              if (i_bottom + 15 < rows) {
+                row15_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
+                                              (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                                              input + 15 * cols + edge_in_c_bottom);
+              }
+              // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
+              __m128i t1_0_c = _mm_unpacklo_epi8(row0_c, row1_c);
+              __m128i t1_1_c = _mm_unpackhi_epi8(row0_c, row1_c);
+              __m128i t1_2_c = _mm_unpacklo_epi8(row2_c, row3_c);
+              __m128i t1_3_c = _mm_unpackhi_epi8(row2_c, row3_c);
+              __m128i t1_4_c = _mm_unpacklo_epi8(row4_c, row5_c);
+              __m128i t1_5_c = _mm_unpackhi_epi8(row4_c, row5_c);
+              __m128i t1_6_c = _mm_unpacklo_epi8(row6_c, row7_c);
+              __m128i t1_7_c = _mm_unpackhi_epi8(row6_c, row7_c);
+              __m128i t1_8_c = _mm_unpacklo_epi8(row8_c, row9_c);
+              __m128i t1_9_c = _mm_unpackhi_epi8(row8_c, row9_c);
+              __m128i t1_10_c = _mm_unpacklo_epi8(row10_c, row11_c);
+              __m128i t1_11_c = _mm_unpackhi_epi8(row10_c, row11_c);
+              __m128i t1_12_c = _mm_unpacklo_epi8(row12_c, row13_c);
+              __m128i t1_13_c = _mm_unpackhi_epi8(row12_c, row13_c);
+              __m128i t1_14_c = _mm_unpacklo_epi8(row14_c, row15_c);
+              __m128i t1_15_c = _mm_unpackhi_epi8(row14_c, row15_c);
+              // stage 2: interleave 16-bit lanes (unpacklo/hi_epi16)
+              __m128i t2_0_c = _mm_unpacklo_epi16(t1_0_c, t1_2_c);
+              __m128i t2_1_c = _mm_unpackhi_epi16(t1_0_c, t1_2_c);
+              __m128i t2_2_c = _mm_unpacklo_epi16(t1_1_c, t1_3_c);
+              __m128i t2_3_c = _mm_unpackhi_epi16(t1_1_c, t1_3_c);
+              __m128i t2_4_c = _mm_unpacklo_epi16(t1_4_c, t1_6_c);
+              __m128i t2_5_c = _mm_unpackhi_epi16(t1_4_c, t1_6_c);
+              __m128i t2_6_c = _mm_unpacklo_epi16(t1_5_c, t1_7_c);
+              __m128i t2_7_c = _mm_unpackhi_epi16(t1_5_c, t1_7_c);
+              __m128i t2_8_c = _mm_unpacklo_epi16(t1_8_c, t1_10_c);
+              __m128i t2_9_c = _mm_unpackhi_epi16(t1_8_c, t1_10_c);
+              __m128i t2_10_c = _mm_unpacklo_epi16(t1_9_c, t1_11_c);
+              __m128i t2_11_c = _mm_unpackhi_epi16(t1_9_c, t1_11_c);
+              __m128i t2_12_c = _mm_unpacklo_epi16(t1_12_c, t1_14_c);
+              __m128i t2_13_c = _mm_unpackhi_epi16(t1_12_c, t1_14_c);
+              __m128i t2_14_c = _mm_unpacklo_epi16(t1_13_c, t1_15_c);
+              __m128i t2_15_c = _mm_unpackhi_epi16(t1_13_c, t1_15_c);
+              // stage 3: interleave 32-bit lanes (unpacklo/hi_epi32)
+              __m128i t3_0_c = _mm_unpacklo_epi32(t2_0_c, t2_4_c);
+              __m128i t3_1_c = _mm_unpackhi_epi32(t2_0_c, t2_4_c);
+              __m128i t3_2_c = _mm_unpacklo_epi32(t2_1_c, t2_5_c);
+              __m128i t3_3_c = _mm_unpackhi_epi32(t2_1_c, t2_5_c);
+              __m128i t3_4_c = _mm_unpacklo_epi32(t2_2_c, t2_6_c);
+              __m128i t3_5_c = _mm_unpackhi_epi32(t2_2_c, t2_6_c);
+              __m128i t3_6_c = _mm_unpacklo_epi32(t2_3_c, t2_7_c);
+              __m128i t3_7_c = _mm_unpackhi_epi32(t2_3_c, t2_7_c);
+              __m128i t3_8_c = _mm_unpacklo_epi32(t2_8_c, t2_12_c);
+              __m128i t3_9_c = _mm_unpackhi_epi32(t2_8_c, t2_12_c);
+              __m128i t3_10_c = _mm_unpacklo_epi32(t2_9_c, t2_13_c);
+              __m128i t3_11_c = _mm_unpackhi_epi32(t2_9_c, t2_13_c);
+              __m128i t3_12_c = _mm_unpacklo_epi32(t2_10_c, t2_14_c);
+              __m128i t3_13_c = _mm_unpackhi_epi32(t2_10_c, t2_14_c);
+              __m128i t3_14_c = _mm_unpacklo_epi32(t2_11_c, t2_15_c);
+              __m128i t3_15_c = _mm_unpackhi_epi32(t2_11_c, t2_15_c);
+              // stage 4: interleave 64-bit lanes (unpacklo/hi_epi64)
+              __m128i col0_c = _mm_unpacklo_epi64(t3_0_c, t3_8_c);
+              __m128i col1_c = _mm_unpackhi_epi64(t3_0_c, t3_8_c);
+              __m128i col2_c = _mm_unpacklo_epi64(t3_1_c, t3_9_c);
+              __m128i col3_c = _mm_unpackhi_epi64(t3_1_c, t3_9_c);
+              __m128i col4_c = _mm_unpacklo_epi64(t3_2_c, t3_10_c);
+              __m128i col5_c = _mm_unpackhi_epi64(t3_2_c, t3_10_c);
+              __m128i col6_c = _mm_unpacklo_epi64(t3_3_c, t3_11_c);
+              __m128i col7_c = _mm_unpackhi_epi64(t3_3_c, t3_11_c);
+              __m128i col8_c = _mm_unpacklo_epi64(t3_4_c, t3_12_c);
+              __m128i col9_c = _mm_unpackhi_epi64(t3_4_c, t3_12_c);
+              __m128i col10_c = _mm_unpacklo_epi64(t3_5_c, t3_13_c);
+              __m128i col11_c = _mm_unpackhi_epi64(t3_5_c, t3_13_c);
+              __m128i col12_c = _mm_unpacklo_epi64(t3_6_c, t3_14_c);
+              __m128i col13_c = _mm_unpackhi_epi64(t3_6_c, t3_14_c);
+              __m128i col14_c = _mm_unpacklo_epi64(t3_7_c, t3_15_c);
+              __m128i col15_c = _mm_unpackhi_epi64(t3_7_c, t3_15_c);
+              if (j_bottom < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col0_c);
+              }
+              if (j_bottom + 1 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom + rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col1_c);
+              }
+              if (j_bottom + 2 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 2 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col2_c);
+              }
+              if (j_bottom + 3 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 3 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col3_c);
+              }
+              if (j_bottom + 4 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 4 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col4_c);
+              }
+              if (j_bottom + 5 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 5 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col5_c);
+              }
+              if (j_bottom + 6 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 6 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col6_c);
+              }
+              if (j_bottom + 7 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 7 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col7_c);
+              }
+              if (j_bottom + 8 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 8 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col8_c);
+              }
+              if (j_bottom + 9 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 9 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col9_c);
+              }
+              if (j_bottom + 10 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 10 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col10_c);
+              }
+              if (j_bottom + 11 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 11 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col11_c);
+              }
+              if (j_bottom + 12 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 12 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col12_c);
+              }
+              if (j_bottom + 13 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 13 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col13_c);
+              }
+              if (j_bottom + 14 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 14 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col14_c);
+              }
+              if (j_bottom + 15 < cols) {
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 15 * rows,
+                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col15_c);
               }
             }
           }

@@ -180,6 +180,31 @@ TEST_CASE("transpose plans: the interpreter agrees with the definition on every 
     }
 }
 
+TEST_CASE("transpose plans: bytes on AVX-512 in 64 x 64 tiles through a scratch tile, the rest in 16 x 16 tiles") {
+  // Whole 64-tiles, the columns past them, the rows past them, blocks of 4 x 4 tiles and their
+  // partial last blocks, with padded strides and a batch: every byte once, nothing else written.
+  const std::vector<std::pair<int64_t, int64_t>> shapes = {{64, 64}, {65, 64}, {64, 127}, {63, 300}, {130, 200}, {320, 257}, {257, 70}};
+  const Target avx512 = makeTarget(TargetRequest{"avx512", {}});
+  uint64_t seed = 11;
+  for (const char* tail : {"predicated", "scalar"}) {
+    const std::string tailName = tail;
+    CAPTURE(tailName);
+    const ir::Plan plan = buildPlan(parseSpecText(transposeSpec("u8", R"(["rows", "cols"], "row_stride": "lda")",
+                                                                R"(, "output": {"row_stride": "ldo"}, "tail": ")" + tailName + "\""),
+                                                  "t.json"),
+                                    avx512);
+    CHECK(contains(plan.print(), "round_down(rows, 64)"));
+    CHECK(contains(plan.print(), "tile_buf"));
+    for (const auto& [rows, cols] : shapes)
+      for (int64_t pad : {0, 5}) checkRun(plan, rows, cols, cols + pad, rows + pad, 1, seed++);
+  }
+  const ir::Plan batched = buildPlan(parseSpecText(transposeSpec("i8", R"([3, "rows", "cols"])"), "t.json"), avx512);
+  checkRun(batched, 70, 130, 130, 70, 1, seed++, 3, 70 * 130, 130 * 70);
+  // AVX2 keeps its 16 x 16 byte tiles.
+  CHECK_FALSE(contains(buildPlan(parseSpecText(transposeSpec("u8", R"(["rows", "cols"])"), "t.json"), makeTarget(TargetRequest{"avx2", {}})).print(),
+                       "tile_buf"));
+}
+
 TEST_CASE("transpose plans: strategy half_rows (inputs joined from half rows by the loads) on x86, every dtype, both tails") {
   const std::vector<std::pair<int64_t, int64_t>> shapes = {{1, 17}, {16, 16}, {15, 17}, {17, 33}, {33, 20}, {64, 65}};
   uint64_t seed = 5;

@@ -135,6 +135,7 @@ struct BodyWriter {
           std::string value = s.letMin   ? idx(s.lo) + " < " + idx(s.hi) + " ? " + idx(s.lo) + " : " + idx(s.hi)
                               : s.letMax ? idx(s.lo) + " > " + idx(s.hi) + " ? " + idx(s.lo) + " : " + idx(s.hi)
                                          : idx(s.lo);
+          if (s.roundDownTo) value = "(" + value + ") / " + std::to_string(s.roundDownTo) + " * " + std::to_string(s.roundDownTo);
           if (!s.cpuVendor.empty()) {
             cx.helpers.insert("cpu_is_" + s.cpuVendor);
             value = "simdgen_cpu_is_" + s.cpuVendor + "() ? " + idx(s.lo) + " : " + idx(s.hi);

@@ -178,6 +178,11 @@ Stmt letByCpuVendor(std::string var, std::string vendor, Index onVendor, Index o
   s.cpuVendor = std::move(vendor);
   return s;
 }
+Stmt letRoundDown(std::string var, Index value, int64_t multiple) {
+  Stmt s = letIndex(std::move(var), std::move(value));
+  s.roundDownTo = multiple;
+  return s;
+}
 Stmt letAligned(std::string var, std::string tensor, Index element, int bytes) {
   Stmt s = letIndex(std::move(var), std::move(element));
   s.tensor = std::move(tensor);

@@ -275,6 +275,9 @@ struct Stmt {
   // that measures best on one vendor's caches (the transpose's streamed blocks). The interpreter
   // and the simplifier take neither for granted: the interpreter runs hi (other vendors).
   std::string cpuVendor;
+  // Let with roundDownTo > 0: var = lo rounded down to a multiple of roundDownTo (lo >= 0): the
+  // end of a matrix's whole tiles.
+  int64_t roundDownTo = 0;
   Index lo, hi, cmpLhs, cmpRhs;
   Index step = Index::constant(1);
   Block body;
@@ -298,6 +301,7 @@ Stmt letMax(std::string var, Index a, Index b);  // var = max(a, b)
 Stmt letOpaque(std::string var, Index value);    // var = value, hidden from the C optimiser
 Stmt letAligned(std::string var, std::string tensor, Index element, int bytes);  // var = 1 if aligned, else 0
 Stmt letByCpuVendor(std::string var, std::string vendor, Index onVendor, Index otherwise);  // see Stmt::cpuVendor
+Stmt letRoundDown(std::string var, Index value, int64_t multiple);  // var = value / multiple * multiple (value >= 0)
 Stmt op(OpKind k, std::string dst, VecType type, std::vector<std::string> args = {});
 Stmt ifValues(std::string a, Cmp cmp, std::string b, Block body, std::string note = "");
 

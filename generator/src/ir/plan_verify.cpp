@@ -316,6 +316,8 @@ struct Verifier {
           if (!s.cpuVendor.empty() && s.cpuVendor != "amd")
             fail("let " + s.var, "CPU vendor '" + s.cpuVendor + "': expected amd (the only one lowerings test for)");
           if (s.alignBytes && (s.alignBytes & (s.alignBytes - 1)) != 0) fail("let " + s.var, "alignment must be a power of two");
+          if (s.roundDownTo < 0 || (s.roundDownTo && (s.letMin || s.letMax || s.opaque || s.alignBytes || !s.cpuVendor.empty())))
+            fail("let " + s.var, "round_down takes a positive multiple and no other let kind");
           if (s.alignBytes && std::none_of(plan.tensors.begin(), plan.tensors.end(), [&](const Tensor& t) { return t.name == s.tensor; }))
             fail("let " + s.var, "aligned() of an unknown tensor " + s.tensor);
           symbols.insert(s.var);

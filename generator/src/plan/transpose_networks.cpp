@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "plan/transpose_networks.h"
 
+#include <algorithm>
+#include <functional>
 #include <stdexcept>
 
 #include "ir/shuffle.h"
@@ -150,6 +152,63 @@ std::vector<int> inputElements(const TransposeNetwork& net, int k) {
     tags.push_back(row * n + half * (n / 2) + l % (n / 2));
   }
   return tags;
+}
+
+ByteTile64 byteTile64X86(DType elem) {
+  if (bitsOf(elem) != 8) throw std::logic_error("the 64 x 64 byte tile transposes 8-bit elements, not " + std::string(nameOf(elem)));
+  const ir::VecType type{elem, 64};
+  ByteTile64 tile{emptyNetwork(type, 16), emptyNetwork(type, 4)};
+  TransposeNetwork& rows = tile.rows;
+  rows.cols = numbered("seg", 16);
+  std::vector<std::string> cur = rows.rows;
+  for (int s = 1; s <= 4; ++s) {
+    const std::vector<std::string> next = s == 4 ? rows.cols : numbered("t" + std::to_string(s) + "_", 16);
+    unpackStage(rows, s, cur, next, 8 << (s - 1));
+    cur = next;
+  }
+  TransposeNetwork& blocks = tile.blocks;
+  blocks.rows = numbered("part", 4);
+  const auto& in = blocks.rows;
+  const auto u = numbered("u", 4);
+  blocks.body.push_back(ir::comment("pair the 128-bit blocks of groups 0, 1 and 2, 3 (shuffle_i32x4 0x44 / 0xEE)"));
+  pair(blocks, u[0], u[1], in[0], in[1], sh::lanes128(0x44), sh::lanes128(0xEE));
+  pair(blocks, u[2], u[3], in[2], in[3], sh::lanes128(0x44), sh::lanes128(0xEE));
+  blocks.body.push_back(ir::comment("gather each block's four groups into one column (shuffle_i32x4 0x88 / 0xDD)"));
+  pair(blocks, blocks.cols[0], blocks.cols[1], u[0], u[2], sh::lanes128(0x88), sh::lanes128(0xDD));
+  pair(blocks, blocks.cols[2], blocks.cols[3], u[1], u[3], sh::lanes128(0x88), sh::lanes128(0xDD));
+  return tile;
+}
+
+TransposeNetwork byteTile64Composite(const ByteTile64& tile) {
+  TransposeNetwork net = emptyNetwork(tile.rows.type, 64);
+  auto rename = [](const TransposeNetwork& part, const std::function<std::string(const std::string&)>& name) {
+    ir::Block body;
+    for (ir::Stmt s : part.body) {
+      if (s.kind != ir::Stmt::Kind::Op) continue;
+      s.dst = name(s.dst);
+      for (std::string& a : s.args) a = name(a);
+      body.push_back(std::move(s));
+    }
+    return body;
+  };
+  auto index = [](const std::vector<std::string>& names, const std::string& n) {
+    return int(std::find(names.begin(), names.end(), n) - names.begin());
+  };
+  for (int g = 0; g < 4; ++g) {
+    ir::Block b = rename(tile.rows, [&](const std::string& n) {
+      const int r = index(tile.rows.rows, n);
+      return r < 16 ? "row" + std::to_string(16 * g + r) : n + "_g" + std::to_string(g);
+    });
+    net.body.insert(net.body.end(), b.begin(), b.end());
+  }
+  for (int c = 0; c < 16; ++c) {
+    ir::Block b = rename(tile.blocks, [&](const std::string& n) {
+      const int g = index(tile.blocks.rows, n), s = index(tile.blocks.cols, n);
+      return g < 4 ? tile.rows.cols[size_t(c)] + "_g" + std::to_string(g) : s < 4 ? "col" + std::to_string(16 * s + c) : n + "_c" + std::to_string(c);
+    });
+    net.body.insert(net.body.end(), b.begin(), b.end());
+  }
+  return net;
 }
 
 TransposeNetwork transpose8x8Avx2(DType elem) {

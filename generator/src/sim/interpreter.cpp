@@ -635,6 +635,7 @@ struct Machine {
                            : s.letMin   ? std::min(eval(s.lo), eval(s.hi))
                            : s.letMax   ? std::max(eval(s.lo), eval(s.hi))
                            : !s.cpuVendor.empty() ? eval(s.hi)  // the other vendors' value
+                           : s.roundDownTo ? eval(s.lo) / s.roundDownTo * s.roundDownTo
                                         : eval(s.lo);
           break;
         case Stmt::Kind::IfValues: {
