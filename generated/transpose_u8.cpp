@@ -219,7 +219,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 #endif
 
 // ---- avx512 (512-bit vectors)
-// tiles of 64 x 64 bytes in two passes through a 4 KiB scratch tile (4 x 64 unpack shuffles on groups of 16 rows, 16 x 8 shuffle_i32x4 on 128-bit blocks: whole 64-byte lines read and written), in blocks of 4 x 4 tiles; the rows and columns past the last whole 64 in tiles of 16 x 16 through a 64-shuffle network, edge tiles on masked rows and columns
+// tiles of 64 x 64 (64-byte rows) in two passes through a 4 KiB scratch tile (4 x 64 unpack shuffles on groups of 16 rows, 16 x 8 shuffle_i32x4 on 128-bit blocks: whole lines read and written), in blocks of 4 x 4 tiles; the rows and columns past the last whole 64 in tiles of 16 x 16 through a 64-shuffle network, edge tiles on masked rows and columns
 // a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 // uses masked loads (AVX-512 k-registers) for the tail
 // uses strided lanes: scalar loads inserted into 128-bit quarters
@@ -338,7 +338,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
     if (rows != 1) {
       int64_t rows_whole = (rows) / 64 * 64;
       int64_t cols_whole = (cols) / 64 * 64;
-      // row blocks of 256 x 256 bytes (cache blocking)
+      // row blocks of 256 x 256 elements (cache blocking)
       int64_t ib_w = 0;
       for (; ib_w < rows_whole; ib_w += 256) {
         int64_t i_end_w = ib_w + 256 < rows_whole ? ib_w + 256 : rows_whole;

@@ -12,7 +12,9 @@
 #include "emit/builtin_templates.h"
 #include "emit/emitter.h"
 #include "plan/family.h"
+#include "plan/transpose_networks.h"
 #include "sim/interpreter.h"
+#include "sim/lane_sim.h"
 #include "spec/spec.h"
 #include "spec_errors.h"
 #include "targets/target.h"
@@ -200,6 +202,18 @@ TEST_CASE("transpose plans: bytes on AVX-512 in 64 x 64 tiles through a scratch 
   }
   const ir::Plan batched = buildPlan(parseSpecText(transposeSpec("i8", R"([3, "rows", "cols"])"), "t.json"), avx512);
   checkRun(batched, 70, 130, 130, 70, 1, seed++, 3, 70 * 130, 130 * 70);
+  // The networks: both passes together move every element of a 64 x 64 byte and a 32 x 32 16-bit
+  // tile to its place (16-bit elements keep 16 x 16 tiles, but the network is general).
+  for (DType t : {DType::u8, DType::i16}) {
+    const TransposeNetwork net = lineTileComposite(lineTileX86(t));
+    const sim::TransposeProof proof = sim::proveTranspose(net.body, net.rows, net.cols);
+    CHECK_MESSAGE(proof.ok, proof.message);
+  }
+  CHECK_THROWS(lineTileX86(DType::f32));
+  // round_down takes a positive multiple and no other kind of let.
+  ir::Plan p;
+  p.body = {ir::letRoundDown("x", ir::Index::constant(7), -64)};
+  CHECK_FALSE(p.verify().empty());
   // AVX2 keeps its 16 x 16 byte tiles.
   CHECK_FALSE(contains(buildPlan(parseSpecText(transposeSpec("u8", R"(["rows", "cols"])"), "t.json"), makeTarget(TargetRequest{"avx2", {}})).print(),
                        "tile_buf"));

@@ -149,7 +149,7 @@ class TransposeBuilder {
       const TransposeNetwork plain = proven(plainNetwork(v));
       const std::optional<TransposeNetwork> halves = halfRows(v);
       tables_ = withLaneTables(halves ? *halves : plain, check(halves ? *halves : plain));
-      if (byteTiles64Apply(halves.has_value())) byteTiles64(plain);
+      if (lineTilesApply(halves.has_value())) lineTiles(plain);
       else tiles(halves ? *halves : plain, plain);
       streamLargeOutputs(halves ? *halves : plain, plain);
       smallMatrices(v);
@@ -392,134 +392,148 @@ class TransposeBuilder {
          (predicated ? "edge tiles run the same network on masked rows and columns" : "edge rows and columns one element at a time"));
   }
 
-  // ---- 64 x 64 byte tiles (AVX-512) ---------------------------------------------------------
-  // Bytes on AVX-512 go in 64 x 64 tiles of two passes through a 4 KiB scratch tile
-  // (byteTile64X86), so that every line of both matrices is read and written whole by one tile;
-  // the rows and columns past the last whole 64 take the 16 x 16 nest. Measured on Zen 4
-  // (2026-11-29, a hand-written prototype against this builder's 16 x 16 nest, same run):
-  // 1024 x 1024 0.37 of memcpy against 0.25, 512 x 512 0.47 against 0.31, 256 x 256 0.49
-  // against 0.35 (docs/benchmarks.md).
-  static constexpr int kWideBlock = 256;  // bytes of a block's side: 4 x 4 tiles
-  bool byteTiles64Apply(bool halfRowsAsked) const {
+  // ---- whole-line tiles for 8- and 16-bit elements (AVX-512) ------------------------------------
+  // Bytes and 16-bit elements on AVX-512 go in tiles of 64-byte rows (64 x 64 bytes, 32 x 32
+  // 16-bit) of two passes through a scratch tile (lineTileX86), so that every line of both
+  // matrices is read and written whole by one tile; the rows and columns past the last whole tile
+  // take the 16 x 16 nest. Measured on Zen 4 (2026-11-29, the benchmark binary): 1024 x 1024 u8
+  // 75 -> 52 us, 1000 x 1000 65-81 -> 53-56 us (docs/benchmarks.md). Bytes only: 16-bit
+  // elements in 32 x 32 tiles measured 1024 x 1024 121 -> 109-119 us but 1000 x 1000 81 -> 86-87
+  // (their 16 x 16 ymm tiles already store half lines), so they keep 16 x 16 tiles.
+  static constexpr int kLineBlockTiles = 4;  // blocks of 4 x 4 tiles (256 bytes a side)
+  bool lineTilesApply(bool halfRowsAsked) const {
     return target_.module == LoweringModule::x86 && target_.vectorBits == 512 && bitsOf(spec_.input) == 8 && !halfRowsAsked;
   }
-  void byteTiles64(const TransposeNetwork& plain) {
-    const ByteTile64 tile = byteTile64X86(spec_.input);
-    check(byteTile64Composite(tile));  // both passes together: every byte lands in its place
+  void lineTiles(const TransposeNetwork& plain) {
+    const LineTile tile = lineTileX86(spec_.input);
+    check(lineTileComposite(tile));  // both passes together: every element lands in its place
     const VecType v = tile.rows.type;
-    b_.plan.tensors.push_back({"tile_buf", spec_.input, true, {Index::constant(64 * 64)}, {Index::constant(1)}});
+    const int s = tile.group, size = 4 * s, block = kLineBlockTiles * size;
+    const std::string side = std::to_string(size);
+    b_.plan.tensors.push_back({"tile_buf", spec_.input, true, {Index::constant(size * size)}, {Index::constant(1)}});
     b_.plan.tensors.back().scratch = true;
     ir::Block& body = b_.plan.body;
-    body.push_back(ir::letRoundDown("rows_whole", sym(b_.rows), 64));
-    body.push_back(ir::letRoundDown("cols_whole", sym(b_.cols), 64));
+    body.push_back(ir::letRoundDown("rows_whole", sym(b_.rows), size));
+    body.push_back(ir::letRoundDown("cols_whole", sym(b_.cols), size));
 
-    ir::Block group;  // pass 1 for the rows [16 g, 16 g + 16) of the tile
+    ir::Block group;  // pass 1 for the rows [s g, s g + s) of the tile
     const std::string inStride = opaqueStride(group, b_.stride, "in_step_w");
-    group.push_back(ir::letIndex("group_in", sym("tile_in_w") + sym("g").times(inStride) * 16));
-    for (int r = 0; r < 16; ++r) group.push_back(b_.load(tile.rows.rows[size_t(r)], v, rowOf("group_in", r, inStride)));
-    const ir::Block rowsPass = byteRowsWithTables(tile.rows);
+    group.push_back(ir::letIndex("group_in", sym("tile_in_w") + sym("g").times(inStride) * s));
+    for (int r = 0; r < s; ++r) group.push_back(b_.load(tile.rows.rows[size_t(r)], v, rowOf("group_in", r, inStride)));
+    const ir::Block rowsPass = lineRowsWithTables(tile);
     group.insert(group.end(), rowsPass.begin(), rowsPass.end());
-    for (int c = 0; c < 16; ++c) {
-      group.push_back(b_.store(tile.rows.cols[size_t(c)], v, sym("g") * 1024 + Index::constant(64 * c)));
+    for (int c = 0; c < s; ++c) {
+      group.push_back(b_.store(tile.rows.cols[size_t(c)], v, sym("g") * (s * size) + Index::constant(size * c)));
       group.back().tensor = "tile_buf";
     }
-    ir::Block column;  // pass 2 for column c of each 16-column group: whole 64-byte output rows
+    ir::Block column;  // pass 2 for column c of each group of s columns: whole output lines
     const std::string outStride = opaqueStride(column, outStride_, "out_step_w");
     for (int g = 0; g < 4; ++g) {
-      column.push_back(b_.load(tile.blocks.rows[size_t(g)], v, sym("c") * 64 + Index::constant(1024 * g)));
+      column.push_back(b_.load(tile.blocks.rows[size_t(g)], v, sym("c") * size + Index::constant(s * size * g)));
       column.back().tensor = "tile_buf";
     }
-    const ir::Block blocksPass = byteBlocksWithTables(tile.blocks);
+    const ir::Block blocksPass = lineBlocksWithTables(tile);
     column.insert(column.end(), blocksPass.begin(), blocksPass.end());
-    for (int s = 0; s < 4; ++s)
-      column.push_back(b_.store(tile.blocks.cols[size_t(s)], v, sym("tile_out_w") + sym("c").times(outStride) + Index::symbol(outStride, 16 * s)));
+    for (int k = 0; k < 4; ++k)
+      column.push_back(b_.store(tile.blocks.cols[size_t(k)], v, sym("tile_out_w") + sym("c").times(outStride) + Index::symbol(outStride, s * k)));
 
+    const std::string sStr = std::to_string(s);
     ir::Block whole;
     whole.push_back(ir::letIndex("tile_in_w", inAt("i_w", 0, sym("j_w"))));
     whole.push_back(ir::letIndex("tile_out_w", outAt("j_w", 0, "i_w")));
-    whole.push_back(ir::comment("pass 1: each group of 16 rows as four 16 x 16 tiles, one per 128-bit segment, into tile_buf"));
-    whole.push_back(ir::forLoop("g", Index::constant(0), Index::constant(4), 1, std::move(group), false, "groups of 16 rows"));
-    whole.push_back(ir::comment("pass 2: output rows c, c + 16, c + 32, c + 48 from the four groups' 128-bit blocks"));
-    whole.push_back(ir::forLoop("c", Index::constant(0), Index::constant(16), 1, std::move(column), false, "columns of the 16 x 16 tiles"));
+    whole.push_back(ir::comment("pass 1: each group of " + sStr + " rows as four " + sStr + " x " + sStr + " tiles, one per 128-bit segment, into tile_buf"));
+    whole.push_back(ir::forLoop("g", Index::constant(0), Index::constant(4), 1, std::move(group), false, "groups of " + sStr + " rows"));
+    whole.push_back(ir::comment("pass 2: output rows c, c + " + sStr + ", c + " + std::to_string(2 * s) + ", c + " + std::to_string(3 * s) +
+                                " from the four groups' 128-bit blocks"));
+    whole.push_back(ir::forLoop("c", Index::constant(0), Index::constant(s), 1, std::move(column), false, "columns of the " + sStr + " x " + sStr + " tiles"));
 
     ir::Block down;
     down.push_back(ir::letIndex("i_w", sym("ib_w")));
-    down.push_back(ir::forLoop("i_w", Index::constant(0), sym("i_end_w"), 64, std::move(whole), true, "whole 64 x 64 tiles down the column"));
+    down.push_back(ir::forLoop("i_w", Index::constant(0), sym("i_end_w"), size, std::move(whole), true, "whole " + side + " x " + side + " tiles down the column"));
     ir::Block blockBody;
-    blockBody.push_back(ir::letMin("j_end_w", sym("jb_w") + kWideBlock, sym("cols_whole")));
+    blockBody.push_back(ir::letMin("j_end_w", sym("jb_w") + block, sym("cols_whole")));
     blockBody.push_back(ir::letIndex("j_w", sym("jb_w")));
-    blockBody.push_back(ir::forLoop("j_w", Index::constant(0), sym("j_end_w"), 64, std::move(down), true, "tile columns of the block"));
+    blockBody.push_back(ir::forLoop("j_w", Index::constant(0), sym("j_end_w"), size, std::move(down), true, "tile columns of the block"));
     ir::Block rowBlock;
-    rowBlock.push_back(ir::letMin("i_end_w", sym("ib_w") + kWideBlock, sym("rows_whole")));
-    Stmt columnBlocks = ir::forLoop("jb_w", Index::constant(0), sym("cols_whole"), kWideBlock, std::move(blockBody), false, "column blocks");
+    rowBlock.push_back(ir::letMin("i_end_w", sym("ib_w") + block, sym("rows_whole")));
+    Stmt columnBlocks = ir::forLoop("jb_w", Index::constant(0), sym("cols_whole"), block, std::move(blockBody), false, "column blocks");
     columnBlocks.coversTail = true;
     rowBlock.push_back(std::move(columnBlocks));
-    Stmt rowBlocks = ir::forLoop("ib_w", Index::constant(0), sym("rows_whole"), kWideBlock, std::move(rowBlock), false,
-                                 "row blocks of " + std::to_string(kWideBlock) + " x " + std::to_string(kWideBlock) + " bytes (cache blocking)");
+    Stmt rowBlocks = ir::forLoop("ib_w", Index::constant(0), sym("rows_whole"), block, std::move(rowBlock), false,
+                                 "row blocks of " + std::to_string(block) + " x " + std::to_string(block) + " elements (cache blocking)");
     rowBlocks.coversTail = true;
     body.push_back(std::move(rowBlocks));
 
-    // The rest through the 16 x 16 nest: the columns past the whole tiles' (their rows), then the
-    // rows past them (every column).
+    // The rest through the nest of the plain tiles: the columns past the whole tiles' (their
+    // rows), then the rows past them (every column).
+    const std::string n = std::to_string(plain.rows.size());
     struct Strip {
       Region region;
       const char* suffix;
-      const char* what;
+      std::string what;
     };
-    for (const Strip& s : {Strip{{Index::constant(0), sym("rows_whole"), sym("cols_whole"), sym(b_.cols)}, "_right", "the columns past the last whole 64 (their rows)"},
-                           Strip{{sym("rows_whole"), sym(b_.rows), Index::constant(0), sym(b_.cols)}, "_bottom", "the rows past the last whole 64 (every column)"}}) {
+    for (const Strip& st : {Strip{{Index::constant(0), sym("rows_whole"), sym("cols_whole"), sym(b_.cols)}, "_right", "the columns past the last whole " + side + " (their rows)"},
+                            Strip{{sym("rows_whole"), sym(b_.rows), Index::constant(0), sym(b_.cols)}, "_bottom", "the rows past the last whole " + side + " (every column)"}}) {
       ir::Block outer = std::move(body);
       body.clear();
-      tiles(plain, plain, false, s.region, false);
+      tiles(plain, plain, false, st.region, false);
       ir::Block strip = std::move(body);
-      renameSymbols(strip, s.suffix);
+      renameSymbols(strip, st.suffix);
       body = std::move(outer);
-      body.push_back(ir::comment(std::string(s.what) + " in 16 x 16 tiles"));
+      body.push_back(ir::comment(st.what + " in " + n + " x " + n + " tiles"));
       body.insert(body.end(), strip.begin(), strip.end());
     }
-    note("tiles of 64 x 64 bytes in two passes through a 4 KiB scratch tile (4 x 64 unpack shuffles on groups of 16 rows, "
-         "16 x 8 shuffle_i32x4 on 128-bit blocks: whole 64-byte lines read and written), in blocks of " +
-         std::to_string(kWideBlock / 64) + " x " + std::to_string(kWideBlock / 64) + " tiles; the rows and columns past the last whole 64 "
-         "in tiles of 16 x 16 through a " + std::to_string(countOps(plain)) + "-shuffle network, " +
+    note("tiles of " + side + " x " + side + " (64-byte rows) in two passes through a " + std::to_string(size * size * bytesOf(spec_.input) / 1024) +
+         " KiB scratch tile (4 x " + std::to_string(countOps(tile.rows)) + " unpack shuffles on groups of " + sStr + " rows, " + sStr +
+         " x 8 shuffle_i32x4 on 128-bit blocks: whole lines read and written), in blocks of " + std::to_string(kLineBlockTiles) + " x " +
+         std::to_string(kLineBlockTiles) + " tiles; the rows and columns past the last whole " + side + " in tiles of " + n + " x " + n + " through a " +
+         std::to_string(countOps(plain)) + "-shuffle network, " +
          (spec_.tail == TailPolicy::predicated ? "edge tiles on masked rows and columns" : "edge rows and columns one element at a time"));
   }
   // The rows pass with the lane tables of segment 0 (the other segments are tiles of their own):
-  // lane l of row r is tagged r * 16 + l within its segment, as in the 16 x 16 tables.
-  ir::Block byteRowsWithTables(const TransposeNetwork& rows) const {
+  // lane l of row r is tagged r * s + l within its segment, as in the s x s tables.
+  ir::Block lineRowsWithTables(const LineTile& tile) const {
+    const int s = tile.group;
+    const TransposeNetwork& rows = tile.rows;
     std::map<std::string, std::vector<int>> tags;
-    for (int r = 0; r < 16; ++r)
-      for (int l = 0; l < 64; ++l) tags[rows.rows[size_t(r)]].push_back(r * 16 + l % 16 + 256 * (l / 16));
+    for (int r = 0; r < s; ++r)
+      for (int l = 0; l < rows.type.lanes; ++l) tags[rows.rows[size_t(r)]].push_back(r * s + l % s + s * s * (l / s));
     sim::TransposeProof shown;
     shown.ok = true;
     shown.stages = sim::runSymbolic(rows.body, tags).stages;
-    for (sim::LaneStage& s : shown.stages) s.lanes.resize(16);
-    TransposeNetwork sixteen = rows;
-    sixteen.type.lanes = 16;  // all 16 vectors of each stage in the tables
-    ir::Block out{ir::comment("lane tables: 128-bit segment 0 (columns 0-15); segments 1-3 hold columns 16-63 alike")};
-    const ir::Block body = withLaneTables(sixteen, shown);
+    for (sim::LaneStage& st : shown.stages) st.lanes.resize(size_t(s));
+    TransposeNetwork narrow = rows;
+    narrow.type.lanes = s;  // every vector of each stage in the tables
+    ir::Block out{ir::comment("lane tables: 128-bit segment 0 (columns 0-" + std::to_string(s - 1) + "); segments 1-3 hold columns " +
+                              std::to_string(s) + "-" + std::to_string(4 * s - 1) + " alike")};
+    const ir::Block body = withLaneTables(narrow, shown);
     out.insert(out.end(), body.begin(), body.end());
-    for (Stmt& s : out)
-      if (s.kind == Stmt::Kind::Op) s.type = rows.type;
+    for (Stmt& st : out)
+      if (st.kind == Stmt::Kind::Op) st.type = rows.type;
     return out;
   }
-  // The blocks pass with its tables in 128-bit blocks: "g<k>.<s>" is segment s of group k's vector.
-  ir::Block byteBlocksWithTables(const TransposeNetwork& blocks) const {
+  // The blocks pass with its tables in 128-bit blocks: "gK.S" is segment S of group K's part.
+  ir::Block lineBlocksWithTables(const LineTile& tile) const {
+    const TransposeNetwork& blocks = tile.blocks;
+    const int s = tile.group, lanesPerBlock = blocks.type.lanes / 4;
     std::map<std::string, std::vector<int>> tags;
     for (int g = 0; g < 4; ++g)
-      for (int l = 0; l < 64; ++l) tags[blocks.rows[size_t(g)]].push_back(4 * g + l / 16);
+      for (int l = 0; l < blocks.type.lanes; ++l) tags[blocks.rows[size_t(g)]].push_back(4 * g + l / lanesPerBlock);
     const sim::SymbolicRun run = sim::runSymbolic(blocks.body, tags);
-    ir::Block out{ir::comment("lane tables in 128-bit blocks: gK.S is segment S of group K's part (rows 16 K to 16 K + 15 of column 16 S + c)")};
+    const std::string sStr = std::to_string(s);
+    ir::Block out{ir::comment("lane tables in 128-bit blocks: gK.S is segment S of group K's part (rows " + sStr + " K to " + sStr + " K + " +
+                              std::to_string(s - 1) + " of column " + sStr + " S + c)")};
     size_t op = 0;
-    for (const Stmt& s : blocks.body) {
-      out.push_back(s);
-      if (s.kind != Stmt::Kind::Op) continue;
-      const sim::LaneStage& st = run.stages[op++];
+    for (const Stmt& st : blocks.body) {
+      out.push_back(st);
+      if (st.kind != Stmt::Kind::Op) continue;
+      const sim::LaneStage& stage = run.stages[op++];
       std::string text;
       for (int b = 0; b < 4; ++b) {
-        const int tag = st.lanes[size_t(16 * b)].front();
+        const int tag = stage.lanes[size_t(lanesPerBlock * b)].front();
         text += " g" + std::to_string(tag / 4) + "." + std::to_string(tag % 4);
       }
-      out.push_back(ir::comment("  " + st.var + ":" + text));
+      out.push_back(ir::comment("  " + stage.var + ":" + text));
     }
     return out;
   }

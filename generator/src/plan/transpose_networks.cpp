@@ -154,16 +154,18 @@ std::vector<int> inputElements(const TransposeNetwork& net, int k) {
   return tags;
 }
 
-ByteTile64 byteTile64X86(DType elem) {
-  if (bitsOf(elem) != 8) throw std::logic_error("the 64 x 64 byte tile transposes 8-bit elements, not " + std::string(nameOf(elem)));
-  const ir::VecType type{elem, 64};
-  ByteTile64 tile{emptyNetwork(type, 16), emptyNetwork(type, 4)};
+LineTile lineTileX86(DType elem) {
+  const int w = bitsOf(elem);
+  if (w != 8 && w != 16) throw std::logic_error("a whole-line tile transposes 8- or 16-bit elements, not " + std::string(nameOf(elem)));
+  const int s = 128 / w, stages = log2Of(s);
+  const ir::VecType type{elem, 512 / w};
+  LineTile tile{s, emptyNetwork(type, s), emptyNetwork(type, 4)};
   TransposeNetwork& rows = tile.rows;
-  rows.cols = numbered("seg", 16);
+  rows.cols = numbered("seg", s);
   std::vector<std::string> cur = rows.rows;
-  for (int s = 1; s <= 4; ++s) {
-    const std::vector<std::string> next = s == 4 ? rows.cols : numbered("t" + std::to_string(s) + "_", 16);
-    unpackStage(rows, s, cur, next, 8 << (s - 1));
+  for (int st = 1; st <= stages; ++st) {
+    const std::vector<std::string> next = st == stages ? rows.cols : numbered("t" + std::to_string(st) + "_", s);
+    unpackStage(rows, st, cur, next, w << (st - 1));
     cur = next;
   }
   TransposeNetwork& blocks = tile.blocks;
@@ -179,15 +181,16 @@ ByteTile64 byteTile64X86(DType elem) {
   return tile;
 }
 
-TransposeNetwork byteTile64Composite(const ByteTile64& tile) {
-  TransposeNetwork net = emptyNetwork(tile.rows.type, 64);
+TransposeNetwork lineTileComposite(const LineTile& tile) {
+  const int s = tile.group;
+  TransposeNetwork net = emptyNetwork(tile.rows.type, 4 * s);
   auto rename = [](const TransposeNetwork& part, const std::function<std::string(const std::string&)>& name) {
     ir::Block body;
-    for (ir::Stmt s : part.body) {
-      if (s.kind != ir::Stmt::Kind::Op) continue;
-      s.dst = name(s.dst);
-      for (std::string& a : s.args) a = name(a);
-      body.push_back(std::move(s));
+    for (ir::Stmt st : part.body) {
+      if (st.kind != ir::Stmt::Kind::Op) continue;
+      st.dst = name(st.dst);
+      for (std::string& a : st.args) a = name(a);
+      body.push_back(std::move(st));
     }
     return body;
   };
@@ -197,14 +200,14 @@ TransposeNetwork byteTile64Composite(const ByteTile64& tile) {
   for (int g = 0; g < 4; ++g) {
     ir::Block b = rename(tile.rows, [&](const std::string& n) {
       const int r = index(tile.rows.rows, n);
-      return r < 16 ? "row" + std::to_string(16 * g + r) : n + "_g" + std::to_string(g);
+      return r < s ? "row" + std::to_string(s * g + r) : n + "_g" + std::to_string(g);
     });
     net.body.insert(net.body.end(), b.begin(), b.end());
   }
-  for (int c = 0; c < 16; ++c) {
+  for (int c = 0; c < s; ++c) {
     ir::Block b = rename(tile.blocks, [&](const std::string& n) {
-      const int g = index(tile.blocks.rows, n), s = index(tile.blocks.cols, n);
-      return g < 4 ? tile.rows.cols[size_t(c)] + "_g" + std::to_string(g) : s < 4 ? "col" + std::to_string(16 * s + c) : n + "_c" + std::to_string(c);
+      const int g = index(tile.blocks.rows, n), k = index(tile.blocks.cols, n);
+      return g < 4 ? tile.rows.cols[size_t(c)] + "_g" + std::to_string(g) : k < 4 ? "col" + std::to_string(s * k + c) : n + "_c" + std::to_string(c);
     });
     net.body.insert(net.body.end(), b.begin(), b.end());
   }

@@ -63,22 +63,25 @@ TransposeNetwork transpose16x16Avx512HalfRows(DType elem = DType::f32);
 // inserts against 24 shuffles).
 TransposeNetwork transposeHalfRowsX86(ir::VecType type);
 
-// A 64 x 64 tile of bytes in 512-bit vectors (AVX-512BW) in two passes, so that both matrices
-// are read and written as whole 64-byte rows (a 16 x 16 byte tile reads and writes a quarter of
-// each line, whose other quarters other tiles need while the line may already be evicted):
-//   rows: inputs row0..row15 (16 rows x 64 bytes of one group of rows) through the x86
-//     network's four in-segment unpack stages (64 shuffles): every 128-bit segment is its own
-//     16 x 16 tile, so seg<c> holds, in segment s, column 16 s + c of the 16 rows;
-//   blocks: inputs part0..part3 (seg<c> of the four groups of rows) through two stages of
-//     shuffle_i32x4 (8 shuffles): col<s> is column 16 s + c of all 64 rows.
-// The caller keeps the rows pass's results in memory between the passes (16 vectors per group).
-struct ByteTile64 {
+// A tile whose rows are whole 64-byte lines, for 8- and 16-bit elements in 512-bit vectors
+// (AVX-512BW): 64 x 64 bytes or 32 x 32 16-bit elements, in two passes, so that both matrices are
+// read and written as whole lines (a 16 x 16 tile of such elements reads and writes a quarter or
+// a half of each line, whose other parts other tiles need while the line may be evicted). With
+// s = 128 / w rows per group (16 bytes, 8 16-bit elements) and the tile's side 4 s:
+//   rows: inputs row0..row<s-1> (one group of s rows, each a whole line) through the x86
+//     network's log2(s) in-segment unpack stages: every 128-bit segment is an s x s tile of its
+//     own, so seg<c> holds, in segment k, column s k + c of the group's rows;
+//   blocks: inputs part0..part3 (seg<c> of the four groups) through two stages of shuffle_i32x4
+//     (8 shuffles): col<k> is column s k + c of all 4 s rows.
+// The caller keeps the rows pass's results in memory between the passes.
+struct LineTile {
+  int group = 0;  // s: rows per group, columns per segment
   TransposeNetwork rows, blocks;
 };
-ByteTile64 byteTile64X86(DType elem);
-// The two passes as one network of 64 rows (4 x 64 + 16 x 8 shuffles), for sim::proveTranspose:
-// the rows pass once per group of rows (row<16 g + r>), the blocks pass once per c.
-TransposeNetwork byteTile64Composite(const ByteTile64& tile);
+LineTile lineTileX86(DType elem);
+// The two passes as one network of 4 s rows (4 x s log2 s + 8 s shuffles), for
+// sim::proveTranspose: the rows pass once per group (row<s g + r>), the blocks pass once per c.
+TransposeNetwork lineTileComposite(const LineTile& tile);
 
 // The AVX2 network for an 8 x 8 tile of 32-bit elements, 24 shuffles: t1_* = unpacklo/hi_ps of
 // row pairs, t2_* = shuffle_ps 0x44/0xEE (64-bit pairs), col* = permute2x128 0x20/0x31.
