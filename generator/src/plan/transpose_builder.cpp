@@ -298,13 +298,15 @@ class TransposeBuilder {
   static constexpr int kStreamBlockRows = 512, kStreamBlockRowBytes = 1024;
   static constexpr int kStreamBlockRowsWholeLines = 64, kStreamBlockRowBytesWholeLines = 8192;  // not AMD
   static bool wholeLines(const TransposeNetwork& net) { return net.type.bits() / 8 == 64; }
-  // `net` transposes whole tiles, `plain` (whole rows: masked loads work on it) the edge tiles;
-  // `streaming`: whole tiles leave through non-temporal stores (then a fence).
   // The rows [rowStart, rowEnd) x columns [colStart, colEnd) of the matrix a tile nest covers.
   struct Region {
     Index rowStart, rowEnd, colStart, colEnd;
   };
   Region wholeMatrix() const { return {Index::constant(0), sym(b_.rows), Index::constant(0), sym(b_.cols)}; }
+  // `net` transposes whole tiles, `plain` (whole rows: masked loads work on it) the edge tiles;
+  // `streaming`: whole tiles leave through non-temporal stores (then a fence). `region`: the part
+  // of the matrix to cover (edge tiles still mask by the matrix's extents); `noted`: the plan
+  // summary describes the nest.
   void tiles(const TransposeNetwork& net, const TransposeNetwork& plain, bool streaming = false) {
     tiles(net, plain, streaming, wholeMatrix(), true);
   }
@@ -392,11 +394,10 @@ class TransposeBuilder {
          (predicated ? "edge tiles run the same network on masked rows and columns" : "edge rows and columns one element at a time"));
   }
 
-  // ---- whole-line tiles for 8- and 16-bit elements (AVX-512) ------------------------------------
-  // Bytes and 16-bit elements on AVX-512 go in tiles of 64-byte rows (64 x 64 bytes, 32 x 32
-  // 16-bit) of two passes through a scratch tile (lineTileX86), so that every line of both
-  // matrices is read and written whole by one tile; the rows and columns past the last whole tile
-  // take the 16 x 16 nest. Measured on Zen 4 (2026-11-29, the benchmark binary): 1024 x 1024 u8
+  // ---- whole-line tiles for bytes (AVX-512) -----------------------------------------------------
+  // Bytes on AVX-512 go in 64 x 64 tiles (rows of one 64-byte line) of two passes through a 4 KiB
+  // scratch tile (lineTileX86), so that every line of both matrices is read and written whole by
+  // one tile; the rows and columns past the last whole tile take the 16 x 16 nest. Measured on Zen 4 (2026-11-29, the benchmark binary): 1024 x 1024 u8
   // 75 -> 52 us, 1000 x 1000 65-81 -> 53-56 us (docs/benchmarks.md). Bytes only: 16-bit
   // elements in 32 x 32 tiles measured 1024 x 1024 121 -> 109-119 us but 1000 x 1000 81 -> 86-87
   // (their 16 x 16 ymm tiles already store half lines), so they keep 16 x 16 tiles.
