@@ -219,9 +219,10 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 #endif
 
 // ---- avx512 (512-bit vectors)
-// tiles of 64 x 64 (64-byte rows) in two passes through a 4 KiB scratch tile (4 x 64 unpack shuffles on groups of 16 rows, 16 x 8 shuffle_i32x4 on 128-bit blocks: whole lines read and written), in blocks of 4 x 4 tiles; the rows and columns past the last whole 64 in tiles of 16 x 16 through a 64-shuffle network, edge tiles on masked rows and columns
+// tiles of 64 x 64 (64-byte rows) in two passes through a 4 KiB scratch tile (4 x 64 unpack shuffles on groups of 16 rows, 16 x 8 shuffle_i32x4 on 128-bit blocks: whole lines read and written), in blocks of 4 x 4 tiles; the rows and columns past the last whole 64 in tiles of 16 x 16 through a 64-shuffle network, edge tiles on masked rows and columns; outputs of 2 MiB or more whose rows are 64-byte aligned: the whole tiles' lines through streaming (non-temporal) stores, then a store fence
 // a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 // uses masked loads (AVX-512 k-registers) for the tail
+// uses movntps / movntdq streaming (non-temporal) stores
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
@@ -338,235 +339,501 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
     if (rows != 1) {
       int64_t rows_whole = (rows) / 64 * 64;
       int64_t cols_whole = (cols) / 64 * 64;
-      // row blocks of 256 x 256 elements (cache blocking)
-      int64_t ib_w = 0;
-      for (; ib_w < rows_whole; ib_w += 256) {
-        int64_t i_end_w = ib_w + 256 < rows_whole ? ib_w + 256 : rows_whole;
-        // column blocks
-        int64_t jb_w = 0;
-        for (; jb_w < cols_whole; jb_w += 256) {
-          int64_t j_end_w = jb_w + 256 < cols_whole ? jb_w + 256 : cols_whole;
-          int64_t j_w = jb_w;
-          // tile columns of the block
-          for (; j_w + 64 <= j_end_w; j_w += 64) {
-            int64_t i_w = ib_w;
-            // whole 64 x 64 tiles down the column
-            for (; i_w + 64 <= i_end_w; i_w += 64) {
-              int64_t tile_in_w = cols * i_w + j_w;
-              int64_t tile_out_w = i_w + j_w * rows;
-              // pass 1: each group of 16 rows as four 16 x 16 tiles, one per 128-bit segment, into tile_buf
-              // groups of 16 rows
-              int64_t g = 0;
-              for (; g < 4; ++g) {
-                int64_t in_step_w = simdgen_opaque(cols);
-                int64_t group_in = 16 * g * in_step_w + tile_in_w;
-                __m512i row0 = _mm512_loadu_si512((const void*)(input + group_in));
-                __m512i row1 = _mm512_loadu_si512((const void*)(input + group_in + in_step_w));
-                __m512i row2 = _mm512_loadu_si512((const void*)(input + group_in + 2 * in_step_w));
-                __m512i row3 = _mm512_loadu_si512((const void*)(input + group_in + 3 * in_step_w));
-                __m512i row4 = _mm512_loadu_si512((const void*)(input + group_in + 4 * in_step_w));
-                __m512i row5 = _mm512_loadu_si512((const void*)(input + group_in + 5 * in_step_w));
-                __m512i row6 = _mm512_loadu_si512((const void*)(input + group_in + 6 * in_step_w));
-                __m512i row7 = _mm512_loadu_si512((const void*)(input + group_in + 7 * in_step_w));
-                __m512i row8 = _mm512_loadu_si512((const void*)(input + group_in + 8 * in_step_w));
-                __m512i row9 = _mm512_loadu_si512((const void*)(input + group_in + 9 * in_step_w));
-                __m512i row10 =
-                    _mm512_loadu_si512((const void*)(input + group_in + 10 * in_step_w));
-                __m512i row11 =
-                    _mm512_loadu_si512((const void*)(input + group_in + 11 * in_step_w));
-                __m512i row12 =
-                    _mm512_loadu_si512((const void*)(input + group_in + 12 * in_step_w));
-                __m512i row13 =
-                    _mm512_loadu_si512((const void*)(input + group_in + 13 * in_step_w));
-                __m512i row14 =
-                    _mm512_loadu_si512((const void*)(input + group_in + 14 * in_step_w));
-                __m512i row15 =
-                    _mm512_loadu_si512((const void*)(input + group_in + 15 * in_step_w));
-                // lane tables: 128-bit segment 0 (columns 0-15); segments 1-3 hold columns 16-63 alike
-                // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
-                __m512i t1_0 = _mm512_unpacklo_epi8(row0, row1);
-                __m512i t1_1 = _mm512_unpackhi_epi8(row0, row1);
-                __m512i t1_2 = _mm512_unpacklo_epi8(row2, row3);
-                __m512i t1_3 = _mm512_unpackhi_epi8(row2, row3);
-                __m512i t1_4 = _mm512_unpacklo_epi8(row4, row5);
-                __m512i t1_5 = _mm512_unpackhi_epi8(row4, row5);
-                __m512i t1_6 = _mm512_unpacklo_epi8(row6, row7);
-                __m512i t1_7 = _mm512_unpackhi_epi8(row6, row7);
-                __m512i t1_8 = _mm512_unpacklo_epi8(row8, row9);
-                __m512i t1_9 = _mm512_unpackhi_epi8(row8, row9);
-                __m512i t1_10 = _mm512_unpacklo_epi8(row10, row11);
-                __m512i t1_11 = _mm512_unpackhi_epi8(row10, row11);
-                __m512i t1_12 = _mm512_unpacklo_epi8(row12, row13);
-                __m512i t1_13 = _mm512_unpackhi_epi8(row12, row13);
-                __m512i t1_14 = _mm512_unpacklo_epi8(row14, row15);
-                __m512i t1_15 = _mm512_unpackhi_epi8(row14, row15);
-                //   t1_0: 0 16 1 17 2 18 3 19 4 20 5 21 6 22 7 23
-                //   t1_1: 8 24 9 25 10 26 11 27 12 28 13 29 14 30 15 31
-                //   t1_2: 32 48 33 49 34 50 35 51 36 52 37 53 38 54 39 55
-                //   t1_3: 40 56 41 57 42 58 43 59 44 60 45 61 46 62 47 63
-                //   t1_4: 64 80 65 81 66 82 67 83 68 84 69 85 70 86 71 87
-                //   t1_5: 72 88 73 89 74 90 75 91 76 92 77 93 78 94 79 95
-                //   t1_6: 96 112 97 113 98 114 99 115 100 116 101 117 102 118 103 119
-                //   t1_7: 104 120 105 121 106 122 107 123 108 124 109 125 110 126 111 127
-                //   t1_8: 128 144 129 145 130 146 131 147 132 148 133 149 134 150 135 151
-                //   t1_9: 136 152 137 153 138 154 139 155 140 156 141 157 142 158 143 159
-                //   t1_10: 160 176 161 177 162 178 163 179 164 180 165 181 166 182 167 183
-                //   t1_11: 168 184 169 185 170 186 171 187 172 188 173 189 174 190 175 191
-                //   t1_12: 192 208 193 209 194 210 195 211 196 212 197 213 198 214 199 215
-                //   t1_13: 200 216 201 217 202 218 203 219 204 220 205 221 206 222 207 223
-                //   t1_14: 224 240 225 241 226 242 227 243 228 244 229 245 230 246 231 247
-                //   t1_15: 232 248 233 249 234 250 235 251 236 252 237 253 238 254 239 255
-                // stage 2: interleave 16-bit lanes (unpacklo/hi_epi16)
-                __m512i t2_0 = _mm512_unpacklo_epi16(t1_0, t1_2);
-                __m512i t2_1 = _mm512_unpackhi_epi16(t1_0, t1_2);
-                __m512i t2_2 = _mm512_unpacklo_epi16(t1_1, t1_3);
-                __m512i t2_3 = _mm512_unpackhi_epi16(t1_1, t1_3);
-                __m512i t2_4 = _mm512_unpacklo_epi16(t1_4, t1_6);
-                __m512i t2_5 = _mm512_unpackhi_epi16(t1_4, t1_6);
-                __m512i t2_6 = _mm512_unpacklo_epi16(t1_5, t1_7);
-                __m512i t2_7 = _mm512_unpackhi_epi16(t1_5, t1_7);
-                __m512i t2_8 = _mm512_unpacklo_epi16(t1_8, t1_10);
-                __m512i t2_9 = _mm512_unpackhi_epi16(t1_8, t1_10);
-                __m512i t2_10 = _mm512_unpacklo_epi16(t1_9, t1_11);
-                __m512i t2_11 = _mm512_unpackhi_epi16(t1_9, t1_11);
-                __m512i t2_12 = _mm512_unpacklo_epi16(t1_12, t1_14);
-                __m512i t2_13 = _mm512_unpackhi_epi16(t1_12, t1_14);
-                __m512i t2_14 = _mm512_unpacklo_epi16(t1_13, t1_15);
-                __m512i t2_15 = _mm512_unpackhi_epi16(t1_13, t1_15);
-                //   t2_0: 0 16 32 48 1 17 33 49 2 18 34 50 3 19 35 51
-                //   t2_1: 4 20 36 52 5 21 37 53 6 22 38 54 7 23 39 55
-                //   t2_2: 8 24 40 56 9 25 41 57 10 26 42 58 11 27 43 59
-                //   t2_3: 12 28 44 60 13 29 45 61 14 30 46 62 15 31 47 63
-                //   t2_4: 64 80 96 112 65 81 97 113 66 82 98 114 67 83 99 115
-                //   t2_5: 68 84 100 116 69 85 101 117 70 86 102 118 71 87 103 119
-                //   t2_6: 72 88 104 120 73 89 105 121 74 90 106 122 75 91 107 123
-                //   t2_7: 76 92 108 124 77 93 109 125 78 94 110 126 79 95 111 127
-                //   t2_8: 128 144 160 176 129 145 161 177 130 146 162 178 131 147 163 179
-                //   t2_9: 132 148 164 180 133 149 165 181 134 150 166 182 135 151 167 183
-                //   t2_10: 136 152 168 184 137 153 169 185 138 154 170 186 139 155 171 187
-                //   t2_11: 140 156 172 188 141 157 173 189 142 158 174 190 143 159 175 191
-                //   t2_12: 192 208 224 240 193 209 225 241 194 210 226 242 195 211 227 243
-                //   t2_13: 196 212 228 244 197 213 229 245 198 214 230 246 199 215 231 247
-                //   t2_14: 200 216 232 248 201 217 233 249 202 218 234 250 203 219 235 251
-                //   t2_15: 204 220 236 252 205 221 237 253 206 222 238 254 207 223 239 255
-                // stage 3: interleave 32-bit lanes (unpacklo/hi_epi32)
-                __m512i t3_0 = _mm512_unpacklo_epi32(t2_0, t2_4);
-                __m512i t3_1 = _mm512_unpackhi_epi32(t2_0, t2_4);
-                __m512i t3_2 = _mm512_unpacklo_epi32(t2_1, t2_5);
-                __m512i t3_3 = _mm512_unpackhi_epi32(t2_1, t2_5);
-                __m512i t3_4 = _mm512_unpacklo_epi32(t2_2, t2_6);
-                __m512i t3_5 = _mm512_unpackhi_epi32(t2_2, t2_6);
-                __m512i t3_6 = _mm512_unpacklo_epi32(t2_3, t2_7);
-                __m512i t3_7 = _mm512_unpackhi_epi32(t2_3, t2_7);
-                __m512i t3_8 = _mm512_unpacklo_epi32(t2_8, t2_12);
-                __m512i t3_9 = _mm512_unpackhi_epi32(t2_8, t2_12);
-                __m512i t3_10 = _mm512_unpacklo_epi32(t2_9, t2_13);
-                __m512i t3_11 = _mm512_unpackhi_epi32(t2_9, t2_13);
-                __m512i t3_12 = _mm512_unpacklo_epi32(t2_10, t2_14);
-                __m512i t3_13 = _mm512_unpackhi_epi32(t2_10, t2_14);
-                __m512i t3_14 = _mm512_unpacklo_epi32(t2_11, t2_15);
-                __m512i t3_15 = _mm512_unpackhi_epi32(t2_11, t2_15);
-                //   t3_0: 0 16 32 48 64 80 96 112 1 17 33 49 65 81 97 113
-                //   t3_1: 2 18 34 50 66 82 98 114 3 19 35 51 67 83 99 115
-                //   t3_2: 4 20 36 52 68 84 100 116 5 21 37 53 69 85 101 117
-                //   t3_3: 6 22 38 54 70 86 102 118 7 23 39 55 71 87 103 119
-                //   t3_4: 8 24 40 56 72 88 104 120 9 25 41 57 73 89 105 121
-                //   t3_5: 10 26 42 58 74 90 106 122 11 27 43 59 75 91 107 123
-                //   t3_6: 12 28 44 60 76 92 108 124 13 29 45 61 77 93 109 125
-                //   t3_7: 14 30 46 62 78 94 110 126 15 31 47 63 79 95 111 127
-                //   t3_8: 128 144 160 176 192 208 224 240 129 145 161 177 193 209 225 241
-                //   t3_9: 130 146 162 178 194 210 226 242 131 147 163 179 195 211 227 243
-                //   t3_10: 132 148 164 180 196 212 228 244 133 149 165 181 197 213 229 245
-                //   t3_11: 134 150 166 182 198 214 230 246 135 151 167 183 199 215 231 247
-                //   t3_12: 136 152 168 184 200 216 232 248 137 153 169 185 201 217 233 249
-                //   t3_13: 138 154 170 186 202 218 234 250 139 155 171 187 203 219 235 251
-                //   t3_14: 140 156 172 188 204 220 236 252 141 157 173 189 205 221 237 253
-                //   t3_15: 142 158 174 190 206 222 238 254 143 159 175 191 207 223 239 255
-                // stage 4: interleave 64-bit lanes (unpacklo/hi_epi64)
-                __m512i seg0 = _mm512_unpacklo_epi64(t3_0, t3_8);
-                __m512i seg1 = _mm512_unpackhi_epi64(t3_0, t3_8);
-                __m512i seg2 = _mm512_unpacklo_epi64(t3_1, t3_9);
-                __m512i seg3 = _mm512_unpackhi_epi64(t3_1, t3_9);
-                __m512i seg4 = _mm512_unpacklo_epi64(t3_2, t3_10);
-                __m512i seg5 = _mm512_unpackhi_epi64(t3_2, t3_10);
-                __m512i seg6 = _mm512_unpacklo_epi64(t3_3, t3_11);
-                __m512i seg7 = _mm512_unpackhi_epi64(t3_3, t3_11);
-                __m512i seg8 = _mm512_unpacklo_epi64(t3_4, t3_12);
-                __m512i seg9 = _mm512_unpackhi_epi64(t3_4, t3_12);
-                __m512i seg10 = _mm512_unpacklo_epi64(t3_5, t3_13);
-                __m512i seg11 = _mm512_unpackhi_epi64(t3_5, t3_13);
-                __m512i seg12 = _mm512_unpacklo_epi64(t3_6, t3_14);
-                __m512i seg13 = _mm512_unpackhi_epi64(t3_6, t3_14);
-                __m512i seg14 = _mm512_unpacklo_epi64(t3_7, t3_15);
-                __m512i seg15 = _mm512_unpackhi_epi64(t3_7, t3_15);
-                //   seg0: 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240
-                //   seg1: 1 17 33 49 65 81 97 113 129 145 161 177 193 209 225 241
-                //   seg2: 2 18 34 50 66 82 98 114 130 146 162 178 194 210 226 242
-                //   seg3: 3 19 35 51 67 83 99 115 131 147 163 179 195 211 227 243
-                //   seg4: 4 20 36 52 68 84 100 116 132 148 164 180 196 212 228 244
-                //   seg5: 5 21 37 53 69 85 101 117 133 149 165 181 197 213 229 245
-                //   seg6: 6 22 38 54 70 86 102 118 134 150 166 182 198 214 230 246
-                //   seg7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
-                //   seg8: 8 24 40 56 72 88 104 120 136 152 168 184 200 216 232 248
-                //   seg9: 9 25 41 57 73 89 105 121 137 153 169 185 201 217 233 249
-                //   seg10: 10 26 42 58 74 90 106 122 138 154 170 186 202 218 234 250
-                //   seg11: 11 27 43 59 75 91 107 123 139 155 171 187 203 219 235 251
-                //   seg12: 12 28 44 60 76 92 108 124 140 156 172 188 204 220 236 252
-                //   seg13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
-                //   seg14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
-                //   seg15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-                _mm512_storeu_si512((void*)(tile_buf + 1024 * g), seg0);
-                _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 64), seg1);
-                _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 128), seg2);
-                _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 192), seg3);
-                _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 256), seg4);
-                _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 320), seg5);
-                _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 384), seg6);
-                _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 448), seg7);
-                _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 512), seg8);
-                _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 576), seg9);
-                _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 640), seg10);
-                _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 704), seg11);
-                _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 768), seg12);
-                _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 832), seg13);
-                _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 896), seg14);
-                _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 960), seg15);
+      // streaming stores need every tile row of the output on a 64-byte boundary
+      int64_t out_aligned = (uintptr_t)(output) % 64 == 0;
+      int64_t out_rows_aligned = (uintptr_t)(output + rows) % 64 == 0;
+      // an aligned output of 2 MiB or more: the whole tiles' lines stored past the caches
+      if (cols * out_aligned * out_rows_aligned * rows >= 2097152) {
+        // row blocks of 256 x 256 elements (cache blocking)
+        int64_t ib_w_nt = 0;
+        for (; ib_w_nt < rows_whole; ib_w_nt += 256) {
+          int64_t i_end_w_nt = ib_w_nt + 256 < rows_whole ? ib_w_nt + 256 : rows_whole;
+          // column blocks
+          int64_t jb_w_nt = 0;
+          for (; jb_w_nt < cols_whole; jb_w_nt += 256) {
+            int64_t j_end_w_nt = jb_w_nt + 256 < cols_whole ? jb_w_nt + 256 : cols_whole;
+            int64_t j_w_nt = jb_w_nt;
+            // tile columns of the block
+            for (; j_w_nt + 64 <= j_end_w_nt; j_w_nt += 64) {
+              int64_t i_w_nt = ib_w_nt;
+              // whole 64 x 64 tiles down the column
+              for (; i_w_nt + 64 <= i_end_w_nt; i_w_nt += 64) {
+                int64_t tile_in_w_nt = cols * i_w_nt + j_w_nt;
+                int64_t tile_out_w_nt = i_w_nt + j_w_nt * rows;
+                // pass 1: each group of 16 rows as four 16 x 16 tiles, one per 128-bit segment, into tile_buf
+                // groups of 16 rows
+                int64_t g_nt = 0;
+                for (; g_nt < 4; ++g_nt) {
+                  int64_t in_step_w_nt = simdgen_opaque(cols);
+                  int64_t group_in_nt = 16 * g_nt * in_step_w_nt + tile_in_w_nt;
+                  __m512i row0 = _mm512_loadu_si512((const void*)(input + group_in_nt));
+                  __m512i row1 =
+                      _mm512_loadu_si512((const void*)(input + group_in_nt + in_step_w_nt));
+                  __m512i row2 =
+                      _mm512_loadu_si512((const void*)(input + group_in_nt + 2 * in_step_w_nt));
+                  __m512i row3 =
+                      _mm512_loadu_si512((const void*)(input + group_in_nt + 3 * in_step_w_nt));
+                  __m512i row4 =
+                      _mm512_loadu_si512((const void*)(input + group_in_nt + 4 * in_step_w_nt));
+                  __m512i row5 =
+                      _mm512_loadu_si512((const void*)(input + group_in_nt + 5 * in_step_w_nt));
+                  __m512i row6 =
+                      _mm512_loadu_si512((const void*)(input + group_in_nt + 6 * in_step_w_nt));
+                  __m512i row7 =
+                      _mm512_loadu_si512((const void*)(input + group_in_nt + 7 * in_step_w_nt));
+                  __m512i row8 =
+                      _mm512_loadu_si512((const void*)(input + group_in_nt + 8 * in_step_w_nt));
+                  __m512i row9 =
+                      _mm512_loadu_si512((const void*)(input + group_in_nt + 9 * in_step_w_nt));
+                  __m512i row10 =
+                      _mm512_loadu_si512((const void*)(input + group_in_nt + 10 * in_step_w_nt));
+                  __m512i row11 =
+                      _mm512_loadu_si512((const void*)(input + group_in_nt + 11 * in_step_w_nt));
+                  __m512i row12 =
+                      _mm512_loadu_si512((const void*)(input + group_in_nt + 12 * in_step_w_nt));
+                  __m512i row13 =
+                      _mm512_loadu_si512((const void*)(input + group_in_nt + 13 * in_step_w_nt));
+                  __m512i row14 =
+                      _mm512_loadu_si512((const void*)(input + group_in_nt + 14 * in_step_w_nt));
+                  __m512i row15 =
+                      _mm512_loadu_si512((const void*)(input + group_in_nt + 15 * in_step_w_nt));
+                  // lane tables: 128-bit segment 0 (columns 0-15); segments 1-3 hold columns 16-63 alike
+                  // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
+                  __m512i t1_0 = _mm512_unpacklo_epi8(row0, row1);
+                  __m512i t1_1 = _mm512_unpackhi_epi8(row0, row1);
+                  __m512i t1_2 = _mm512_unpacklo_epi8(row2, row3);
+                  __m512i t1_3 = _mm512_unpackhi_epi8(row2, row3);
+                  __m512i t1_4 = _mm512_unpacklo_epi8(row4, row5);
+                  __m512i t1_5 = _mm512_unpackhi_epi8(row4, row5);
+                  __m512i t1_6 = _mm512_unpacklo_epi8(row6, row7);
+                  __m512i t1_7 = _mm512_unpackhi_epi8(row6, row7);
+                  __m512i t1_8 = _mm512_unpacklo_epi8(row8, row9);
+                  __m512i t1_9 = _mm512_unpackhi_epi8(row8, row9);
+                  __m512i t1_10 = _mm512_unpacklo_epi8(row10, row11);
+                  __m512i t1_11 = _mm512_unpackhi_epi8(row10, row11);
+                  __m512i t1_12 = _mm512_unpacklo_epi8(row12, row13);
+                  __m512i t1_13 = _mm512_unpackhi_epi8(row12, row13);
+                  __m512i t1_14 = _mm512_unpacklo_epi8(row14, row15);
+                  __m512i t1_15 = _mm512_unpackhi_epi8(row14, row15);
+                  //   t1_0: 0 16 1 17 2 18 3 19 4 20 5 21 6 22 7 23
+                  //   t1_1: 8 24 9 25 10 26 11 27 12 28 13 29 14 30 15 31
+                  //   t1_2: 32 48 33 49 34 50 35 51 36 52 37 53 38 54 39 55
+                  //   t1_3: 40 56 41 57 42 58 43 59 44 60 45 61 46 62 47 63
+                  //   t1_4: 64 80 65 81 66 82 67 83 68 84 69 85 70 86 71 87
+                  //   t1_5: 72 88 73 89 74 90 75 91 76 92 77 93 78 94 79 95
+                  //   t1_6: 96 112 97 113 98 114 99 115 100 116 101 117 102 118 103 119
+                  //   t1_7: 104 120 105 121 106 122 107 123 108 124 109 125 110 126 111 127
+                  //   t1_8: 128 144 129 145 130 146 131 147 132 148 133 149 134 150 135 151
+                  //   t1_9: 136 152 137 153 138 154 139 155 140 156 141 157 142 158 143 159
+                  //   t1_10: 160 176 161 177 162 178 163 179 164 180 165 181 166 182 167 183
+                  //   t1_11: 168 184 169 185 170 186 171 187 172 188 173 189 174 190 175 191
+                  //   t1_12: 192 208 193 209 194 210 195 211 196 212 197 213 198 214 199 215
+                  //   t1_13: 200 216 201 217 202 218 203 219 204 220 205 221 206 222 207 223
+                  //   t1_14: 224 240 225 241 226 242 227 243 228 244 229 245 230 246 231 247
+                  //   t1_15: 232 248 233 249 234 250 235 251 236 252 237 253 238 254 239 255
+                  // stage 2: interleave 16-bit lanes (unpacklo/hi_epi16)
+                  __m512i t2_0 = _mm512_unpacklo_epi16(t1_0, t1_2);
+                  __m512i t2_1 = _mm512_unpackhi_epi16(t1_0, t1_2);
+                  __m512i t2_2 = _mm512_unpacklo_epi16(t1_1, t1_3);
+                  __m512i t2_3 = _mm512_unpackhi_epi16(t1_1, t1_3);
+                  __m512i t2_4 = _mm512_unpacklo_epi16(t1_4, t1_6);
+                  __m512i t2_5 = _mm512_unpackhi_epi16(t1_4, t1_6);
+                  __m512i t2_6 = _mm512_unpacklo_epi16(t1_5, t1_7);
+                  __m512i t2_7 = _mm512_unpackhi_epi16(t1_5, t1_7);
+                  __m512i t2_8 = _mm512_unpacklo_epi16(t1_8, t1_10);
+                  __m512i t2_9 = _mm512_unpackhi_epi16(t1_8, t1_10);
+                  __m512i t2_10 = _mm512_unpacklo_epi16(t1_9, t1_11);
+                  __m512i t2_11 = _mm512_unpackhi_epi16(t1_9, t1_11);
+                  __m512i t2_12 = _mm512_unpacklo_epi16(t1_12, t1_14);
+                  __m512i t2_13 = _mm512_unpackhi_epi16(t1_12, t1_14);
+                  __m512i t2_14 = _mm512_unpacklo_epi16(t1_13, t1_15);
+                  __m512i t2_15 = _mm512_unpackhi_epi16(t1_13, t1_15);
+                  //   t2_0: 0 16 32 48 1 17 33 49 2 18 34 50 3 19 35 51
+                  //   t2_1: 4 20 36 52 5 21 37 53 6 22 38 54 7 23 39 55
+                  //   t2_2: 8 24 40 56 9 25 41 57 10 26 42 58 11 27 43 59
+                  //   t2_3: 12 28 44 60 13 29 45 61 14 30 46 62 15 31 47 63
+                  //   t2_4: 64 80 96 112 65 81 97 113 66 82 98 114 67 83 99 115
+                  //   t2_5: 68 84 100 116 69 85 101 117 70 86 102 118 71 87 103 119
+                  //   t2_6: 72 88 104 120 73 89 105 121 74 90 106 122 75 91 107 123
+                  //   t2_7: 76 92 108 124 77 93 109 125 78 94 110 126 79 95 111 127
+                  //   t2_8: 128 144 160 176 129 145 161 177 130 146 162 178 131 147 163 179
+                  //   t2_9: 132 148 164 180 133 149 165 181 134 150 166 182 135 151 167 183
+                  //   t2_10: 136 152 168 184 137 153 169 185 138 154 170 186 139 155 171 187
+                  //   t2_11: 140 156 172 188 141 157 173 189 142 158 174 190 143 159 175 191
+                  //   t2_12: 192 208 224 240 193 209 225 241 194 210 226 242 195 211 227 243
+                  //   t2_13: 196 212 228 244 197 213 229 245 198 214 230 246 199 215 231 247
+                  //   t2_14: 200 216 232 248 201 217 233 249 202 218 234 250 203 219 235 251
+                  //   t2_15: 204 220 236 252 205 221 237 253 206 222 238 254 207 223 239 255
+                  // stage 3: interleave 32-bit lanes (unpacklo/hi_epi32)
+                  __m512i t3_0 = _mm512_unpacklo_epi32(t2_0, t2_4);
+                  __m512i t3_1 = _mm512_unpackhi_epi32(t2_0, t2_4);
+                  __m512i t3_2 = _mm512_unpacklo_epi32(t2_1, t2_5);
+                  __m512i t3_3 = _mm512_unpackhi_epi32(t2_1, t2_5);
+                  __m512i t3_4 = _mm512_unpacklo_epi32(t2_2, t2_6);
+                  __m512i t3_5 = _mm512_unpackhi_epi32(t2_2, t2_6);
+                  __m512i t3_6 = _mm512_unpacklo_epi32(t2_3, t2_7);
+                  __m512i t3_7 = _mm512_unpackhi_epi32(t2_3, t2_7);
+                  __m512i t3_8 = _mm512_unpacklo_epi32(t2_8, t2_12);
+                  __m512i t3_9 = _mm512_unpackhi_epi32(t2_8, t2_12);
+                  __m512i t3_10 = _mm512_unpacklo_epi32(t2_9, t2_13);
+                  __m512i t3_11 = _mm512_unpackhi_epi32(t2_9, t2_13);
+                  __m512i t3_12 = _mm512_unpacklo_epi32(t2_10, t2_14);
+                  __m512i t3_13 = _mm512_unpackhi_epi32(t2_10, t2_14);
+                  __m512i t3_14 = _mm512_unpacklo_epi32(t2_11, t2_15);
+                  __m512i t3_15 = _mm512_unpackhi_epi32(t2_11, t2_15);
+                  //   t3_0: 0 16 32 48 64 80 96 112 1 17 33 49 65 81 97 113
+                  //   t3_1: 2 18 34 50 66 82 98 114 3 19 35 51 67 83 99 115
+                  //   t3_2: 4 20 36 52 68 84 100 116 5 21 37 53 69 85 101 117
+                  //   t3_3: 6 22 38 54 70 86 102 118 7 23 39 55 71 87 103 119
+                  //   t3_4: 8 24 40 56 72 88 104 120 9 25 41 57 73 89 105 121
+                  //   t3_5: 10 26 42 58 74 90 106 122 11 27 43 59 75 91 107 123
+                  //   t3_6: 12 28 44 60 76 92 108 124 13 29 45 61 77 93 109 125
+                  //   t3_7: 14 30 46 62 78 94 110 126 15 31 47 63 79 95 111 127
+                  //   t3_8: 128 144 160 176 192 208 224 240 129 145 161 177 193 209 225 241
+                  //   t3_9: 130 146 162 178 194 210 226 242 131 147 163 179 195 211 227 243
+                  //   t3_10: 132 148 164 180 196 212 228 244 133 149 165 181 197 213 229 245
+                  //   t3_11: 134 150 166 182 198 214 230 246 135 151 167 183 199 215 231 247
+                  //   t3_12: 136 152 168 184 200 216 232 248 137 153 169 185 201 217 233 249
+                  //   t3_13: 138 154 170 186 202 218 234 250 139 155 171 187 203 219 235 251
+                  //   t3_14: 140 156 172 188 204 220 236 252 141 157 173 189 205 221 237 253
+                  //   t3_15: 142 158 174 190 206 222 238 254 143 159 175 191 207 223 239 255
+                  // stage 4: interleave 64-bit lanes (unpacklo/hi_epi64)
+                  __m512i seg0 = _mm512_unpacklo_epi64(t3_0, t3_8);
+                  __m512i seg1 = _mm512_unpackhi_epi64(t3_0, t3_8);
+                  __m512i seg2 = _mm512_unpacklo_epi64(t3_1, t3_9);
+                  __m512i seg3 = _mm512_unpackhi_epi64(t3_1, t3_9);
+                  __m512i seg4 = _mm512_unpacklo_epi64(t3_2, t3_10);
+                  __m512i seg5 = _mm512_unpackhi_epi64(t3_2, t3_10);
+                  __m512i seg6 = _mm512_unpacklo_epi64(t3_3, t3_11);
+                  __m512i seg7 = _mm512_unpackhi_epi64(t3_3, t3_11);
+                  __m512i seg8 = _mm512_unpacklo_epi64(t3_4, t3_12);
+                  __m512i seg9 = _mm512_unpackhi_epi64(t3_4, t3_12);
+                  __m512i seg10 = _mm512_unpacklo_epi64(t3_5, t3_13);
+                  __m512i seg11 = _mm512_unpackhi_epi64(t3_5, t3_13);
+                  __m512i seg12 = _mm512_unpacklo_epi64(t3_6, t3_14);
+                  __m512i seg13 = _mm512_unpackhi_epi64(t3_6, t3_14);
+                  __m512i seg14 = _mm512_unpacklo_epi64(t3_7, t3_15);
+                  __m512i seg15 = _mm512_unpackhi_epi64(t3_7, t3_15);
+                  //   seg0: 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240
+                  //   seg1: 1 17 33 49 65 81 97 113 129 145 161 177 193 209 225 241
+                  //   seg2: 2 18 34 50 66 82 98 114 130 146 162 178 194 210 226 242
+                  //   seg3: 3 19 35 51 67 83 99 115 131 147 163 179 195 211 227 243
+                  //   seg4: 4 20 36 52 68 84 100 116 132 148 164 180 196 212 228 244
+                  //   seg5: 5 21 37 53 69 85 101 117 133 149 165 181 197 213 229 245
+                  //   seg6: 6 22 38 54 70 86 102 118 134 150 166 182 198 214 230 246
+                  //   seg7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
+                  //   seg8: 8 24 40 56 72 88 104 120 136 152 168 184 200 216 232 248
+                  //   seg9: 9 25 41 57 73 89 105 121 137 153 169 185 201 217 233 249
+                  //   seg10: 10 26 42 58 74 90 106 122 138 154 170 186 202 218 234 250
+                  //   seg11: 11 27 43 59 75 91 107 123 139 155 171 187 203 219 235 251
+                  //   seg12: 12 28 44 60 76 92 108 124 140 156 172 188 204 220 236 252
+                  //   seg13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
+                  //   seg14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
+                  //   seg15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g_nt), seg0);
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g_nt + 64), seg1);
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g_nt + 128), seg2);
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g_nt + 192), seg3);
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g_nt + 256), seg4);
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g_nt + 320), seg5);
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g_nt + 384), seg6);
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g_nt + 448), seg7);
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g_nt + 512), seg8);
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g_nt + 576), seg9);
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g_nt + 640), seg10);
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g_nt + 704), seg11);
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g_nt + 768), seg12);
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g_nt + 832), seg13);
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g_nt + 896), seg14);
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g_nt + 960), seg15);
+                }
+                // pass 2: output rows c, c + 16, c + 32, c + 48 from the four groups' 128-bit blocks
+                // columns of the 16 x 16 tiles
+                int64_t c_nt = 0;
+                for (; c_nt < 16; ++c_nt) {
+                  int64_t out_step_w_nt = simdgen_opaque(rows);
+                  __m512i part0 = _mm512_loadu_si512((const void*)(tile_buf + 64 * c_nt));
+                  __m512i part1 = _mm512_loadu_si512((const void*)(tile_buf + 64 * c_nt + 1024));
+                  __m512i part2 = _mm512_loadu_si512((const void*)(tile_buf + 64 * c_nt + 2048));
+                  __m512i part3 = _mm512_loadu_si512((const void*)(tile_buf + 64 * c_nt + 3072));
+                  // lane tables in 128-bit blocks: gK.S is segment S of group K's part (rows 16 K to 16 K + 15 of column 16 S + c)
+                  // pair the 128-bit blocks of groups 0, 1 and 2, 3 (shuffle_i32x4 0x44 / 0xEE)
+                  __m512i u0 = _mm512_shuffle_i32x4(part0, part1, 0x44);
+                  //   u0: g0.0 g0.1 g1.0 g1.1
+                  __m512i u1 = _mm512_shuffle_i32x4(part0, part1, 0xEE);
+                  //   u1: g0.2 g0.3 g1.2 g1.3
+                  __m512i u2 = _mm512_shuffle_i32x4(part2, part3, 0x44);
+                  //   u2: g2.0 g2.1 g3.0 g3.1
+                  __m512i u3 = _mm512_shuffle_i32x4(part2, part3, 0xEE);
+                  //   u3: g2.2 g2.3 g3.2 g3.3
+                  // gather each block's four groups into one column (shuffle_i32x4 0x88 / 0xDD)
+                  __m512i col0 = _mm512_shuffle_i32x4(u0, u2, 0x88);
+                  //   col0: g0.0 g1.0 g2.0 g3.0
+                  __m512i col1 = _mm512_shuffle_i32x4(u0, u2, 0xDD);
+                  //   col1: g0.1 g1.1 g2.1 g3.1
+                  __m512i col2 = _mm512_shuffle_i32x4(u1, u3, 0x88);
+                  //   col2: g0.2 g1.2 g2.2 g3.2
+                  __m512i col3 = _mm512_shuffle_i32x4(u1, u3, 0xDD);
+                  //   col3: g0.3 g1.3 g2.3 g3.3
+                  _mm512_stream_si512((__m512i*)(output + c_nt * out_step_w_nt + tile_out_w_nt),
+                                      col0);
+                  _mm512_stream_si512((__m512i*)(output + c_nt * out_step_w_nt +
+                                                 16 * out_step_w_nt + tile_out_w_nt),
+                                      col1);
+                  _mm512_stream_si512((__m512i*)(output + c_nt * out_step_w_nt +
+                                                 32 * out_step_w_nt + tile_out_w_nt),
+                                      col2);
+                  _mm512_stream_si512((__m512i*)(output + c_nt * out_step_w_nt +
+                                                 48 * out_step_w_nt + tile_out_w_nt),
+                                      col3);
+                }
               }
-              // pass 2: output rows c, c + 16, c + 32, c + 48 from the four groups' 128-bit blocks
-              // columns of the 16 x 16 tiles
-              int64_t c = 0;
-              for (; c < 16; ++c) {
-                int64_t out_step_w = simdgen_opaque(rows);
-                __m512i part0 = _mm512_loadu_si512((const void*)(tile_buf + 64 * c));
-                __m512i part1 = _mm512_loadu_si512((const void*)(tile_buf + 64 * c + 1024));
-                __m512i part2 = _mm512_loadu_si512((const void*)(tile_buf + 64 * c + 2048));
-                __m512i part3 = _mm512_loadu_si512((const void*)(tile_buf + 64 * c + 3072));
-                // lane tables in 128-bit blocks: gK.S is segment S of group K's part (rows 16 K to 16 K + 15 of column 16 S + c)
-                // pair the 128-bit blocks of groups 0, 1 and 2, 3 (shuffle_i32x4 0x44 / 0xEE)
-                __m512i u0 = _mm512_shuffle_i32x4(part0, part1, 0x44);
-                //   u0: g0.0 g0.1 g1.0 g1.1
-                __m512i u1 = _mm512_shuffle_i32x4(part0, part1, 0xEE);
-                //   u1: g0.2 g0.3 g1.2 g1.3
-                __m512i u2 = _mm512_shuffle_i32x4(part2, part3, 0x44);
-                //   u2: g2.0 g2.1 g3.0 g3.1
-                __m512i u3 = _mm512_shuffle_i32x4(part2, part3, 0xEE);
-                //   u3: g2.2 g2.3 g3.2 g3.3
-                // gather each block's four groups into one column (shuffle_i32x4 0x88 / 0xDD)
-                __m512i col0 = _mm512_shuffle_i32x4(u0, u2, 0x88);
-                //   col0: g0.0 g1.0 g2.0 g3.0
-                __m512i col1 = _mm512_shuffle_i32x4(u0, u2, 0xDD);
-                //   col1: g0.1 g1.1 g2.1 g3.1
-                __m512i col2 = _mm512_shuffle_i32x4(u1, u3, 0x88);
-                //   col2: g0.2 g1.2 g2.2 g3.2
-                __m512i col3 = _mm512_shuffle_i32x4(u1, u3, 0xDD);
-                //   col3: g0.3 g1.3 g2.3 g3.3
-                _mm512_storeu_si512((void*)(output + c * out_step_w + tile_out_w), col0);
-                _mm512_storeu_si512((void*)(output + c * out_step_w + 16 * out_step_w + tile_out_w),
-                                    col1);
-                _mm512_storeu_si512((void*)(output + c * out_step_w + 32 * out_step_w + tile_out_w),
-                                    col2);
-                _mm512_storeu_si512((void*)(output + c * out_step_w + 48 * out_step_w + tile_out_w),
-                                    col3);
+            }
+          }
+        }
+        // the streaming stores reach memory before the kernel returns
+        _mm_sfence();
+      }
+      // otherwise through the caches
+      if (cols * out_aligned * out_rows_aligned * rows < 2097152) {
+        // row blocks of 256 x 256 elements (cache blocking)
+        int64_t ib_w = 0;
+        for (; ib_w < rows_whole; ib_w += 256) {
+          int64_t i_end_w = ib_w + 256 < rows_whole ? ib_w + 256 : rows_whole;
+          // column blocks
+          int64_t jb_w = 0;
+          for (; jb_w < cols_whole; jb_w += 256) {
+            int64_t j_end_w = jb_w + 256 < cols_whole ? jb_w + 256 : cols_whole;
+            int64_t j_w = jb_w;
+            // tile columns of the block
+            for (; j_w + 64 <= j_end_w; j_w += 64) {
+              int64_t i_w = ib_w;
+              // whole 64 x 64 tiles down the column
+              for (; i_w + 64 <= i_end_w; i_w += 64) {
+                int64_t tile_in_w = cols * i_w + j_w;
+                int64_t tile_out_w = i_w + j_w * rows;
+                // pass 1: each group of 16 rows as four 16 x 16 tiles, one per 128-bit segment, into tile_buf
+                // groups of 16 rows
+                int64_t g = 0;
+                for (; g < 4; ++g) {
+                  int64_t in_step_w = simdgen_opaque(cols);
+                  int64_t group_in = 16 * g * in_step_w + tile_in_w;
+                  __m512i row0 = _mm512_loadu_si512((const void*)(input + group_in));
+                  __m512i row1 = _mm512_loadu_si512((const void*)(input + group_in + in_step_w));
+                  __m512i row2 =
+                      _mm512_loadu_si512((const void*)(input + group_in + 2 * in_step_w));
+                  __m512i row3 =
+                      _mm512_loadu_si512((const void*)(input + group_in + 3 * in_step_w));
+                  __m512i row4 =
+                      _mm512_loadu_si512((const void*)(input + group_in + 4 * in_step_w));
+                  __m512i row5 =
+                      _mm512_loadu_si512((const void*)(input + group_in + 5 * in_step_w));
+                  __m512i row6 =
+                      _mm512_loadu_si512((const void*)(input + group_in + 6 * in_step_w));
+                  __m512i row7 =
+                      _mm512_loadu_si512((const void*)(input + group_in + 7 * in_step_w));
+                  __m512i row8 =
+                      _mm512_loadu_si512((const void*)(input + group_in + 8 * in_step_w));
+                  __m512i row9 =
+                      _mm512_loadu_si512((const void*)(input + group_in + 9 * in_step_w));
+                  __m512i row10 =
+                      _mm512_loadu_si512((const void*)(input + group_in + 10 * in_step_w));
+                  __m512i row11 =
+                      _mm512_loadu_si512((const void*)(input + group_in + 11 * in_step_w));
+                  __m512i row12 =
+                      _mm512_loadu_si512((const void*)(input + group_in + 12 * in_step_w));
+                  __m512i row13 =
+                      _mm512_loadu_si512((const void*)(input + group_in + 13 * in_step_w));
+                  __m512i row14 =
+                      _mm512_loadu_si512((const void*)(input + group_in + 14 * in_step_w));
+                  __m512i row15 =
+                      _mm512_loadu_si512((const void*)(input + group_in + 15 * in_step_w));
+                  // lane tables: 128-bit segment 0 (columns 0-15); segments 1-3 hold columns 16-63 alike
+                  // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
+                  __m512i t1_0 = _mm512_unpacklo_epi8(row0, row1);
+                  __m512i t1_1 = _mm512_unpackhi_epi8(row0, row1);
+                  __m512i t1_2 = _mm512_unpacklo_epi8(row2, row3);
+                  __m512i t1_3 = _mm512_unpackhi_epi8(row2, row3);
+                  __m512i t1_4 = _mm512_unpacklo_epi8(row4, row5);
+                  __m512i t1_5 = _mm512_unpackhi_epi8(row4, row5);
+                  __m512i t1_6 = _mm512_unpacklo_epi8(row6, row7);
+                  __m512i t1_7 = _mm512_unpackhi_epi8(row6, row7);
+                  __m512i t1_8 = _mm512_unpacklo_epi8(row8, row9);
+                  __m512i t1_9 = _mm512_unpackhi_epi8(row8, row9);
+                  __m512i t1_10 = _mm512_unpacklo_epi8(row10, row11);
+                  __m512i t1_11 = _mm512_unpackhi_epi8(row10, row11);
+                  __m512i t1_12 = _mm512_unpacklo_epi8(row12, row13);
+                  __m512i t1_13 = _mm512_unpackhi_epi8(row12, row13);
+                  __m512i t1_14 = _mm512_unpacklo_epi8(row14, row15);
+                  __m512i t1_15 = _mm512_unpackhi_epi8(row14, row15);
+                  //   t1_0: 0 16 1 17 2 18 3 19 4 20 5 21 6 22 7 23
+                  //   t1_1: 8 24 9 25 10 26 11 27 12 28 13 29 14 30 15 31
+                  //   t1_2: 32 48 33 49 34 50 35 51 36 52 37 53 38 54 39 55
+                  //   t1_3: 40 56 41 57 42 58 43 59 44 60 45 61 46 62 47 63
+                  //   t1_4: 64 80 65 81 66 82 67 83 68 84 69 85 70 86 71 87
+                  //   t1_5: 72 88 73 89 74 90 75 91 76 92 77 93 78 94 79 95
+                  //   t1_6: 96 112 97 113 98 114 99 115 100 116 101 117 102 118 103 119
+                  //   t1_7: 104 120 105 121 106 122 107 123 108 124 109 125 110 126 111 127
+                  //   t1_8: 128 144 129 145 130 146 131 147 132 148 133 149 134 150 135 151
+                  //   t1_9: 136 152 137 153 138 154 139 155 140 156 141 157 142 158 143 159
+                  //   t1_10: 160 176 161 177 162 178 163 179 164 180 165 181 166 182 167 183
+                  //   t1_11: 168 184 169 185 170 186 171 187 172 188 173 189 174 190 175 191
+                  //   t1_12: 192 208 193 209 194 210 195 211 196 212 197 213 198 214 199 215
+                  //   t1_13: 200 216 201 217 202 218 203 219 204 220 205 221 206 222 207 223
+                  //   t1_14: 224 240 225 241 226 242 227 243 228 244 229 245 230 246 231 247
+                  //   t1_15: 232 248 233 249 234 250 235 251 236 252 237 253 238 254 239 255
+                  // stage 2: interleave 16-bit lanes (unpacklo/hi_epi16)
+                  __m512i t2_0 = _mm512_unpacklo_epi16(t1_0, t1_2);
+                  __m512i t2_1 = _mm512_unpackhi_epi16(t1_0, t1_2);
+                  __m512i t2_2 = _mm512_unpacklo_epi16(t1_1, t1_3);
+                  __m512i t2_3 = _mm512_unpackhi_epi16(t1_1, t1_3);
+                  __m512i t2_4 = _mm512_unpacklo_epi16(t1_4, t1_6);
+                  __m512i t2_5 = _mm512_unpackhi_epi16(t1_4, t1_6);
+                  __m512i t2_6 = _mm512_unpacklo_epi16(t1_5, t1_7);
+                  __m512i t2_7 = _mm512_unpackhi_epi16(t1_5, t1_7);
+                  __m512i t2_8 = _mm512_unpacklo_epi16(t1_8, t1_10);
+                  __m512i t2_9 = _mm512_unpackhi_epi16(t1_8, t1_10);
+                  __m512i t2_10 = _mm512_unpacklo_epi16(t1_9, t1_11);
+                  __m512i t2_11 = _mm512_unpackhi_epi16(t1_9, t1_11);
+                  __m512i t2_12 = _mm512_unpacklo_epi16(t1_12, t1_14);
+                  __m512i t2_13 = _mm512_unpackhi_epi16(t1_12, t1_14);
+                  __m512i t2_14 = _mm512_unpacklo_epi16(t1_13, t1_15);
+                  __m512i t2_15 = _mm512_unpackhi_epi16(t1_13, t1_15);
+                  //   t2_0: 0 16 32 48 1 17 33 49 2 18 34 50 3 19 35 51
+                  //   t2_1: 4 20 36 52 5 21 37 53 6 22 38 54 7 23 39 55
+                  //   t2_2: 8 24 40 56 9 25 41 57 10 26 42 58 11 27 43 59
+                  //   t2_3: 12 28 44 60 13 29 45 61 14 30 46 62 15 31 47 63
+                  //   t2_4: 64 80 96 112 65 81 97 113 66 82 98 114 67 83 99 115
+                  //   t2_5: 68 84 100 116 69 85 101 117 70 86 102 118 71 87 103 119
+                  //   t2_6: 72 88 104 120 73 89 105 121 74 90 106 122 75 91 107 123
+                  //   t2_7: 76 92 108 124 77 93 109 125 78 94 110 126 79 95 111 127
+                  //   t2_8: 128 144 160 176 129 145 161 177 130 146 162 178 131 147 163 179
+                  //   t2_9: 132 148 164 180 133 149 165 181 134 150 166 182 135 151 167 183
+                  //   t2_10: 136 152 168 184 137 153 169 185 138 154 170 186 139 155 171 187
+                  //   t2_11: 140 156 172 188 141 157 173 189 142 158 174 190 143 159 175 191
+                  //   t2_12: 192 208 224 240 193 209 225 241 194 210 226 242 195 211 227 243
+                  //   t2_13: 196 212 228 244 197 213 229 245 198 214 230 246 199 215 231 247
+                  //   t2_14: 200 216 232 248 201 217 233 249 202 218 234 250 203 219 235 251
+                  //   t2_15: 204 220 236 252 205 221 237 253 206 222 238 254 207 223 239 255
+                  // stage 3: interleave 32-bit lanes (unpacklo/hi_epi32)
+                  __m512i t3_0 = _mm512_unpacklo_epi32(t2_0, t2_4);
+                  __m512i t3_1 = _mm512_unpackhi_epi32(t2_0, t2_4);
+                  __m512i t3_2 = _mm512_unpacklo_epi32(t2_1, t2_5);
+                  __m512i t3_3 = _mm512_unpackhi_epi32(t2_1, t2_5);
+                  __m512i t3_4 = _mm512_unpacklo_epi32(t2_2, t2_6);
+                  __m512i t3_5 = _mm512_unpackhi_epi32(t2_2, t2_6);
+                  __m512i t3_6 = _mm512_unpacklo_epi32(t2_3, t2_7);
+                  __m512i t3_7 = _mm512_unpackhi_epi32(t2_3, t2_7);
+                  __m512i t3_8 = _mm512_unpacklo_epi32(t2_8, t2_12);
+                  __m512i t3_9 = _mm512_unpackhi_epi32(t2_8, t2_12);
+                  __m512i t3_10 = _mm512_unpacklo_epi32(t2_9, t2_13);
+                  __m512i t3_11 = _mm512_unpackhi_epi32(t2_9, t2_13);
+                  __m512i t3_12 = _mm512_unpacklo_epi32(t2_10, t2_14);
+                  __m512i t3_13 = _mm512_unpackhi_epi32(t2_10, t2_14);
+                  __m512i t3_14 = _mm512_unpacklo_epi32(t2_11, t2_15);
+                  __m512i t3_15 = _mm512_unpackhi_epi32(t2_11, t2_15);
+                  //   t3_0: 0 16 32 48 64 80 96 112 1 17 33 49 65 81 97 113
+                  //   t3_1: 2 18 34 50 66 82 98 114 3 19 35 51 67 83 99 115
+                  //   t3_2: 4 20 36 52 68 84 100 116 5 21 37 53 69 85 101 117
+                  //   t3_3: 6 22 38 54 70 86 102 118 7 23 39 55 71 87 103 119
+                  //   t3_4: 8 24 40 56 72 88 104 120 9 25 41 57 73 89 105 121
+                  //   t3_5: 10 26 42 58 74 90 106 122 11 27 43 59 75 91 107 123
+                  //   t3_6: 12 28 44 60 76 92 108 124 13 29 45 61 77 93 109 125
+                  //   t3_7: 14 30 46 62 78 94 110 126 15 31 47 63 79 95 111 127
+                  //   t3_8: 128 144 160 176 192 208 224 240 129 145 161 177 193 209 225 241
+                  //   t3_9: 130 146 162 178 194 210 226 242 131 147 163 179 195 211 227 243
+                  //   t3_10: 132 148 164 180 196 212 228 244 133 149 165 181 197 213 229 245
+                  //   t3_11: 134 150 166 182 198 214 230 246 135 151 167 183 199 215 231 247
+                  //   t3_12: 136 152 168 184 200 216 232 248 137 153 169 185 201 217 233 249
+                  //   t3_13: 138 154 170 186 202 218 234 250 139 155 171 187 203 219 235 251
+                  //   t3_14: 140 156 172 188 204 220 236 252 141 157 173 189 205 221 237 253
+                  //   t3_15: 142 158 174 190 206 222 238 254 143 159 175 191 207 223 239 255
+                  // stage 4: interleave 64-bit lanes (unpacklo/hi_epi64)
+                  __m512i seg0 = _mm512_unpacklo_epi64(t3_0, t3_8);
+                  __m512i seg1 = _mm512_unpackhi_epi64(t3_0, t3_8);
+                  __m512i seg2 = _mm512_unpacklo_epi64(t3_1, t3_9);
+                  __m512i seg3 = _mm512_unpackhi_epi64(t3_1, t3_9);
+                  __m512i seg4 = _mm512_unpacklo_epi64(t3_2, t3_10);
+                  __m512i seg5 = _mm512_unpackhi_epi64(t3_2, t3_10);
+                  __m512i seg6 = _mm512_unpacklo_epi64(t3_3, t3_11);
+                  __m512i seg7 = _mm512_unpackhi_epi64(t3_3, t3_11);
+                  __m512i seg8 = _mm512_unpacklo_epi64(t3_4, t3_12);
+                  __m512i seg9 = _mm512_unpackhi_epi64(t3_4, t3_12);
+                  __m512i seg10 = _mm512_unpacklo_epi64(t3_5, t3_13);
+                  __m512i seg11 = _mm512_unpackhi_epi64(t3_5, t3_13);
+                  __m512i seg12 = _mm512_unpacklo_epi64(t3_6, t3_14);
+                  __m512i seg13 = _mm512_unpackhi_epi64(t3_6, t3_14);
+                  __m512i seg14 = _mm512_unpacklo_epi64(t3_7, t3_15);
+                  __m512i seg15 = _mm512_unpackhi_epi64(t3_7, t3_15);
+                  //   seg0: 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240
+                  //   seg1: 1 17 33 49 65 81 97 113 129 145 161 177 193 209 225 241
+                  //   seg2: 2 18 34 50 66 82 98 114 130 146 162 178 194 210 226 242
+                  //   seg3: 3 19 35 51 67 83 99 115 131 147 163 179 195 211 227 243
+                  //   seg4: 4 20 36 52 68 84 100 116 132 148 164 180 196 212 228 244
+                  //   seg5: 5 21 37 53 69 85 101 117 133 149 165 181 197 213 229 245
+                  //   seg6: 6 22 38 54 70 86 102 118 134 150 166 182 198 214 230 246
+                  //   seg7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
+                  //   seg8: 8 24 40 56 72 88 104 120 136 152 168 184 200 216 232 248
+                  //   seg9: 9 25 41 57 73 89 105 121 137 153 169 185 201 217 233 249
+                  //   seg10: 10 26 42 58 74 90 106 122 138 154 170 186 202 218 234 250
+                  //   seg11: 11 27 43 59 75 91 107 123 139 155 171 187 203 219 235 251
+                  //   seg12: 12 28 44 60 76 92 108 124 140 156 172 188 204 220 236 252
+                  //   seg13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
+                  //   seg14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
+                  //   seg15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g), seg0);
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 64), seg1);
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 128), seg2);
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 192), seg3);
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 256), seg4);
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 320), seg5);
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 384), seg6);
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 448), seg7);
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 512), seg8);
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 576), seg9);
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 640), seg10);
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 704), seg11);
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 768), seg12);
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 832), seg13);
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 896), seg14);
+                  _mm512_storeu_si512((void*)(tile_buf + 1024 * g + 960), seg15);
+                }
+                // pass 2: output rows c, c + 16, c + 32, c + 48 from the four groups' 128-bit blocks
+                // columns of the 16 x 16 tiles
+                int64_t c = 0;
+                for (; c < 16; ++c) {
+                  int64_t out_step_w = simdgen_opaque(rows);
+                  __m512i part0 = _mm512_loadu_si512((const void*)(tile_buf + 64 * c));
+                  __m512i part1 = _mm512_loadu_si512((const void*)(tile_buf + 64 * c + 1024));
+                  __m512i part2 = _mm512_loadu_si512((const void*)(tile_buf + 64 * c + 2048));
+                  __m512i part3 = _mm512_loadu_si512((const void*)(tile_buf + 64 * c + 3072));
+                  // lane tables in 128-bit blocks: gK.S is segment S of group K's part (rows 16 K to 16 K + 15 of column 16 S + c)
+                  // pair the 128-bit blocks of groups 0, 1 and 2, 3 (shuffle_i32x4 0x44 / 0xEE)
+                  __m512i u0 = _mm512_shuffle_i32x4(part0, part1, 0x44);
+                  //   u0: g0.0 g0.1 g1.0 g1.1
+                  __m512i u1 = _mm512_shuffle_i32x4(part0, part1, 0xEE);
+                  //   u1: g0.2 g0.3 g1.2 g1.3
+                  __m512i u2 = _mm512_shuffle_i32x4(part2, part3, 0x44);
+                  //   u2: g2.0 g2.1 g3.0 g3.1
+                  __m512i u3 = _mm512_shuffle_i32x4(part2, part3, 0xEE);
+                  //   u3: g2.2 g2.3 g3.2 g3.3
+                  // gather each block's four groups into one column (shuffle_i32x4 0x88 / 0xDD)
+                  __m512i col0 = _mm512_shuffle_i32x4(u0, u2, 0x88);
+                  //   col0: g0.0 g1.0 g2.0 g3.0
+                  __m512i col1 = _mm512_shuffle_i32x4(u0, u2, 0xDD);
+                  //   col1: g0.1 g1.1 g2.1 g3.1
+                  __m512i col2 = _mm512_shuffle_i32x4(u1, u3, 0x88);
+                  //   col2: g0.2 g1.2 g2.2 g3.2
+                  __m512i col3 = _mm512_shuffle_i32x4(u1, u3, 0xDD);
+                  //   col3: g0.3 g1.3 g2.3 g3.3
+                  _mm512_storeu_si512((void*)(output + c * out_step_w + tile_out_w), col0);
+                  _mm512_storeu_si512(
+                      (void*)(output + c * out_step_w + 16 * out_step_w + tile_out_w), col1);
+                  _mm512_storeu_si512(
+                      (void*)(output + c * out_step_w + 32 * out_step_w + tile_out_w), col2);
+                  _mm512_storeu_si512(
+                      (void*)(output + c * out_step_w + 48 * out_step_w + tile_out_w), col3);
+                }
               }
             }
           }

@@ -200,6 +200,15 @@ TEST_CASE("transpose plans: bytes on AVX-512 in 64 x 64 tiles through a scratch 
     for (const auto& [rows, cols] : shapes)
       for (int64_t pad : {0, 5}) checkRun(plan, rows, cols, cols + pad, rows + pad, 1, seed++);
   }
+  // Streamed at every size: pass 2's lines through non-temporal stores where the output's rows are
+  // 64-byte aligned (the interpreter aligns element 0: ldo a multiple of 64), cached elsewhere.
+  const ir::Plan streamed = buildPlan(parseSpecText(transposeSpec("u8", R"(["rows", "cols"], "row_stride": "lda")",
+                                                                  R"(, "output": {"row_stride": "ldo", "stores": "streaming"})"),
+                                                    "t.json"),
+                                      avx512);
+  CHECK(contains(streamed.print(), "stream"));
+  for (const auto& [rows, cols] : shapes)
+    for (int64_t pad : {0, 5}) checkRun(streamed, rows, cols, cols + pad, rows + (rows % 64 ? 64 - rows % 64 : 0) + pad, 1, seed++);
   const ir::Plan batched = buildPlan(parseSpecText(transposeSpec("i8", R"([3, "rows", "cols"])"), "t.json"), avx512);
   checkRun(batched, 70, 130, 130, 70, 1, seed++, 3, 70 * 130, 130 * 70);
   // The networks: both passes together move every element of a 64 x 64 byte and a 32 x 32 16-bit

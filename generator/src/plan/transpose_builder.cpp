@@ -149,9 +149,12 @@ class TransposeBuilder {
       const TransposeNetwork plain = proven(plainNetwork(v));
       const std::optional<TransposeNetwork> halves = halfRows(v);
       tables_ = withLaneTables(halves ? *halves : plain, check(halves ? *halves : plain));
-      if (lineTilesApply(halves.has_value())) lineTiles(plain);
-      else tiles(halves ? *halves : plain, plain);
-      streamLargeOutputs(halves ? *halves : plain, plain);
+      if (lineTilesApply(halves.has_value())) {
+        lineTiles(plain);  // streams its whole lines itself where that pays
+      } else {
+        tiles(halves ? *halves : plain, plain);
+        streamLargeOutputs(halves ? *halves : plain, plain);
+      }
       smallMatrices(v);
       thinAsCopies(v);
       yieldOnSplit512(halves ? *halves : plain);
@@ -405,18 +408,62 @@ class TransposeBuilder {
   bool lineTilesApply(bool halfRowsAsked) const {
     return target_.module == LoweringModule::x86 && target_.vectorBits == 512 && bitsOf(spec_.input) == 8 && !halfRowsAsked;
   }
+  // Where the output is large and its rows 64-byte aligned (the same test as other tiles'), pass
+  // 2's lines leave through non-temporal stores (Zen 4, u8: 4096 x 4096 4273 -> 1978 us, 2048 x
+  // 2048 384 -> 356, 1024 x 1024 (below the threshold) 54 -> 64).
   void lineTiles(const TransposeNetwork& plain) {
     const LineTile tile = lineTileX86(spec_.input);
     check(lineTileComposite(tile));  // both passes together: every element lands in its place
-    const VecType v = tile.rows.type;
-    const int s = tile.group, size = 4 * s, block = kLineBlockTiles * size;
-    const std::string side = std::to_string(size);
+    const int size = 4 * tile.group;
+    const std::string side = std::to_string(size), n = std::to_string(plain.rows.size());
     b_.plan.tensors.push_back({"tile_buf", spec_.input, true, {Index::constant(size * size)}, {Index::constant(1)}});
     b_.plan.tensors.back().scratch = true;
     ir::Block& body = b_.plan.body;
     body.push_back(ir::letRoundDown("rows_whole", sym(b_.rows), size));
     body.push_back(ir::letRoundDown("cols_whole", sym(b_.cols), size));
-
+    ir::Block cached = lineTileNest(tile, false);
+    std::string streamNote;
+    if (std::optional<StreamTest> test = streamTest(64, size)) {
+      streamNote = "; outputs of " + test->bytes + " whose rows are 64-byte aligned: the whole tiles' lines through streaming (non-temporal) stores, then a store fence";
+      ir::Block streamed = lineTileNest(tile, true);
+      renameSymbols(streamed, "_nt");
+      const ir::Block chosen = chooseStreamed(std::move(*test), std::move(streamed), std::move(cached), "the whole tiles' lines");
+      body.insert(body.end(), chosen.begin(), chosen.end());
+    } else {
+      body.insert(body.end(), cached.begin(), cached.end());
+    }
+    // The rest through the nest of the plain tiles: the columns past the whole tiles' (their
+    // rows), then the rows past them (every column).
+    struct Strip {
+      Region region;
+      const char* suffix;
+      std::string what;
+    };
+    for (const Strip& st : {Strip{{Index::constant(0), sym("rows_whole"), sym("cols_whole"), sym(b_.cols)}, "_right", "the columns past the last whole " + side + " (their rows)"},
+                            Strip{{sym("rows_whole"), sym(b_.rows), Index::constant(0), sym(b_.cols)}, "_bottom", "the rows past the last whole " + side + " (every column)"}}) {
+      ir::Block outer = std::move(body);
+      body.clear();
+      tiles(plain, plain, false, st.region, false);
+      ir::Block strip = std::move(body);
+      renameSymbols(strip, st.suffix);
+      body = std::move(outer);
+      body.push_back(ir::comment(st.what + " in " + n + " x " + n + " tiles"));
+      body.insert(body.end(), strip.begin(), strip.end());
+    }
+    const std::string sStr = std::to_string(tile.group);
+    note("tiles of " + side + " x " + side + " (64-byte rows) in two passes through a " + std::to_string(size * size * bytesOf(spec_.input) / 1024) +
+         " KiB scratch tile (4 x " + std::to_string(countOps(tile.rows)) + " unpack shuffles on groups of " + sStr + " rows, " + sStr +
+         " x 8 shuffle_i32x4 on 128-bit blocks: whole lines read and written), in blocks of " + std::to_string(kLineBlockTiles) + " x " +
+         std::to_string(kLineBlockTiles) + " tiles; the rows and columns past the last whole " + side + " in tiles of " + n + " x " + n + " through a " +
+         std::to_string(countOps(plain)) + "-shuffle network, " +
+         (spec_.tail == TailPolicy::predicated ? "edge tiles on masked rows and columns" : "edge rows and columns one element at a time") + streamNote);
+  }
+  // The blocked nest of whole tiles over [0, rows_whole) x [0, cols_whole); `streaming`: pass 2's
+  // stores are non-temporal, and a fence follows the nest.
+  ir::Block lineTileNest(const LineTile& tile, bool streaming) {
+    const VecType v = tile.rows.type;
+    const int s = tile.group, size = 4 * s, block = kLineBlockTiles * size;
+    const std::string side = std::to_string(size), sStr = std::to_string(s);
     ir::Block group;  // pass 1 for the rows [s g, s g + s) of the tile
     const std::string inStride = opaqueStride(group, b_.stride, "in_step_w");
     group.push_back(ir::letIndex("group_in", sym("tile_in_w") + sym("g").times(inStride) * s));
@@ -435,10 +482,11 @@ class TransposeBuilder {
     }
     const ir::Block blocksPass = lineBlocksWithTables(tile);
     column.insert(column.end(), blocksPass.begin(), blocksPass.end());
-    for (int k = 0; k < 4; ++k)
+    for (int k = 0; k < 4; ++k) {
       column.push_back(b_.store(tile.blocks.cols[size_t(k)], v, sym("tile_out_w") + sym("c").times(outStride) + Index::symbol(outStride, s * k)));
+      column.back().streaming = streaming;
+    }
 
-    const std::string sStr = std::to_string(s);
     ir::Block whole;
     whole.push_back(ir::letIndex("tile_in_w", inAt("i_w", 0, sym("j_w"))));
     whole.push_back(ir::letIndex("tile_out_w", outAt("j_w", 0, "i_w")));
@@ -463,33 +511,13 @@ class TransposeBuilder {
     Stmt rowBlocks = ir::forLoop("ib_w", Index::constant(0), sym("rows_whole"), block, std::move(rowBlock), false,
                                  "row blocks of " + std::to_string(block) + " x " + std::to_string(block) + " elements (cache blocking)");
     rowBlocks.coversTail = true;
-    body.push_back(std::move(rowBlocks));
-
-    // The rest through the nest of the plain tiles: the columns past the whole tiles' (their
-    // rows), then the rows past them (every column).
-    const std::string n = std::to_string(plain.rows.size());
-    struct Strip {
-      Region region;
-      const char* suffix;
-      std::string what;
-    };
-    for (const Strip& st : {Strip{{Index::constant(0), sym("rows_whole"), sym("cols_whole"), sym(b_.cols)}, "_right", "the columns past the last whole " + side + " (their rows)"},
-                            Strip{{sym("rows_whole"), sym(b_.rows), Index::constant(0), sym(b_.cols)}, "_bottom", "the rows past the last whole " + side + " (every column)"}}) {
-      ir::Block outer = std::move(body);
-      body.clear();
-      tiles(plain, plain, false, st.region, false);
-      ir::Block strip = std::move(body);
-      renameSymbols(strip, st.suffix);
-      body = std::move(outer);
-      body.push_back(ir::comment(st.what + " in " + n + " x " + n + " tiles"));
-      body.insert(body.end(), strip.begin(), strip.end());
+    ir::Block out;
+    out.push_back(std::move(rowBlocks));
+    if (streaming) {
+      out.push_back(ir::comment("the streaming stores reach memory before the kernel returns"));
+      out.push_back(ir::op(OpKind::Fence, "", {}));
     }
-    note("tiles of " + side + " x " + side + " (64-byte rows) in two passes through a " + std::to_string(size * size * bytesOf(spec_.input) / 1024) +
-         " KiB scratch tile (4 x " + std::to_string(countOps(tile.rows)) + " unpack shuffles on groups of " + sStr + " rows, " + sStr +
-         " x 8 shuffle_i32x4 on 128-bit blocks: whole lines read and written), in blocks of " + std::to_string(kLineBlockTiles) + " x " +
-         std::to_string(kLineBlockTiles) + " tiles; the rows and columns past the last whole " + side + " in tiles of " + n + " x " + n + " through a " +
-         std::to_string(countOps(plain)) + "-shuffle network, " +
-         (spec_.tail == TailPolicy::predicated ? "edge tiles on masked rows and columns" : "edge rows and columns one element at a time"));
+    return out;
   }
   // The rows pass with the lane tables of segment 0 (the other segments are tiles of their own):
   // lane l of row r is tagged r * s + l within its segment, as in the s x s tables.
@@ -566,20 +594,27 @@ class TransposeBuilder {
     b_.plan.yieldsOnSplit512 = true;
     note("a static matrix that fits in L1: on CPUs that run 512-bit operations as two halves (AMD Zen 4) the dispatcher takes the 256-bit variant instead");
   }
-  void streamLargeOutputs(const TransposeNetwork& net, const TransposeNetwork& plain) {
-    const int vbytes = net.type.bits() / 8;
-    if (spec_.outputStores == OutputStores::cached) return;
+  // When whole tiles of `vbytes`-byte rows may stream: the test (an index compared with
+  // `threshold`) and the lets it reads; none when the spec or the target rules it out, or a
+  // stride known statically misaligns tile rows, or a static output is below the threshold.
+  struct StreamTest {
+    ir::Block lets;
+    Index size;
+    int64_t threshold = 0;
+    std::string bytes;  // "2 MiB or more", "any size"
+  };
+  std::optional<StreamTest> streamTest(int vbytes, int n) {
+    if (spec_.outputStores == OutputStores::cached) return std::nullopt;
     if (target_.module != LoweringModule::x86) {
       if (spec_.outputStores == OutputStores::streaming) note("stores \"streaming\": x86 only; here every store goes through the caches");
-      return;
+      return std::nullopt;
     }
     const bool always = spec_.outputStores == OutputStores::streaming;
     // A tile fills n output lines at once, 64 / vbytes tiles in a row completing each; the write-
     // combining buffers hold about 8 partial lines: with more, they flush half lines (u16 on
     // AVX-512, 16 rows of 32 bytes: 1024 x 1024 136 -> 234 us streamed; f32 on AVX2, 8 rows of 32
     // bytes: 460 -> 272 us).
-    const int n = int(net.rows.size());
-    if (!always && n > 8 && vbytes < 64) return;
+    if (!always && n > 8 && vbytes < 64) return std::nullopt;
     // Strides known to misalign a tile row, or a static output below the threshold: no copy.
     const Index rowStride = sym(outStride_);
     for (const Index* stride : {&rowStride, spec_.batch ? static_cast<const Index*>(&outBatch_) : nullptr}) {
@@ -588,34 +623,46 @@ class TransposeBuilder {
       if (!known && stride->terms.size() == 1 && stride->terms[0].symbols.size() == 1) known = staticValue(stride->terms[0].symbols[0]);
       if (known && *known * bytesOf(spec_.input) % vbytes != 0) {
         note("the output's stride keeps tile rows off " + std::to_string(vbytes) + "-byte boundaries: no streaming stores");
-        return;
+        return std::nullopt;
       }
     }
-    Index size = sym(b_.rows).times(b_.cols);
-    if (spec_.batch) size = size.times(batch_);
-    const int64_t threshold = always ? 1 : kStreamBytes / bytesOf(spec_.input);
+    StreamTest test;
+    test.size = sym(b_.rows).times(b_.cols);
+    if (spec_.batch) test.size = test.size.times(batch_);
+    test.threshold = always ? 1 : kStreamBytes / bytesOf(spec_.input);
     const auto rows = staticValue(b_.rows), cols = staticValue(b_.cols);
     const auto batch = spec_.batch ? staticValue(batch_) : std::optional<int64_t>(1);
-    if (rows && cols && batch && *rows * *cols * *batch < threshold) return;  // a small static output
+    if (rows && cols && batch && *rows * *cols * *batch < test.threshold) return std::nullopt;  // a small static output
+    test.lets.push_back(ir::comment("streaming stores need every tile row of the output on a " + std::to_string(vbytes) + "-byte boundary"));
+    test.lets.push_back(ir::letAligned("out_aligned", "output", Index::constant(0), vbytes));
+    test.lets.push_back(ir::letAligned("out_rows_aligned", "output", sym(outStride_), vbytes));
+    test.size = test.size.times("out_aligned").times("out_rows_aligned");
+    if (spec_.batch) {
+      test.lets.push_back(ir::letAligned("out_batch_aligned", "output", outBatch_, vbytes));
+      test.size = test.size.times("out_batch_aligned");
+    }
+    test.bytes = always ? "any size" : std::to_string(kStreamBytes >> 20) + " MiB or more";
+    return test;
+  }
+  // `streamed` where the test holds, `cached` elsewhere.
+  static ir::Block chooseStreamed(StreamTest test, ir::Block streamed, ir::Block cached, const std::string& what) {
+    ir::Block body = std::move(test.lets);
+    body.push_back(ir::ifIndex(test.size, ir::Cmp::ge, Index::constant(test.threshold), std::move(streamed),
+                               "an aligned output of " + test.bytes + ": " + what + " stored past the caches"));
+    body.push_back(ir::ifIndex(test.size, ir::Cmp::lt, Index::constant(test.threshold), std::move(cached), "otherwise through the caches"));
+    return body;
+  }
+  void streamLargeOutputs(const TransposeNetwork& net, const TransposeNetwork& plain) {
+    const int vbytes = net.type.bits() / 8, n = int(net.rows.size());
+    std::optional<StreamTest> test = streamTest(vbytes, n);
+    if (!test) return;
+    const std::string bytes = test->bytes;
     ir::Block cached = std::move(b_.plan.body);
     b_.plan.body.clear();
     tiles(net, plain, true);
     ir::Block streamed = std::move(b_.plan.body);
     renameSymbols(streamed, "_nt");
-    ir::Block& body = b_.plan.body;
-    body.clear();
-    body.push_back(ir::comment("streaming stores need every tile row of the output on a " + std::to_string(vbytes) + "-byte boundary"));
-    body.push_back(ir::letAligned("out_aligned", "output", Index::constant(0), vbytes));
-    body.push_back(ir::letAligned("out_rows_aligned", "output", sym(outStride_), vbytes));
-    size = size.times("out_aligned").times("out_rows_aligned");
-    if (spec_.batch) {
-      body.push_back(ir::letAligned("out_batch_aligned", "output", outBatch_, vbytes));
-      size = size.times("out_batch_aligned");
-    }
-    const std::string bytes = always ? "any size" : std::to_string(kStreamBytes >> 20) + " MiB or more";
-    body.push_back(ir::ifIndex(size, ir::Cmp::ge, Index::constant(threshold), std::move(streamed),
-                               "an aligned output of " + bytes + ": whole tiles stored past the caches"));
-    body.push_back(ir::ifIndex(size, ir::Cmp::lt, Index::constant(threshold), std::move(cached), "otherwise through the caches"));
+    b_.plan.body = chooseStreamed(std::move(*test), std::move(streamed), std::move(cached), "whole tiles");
     note("outputs of " + bytes + " whose tile rows are " + std::to_string(vbytes) + "-byte aligned: whole tiles through streaming (non-temporal) stores, in blocks of " +
          std::to_string(std::max(n, kStreamBlockRows / n * n)) + " rows" +
          (wholeLines(net) ? " on AMD CPUs, else " + std::to_string(std::max(n, kStreamBlockRowsWholeLines / n * n)) : "") + ", then a store fence");

@@ -266,7 +266,10 @@ void run_large(const Kernel& kernel) {
   uint64_t seed = 100001;
   const std::vector<Request> big = {{1000, 1000, 0, 0, 0, 1}, {1024, 1024, 0, 0, 0, 1}, {1024, 1024, 0, 0, 1, 1}, {1, 4096, 0, 0, 0},
                                     {4096, 1, 0, 0, 0},        {1023, 1025, 3, 1, 1, 1}, {257, 129, 1024 - 129, 4096 - 257, 0},
-                                    {100, 100, 0, 0, 0, 7, 0},  {1100, 1030, 0, 4, 0, 1}};
+                                    {100, 100, 0, 0, 0, 7, 0},  {1100, 1030, 0, 4, 0, 1},
+                                    // 2.3 MB of bytes (streamed), output rows 1664 apart: past the last
+                                    // whole 64 x 64 tile by 30 rows and 56 columns
+                                    {1630, 1400, 0, 34, 0, 1}};
   // Under emulation (SIMDGEN_EXEC_EMULATED=1: the qemu runs, where a 1024 x 1024 transpose and its
   // check take seconds) and in the thin sweep: the matrices up to 1024 x 1024, and that one aligned
   // only (the misaligned copy is there for x86's streaming stores; qemu's CPUs have none).
