@@ -45,6 +45,25 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   transpose: output[c, r] = input[r, c] (n x n f32)
 
 #if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_CPU_SPLITS_512
+#define SIMDGEN_HELPER_CPU_SPLITS_512
+// Whether the CPU runs 512-bit operations as two 256-bit halves (AMD family 19h, Zen 4: a 512-bit
+// store takes two cycles, a 512-bit shuffle issues once per cycle and 256-bit ones twice): the
+// dispatcher then prefers the 256-bit variant of kernels bound by shuffles and stores in L1.
+// Defining SIMDGEN_ASSUME_SPLIT_512 as 0 or 1 when compiling fixes the answer.
+static inline int simdgen_cpu_splits_512(void) {
+#if defined(SIMDGEN_ASSUME_SPLIT_512)
+  return SIMDGEN_ASSUME_SPLIT_512;
+#elif defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  return __builtin_cpu_is("amdfam19h");
+#else
+  return 0;
+#endif
+}
+#endif
+#endif
+#if defined(__x86_64__)
 #ifndef SIMDGEN_HELPER_OPAQUE
 #define SIMDGEN_HELPER_OPAQUE
 // v, hidden from the optimiser: address arithmetic on it is done where it is used. Without it
@@ -73,464 +92,671 @@ static inline int64_t simdgen_opaque(int64_t v) {
 
 // ---- avx512 (512-bit vectors)
 // in place: tiles of 16 x 16 through a 64-shuffle network, each tile and its mirror loaded before either is stored; the edges swap element pairs
+// in place: tiles of 8 x 8 through a 24-shuffle network, each tile and its mirror loaded before either is stored; the edges swap element pairs
+// of the two nests above, the second (half-width tiles) runs on CPUs that split 512-bit operations (AMD Zen 4) unless the row stride is a multiple of 2048 bytes
 
 #if defined(__x86_64__)
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
 transpose_in_place_f32_avx512(const float* input, int64_t rows, int64_t stride, float* output) {
-  int64_t i = 0;
-  // tile rows
-  for (; i + 16 <= rows; i += 16) {
-    // the diagonal tile
-    int64_t diag_step = simdgen_opaque(stride);
-    int64_t diag_at = diag_step * i + i;
-    __m512 row0 = _mm512_loadu_ps(input + diag_at);
-    __m512 row1 = _mm512_loadu_ps(input + diag_at + diag_step);
-    __m512 row2 = _mm512_loadu_ps(input + diag_at + 2 * diag_step);
-    __m512 row3 = _mm512_loadu_ps(input + diag_at + 3 * diag_step);
-    __m512 row4 = _mm512_loadu_ps(input + diag_at + 4 * diag_step);
-    __m512 row5 = _mm512_loadu_ps(input + diag_at + 5 * diag_step);
-    __m512 row6 = _mm512_loadu_ps(input + diag_at + 6 * diag_step);
-    __m512 row7 = _mm512_loadu_ps(input + diag_at + 7 * diag_step);
-    __m512 row8 = _mm512_loadu_ps(input + diag_at + 8 * diag_step);
-    __m512 row9 = _mm512_loadu_ps(input + diag_at + 9 * diag_step);
-    __m512 row10 = _mm512_loadu_ps(input + diag_at + 10 * diag_step);
-    __m512 row11 = _mm512_loadu_ps(input + diag_at + 11 * diag_step);
-    __m512 row12 = _mm512_loadu_ps(input + diag_at + 12 * diag_step);
-    __m512 row13 = _mm512_loadu_ps(input + diag_at + 13 * diag_step);
-    __m512 row14 = _mm512_loadu_ps(input + diag_at + 14 * diag_step);
-    __m512 row15 = _mm512_loadu_ps(input + diag_at + 15 * diag_step);
-    // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
-    __m512 t1_0 = _mm512_unpacklo_ps(row0, row1);
-    __m512 t1_1 = _mm512_unpackhi_ps(row0, row1);
-    __m512 t1_2 = _mm512_unpacklo_ps(row2, row3);
-    __m512 t1_3 = _mm512_unpackhi_ps(row2, row3);
-    __m512 t1_4 = _mm512_unpacklo_ps(row4, row5);
-    __m512 t1_5 = _mm512_unpackhi_ps(row4, row5);
-    __m512 t1_6 = _mm512_unpacklo_ps(row6, row7);
-    __m512 t1_7 = _mm512_unpackhi_ps(row6, row7);
-    __m512 t1_8 = _mm512_unpacklo_ps(row8, row9);
-    __m512 t1_9 = _mm512_unpackhi_ps(row8, row9);
-    __m512 t1_10 = _mm512_unpacklo_ps(row10, row11);
-    __m512 t1_11 = _mm512_unpackhi_ps(row10, row11);
-    __m512 t1_12 = _mm512_unpacklo_ps(row12, row13);
-    __m512 t1_13 = _mm512_unpackhi_ps(row12, row13);
-    __m512 t1_14 = _mm512_unpacklo_ps(row14, row15);
-    __m512 t1_15 = _mm512_unpackhi_ps(row14, row15);
-    //   t1_0: 0 16 1 17 4 20 5 21 8 24 9 25 12 28 13 29
-    //   t1_1: 2 18 3 19 6 22 7 23 10 26 11 27 14 30 15 31
-    //   t1_2: 32 48 33 49 36 52 37 53 40 56 41 57 44 60 45 61
-    //   t1_3: 34 50 35 51 38 54 39 55 42 58 43 59 46 62 47 63
-    //   t1_4: 64 80 65 81 68 84 69 85 72 88 73 89 76 92 77 93
-    //   t1_5: 66 82 67 83 70 86 71 87 74 90 75 91 78 94 79 95
-    //   t1_6: 96 112 97 113 100 116 101 117 104 120 105 121 108 124 109 125
-    //   t1_7: 98 114 99 115 102 118 103 119 106 122 107 123 110 126 111 127
-    //   t1_8: 128 144 129 145 132 148 133 149 136 152 137 153 140 156 141 157
-    //   t1_9: 130 146 131 147 134 150 135 151 138 154 139 155 142 158 143 159
-    //   t1_10: 160 176 161 177 164 180 165 181 168 184 169 185 172 188 173 189
-    //   t1_11: 162 178 163 179 166 182 167 183 170 186 171 187 174 190 175 191
-    //   t1_12: 192 208 193 209 196 212 197 213 200 216 201 217 204 220 205 221
-    //   t1_13: 194 210 195 211 198 214 199 215 202 218 203 219 206 222 207 223
-    //   t1_14: 224 240 225 241 228 244 229 245 232 248 233 249 236 252 237 253
-    //   t1_15: 226 242 227 243 230 246 231 247 234 250 235 251 238 254 239 255
-    // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
-    __m512 t2_0 =
-        _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_0), _mm512_castps_pd(t1_2)));
-    __m512 t2_1 =
-        _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_0), _mm512_castps_pd(t1_2)));
-    __m512 t2_2 =
-        _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_1), _mm512_castps_pd(t1_3)));
-    __m512 t2_3 =
-        _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_1), _mm512_castps_pd(t1_3)));
-    __m512 t2_4 =
-        _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_4), _mm512_castps_pd(t1_6)));
-    __m512 t2_5 =
-        _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_4), _mm512_castps_pd(t1_6)));
-    __m512 t2_6 =
-        _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_5), _mm512_castps_pd(t1_7)));
-    __m512 t2_7 =
-        _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_5), _mm512_castps_pd(t1_7)));
-    __m512 t2_8 =
-        _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_8), _mm512_castps_pd(t1_10)));
-    __m512 t2_9 =
-        _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_8), _mm512_castps_pd(t1_10)));
-    __m512 t2_10 =
-        _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_9), _mm512_castps_pd(t1_11)));
-    __m512 t2_11 =
-        _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_9), _mm512_castps_pd(t1_11)));
-    __m512 t2_12 =
-        _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_12), _mm512_castps_pd(t1_14)));
-    __m512 t2_13 =
-        _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_12), _mm512_castps_pd(t1_14)));
-    __m512 t2_14 =
-        _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_13), _mm512_castps_pd(t1_15)));
-    __m512 t2_15 =
-        _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_13), _mm512_castps_pd(t1_15)));
-    //   t2_0: 0 16 32 48 4 20 36 52 8 24 40 56 12 28 44 60
-    //   t2_1: 1 17 33 49 5 21 37 53 9 25 41 57 13 29 45 61
-    //   t2_2: 2 18 34 50 6 22 38 54 10 26 42 58 14 30 46 62
-    //   t2_3: 3 19 35 51 7 23 39 55 11 27 43 59 15 31 47 63
-    //   t2_4: 64 80 96 112 68 84 100 116 72 88 104 120 76 92 108 124
-    //   t2_5: 65 81 97 113 69 85 101 117 73 89 105 121 77 93 109 125
-    //   t2_6: 66 82 98 114 70 86 102 118 74 90 106 122 78 94 110 126
-    //   t2_7: 67 83 99 115 71 87 103 119 75 91 107 123 79 95 111 127
-    //   t2_8: 128 144 160 176 132 148 164 180 136 152 168 184 140 156 172 188
-    //   t2_9: 129 145 161 177 133 149 165 181 137 153 169 185 141 157 173 189
-    //   t2_10: 130 146 162 178 134 150 166 182 138 154 170 186 142 158 174 190
-    //   t2_11: 131 147 163 179 135 151 167 183 139 155 171 187 143 159 175 191
-    //   t2_12: 192 208 224 240 196 212 228 244 200 216 232 248 204 220 236 252
-    //   t2_13: 193 209 225 241 197 213 229 245 201 217 233 249 205 221 237 253
-    //   t2_14: 194 210 226 242 198 214 230 246 202 218 234 250 206 222 238 254
-    //   t2_15: 195 211 227 243 199 215 231 247 203 219 235 251 207 223 239 255
-    // stage 3: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
-    __m512 t3_0 = _mm512_shuffle_f32x4(t2_0, t2_4, 0x88);
-    __m512 t3_4 = _mm512_shuffle_f32x4(t2_0, t2_4, 0xDD);
-    __m512 t3_1 = _mm512_shuffle_f32x4(t2_1, t2_5, 0x88);
-    __m512 t3_5 = _mm512_shuffle_f32x4(t2_1, t2_5, 0xDD);
-    __m512 t3_2 = _mm512_shuffle_f32x4(t2_2, t2_6, 0x88);
-    __m512 t3_6 = _mm512_shuffle_f32x4(t2_2, t2_6, 0xDD);
-    __m512 t3_3 = _mm512_shuffle_f32x4(t2_3, t2_7, 0x88);
-    __m512 t3_7 = _mm512_shuffle_f32x4(t2_3, t2_7, 0xDD);
-    __m512 t3_8 = _mm512_shuffle_f32x4(t2_8, t2_12, 0x88);
-    __m512 t3_12 = _mm512_shuffle_f32x4(t2_8, t2_12, 0xDD);
-    __m512 t3_9 = _mm512_shuffle_f32x4(t2_9, t2_13, 0x88);
-    __m512 t3_13 = _mm512_shuffle_f32x4(t2_9, t2_13, 0xDD);
-    __m512 t3_10 = _mm512_shuffle_f32x4(t2_10, t2_14, 0x88);
-    __m512 t3_14 = _mm512_shuffle_f32x4(t2_10, t2_14, 0xDD);
-    __m512 t3_11 = _mm512_shuffle_f32x4(t2_11, t2_15, 0x88);
-    __m512 t3_15 = _mm512_shuffle_f32x4(t2_11, t2_15, 0xDD);
-    //   t3_0: 0 16 32 48 8 24 40 56 64 80 96 112 72 88 104 120
-    //   t3_4: 4 20 36 52 12 28 44 60 68 84 100 116 76 92 108 124
-    //   t3_1: 1 17 33 49 9 25 41 57 65 81 97 113 73 89 105 121
-    //   t3_5: 5 21 37 53 13 29 45 61 69 85 101 117 77 93 109 125
-    //   t3_2: 2 18 34 50 10 26 42 58 66 82 98 114 74 90 106 122
-    //   t3_6: 6 22 38 54 14 30 46 62 70 86 102 118 78 94 110 126
-    //   t3_3: 3 19 35 51 11 27 43 59 67 83 99 115 75 91 107 123
-    //   t3_7: 7 23 39 55 15 31 47 63 71 87 103 119 79 95 111 127
-    //   t3_8: 128 144 160 176 136 152 168 184 192 208 224 240 200 216 232 248
-    //   t3_12: 132 148 164 180 140 156 172 188 196 212 228 244 204 220 236 252
-    //   t3_9: 129 145 161 177 137 153 169 185 193 209 225 241 201 217 233 249
-    //   t3_13: 133 149 165 181 141 157 173 189 197 213 229 245 205 221 237 253
-    //   t3_10: 130 146 162 178 138 154 170 186 194 210 226 242 202 218 234 250
-    //   t3_14: 134 150 166 182 142 158 174 190 198 214 230 246 206 222 238 254
-    //   t3_11: 131 147 163 179 139 155 171 187 195 211 227 243 203 219 235 251
-    //   t3_15: 135 151 167 183 143 159 175 191 199 215 231 247 207 223 239 255
-    // stage 4: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
-    __m512 col0 = _mm512_shuffle_f32x4(t3_0, t3_8, 0x88);
-    __m512 col8 = _mm512_shuffle_f32x4(t3_0, t3_8, 0xDD);
-    __m512 col1 = _mm512_shuffle_f32x4(t3_1, t3_9, 0x88);
-    __m512 col9 = _mm512_shuffle_f32x4(t3_1, t3_9, 0xDD);
-    __m512 col2 = _mm512_shuffle_f32x4(t3_2, t3_10, 0x88);
-    __m512 col10 = _mm512_shuffle_f32x4(t3_2, t3_10, 0xDD);
-    __m512 col3 = _mm512_shuffle_f32x4(t3_3, t3_11, 0x88);
-    __m512 col11 = _mm512_shuffle_f32x4(t3_3, t3_11, 0xDD);
-    __m512 col4 = _mm512_shuffle_f32x4(t3_4, t3_12, 0x88);
-    __m512 col12 = _mm512_shuffle_f32x4(t3_4, t3_12, 0xDD);
-    __m512 col5 = _mm512_shuffle_f32x4(t3_5, t3_13, 0x88);
-    __m512 col13 = _mm512_shuffle_f32x4(t3_5, t3_13, 0xDD);
-    __m512 col6 = _mm512_shuffle_f32x4(t3_6, t3_14, 0x88);
-    __m512 col14 = _mm512_shuffle_f32x4(t3_6, t3_14, 0xDD);
-    __m512 col7 = _mm512_shuffle_f32x4(t3_7, t3_15, 0x88);
-    __m512 col15 = _mm512_shuffle_f32x4(t3_7, t3_15, 0xDD);
-    //   col0: 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240
-    //   col8: 8 24 40 56 72 88 104 120 136 152 168 184 200 216 232 248
-    //   col1: 1 17 33 49 65 81 97 113 129 145 161 177 193 209 225 241
-    //   col9: 9 25 41 57 73 89 105 121 137 153 169 185 201 217 233 249
-    //   col2: 2 18 34 50 66 82 98 114 130 146 162 178 194 210 226 242
-    //   col10: 10 26 42 58 74 90 106 122 138 154 170 186 202 218 234 250
-    //   col3: 3 19 35 51 67 83 99 115 131 147 163 179 195 211 227 243
-    //   col11: 11 27 43 59 75 91 107 123 139 155 171 187 203 219 235 251
-    //   col4: 4 20 36 52 68 84 100 116 132 148 164 180 196 212 228 244
-    //   col12: 12 28 44 60 76 92 108 124 140 156 172 188 204 220 236 252
-    //   col5: 5 21 37 53 69 85 101 117 133 149 165 181 197 213 229 245
-    //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
-    //   col6: 6 22 38 54 70 86 102 118 134 150 166 182 198 214 230 246
-    //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
-    //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
-    //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
-    _mm512_storeu_ps(output + diag_at, col0);
-    _mm512_storeu_ps(output + diag_at + diag_step, col1);
-    _mm512_storeu_ps(output + diag_at + 2 * diag_step, col2);
-    _mm512_storeu_ps(output + diag_at + 3 * diag_step, col3);
-    _mm512_storeu_ps(output + diag_at + 4 * diag_step, col4);
-    _mm512_storeu_ps(output + diag_at + 5 * diag_step, col5);
-    _mm512_storeu_ps(output + diag_at + 6 * diag_step, col6);
-    _mm512_storeu_ps(output + diag_at + 7 * diag_step, col7);
-    _mm512_storeu_ps(output + diag_at + 8 * diag_step, col8);
-    _mm512_storeu_ps(output + diag_at + 9 * diag_step, col9);
-    _mm512_storeu_ps(output + diag_at + 10 * diag_step, col10);
-    _mm512_storeu_ps(output + diag_at + 11 * diag_step, col11);
-    _mm512_storeu_ps(output + diag_at + 12 * diag_step, col12);
-    _mm512_storeu_ps(output + diag_at + 13 * diag_step, col13);
-    _mm512_storeu_ps(output + diag_at + 14 * diag_step, col14);
-    _mm512_storeu_ps(output + diag_at + 15 * diag_step, col15);
-    int64_t j = i + 16;
-    // tile pairs (i, j) and (j, i)
-    for (; j + 16 <= rows; j += 16) {
-      int64_t pair_step = simdgen_opaque(stride);
-      int64_t a_at = i * pair_step + j;
-      int64_t b_at = i + j * pair_step;
-      __m512 row0_a = _mm512_loadu_ps(input + a_at);
-      __m512 row1_a = _mm512_loadu_ps(input + a_at + pair_step);
-      __m512 row2_a = _mm512_loadu_ps(input + a_at + 2 * pair_step);
-      __m512 row3_a = _mm512_loadu_ps(input + a_at + 3 * pair_step);
-      __m512 row4_a = _mm512_loadu_ps(input + a_at + 4 * pair_step);
-      __m512 row5_a = _mm512_loadu_ps(input + a_at + 5 * pair_step);
-      __m512 row6_a = _mm512_loadu_ps(input + a_at + 6 * pair_step);
-      __m512 row7_a = _mm512_loadu_ps(input + a_at + 7 * pair_step);
-      __m512 row8_a = _mm512_loadu_ps(input + a_at + 8 * pair_step);
-      __m512 row9_a = _mm512_loadu_ps(input + a_at + 9 * pair_step);
-      __m512 row10_a = _mm512_loadu_ps(input + a_at + 10 * pair_step);
-      __m512 row11_a = _mm512_loadu_ps(input + a_at + 11 * pair_step);
-      __m512 row12_a = _mm512_loadu_ps(input + a_at + 12 * pair_step);
-      __m512 row13_a = _mm512_loadu_ps(input + a_at + 13 * pair_step);
-      __m512 row14_a = _mm512_loadu_ps(input + a_at + 14 * pair_step);
-      __m512 row15_a = _mm512_loadu_ps(input + a_at + 15 * pair_step);
-      __m512 row0_b = _mm512_loadu_ps(input + b_at);
-      __m512 row1_b = _mm512_loadu_ps(input + b_at + pair_step);
-      __m512 row2_b = _mm512_loadu_ps(input + b_at + 2 * pair_step);
-      __m512 row3_b = _mm512_loadu_ps(input + b_at + 3 * pair_step);
-      __m512 row4_b = _mm512_loadu_ps(input + b_at + 4 * pair_step);
-      __m512 row5_b = _mm512_loadu_ps(input + b_at + 5 * pair_step);
-      __m512 row6_b = _mm512_loadu_ps(input + b_at + 6 * pair_step);
-      __m512 row7_b = _mm512_loadu_ps(input + b_at + 7 * pair_step);
-      __m512 row8_b = _mm512_loadu_ps(input + b_at + 8 * pair_step);
-      __m512 row9_b = _mm512_loadu_ps(input + b_at + 9 * pair_step);
-      __m512 row10_b = _mm512_loadu_ps(input + b_at + 10 * pair_step);
-      __m512 row11_b = _mm512_loadu_ps(input + b_at + 11 * pair_step);
-      __m512 row12_b = _mm512_loadu_ps(input + b_at + 12 * pair_step);
-      __m512 row13_b = _mm512_loadu_ps(input + b_at + 13 * pair_step);
-      __m512 row14_b = _mm512_loadu_ps(input + b_at + 14 * pair_step);
-      __m512 row15_b = _mm512_loadu_ps(input + b_at + 15 * pair_step);
-      // tile (i, j) to (j, i), then tile (j, i) to (i, j): both are loaded already
-      // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
-      __m512 t1_0_a = _mm512_unpacklo_ps(row0_a, row1_a);
-      __m512 t1_1_a = _mm512_unpackhi_ps(row0_a, row1_a);
-      __m512 t1_2_a = _mm512_unpacklo_ps(row2_a, row3_a);
-      __m512 t1_3_a = _mm512_unpackhi_ps(row2_a, row3_a);
-      __m512 t1_4_a = _mm512_unpacklo_ps(row4_a, row5_a);
-      __m512 t1_5_a = _mm512_unpackhi_ps(row4_a, row5_a);
-      __m512 t1_6_a = _mm512_unpacklo_ps(row6_a, row7_a);
-      __m512 t1_7_a = _mm512_unpackhi_ps(row6_a, row7_a);
-      __m512 t1_8_a = _mm512_unpacklo_ps(row8_a, row9_a);
-      __m512 t1_9_a = _mm512_unpackhi_ps(row8_a, row9_a);
-      __m512 t1_10_a = _mm512_unpacklo_ps(row10_a, row11_a);
-      __m512 t1_11_a = _mm512_unpackhi_ps(row10_a, row11_a);
-      __m512 t1_12_a = _mm512_unpacklo_ps(row12_a, row13_a);
-      __m512 t1_13_a = _mm512_unpackhi_ps(row12_a, row13_a);
-      __m512 t1_14_a = _mm512_unpacklo_ps(row14_a, row15_a);
-      __m512 t1_15_a = _mm512_unpackhi_ps(row14_a, row15_a);
-      // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
-      __m512 t2_0_a =
-          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_0_a), _mm512_castps_pd(t1_2_a)));
-      __m512 t2_1_a =
-          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_0_a), _mm512_castps_pd(t1_2_a)));
-      __m512 t2_2_a =
-          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_1_a), _mm512_castps_pd(t1_3_a)));
-      __m512 t2_3_a =
-          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_1_a), _mm512_castps_pd(t1_3_a)));
-      __m512 t2_4_a =
-          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_4_a), _mm512_castps_pd(t1_6_a)));
-      __m512 t2_5_a =
-          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_4_a), _mm512_castps_pd(t1_6_a)));
-      __m512 t2_6_a =
-          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_5_a), _mm512_castps_pd(t1_7_a)));
-      __m512 t2_7_a =
-          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_5_a), _mm512_castps_pd(t1_7_a)));
-      __m512 t2_8_a =
-          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_8_a), _mm512_castps_pd(t1_10_a)));
-      __m512 t2_9_a =
-          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_8_a), _mm512_castps_pd(t1_10_a)));
-      __m512 t2_10_a =
-          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_9_a), _mm512_castps_pd(t1_11_a)));
-      __m512 t2_11_a =
-          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_9_a), _mm512_castps_pd(t1_11_a)));
-      __m512 t2_12_a = _mm512_castpd_ps(
-          _mm512_unpacklo_pd(_mm512_castps_pd(t1_12_a), _mm512_castps_pd(t1_14_a)));
-      __m512 t2_13_a = _mm512_castpd_ps(
-          _mm512_unpackhi_pd(_mm512_castps_pd(t1_12_a), _mm512_castps_pd(t1_14_a)));
-      __m512 t2_14_a = _mm512_castpd_ps(
-          _mm512_unpacklo_pd(_mm512_castps_pd(t1_13_a), _mm512_castps_pd(t1_15_a)));
-      __m512 t2_15_a = _mm512_castpd_ps(
-          _mm512_unpackhi_pd(_mm512_castps_pd(t1_13_a), _mm512_castps_pd(t1_15_a)));
-      // stage 3: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
-      __m512 t3_0_a = _mm512_shuffle_f32x4(t2_0_a, t2_4_a, 0x88);
-      __m512 t3_4_a = _mm512_shuffle_f32x4(t2_0_a, t2_4_a, 0xDD);
-      __m512 t3_1_a = _mm512_shuffle_f32x4(t2_1_a, t2_5_a, 0x88);
-      __m512 t3_5_a = _mm512_shuffle_f32x4(t2_1_a, t2_5_a, 0xDD);
-      __m512 t3_2_a = _mm512_shuffle_f32x4(t2_2_a, t2_6_a, 0x88);
-      __m512 t3_6_a = _mm512_shuffle_f32x4(t2_2_a, t2_6_a, 0xDD);
-      __m512 t3_3_a = _mm512_shuffle_f32x4(t2_3_a, t2_7_a, 0x88);
-      __m512 t3_7_a = _mm512_shuffle_f32x4(t2_3_a, t2_7_a, 0xDD);
-      __m512 t3_8_a = _mm512_shuffle_f32x4(t2_8_a, t2_12_a, 0x88);
-      __m512 t3_12_a = _mm512_shuffle_f32x4(t2_8_a, t2_12_a, 0xDD);
-      __m512 t3_9_a = _mm512_shuffle_f32x4(t2_9_a, t2_13_a, 0x88);
-      __m512 t3_13_a = _mm512_shuffle_f32x4(t2_9_a, t2_13_a, 0xDD);
-      __m512 t3_10_a = _mm512_shuffle_f32x4(t2_10_a, t2_14_a, 0x88);
-      __m512 t3_14_a = _mm512_shuffle_f32x4(t2_10_a, t2_14_a, 0xDD);
-      __m512 t3_11_a = _mm512_shuffle_f32x4(t2_11_a, t2_15_a, 0x88);
-      __m512 t3_15_a = _mm512_shuffle_f32x4(t2_11_a, t2_15_a, 0xDD);
-      // stage 4: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
-      __m512 col0_a = _mm512_shuffle_f32x4(t3_0_a, t3_8_a, 0x88);
-      __m512 col8_a = _mm512_shuffle_f32x4(t3_0_a, t3_8_a, 0xDD);
-      __m512 col1_a = _mm512_shuffle_f32x4(t3_1_a, t3_9_a, 0x88);
-      __m512 col9_a = _mm512_shuffle_f32x4(t3_1_a, t3_9_a, 0xDD);
-      __m512 col2_a = _mm512_shuffle_f32x4(t3_2_a, t3_10_a, 0x88);
-      __m512 col10_a = _mm512_shuffle_f32x4(t3_2_a, t3_10_a, 0xDD);
-      __m512 col3_a = _mm512_shuffle_f32x4(t3_3_a, t3_11_a, 0x88);
-      __m512 col11_a = _mm512_shuffle_f32x4(t3_3_a, t3_11_a, 0xDD);
-      __m512 col4_a = _mm512_shuffle_f32x4(t3_4_a, t3_12_a, 0x88);
-      __m512 col12_a = _mm512_shuffle_f32x4(t3_4_a, t3_12_a, 0xDD);
-      __m512 col5_a = _mm512_shuffle_f32x4(t3_5_a, t3_13_a, 0x88);
-      __m512 col13_a = _mm512_shuffle_f32x4(t3_5_a, t3_13_a, 0xDD);
-      __m512 col6_a = _mm512_shuffle_f32x4(t3_6_a, t3_14_a, 0x88);
-      __m512 col14_a = _mm512_shuffle_f32x4(t3_6_a, t3_14_a, 0xDD);
-      __m512 col7_a = _mm512_shuffle_f32x4(t3_7_a, t3_15_a, 0x88);
-      __m512 col15_a = _mm512_shuffle_f32x4(t3_7_a, t3_15_a, 0xDD);
-      _mm512_storeu_ps(output + b_at, col0_a);
-      _mm512_storeu_ps(output + b_at + pair_step, col1_a);
-      _mm512_storeu_ps(output + b_at + 2 * pair_step, col2_a);
-      _mm512_storeu_ps(output + b_at + 3 * pair_step, col3_a);
-      _mm512_storeu_ps(output + b_at + 4 * pair_step, col4_a);
-      _mm512_storeu_ps(output + b_at + 5 * pair_step, col5_a);
-      _mm512_storeu_ps(output + b_at + 6 * pair_step, col6_a);
-      _mm512_storeu_ps(output + b_at + 7 * pair_step, col7_a);
-      _mm512_storeu_ps(output + b_at + 8 * pair_step, col8_a);
-      _mm512_storeu_ps(output + b_at + 9 * pair_step, col9_a);
-      _mm512_storeu_ps(output + b_at + 10 * pair_step, col10_a);
-      _mm512_storeu_ps(output + b_at + 11 * pair_step, col11_a);
-      _mm512_storeu_ps(output + b_at + 12 * pair_step, col12_a);
-      _mm512_storeu_ps(output + b_at + 13 * pair_step, col13_a);
-      _mm512_storeu_ps(output + b_at + 14 * pair_step, col14_a);
-      _mm512_storeu_ps(output + b_at + 15 * pair_step, col15_a);
-      // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
-      __m512 t1_0_b = _mm512_unpacklo_ps(row0_b, row1_b);
-      __m512 t1_1_b = _mm512_unpackhi_ps(row0_b, row1_b);
-      __m512 t1_2_b = _mm512_unpacklo_ps(row2_b, row3_b);
-      __m512 t1_3_b = _mm512_unpackhi_ps(row2_b, row3_b);
-      __m512 t1_4_b = _mm512_unpacklo_ps(row4_b, row5_b);
-      __m512 t1_5_b = _mm512_unpackhi_ps(row4_b, row5_b);
-      __m512 t1_6_b = _mm512_unpacklo_ps(row6_b, row7_b);
-      __m512 t1_7_b = _mm512_unpackhi_ps(row6_b, row7_b);
-      __m512 t1_8_b = _mm512_unpacklo_ps(row8_b, row9_b);
-      __m512 t1_9_b = _mm512_unpackhi_ps(row8_b, row9_b);
-      __m512 t1_10_b = _mm512_unpacklo_ps(row10_b, row11_b);
-      __m512 t1_11_b = _mm512_unpackhi_ps(row10_b, row11_b);
-      __m512 t1_12_b = _mm512_unpacklo_ps(row12_b, row13_b);
-      __m512 t1_13_b = _mm512_unpackhi_ps(row12_b, row13_b);
-      __m512 t1_14_b = _mm512_unpacklo_ps(row14_b, row15_b);
-      __m512 t1_15_b = _mm512_unpackhi_ps(row14_b, row15_b);
-      // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
-      __m512 t2_0_b =
-          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_0_b), _mm512_castps_pd(t1_2_b)));
-      __m512 t2_1_b =
-          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_0_b), _mm512_castps_pd(t1_2_b)));
-      __m512 t2_2_b =
-          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_1_b), _mm512_castps_pd(t1_3_b)));
-      __m512 t2_3_b =
-          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_1_b), _mm512_castps_pd(t1_3_b)));
-      __m512 t2_4_b =
-          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_4_b), _mm512_castps_pd(t1_6_b)));
-      __m512 t2_5_b =
-          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_4_b), _mm512_castps_pd(t1_6_b)));
-      __m512 t2_6_b =
-          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_5_b), _mm512_castps_pd(t1_7_b)));
-      __m512 t2_7_b =
-          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_5_b), _mm512_castps_pd(t1_7_b)));
-      __m512 t2_8_b =
-          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_8_b), _mm512_castps_pd(t1_10_b)));
-      __m512 t2_9_b =
-          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_8_b), _mm512_castps_pd(t1_10_b)));
-      __m512 t2_10_b =
-          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_9_b), _mm512_castps_pd(t1_11_b)));
-      __m512 t2_11_b =
-          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_9_b), _mm512_castps_pd(t1_11_b)));
-      __m512 t2_12_b = _mm512_castpd_ps(
-          _mm512_unpacklo_pd(_mm512_castps_pd(t1_12_b), _mm512_castps_pd(t1_14_b)));
-      __m512 t2_13_b = _mm512_castpd_ps(
-          _mm512_unpackhi_pd(_mm512_castps_pd(t1_12_b), _mm512_castps_pd(t1_14_b)));
-      __m512 t2_14_b = _mm512_castpd_ps(
-          _mm512_unpacklo_pd(_mm512_castps_pd(t1_13_b), _mm512_castps_pd(t1_15_b)));
-      __m512 t2_15_b = _mm512_castpd_ps(
-          _mm512_unpackhi_pd(_mm512_castps_pd(t1_13_b), _mm512_castps_pd(t1_15_b)));
-      // stage 3: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
-      __m512 t3_0_b = _mm512_shuffle_f32x4(t2_0_b, t2_4_b, 0x88);
-      __m512 t3_4_b = _mm512_shuffle_f32x4(t2_0_b, t2_4_b, 0xDD);
-      __m512 t3_1_b = _mm512_shuffle_f32x4(t2_1_b, t2_5_b, 0x88);
-      __m512 t3_5_b = _mm512_shuffle_f32x4(t2_1_b, t2_5_b, 0xDD);
-      __m512 t3_2_b = _mm512_shuffle_f32x4(t2_2_b, t2_6_b, 0x88);
-      __m512 t3_6_b = _mm512_shuffle_f32x4(t2_2_b, t2_6_b, 0xDD);
-      __m512 t3_3_b = _mm512_shuffle_f32x4(t2_3_b, t2_7_b, 0x88);
-      __m512 t3_7_b = _mm512_shuffle_f32x4(t2_3_b, t2_7_b, 0xDD);
-      __m512 t3_8_b = _mm512_shuffle_f32x4(t2_8_b, t2_12_b, 0x88);
-      __m512 t3_12_b = _mm512_shuffle_f32x4(t2_8_b, t2_12_b, 0xDD);
-      __m512 t3_9_b = _mm512_shuffle_f32x4(t2_9_b, t2_13_b, 0x88);
-      __m512 t3_13_b = _mm512_shuffle_f32x4(t2_9_b, t2_13_b, 0xDD);
-      __m512 t3_10_b = _mm512_shuffle_f32x4(t2_10_b, t2_14_b, 0x88);
-      __m512 t3_14_b = _mm512_shuffle_f32x4(t2_10_b, t2_14_b, 0xDD);
-      __m512 t3_11_b = _mm512_shuffle_f32x4(t2_11_b, t2_15_b, 0x88);
-      __m512 t3_15_b = _mm512_shuffle_f32x4(t2_11_b, t2_15_b, 0xDD);
-      // stage 4: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
-      __m512 col0_b = _mm512_shuffle_f32x4(t3_0_b, t3_8_b, 0x88);
-      __m512 col8_b = _mm512_shuffle_f32x4(t3_0_b, t3_8_b, 0xDD);
-      __m512 col1_b = _mm512_shuffle_f32x4(t3_1_b, t3_9_b, 0x88);
-      __m512 col9_b = _mm512_shuffle_f32x4(t3_1_b, t3_9_b, 0xDD);
-      __m512 col2_b = _mm512_shuffle_f32x4(t3_2_b, t3_10_b, 0x88);
-      __m512 col10_b = _mm512_shuffle_f32x4(t3_2_b, t3_10_b, 0xDD);
-      __m512 col3_b = _mm512_shuffle_f32x4(t3_3_b, t3_11_b, 0x88);
-      __m512 col11_b = _mm512_shuffle_f32x4(t3_3_b, t3_11_b, 0xDD);
-      __m512 col4_b = _mm512_shuffle_f32x4(t3_4_b, t3_12_b, 0x88);
-      __m512 col12_b = _mm512_shuffle_f32x4(t3_4_b, t3_12_b, 0xDD);
-      __m512 col5_b = _mm512_shuffle_f32x4(t3_5_b, t3_13_b, 0x88);
-      __m512 col13_b = _mm512_shuffle_f32x4(t3_5_b, t3_13_b, 0xDD);
-      __m512 col6_b = _mm512_shuffle_f32x4(t3_6_b, t3_14_b, 0x88);
-      __m512 col14_b = _mm512_shuffle_f32x4(t3_6_b, t3_14_b, 0xDD);
-      __m512 col7_b = _mm512_shuffle_f32x4(t3_7_b, t3_15_b, 0x88);
-      __m512 col15_b = _mm512_shuffle_f32x4(t3_7_b, t3_15_b, 0xDD);
-      _mm512_storeu_ps(output + a_at, col0_b);
-      _mm512_storeu_ps(output + a_at + pair_step, col1_b);
-      _mm512_storeu_ps(output + a_at + 2 * pair_step, col2_b);
-      _mm512_storeu_ps(output + a_at + 3 * pair_step, col3_b);
-      _mm512_storeu_ps(output + a_at + 4 * pair_step, col4_b);
-      _mm512_storeu_ps(output + a_at + 5 * pair_step, col5_b);
-      _mm512_storeu_ps(output + a_at + 6 * pair_step, col6_b);
-      _mm512_storeu_ps(output + a_at + 7 * pair_step, col7_b);
-      _mm512_storeu_ps(output + a_at + 8 * pair_step, col8_b);
-      _mm512_storeu_ps(output + a_at + 9 * pair_step, col9_b);
-      _mm512_storeu_ps(output + a_at + 10 * pair_step, col10_b);
-      _mm512_storeu_ps(output + a_at + 11 * pair_step, col11_b);
-      _mm512_storeu_ps(output + a_at + 12 * pair_step, col12_b);
-      _mm512_storeu_ps(output + a_at + 13 * pair_step, col13_b);
-      _mm512_storeu_ps(output + a_at + 14 * pair_step, col14_b);
-      _mm512_storeu_ps(output + a_at + 15 * pair_step, col15_b);
+  int64_t stride_aliased = (stride) / 512 * 512;
+  int64_t half_width = simdgen_cpu_splits_512() ? stride - stride_aliased : 0;
+  // a CPU that splits 512-bit operations, rows not 2048 bytes apart: half-width tiles
+  if (half_width != 0) {
+    int64_t i_half = 0;
+    // tile rows
+    for (; i_half + 8 <= rows; i_half += 8) {
+      // the diagonal tile
+      int64_t diag_step_half = simdgen_opaque(stride);
+      int64_t diag_at_half = diag_step_half * i_half + i_half;
+      __m256 row0 = _mm256_loadu_ps(input + diag_at_half);
+      __m256 row1 = _mm256_loadu_ps(input + diag_at_half + diag_step_half);
+      __m256 row2 = _mm256_loadu_ps(input + diag_at_half + 2 * diag_step_half);
+      __m256 row3 = _mm256_loadu_ps(input + diag_at_half + 3 * diag_step_half);
+      __m256 row4 = _mm256_loadu_ps(input + diag_at_half + 4 * diag_step_half);
+      __m256 row5 = _mm256_loadu_ps(input + diag_at_half + 5 * diag_step_half);
+      __m256 row6 = _mm256_loadu_ps(input + diag_at_half + 6 * diag_step_half);
+      __m256 row7 = _mm256_loadu_ps(input + diag_at_half + 7 * diag_step_half);
+      // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
+      __m256 t1_0 = _mm256_unpacklo_ps(row0, row1);
+      __m256 t1_1 = _mm256_unpackhi_ps(row0, row1);
+      __m256 t1_2 = _mm256_unpacklo_ps(row2, row3);
+      __m256 t1_3 = _mm256_unpackhi_ps(row2, row3);
+      __m256 t1_4 = _mm256_unpacklo_ps(row4, row5);
+      __m256 t1_5 = _mm256_unpackhi_ps(row4, row5);
+      __m256 t1_6 = _mm256_unpacklo_ps(row6, row7);
+      __m256 t1_7 = _mm256_unpackhi_ps(row6, row7);
+      //   t1_0: 0 8 1 9 4 12 5 13
+      //   t1_1: 2 10 3 11 6 14 7 15
+      //   t1_2: 16 24 17 25 20 28 21 29
+      //   t1_3: 18 26 19 27 22 30 23 31
+      //   t1_4: 32 40 33 41 36 44 37 45
+      //   t1_5: 34 42 35 43 38 46 39 47
+      //   t1_6: 48 56 49 57 52 60 53 61
+      //   t1_7: 50 58 51 59 54 62 55 63
+      // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
+      __m256 t2_0 = _mm256_shuffle_ps(t1_0, t1_2, 0x44);
+      __m256 t2_1 = _mm256_shuffle_ps(t1_0, t1_2, 0xEE);
+      __m256 t2_2 = _mm256_shuffle_ps(t1_1, t1_3, 0x44);
+      __m256 t2_3 = _mm256_shuffle_ps(t1_1, t1_3, 0xEE);
+      __m256 t2_4 = _mm256_shuffle_ps(t1_4, t1_6, 0x44);
+      __m256 t2_5 = _mm256_shuffle_ps(t1_4, t1_6, 0xEE);
+      __m256 t2_6 = _mm256_shuffle_ps(t1_5, t1_7, 0x44);
+      __m256 t2_7 = _mm256_shuffle_ps(t1_5, t1_7, 0xEE);
+      //   t2_0: 0 8 16 24 4 12 20 28
+      //   t2_1: 1 9 17 25 5 13 21 29
+      //   t2_2: 2 10 18 26 6 14 22 30
+      //   t2_3: 3 11 19 27 7 15 23 31
+      //   t2_4: 32 40 48 56 36 44 52 60
+      //   t2_5: 33 41 49 57 37 45 53 61
+      //   t2_6: 34 42 50 58 38 46 54 62
+      //   t2_7: 35 43 51 59 39 47 55 63
+      // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
+      __m256 col0 = _mm256_permute2f128_ps(t2_0, t2_4, 0x20);
+      __m256 col4 = _mm256_permute2f128_ps(t2_0, t2_4, 0x31);
+      __m256 col1 = _mm256_permute2f128_ps(t2_1, t2_5, 0x20);
+      __m256 col5 = _mm256_permute2f128_ps(t2_1, t2_5, 0x31);
+      __m256 col2 = _mm256_permute2f128_ps(t2_2, t2_6, 0x20);
+      __m256 col6 = _mm256_permute2f128_ps(t2_2, t2_6, 0x31);
+      __m256 col3 = _mm256_permute2f128_ps(t2_3, t2_7, 0x20);
+      __m256 col7 = _mm256_permute2f128_ps(t2_3, t2_7, 0x31);
+      //   col0: 0 8 16 24 32 40 48 56
+      //   col4: 4 12 20 28 36 44 52 60
+      //   col1: 1 9 17 25 33 41 49 57
+      //   col5: 5 13 21 29 37 45 53 61
+      //   col2: 2 10 18 26 34 42 50 58
+      //   col6: 6 14 22 30 38 46 54 62
+      //   col3: 3 11 19 27 35 43 51 59
+      //   col7: 7 15 23 31 39 47 55 63
+      _mm256_storeu_ps(output + diag_at_half, col0);
+      _mm256_storeu_ps(output + diag_at_half + diag_step_half, col1);
+      _mm256_storeu_ps(output + diag_at_half + 2 * diag_step_half, col2);
+      _mm256_storeu_ps(output + diag_at_half + 3 * diag_step_half, col3);
+      _mm256_storeu_ps(output + diag_at_half + 4 * diag_step_half, col4);
+      _mm256_storeu_ps(output + diag_at_half + 5 * diag_step_half, col5);
+      _mm256_storeu_ps(output + diag_at_half + 6 * diag_step_half, col6);
+      _mm256_storeu_ps(output + diag_at_half + 7 * diag_step_half, col7);
+      int64_t j_half = i_half + 8;
+      // tile pairs (i, j) and (j, i)
+      for (; j_half + 8 <= rows; j_half += 8) {
+        int64_t pair_step_half = simdgen_opaque(stride);
+        int64_t a_at_half = i_half * pair_step_half + j_half;
+        int64_t b_at_half = i_half + j_half * pair_step_half;
+        __m256 row0_a = _mm256_loadu_ps(input + a_at_half);
+        __m256 row1_a = _mm256_loadu_ps(input + a_at_half + pair_step_half);
+        __m256 row2_a = _mm256_loadu_ps(input + a_at_half + 2 * pair_step_half);
+        __m256 row3_a = _mm256_loadu_ps(input + a_at_half + 3 * pair_step_half);
+        __m256 row4_a = _mm256_loadu_ps(input + a_at_half + 4 * pair_step_half);
+        __m256 row5_a = _mm256_loadu_ps(input + a_at_half + 5 * pair_step_half);
+        __m256 row6_a = _mm256_loadu_ps(input + a_at_half + 6 * pair_step_half);
+        __m256 row7_a = _mm256_loadu_ps(input + a_at_half + 7 * pair_step_half);
+        __m256 row0_b = _mm256_loadu_ps(input + b_at_half);
+        __m256 row1_b = _mm256_loadu_ps(input + b_at_half + pair_step_half);
+        __m256 row2_b = _mm256_loadu_ps(input + b_at_half + 2 * pair_step_half);
+        __m256 row3_b = _mm256_loadu_ps(input + b_at_half + 3 * pair_step_half);
+        __m256 row4_b = _mm256_loadu_ps(input + b_at_half + 4 * pair_step_half);
+        __m256 row5_b = _mm256_loadu_ps(input + b_at_half + 5 * pair_step_half);
+        __m256 row6_b = _mm256_loadu_ps(input + b_at_half + 6 * pair_step_half);
+        __m256 row7_b = _mm256_loadu_ps(input + b_at_half + 7 * pair_step_half);
+        // tile (i, j) to (j, i), then tile (j, i) to (i, j): both are loaded already
+        // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
+        __m256 t1_0_a = _mm256_unpacklo_ps(row0_a, row1_a);
+        __m256 t1_1_a = _mm256_unpackhi_ps(row0_a, row1_a);
+        __m256 t1_2_a = _mm256_unpacklo_ps(row2_a, row3_a);
+        __m256 t1_3_a = _mm256_unpackhi_ps(row2_a, row3_a);
+        __m256 t1_4_a = _mm256_unpacklo_ps(row4_a, row5_a);
+        __m256 t1_5_a = _mm256_unpackhi_ps(row4_a, row5_a);
+        __m256 t1_6_a = _mm256_unpacklo_ps(row6_a, row7_a);
+        __m256 t1_7_a = _mm256_unpackhi_ps(row6_a, row7_a);
+        // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
+        __m256 t2_0_a = _mm256_shuffle_ps(t1_0_a, t1_2_a, 0x44);
+        __m256 t2_1_a = _mm256_shuffle_ps(t1_0_a, t1_2_a, 0xEE);
+        __m256 t2_2_a = _mm256_shuffle_ps(t1_1_a, t1_3_a, 0x44);
+        __m256 t2_3_a = _mm256_shuffle_ps(t1_1_a, t1_3_a, 0xEE);
+        __m256 t2_4_a = _mm256_shuffle_ps(t1_4_a, t1_6_a, 0x44);
+        __m256 t2_5_a = _mm256_shuffle_ps(t1_4_a, t1_6_a, 0xEE);
+        __m256 t2_6_a = _mm256_shuffle_ps(t1_5_a, t1_7_a, 0x44);
+        __m256 t2_7_a = _mm256_shuffle_ps(t1_5_a, t1_7_a, 0xEE);
+        // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
+        __m256 col0_a = _mm256_permute2f128_ps(t2_0_a, t2_4_a, 0x20);
+        __m256 col4_a = _mm256_permute2f128_ps(t2_0_a, t2_4_a, 0x31);
+        __m256 col1_a = _mm256_permute2f128_ps(t2_1_a, t2_5_a, 0x20);
+        __m256 col5_a = _mm256_permute2f128_ps(t2_1_a, t2_5_a, 0x31);
+        __m256 col2_a = _mm256_permute2f128_ps(t2_2_a, t2_6_a, 0x20);
+        __m256 col6_a = _mm256_permute2f128_ps(t2_2_a, t2_6_a, 0x31);
+        __m256 col3_a = _mm256_permute2f128_ps(t2_3_a, t2_7_a, 0x20);
+        __m256 col7_a = _mm256_permute2f128_ps(t2_3_a, t2_7_a, 0x31);
+        _mm256_storeu_ps(output + b_at_half, col0_a);
+        _mm256_storeu_ps(output + b_at_half + pair_step_half, col1_a);
+        _mm256_storeu_ps(output + b_at_half + 2 * pair_step_half, col2_a);
+        _mm256_storeu_ps(output + b_at_half + 3 * pair_step_half, col3_a);
+        _mm256_storeu_ps(output + b_at_half + 4 * pair_step_half, col4_a);
+        _mm256_storeu_ps(output + b_at_half + 5 * pair_step_half, col5_a);
+        _mm256_storeu_ps(output + b_at_half + 6 * pair_step_half, col6_a);
+        _mm256_storeu_ps(output + b_at_half + 7 * pair_step_half, col7_a);
+        // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
+        __m256 t1_0_b = _mm256_unpacklo_ps(row0_b, row1_b);
+        __m256 t1_1_b = _mm256_unpackhi_ps(row0_b, row1_b);
+        __m256 t1_2_b = _mm256_unpacklo_ps(row2_b, row3_b);
+        __m256 t1_3_b = _mm256_unpackhi_ps(row2_b, row3_b);
+        __m256 t1_4_b = _mm256_unpacklo_ps(row4_b, row5_b);
+        __m256 t1_5_b = _mm256_unpackhi_ps(row4_b, row5_b);
+        __m256 t1_6_b = _mm256_unpacklo_ps(row6_b, row7_b);
+        __m256 t1_7_b = _mm256_unpackhi_ps(row6_b, row7_b);
+        // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
+        __m256 t2_0_b = _mm256_shuffle_ps(t1_0_b, t1_2_b, 0x44);
+        __m256 t2_1_b = _mm256_shuffle_ps(t1_0_b, t1_2_b, 0xEE);
+        __m256 t2_2_b = _mm256_shuffle_ps(t1_1_b, t1_3_b, 0x44);
+        __m256 t2_3_b = _mm256_shuffle_ps(t1_1_b, t1_3_b, 0xEE);
+        __m256 t2_4_b = _mm256_shuffle_ps(t1_4_b, t1_6_b, 0x44);
+        __m256 t2_5_b = _mm256_shuffle_ps(t1_4_b, t1_6_b, 0xEE);
+        __m256 t2_6_b = _mm256_shuffle_ps(t1_5_b, t1_7_b, 0x44);
+        __m256 t2_7_b = _mm256_shuffle_ps(t1_5_b, t1_7_b, 0xEE);
+        // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
+        __m256 col0_b = _mm256_permute2f128_ps(t2_0_b, t2_4_b, 0x20);
+        __m256 col4_b = _mm256_permute2f128_ps(t2_0_b, t2_4_b, 0x31);
+        __m256 col1_b = _mm256_permute2f128_ps(t2_1_b, t2_5_b, 0x20);
+        __m256 col5_b = _mm256_permute2f128_ps(t2_1_b, t2_5_b, 0x31);
+        __m256 col2_b = _mm256_permute2f128_ps(t2_2_b, t2_6_b, 0x20);
+        __m256 col6_b = _mm256_permute2f128_ps(t2_2_b, t2_6_b, 0x31);
+        __m256 col3_b = _mm256_permute2f128_ps(t2_3_b, t2_7_b, 0x20);
+        __m256 col7_b = _mm256_permute2f128_ps(t2_3_b, t2_7_b, 0x31);
+        _mm256_storeu_ps(output + a_at_half, col0_b);
+        _mm256_storeu_ps(output + a_at_half + pair_step_half, col1_b);
+        _mm256_storeu_ps(output + a_at_half + 2 * pair_step_half, col2_b);
+        _mm256_storeu_ps(output + a_at_half + 3 * pair_step_half, col3_b);
+        _mm256_storeu_ps(output + a_at_half + 4 * pair_step_half, col4_b);
+        _mm256_storeu_ps(output + a_at_half + 5 * pair_step_half, col5_b);
+        _mm256_storeu_ps(output + a_at_half + 6 * pair_step_half, col6_b);
+        _mm256_storeu_ps(output + a_at_half + 7 * pair_step_half, col7_b);
+      }
+      // the last columns: element pairs
+      if (j_half < rows) {
+        // rows of the tile row
+        int64_t r_half = i_half;
+        for (; r_half < i_half + 8; ++r_half) {
+          // columns
+          int64_t c_half = j_half;
+          for (; c_half < rows; ++c_half) {
+            float x = input[c_half + r_half * stride];
+            float y = input[c_half * stride + r_half];
+            output[c_half * stride + r_half] = x;
+            output[c_half + r_half * stride] = y;
+          }
+        }
+      }
     }
-    // the last columns: element pairs
-    if (j < rows) {
-      // rows of the tile row
-      int64_t r = i;
-      for (; r < i + 16; ++r) {
+    // the bottom-right corner: element pairs
+    if (i_half < rows) {
+      // rows, one element pair at a time
+      int64_t r_half = i_half;
+      for (; r_half < rows; ++r_half) {
         // columns
-        int64_t c = j;
+        int64_t c_half = r_half;
+        for (; c_half < rows; ++c_half) {
+          float x = input[c_half + r_half * stride];
+          float y = input[c_half * stride + r_half];
+          output[c_half * stride + r_half] = x;
+          output[c_half + r_half * stride] = y;
+        }
+      }
+    }
+  }
+  if (half_width == 0) {
+    int64_t i = 0;
+    // tile rows
+    for (; i + 16 <= rows; i += 16) {
+      // the diagonal tile
+      int64_t diag_step = simdgen_opaque(stride);
+      int64_t diag_at = diag_step * i + i;
+      __m512 row0 = _mm512_loadu_ps(input + diag_at);
+      __m512 row1 = _mm512_loadu_ps(input + diag_at + diag_step);
+      __m512 row2 = _mm512_loadu_ps(input + diag_at + 2 * diag_step);
+      __m512 row3 = _mm512_loadu_ps(input + diag_at + 3 * diag_step);
+      __m512 row4 = _mm512_loadu_ps(input + diag_at + 4 * diag_step);
+      __m512 row5 = _mm512_loadu_ps(input + diag_at + 5 * diag_step);
+      __m512 row6 = _mm512_loadu_ps(input + diag_at + 6 * diag_step);
+      __m512 row7 = _mm512_loadu_ps(input + diag_at + 7 * diag_step);
+      __m512 row8 = _mm512_loadu_ps(input + diag_at + 8 * diag_step);
+      __m512 row9 = _mm512_loadu_ps(input + diag_at + 9 * diag_step);
+      __m512 row10 = _mm512_loadu_ps(input + diag_at + 10 * diag_step);
+      __m512 row11 = _mm512_loadu_ps(input + diag_at + 11 * diag_step);
+      __m512 row12 = _mm512_loadu_ps(input + diag_at + 12 * diag_step);
+      __m512 row13 = _mm512_loadu_ps(input + diag_at + 13 * diag_step);
+      __m512 row14 = _mm512_loadu_ps(input + diag_at + 14 * diag_step);
+      __m512 row15 = _mm512_loadu_ps(input + diag_at + 15 * diag_step);
+      // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
+      __m512 t1_0 = _mm512_unpacklo_ps(row0, row1);
+      __m512 t1_1 = _mm512_unpackhi_ps(row0, row1);
+      __m512 t1_2 = _mm512_unpacklo_ps(row2, row3);
+      __m512 t1_3 = _mm512_unpackhi_ps(row2, row3);
+      __m512 t1_4 = _mm512_unpacklo_ps(row4, row5);
+      __m512 t1_5 = _mm512_unpackhi_ps(row4, row5);
+      __m512 t1_6 = _mm512_unpacklo_ps(row6, row7);
+      __m512 t1_7 = _mm512_unpackhi_ps(row6, row7);
+      __m512 t1_8 = _mm512_unpacklo_ps(row8, row9);
+      __m512 t1_9 = _mm512_unpackhi_ps(row8, row9);
+      __m512 t1_10 = _mm512_unpacklo_ps(row10, row11);
+      __m512 t1_11 = _mm512_unpackhi_ps(row10, row11);
+      __m512 t1_12 = _mm512_unpacklo_ps(row12, row13);
+      __m512 t1_13 = _mm512_unpackhi_ps(row12, row13);
+      __m512 t1_14 = _mm512_unpacklo_ps(row14, row15);
+      __m512 t1_15 = _mm512_unpackhi_ps(row14, row15);
+      //   t1_0: 0 16 1 17 4 20 5 21 8 24 9 25 12 28 13 29
+      //   t1_1: 2 18 3 19 6 22 7 23 10 26 11 27 14 30 15 31
+      //   t1_2: 32 48 33 49 36 52 37 53 40 56 41 57 44 60 45 61
+      //   t1_3: 34 50 35 51 38 54 39 55 42 58 43 59 46 62 47 63
+      //   t1_4: 64 80 65 81 68 84 69 85 72 88 73 89 76 92 77 93
+      //   t1_5: 66 82 67 83 70 86 71 87 74 90 75 91 78 94 79 95
+      //   t1_6: 96 112 97 113 100 116 101 117 104 120 105 121 108 124 109 125
+      //   t1_7: 98 114 99 115 102 118 103 119 106 122 107 123 110 126 111 127
+      //   t1_8: 128 144 129 145 132 148 133 149 136 152 137 153 140 156 141 157
+      //   t1_9: 130 146 131 147 134 150 135 151 138 154 139 155 142 158 143 159
+      //   t1_10: 160 176 161 177 164 180 165 181 168 184 169 185 172 188 173 189
+      //   t1_11: 162 178 163 179 166 182 167 183 170 186 171 187 174 190 175 191
+      //   t1_12: 192 208 193 209 196 212 197 213 200 216 201 217 204 220 205 221
+      //   t1_13: 194 210 195 211 198 214 199 215 202 218 203 219 206 222 207 223
+      //   t1_14: 224 240 225 241 228 244 229 245 232 248 233 249 236 252 237 253
+      //   t1_15: 226 242 227 243 230 246 231 247 234 250 235 251 238 254 239 255
+      // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
+      __m512 t2_0 =
+          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_0), _mm512_castps_pd(t1_2)));
+      __m512 t2_1 =
+          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_0), _mm512_castps_pd(t1_2)));
+      __m512 t2_2 =
+          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_1), _mm512_castps_pd(t1_3)));
+      __m512 t2_3 =
+          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_1), _mm512_castps_pd(t1_3)));
+      __m512 t2_4 =
+          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_4), _mm512_castps_pd(t1_6)));
+      __m512 t2_5 =
+          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_4), _mm512_castps_pd(t1_6)));
+      __m512 t2_6 =
+          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_5), _mm512_castps_pd(t1_7)));
+      __m512 t2_7 =
+          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_5), _mm512_castps_pd(t1_7)));
+      __m512 t2_8 =
+          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_8), _mm512_castps_pd(t1_10)));
+      __m512 t2_9 =
+          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_8), _mm512_castps_pd(t1_10)));
+      __m512 t2_10 =
+          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_9), _mm512_castps_pd(t1_11)));
+      __m512 t2_11 =
+          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_9), _mm512_castps_pd(t1_11)));
+      __m512 t2_12 =
+          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_12), _mm512_castps_pd(t1_14)));
+      __m512 t2_13 =
+          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_12), _mm512_castps_pd(t1_14)));
+      __m512 t2_14 =
+          _mm512_castpd_ps(_mm512_unpacklo_pd(_mm512_castps_pd(t1_13), _mm512_castps_pd(t1_15)));
+      __m512 t2_15 =
+          _mm512_castpd_ps(_mm512_unpackhi_pd(_mm512_castps_pd(t1_13), _mm512_castps_pd(t1_15)));
+      //   t2_0: 0 16 32 48 4 20 36 52 8 24 40 56 12 28 44 60
+      //   t2_1: 1 17 33 49 5 21 37 53 9 25 41 57 13 29 45 61
+      //   t2_2: 2 18 34 50 6 22 38 54 10 26 42 58 14 30 46 62
+      //   t2_3: 3 19 35 51 7 23 39 55 11 27 43 59 15 31 47 63
+      //   t2_4: 64 80 96 112 68 84 100 116 72 88 104 120 76 92 108 124
+      //   t2_5: 65 81 97 113 69 85 101 117 73 89 105 121 77 93 109 125
+      //   t2_6: 66 82 98 114 70 86 102 118 74 90 106 122 78 94 110 126
+      //   t2_7: 67 83 99 115 71 87 103 119 75 91 107 123 79 95 111 127
+      //   t2_8: 128 144 160 176 132 148 164 180 136 152 168 184 140 156 172 188
+      //   t2_9: 129 145 161 177 133 149 165 181 137 153 169 185 141 157 173 189
+      //   t2_10: 130 146 162 178 134 150 166 182 138 154 170 186 142 158 174 190
+      //   t2_11: 131 147 163 179 135 151 167 183 139 155 171 187 143 159 175 191
+      //   t2_12: 192 208 224 240 196 212 228 244 200 216 232 248 204 220 236 252
+      //   t2_13: 193 209 225 241 197 213 229 245 201 217 233 249 205 221 237 253
+      //   t2_14: 194 210 226 242 198 214 230 246 202 218 234 250 206 222 238 254
+      //   t2_15: 195 211 227 243 199 215 231 247 203 219 235 251 207 223 239 255
+      // stage 3: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
+      __m512 t3_0 = _mm512_shuffle_f32x4(t2_0, t2_4, 0x88);
+      __m512 t3_4 = _mm512_shuffle_f32x4(t2_0, t2_4, 0xDD);
+      __m512 t3_1 = _mm512_shuffle_f32x4(t2_1, t2_5, 0x88);
+      __m512 t3_5 = _mm512_shuffle_f32x4(t2_1, t2_5, 0xDD);
+      __m512 t3_2 = _mm512_shuffle_f32x4(t2_2, t2_6, 0x88);
+      __m512 t3_6 = _mm512_shuffle_f32x4(t2_2, t2_6, 0xDD);
+      __m512 t3_3 = _mm512_shuffle_f32x4(t2_3, t2_7, 0x88);
+      __m512 t3_7 = _mm512_shuffle_f32x4(t2_3, t2_7, 0xDD);
+      __m512 t3_8 = _mm512_shuffle_f32x4(t2_8, t2_12, 0x88);
+      __m512 t3_12 = _mm512_shuffle_f32x4(t2_8, t2_12, 0xDD);
+      __m512 t3_9 = _mm512_shuffle_f32x4(t2_9, t2_13, 0x88);
+      __m512 t3_13 = _mm512_shuffle_f32x4(t2_9, t2_13, 0xDD);
+      __m512 t3_10 = _mm512_shuffle_f32x4(t2_10, t2_14, 0x88);
+      __m512 t3_14 = _mm512_shuffle_f32x4(t2_10, t2_14, 0xDD);
+      __m512 t3_11 = _mm512_shuffle_f32x4(t2_11, t2_15, 0x88);
+      __m512 t3_15 = _mm512_shuffle_f32x4(t2_11, t2_15, 0xDD);
+      //   t3_0: 0 16 32 48 8 24 40 56 64 80 96 112 72 88 104 120
+      //   t3_4: 4 20 36 52 12 28 44 60 68 84 100 116 76 92 108 124
+      //   t3_1: 1 17 33 49 9 25 41 57 65 81 97 113 73 89 105 121
+      //   t3_5: 5 21 37 53 13 29 45 61 69 85 101 117 77 93 109 125
+      //   t3_2: 2 18 34 50 10 26 42 58 66 82 98 114 74 90 106 122
+      //   t3_6: 6 22 38 54 14 30 46 62 70 86 102 118 78 94 110 126
+      //   t3_3: 3 19 35 51 11 27 43 59 67 83 99 115 75 91 107 123
+      //   t3_7: 7 23 39 55 15 31 47 63 71 87 103 119 79 95 111 127
+      //   t3_8: 128 144 160 176 136 152 168 184 192 208 224 240 200 216 232 248
+      //   t3_12: 132 148 164 180 140 156 172 188 196 212 228 244 204 220 236 252
+      //   t3_9: 129 145 161 177 137 153 169 185 193 209 225 241 201 217 233 249
+      //   t3_13: 133 149 165 181 141 157 173 189 197 213 229 245 205 221 237 253
+      //   t3_10: 130 146 162 178 138 154 170 186 194 210 226 242 202 218 234 250
+      //   t3_14: 134 150 166 182 142 158 174 190 198 214 230 246 206 222 238 254
+      //   t3_11: 131 147 163 179 139 155 171 187 195 211 227 243 203 219 235 251
+      //   t3_15: 135 151 167 183 143 159 175 191 199 215 231 247 207 223 239 255
+      // stage 4: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
+      __m512 col0 = _mm512_shuffle_f32x4(t3_0, t3_8, 0x88);
+      __m512 col8 = _mm512_shuffle_f32x4(t3_0, t3_8, 0xDD);
+      __m512 col1 = _mm512_shuffle_f32x4(t3_1, t3_9, 0x88);
+      __m512 col9 = _mm512_shuffle_f32x4(t3_1, t3_9, 0xDD);
+      __m512 col2 = _mm512_shuffle_f32x4(t3_2, t3_10, 0x88);
+      __m512 col10 = _mm512_shuffle_f32x4(t3_2, t3_10, 0xDD);
+      __m512 col3 = _mm512_shuffle_f32x4(t3_3, t3_11, 0x88);
+      __m512 col11 = _mm512_shuffle_f32x4(t3_3, t3_11, 0xDD);
+      __m512 col4 = _mm512_shuffle_f32x4(t3_4, t3_12, 0x88);
+      __m512 col12 = _mm512_shuffle_f32x4(t3_4, t3_12, 0xDD);
+      __m512 col5 = _mm512_shuffle_f32x4(t3_5, t3_13, 0x88);
+      __m512 col13 = _mm512_shuffle_f32x4(t3_5, t3_13, 0xDD);
+      __m512 col6 = _mm512_shuffle_f32x4(t3_6, t3_14, 0x88);
+      __m512 col14 = _mm512_shuffle_f32x4(t3_6, t3_14, 0xDD);
+      __m512 col7 = _mm512_shuffle_f32x4(t3_7, t3_15, 0x88);
+      __m512 col15 = _mm512_shuffle_f32x4(t3_7, t3_15, 0xDD);
+      //   col0: 0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240
+      //   col8: 8 24 40 56 72 88 104 120 136 152 168 184 200 216 232 248
+      //   col1: 1 17 33 49 65 81 97 113 129 145 161 177 193 209 225 241
+      //   col9: 9 25 41 57 73 89 105 121 137 153 169 185 201 217 233 249
+      //   col2: 2 18 34 50 66 82 98 114 130 146 162 178 194 210 226 242
+      //   col10: 10 26 42 58 74 90 106 122 138 154 170 186 202 218 234 250
+      //   col3: 3 19 35 51 67 83 99 115 131 147 163 179 195 211 227 243
+      //   col11: 11 27 43 59 75 91 107 123 139 155 171 187 203 219 235 251
+      //   col4: 4 20 36 52 68 84 100 116 132 148 164 180 196 212 228 244
+      //   col12: 12 28 44 60 76 92 108 124 140 156 172 188 204 220 236 252
+      //   col5: 5 21 37 53 69 85 101 117 133 149 165 181 197 213 229 245
+      //   col13: 13 29 45 61 77 93 109 125 141 157 173 189 205 221 237 253
+      //   col6: 6 22 38 54 70 86 102 118 134 150 166 182 198 214 230 246
+      //   col14: 14 30 46 62 78 94 110 126 142 158 174 190 206 222 238 254
+      //   col7: 7 23 39 55 71 87 103 119 135 151 167 183 199 215 231 247
+      //   col15: 15 31 47 63 79 95 111 127 143 159 175 191 207 223 239 255
+      _mm512_storeu_ps(output + diag_at, col0);
+      _mm512_storeu_ps(output + diag_at + diag_step, col1);
+      _mm512_storeu_ps(output + diag_at + 2 * diag_step, col2);
+      _mm512_storeu_ps(output + diag_at + 3 * diag_step, col3);
+      _mm512_storeu_ps(output + diag_at + 4 * diag_step, col4);
+      _mm512_storeu_ps(output + diag_at + 5 * diag_step, col5);
+      _mm512_storeu_ps(output + diag_at + 6 * diag_step, col6);
+      _mm512_storeu_ps(output + diag_at + 7 * diag_step, col7);
+      _mm512_storeu_ps(output + diag_at + 8 * diag_step, col8);
+      _mm512_storeu_ps(output + diag_at + 9 * diag_step, col9);
+      _mm512_storeu_ps(output + diag_at + 10 * diag_step, col10);
+      _mm512_storeu_ps(output + diag_at + 11 * diag_step, col11);
+      _mm512_storeu_ps(output + diag_at + 12 * diag_step, col12);
+      _mm512_storeu_ps(output + diag_at + 13 * diag_step, col13);
+      _mm512_storeu_ps(output + diag_at + 14 * diag_step, col14);
+      _mm512_storeu_ps(output + diag_at + 15 * diag_step, col15);
+      int64_t j = i + 16;
+      // tile pairs (i, j) and (j, i)
+      for (; j + 16 <= rows; j += 16) {
+        int64_t pair_step = simdgen_opaque(stride);
+        int64_t a_at = i * pair_step + j;
+        int64_t b_at = i + j * pair_step;
+        __m512 row0_a = _mm512_loadu_ps(input + a_at);
+        __m512 row1_a = _mm512_loadu_ps(input + a_at + pair_step);
+        __m512 row2_a = _mm512_loadu_ps(input + a_at + 2 * pair_step);
+        __m512 row3_a = _mm512_loadu_ps(input + a_at + 3 * pair_step);
+        __m512 row4_a = _mm512_loadu_ps(input + a_at + 4 * pair_step);
+        __m512 row5_a = _mm512_loadu_ps(input + a_at + 5 * pair_step);
+        __m512 row6_a = _mm512_loadu_ps(input + a_at + 6 * pair_step);
+        __m512 row7_a = _mm512_loadu_ps(input + a_at + 7 * pair_step);
+        __m512 row8_a = _mm512_loadu_ps(input + a_at + 8 * pair_step);
+        __m512 row9_a = _mm512_loadu_ps(input + a_at + 9 * pair_step);
+        __m512 row10_a = _mm512_loadu_ps(input + a_at + 10 * pair_step);
+        __m512 row11_a = _mm512_loadu_ps(input + a_at + 11 * pair_step);
+        __m512 row12_a = _mm512_loadu_ps(input + a_at + 12 * pair_step);
+        __m512 row13_a = _mm512_loadu_ps(input + a_at + 13 * pair_step);
+        __m512 row14_a = _mm512_loadu_ps(input + a_at + 14 * pair_step);
+        __m512 row15_a = _mm512_loadu_ps(input + a_at + 15 * pair_step);
+        __m512 row0_b = _mm512_loadu_ps(input + b_at);
+        __m512 row1_b = _mm512_loadu_ps(input + b_at + pair_step);
+        __m512 row2_b = _mm512_loadu_ps(input + b_at + 2 * pair_step);
+        __m512 row3_b = _mm512_loadu_ps(input + b_at + 3 * pair_step);
+        __m512 row4_b = _mm512_loadu_ps(input + b_at + 4 * pair_step);
+        __m512 row5_b = _mm512_loadu_ps(input + b_at + 5 * pair_step);
+        __m512 row6_b = _mm512_loadu_ps(input + b_at + 6 * pair_step);
+        __m512 row7_b = _mm512_loadu_ps(input + b_at + 7 * pair_step);
+        __m512 row8_b = _mm512_loadu_ps(input + b_at + 8 * pair_step);
+        __m512 row9_b = _mm512_loadu_ps(input + b_at + 9 * pair_step);
+        __m512 row10_b = _mm512_loadu_ps(input + b_at + 10 * pair_step);
+        __m512 row11_b = _mm512_loadu_ps(input + b_at + 11 * pair_step);
+        __m512 row12_b = _mm512_loadu_ps(input + b_at + 12 * pair_step);
+        __m512 row13_b = _mm512_loadu_ps(input + b_at + 13 * pair_step);
+        __m512 row14_b = _mm512_loadu_ps(input + b_at + 14 * pair_step);
+        __m512 row15_b = _mm512_loadu_ps(input + b_at + 15 * pair_step);
+        // tile (i, j) to (j, i), then tile (j, i) to (i, j): both are loaded already
+        // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
+        __m512 t1_0_a = _mm512_unpacklo_ps(row0_a, row1_a);
+        __m512 t1_1_a = _mm512_unpackhi_ps(row0_a, row1_a);
+        __m512 t1_2_a = _mm512_unpacklo_ps(row2_a, row3_a);
+        __m512 t1_3_a = _mm512_unpackhi_ps(row2_a, row3_a);
+        __m512 t1_4_a = _mm512_unpacklo_ps(row4_a, row5_a);
+        __m512 t1_5_a = _mm512_unpackhi_ps(row4_a, row5_a);
+        __m512 t1_6_a = _mm512_unpacklo_ps(row6_a, row7_a);
+        __m512 t1_7_a = _mm512_unpackhi_ps(row6_a, row7_a);
+        __m512 t1_8_a = _mm512_unpacklo_ps(row8_a, row9_a);
+        __m512 t1_9_a = _mm512_unpackhi_ps(row8_a, row9_a);
+        __m512 t1_10_a = _mm512_unpacklo_ps(row10_a, row11_a);
+        __m512 t1_11_a = _mm512_unpackhi_ps(row10_a, row11_a);
+        __m512 t1_12_a = _mm512_unpacklo_ps(row12_a, row13_a);
+        __m512 t1_13_a = _mm512_unpackhi_ps(row12_a, row13_a);
+        __m512 t1_14_a = _mm512_unpacklo_ps(row14_a, row15_a);
+        __m512 t1_15_a = _mm512_unpackhi_ps(row14_a, row15_a);
+        // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
+        __m512 t2_0_a = _mm512_castpd_ps(
+            _mm512_unpacklo_pd(_mm512_castps_pd(t1_0_a), _mm512_castps_pd(t1_2_a)));
+        __m512 t2_1_a = _mm512_castpd_ps(
+            _mm512_unpackhi_pd(_mm512_castps_pd(t1_0_a), _mm512_castps_pd(t1_2_a)));
+        __m512 t2_2_a = _mm512_castpd_ps(
+            _mm512_unpacklo_pd(_mm512_castps_pd(t1_1_a), _mm512_castps_pd(t1_3_a)));
+        __m512 t2_3_a = _mm512_castpd_ps(
+            _mm512_unpackhi_pd(_mm512_castps_pd(t1_1_a), _mm512_castps_pd(t1_3_a)));
+        __m512 t2_4_a = _mm512_castpd_ps(
+            _mm512_unpacklo_pd(_mm512_castps_pd(t1_4_a), _mm512_castps_pd(t1_6_a)));
+        __m512 t2_5_a = _mm512_castpd_ps(
+            _mm512_unpackhi_pd(_mm512_castps_pd(t1_4_a), _mm512_castps_pd(t1_6_a)));
+        __m512 t2_6_a = _mm512_castpd_ps(
+            _mm512_unpacklo_pd(_mm512_castps_pd(t1_5_a), _mm512_castps_pd(t1_7_a)));
+        __m512 t2_7_a = _mm512_castpd_ps(
+            _mm512_unpackhi_pd(_mm512_castps_pd(t1_5_a), _mm512_castps_pd(t1_7_a)));
+        __m512 t2_8_a = _mm512_castpd_ps(
+            _mm512_unpacklo_pd(_mm512_castps_pd(t1_8_a), _mm512_castps_pd(t1_10_a)));
+        __m512 t2_9_a = _mm512_castpd_ps(
+            _mm512_unpackhi_pd(_mm512_castps_pd(t1_8_a), _mm512_castps_pd(t1_10_a)));
+        __m512 t2_10_a = _mm512_castpd_ps(
+            _mm512_unpacklo_pd(_mm512_castps_pd(t1_9_a), _mm512_castps_pd(t1_11_a)));
+        __m512 t2_11_a = _mm512_castpd_ps(
+            _mm512_unpackhi_pd(_mm512_castps_pd(t1_9_a), _mm512_castps_pd(t1_11_a)));
+        __m512 t2_12_a = _mm512_castpd_ps(
+            _mm512_unpacklo_pd(_mm512_castps_pd(t1_12_a), _mm512_castps_pd(t1_14_a)));
+        __m512 t2_13_a = _mm512_castpd_ps(
+            _mm512_unpackhi_pd(_mm512_castps_pd(t1_12_a), _mm512_castps_pd(t1_14_a)));
+        __m512 t2_14_a = _mm512_castpd_ps(
+            _mm512_unpacklo_pd(_mm512_castps_pd(t1_13_a), _mm512_castps_pd(t1_15_a)));
+        __m512 t2_15_a = _mm512_castpd_ps(
+            _mm512_unpackhi_pd(_mm512_castps_pd(t1_13_a), _mm512_castps_pd(t1_15_a)));
+        // stage 3: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
+        __m512 t3_0_a = _mm512_shuffle_f32x4(t2_0_a, t2_4_a, 0x88);
+        __m512 t3_4_a = _mm512_shuffle_f32x4(t2_0_a, t2_4_a, 0xDD);
+        __m512 t3_1_a = _mm512_shuffle_f32x4(t2_1_a, t2_5_a, 0x88);
+        __m512 t3_5_a = _mm512_shuffle_f32x4(t2_1_a, t2_5_a, 0xDD);
+        __m512 t3_2_a = _mm512_shuffle_f32x4(t2_2_a, t2_6_a, 0x88);
+        __m512 t3_6_a = _mm512_shuffle_f32x4(t2_2_a, t2_6_a, 0xDD);
+        __m512 t3_3_a = _mm512_shuffle_f32x4(t2_3_a, t2_7_a, 0x88);
+        __m512 t3_7_a = _mm512_shuffle_f32x4(t2_3_a, t2_7_a, 0xDD);
+        __m512 t3_8_a = _mm512_shuffle_f32x4(t2_8_a, t2_12_a, 0x88);
+        __m512 t3_12_a = _mm512_shuffle_f32x4(t2_8_a, t2_12_a, 0xDD);
+        __m512 t3_9_a = _mm512_shuffle_f32x4(t2_9_a, t2_13_a, 0x88);
+        __m512 t3_13_a = _mm512_shuffle_f32x4(t2_9_a, t2_13_a, 0xDD);
+        __m512 t3_10_a = _mm512_shuffle_f32x4(t2_10_a, t2_14_a, 0x88);
+        __m512 t3_14_a = _mm512_shuffle_f32x4(t2_10_a, t2_14_a, 0xDD);
+        __m512 t3_11_a = _mm512_shuffle_f32x4(t2_11_a, t2_15_a, 0x88);
+        __m512 t3_15_a = _mm512_shuffle_f32x4(t2_11_a, t2_15_a, 0xDD);
+        // stage 4: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
+        __m512 col0_a = _mm512_shuffle_f32x4(t3_0_a, t3_8_a, 0x88);
+        __m512 col8_a = _mm512_shuffle_f32x4(t3_0_a, t3_8_a, 0xDD);
+        __m512 col1_a = _mm512_shuffle_f32x4(t3_1_a, t3_9_a, 0x88);
+        __m512 col9_a = _mm512_shuffle_f32x4(t3_1_a, t3_9_a, 0xDD);
+        __m512 col2_a = _mm512_shuffle_f32x4(t3_2_a, t3_10_a, 0x88);
+        __m512 col10_a = _mm512_shuffle_f32x4(t3_2_a, t3_10_a, 0xDD);
+        __m512 col3_a = _mm512_shuffle_f32x4(t3_3_a, t3_11_a, 0x88);
+        __m512 col11_a = _mm512_shuffle_f32x4(t3_3_a, t3_11_a, 0xDD);
+        __m512 col4_a = _mm512_shuffle_f32x4(t3_4_a, t3_12_a, 0x88);
+        __m512 col12_a = _mm512_shuffle_f32x4(t3_4_a, t3_12_a, 0xDD);
+        __m512 col5_a = _mm512_shuffle_f32x4(t3_5_a, t3_13_a, 0x88);
+        __m512 col13_a = _mm512_shuffle_f32x4(t3_5_a, t3_13_a, 0xDD);
+        __m512 col6_a = _mm512_shuffle_f32x4(t3_6_a, t3_14_a, 0x88);
+        __m512 col14_a = _mm512_shuffle_f32x4(t3_6_a, t3_14_a, 0xDD);
+        __m512 col7_a = _mm512_shuffle_f32x4(t3_7_a, t3_15_a, 0x88);
+        __m512 col15_a = _mm512_shuffle_f32x4(t3_7_a, t3_15_a, 0xDD);
+        _mm512_storeu_ps(output + b_at, col0_a);
+        _mm512_storeu_ps(output + b_at + pair_step, col1_a);
+        _mm512_storeu_ps(output + b_at + 2 * pair_step, col2_a);
+        _mm512_storeu_ps(output + b_at + 3 * pair_step, col3_a);
+        _mm512_storeu_ps(output + b_at + 4 * pair_step, col4_a);
+        _mm512_storeu_ps(output + b_at + 5 * pair_step, col5_a);
+        _mm512_storeu_ps(output + b_at + 6 * pair_step, col6_a);
+        _mm512_storeu_ps(output + b_at + 7 * pair_step, col7_a);
+        _mm512_storeu_ps(output + b_at + 8 * pair_step, col8_a);
+        _mm512_storeu_ps(output + b_at + 9 * pair_step, col9_a);
+        _mm512_storeu_ps(output + b_at + 10 * pair_step, col10_a);
+        _mm512_storeu_ps(output + b_at + 11 * pair_step, col11_a);
+        _mm512_storeu_ps(output + b_at + 12 * pair_step, col12_a);
+        _mm512_storeu_ps(output + b_at + 13 * pair_step, col13_a);
+        _mm512_storeu_ps(output + b_at + 14 * pair_step, col14_a);
+        _mm512_storeu_ps(output + b_at + 15 * pair_step, col15_a);
+        // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
+        __m512 t1_0_b = _mm512_unpacklo_ps(row0_b, row1_b);
+        __m512 t1_1_b = _mm512_unpackhi_ps(row0_b, row1_b);
+        __m512 t1_2_b = _mm512_unpacklo_ps(row2_b, row3_b);
+        __m512 t1_3_b = _mm512_unpackhi_ps(row2_b, row3_b);
+        __m512 t1_4_b = _mm512_unpacklo_ps(row4_b, row5_b);
+        __m512 t1_5_b = _mm512_unpackhi_ps(row4_b, row5_b);
+        __m512 t1_6_b = _mm512_unpacklo_ps(row6_b, row7_b);
+        __m512 t1_7_b = _mm512_unpackhi_ps(row6_b, row7_b);
+        __m512 t1_8_b = _mm512_unpacklo_ps(row8_b, row9_b);
+        __m512 t1_9_b = _mm512_unpackhi_ps(row8_b, row9_b);
+        __m512 t1_10_b = _mm512_unpacklo_ps(row10_b, row11_b);
+        __m512 t1_11_b = _mm512_unpackhi_ps(row10_b, row11_b);
+        __m512 t1_12_b = _mm512_unpacklo_ps(row12_b, row13_b);
+        __m512 t1_13_b = _mm512_unpackhi_ps(row12_b, row13_b);
+        __m512 t1_14_b = _mm512_unpacklo_ps(row14_b, row15_b);
+        __m512 t1_15_b = _mm512_unpackhi_ps(row14_b, row15_b);
+        // stage 2: interleave 64-bit lanes (unpacklo/hi_epi64)
+        __m512 t2_0_b = _mm512_castpd_ps(
+            _mm512_unpacklo_pd(_mm512_castps_pd(t1_0_b), _mm512_castps_pd(t1_2_b)));
+        __m512 t2_1_b = _mm512_castpd_ps(
+            _mm512_unpackhi_pd(_mm512_castps_pd(t1_0_b), _mm512_castps_pd(t1_2_b)));
+        __m512 t2_2_b = _mm512_castpd_ps(
+            _mm512_unpacklo_pd(_mm512_castps_pd(t1_1_b), _mm512_castps_pd(t1_3_b)));
+        __m512 t2_3_b = _mm512_castpd_ps(
+            _mm512_unpackhi_pd(_mm512_castps_pd(t1_1_b), _mm512_castps_pd(t1_3_b)));
+        __m512 t2_4_b = _mm512_castpd_ps(
+            _mm512_unpacklo_pd(_mm512_castps_pd(t1_4_b), _mm512_castps_pd(t1_6_b)));
+        __m512 t2_5_b = _mm512_castpd_ps(
+            _mm512_unpackhi_pd(_mm512_castps_pd(t1_4_b), _mm512_castps_pd(t1_6_b)));
+        __m512 t2_6_b = _mm512_castpd_ps(
+            _mm512_unpacklo_pd(_mm512_castps_pd(t1_5_b), _mm512_castps_pd(t1_7_b)));
+        __m512 t2_7_b = _mm512_castpd_ps(
+            _mm512_unpackhi_pd(_mm512_castps_pd(t1_5_b), _mm512_castps_pd(t1_7_b)));
+        __m512 t2_8_b = _mm512_castpd_ps(
+            _mm512_unpacklo_pd(_mm512_castps_pd(t1_8_b), _mm512_castps_pd(t1_10_b)));
+        __m512 t2_9_b = _mm512_castpd_ps(
+            _mm512_unpackhi_pd(_mm512_castps_pd(t1_8_b), _mm512_castps_pd(t1_10_b)));
+        __m512 t2_10_b = _mm512_castpd_ps(
+            _mm512_unpacklo_pd(_mm512_castps_pd(t1_9_b), _mm512_castps_pd(t1_11_b)));
+        __m512 t2_11_b = _mm512_castpd_ps(
+            _mm512_unpackhi_pd(_mm512_castps_pd(t1_9_b), _mm512_castps_pd(t1_11_b)));
+        __m512 t2_12_b = _mm512_castpd_ps(
+            _mm512_unpacklo_pd(_mm512_castps_pd(t1_12_b), _mm512_castps_pd(t1_14_b)));
+        __m512 t2_13_b = _mm512_castpd_ps(
+            _mm512_unpackhi_pd(_mm512_castps_pd(t1_12_b), _mm512_castps_pd(t1_14_b)));
+        __m512 t2_14_b = _mm512_castpd_ps(
+            _mm512_unpacklo_pd(_mm512_castps_pd(t1_13_b), _mm512_castps_pd(t1_15_b)));
+        __m512 t2_15_b = _mm512_castpd_ps(
+            _mm512_unpackhi_pd(_mm512_castps_pd(t1_13_b), _mm512_castps_pd(t1_15_b)));
+        // stage 3: gather 128-bit blocks (shuffle_i32x4 0x88 / 0xDD)
+        __m512 t3_0_b = _mm512_shuffle_f32x4(t2_0_b, t2_4_b, 0x88);
+        __m512 t3_4_b = _mm512_shuffle_f32x4(t2_0_b, t2_4_b, 0xDD);
+        __m512 t3_1_b = _mm512_shuffle_f32x4(t2_1_b, t2_5_b, 0x88);
+        __m512 t3_5_b = _mm512_shuffle_f32x4(t2_1_b, t2_5_b, 0xDD);
+        __m512 t3_2_b = _mm512_shuffle_f32x4(t2_2_b, t2_6_b, 0x88);
+        __m512 t3_6_b = _mm512_shuffle_f32x4(t2_2_b, t2_6_b, 0xDD);
+        __m512 t3_3_b = _mm512_shuffle_f32x4(t2_3_b, t2_7_b, 0x88);
+        __m512 t3_7_b = _mm512_shuffle_f32x4(t2_3_b, t2_7_b, 0xDD);
+        __m512 t3_8_b = _mm512_shuffle_f32x4(t2_8_b, t2_12_b, 0x88);
+        __m512 t3_12_b = _mm512_shuffle_f32x4(t2_8_b, t2_12_b, 0xDD);
+        __m512 t3_9_b = _mm512_shuffle_f32x4(t2_9_b, t2_13_b, 0x88);
+        __m512 t3_13_b = _mm512_shuffle_f32x4(t2_9_b, t2_13_b, 0xDD);
+        __m512 t3_10_b = _mm512_shuffle_f32x4(t2_10_b, t2_14_b, 0x88);
+        __m512 t3_14_b = _mm512_shuffle_f32x4(t2_10_b, t2_14_b, 0xDD);
+        __m512 t3_11_b = _mm512_shuffle_f32x4(t2_11_b, t2_15_b, 0x88);
+        __m512 t3_15_b = _mm512_shuffle_f32x4(t2_11_b, t2_15_b, 0xDD);
+        // stage 4: gather 256-bit halves (shuffle_i32x4 0x88 / 0xDD)
+        __m512 col0_b = _mm512_shuffle_f32x4(t3_0_b, t3_8_b, 0x88);
+        __m512 col8_b = _mm512_shuffle_f32x4(t3_0_b, t3_8_b, 0xDD);
+        __m512 col1_b = _mm512_shuffle_f32x4(t3_1_b, t3_9_b, 0x88);
+        __m512 col9_b = _mm512_shuffle_f32x4(t3_1_b, t3_9_b, 0xDD);
+        __m512 col2_b = _mm512_shuffle_f32x4(t3_2_b, t3_10_b, 0x88);
+        __m512 col10_b = _mm512_shuffle_f32x4(t3_2_b, t3_10_b, 0xDD);
+        __m512 col3_b = _mm512_shuffle_f32x4(t3_3_b, t3_11_b, 0x88);
+        __m512 col11_b = _mm512_shuffle_f32x4(t3_3_b, t3_11_b, 0xDD);
+        __m512 col4_b = _mm512_shuffle_f32x4(t3_4_b, t3_12_b, 0x88);
+        __m512 col12_b = _mm512_shuffle_f32x4(t3_4_b, t3_12_b, 0xDD);
+        __m512 col5_b = _mm512_shuffle_f32x4(t3_5_b, t3_13_b, 0x88);
+        __m512 col13_b = _mm512_shuffle_f32x4(t3_5_b, t3_13_b, 0xDD);
+        __m512 col6_b = _mm512_shuffle_f32x4(t3_6_b, t3_14_b, 0x88);
+        __m512 col14_b = _mm512_shuffle_f32x4(t3_6_b, t3_14_b, 0xDD);
+        __m512 col7_b = _mm512_shuffle_f32x4(t3_7_b, t3_15_b, 0x88);
+        __m512 col15_b = _mm512_shuffle_f32x4(t3_7_b, t3_15_b, 0xDD);
+        _mm512_storeu_ps(output + a_at, col0_b);
+        _mm512_storeu_ps(output + a_at + pair_step, col1_b);
+        _mm512_storeu_ps(output + a_at + 2 * pair_step, col2_b);
+        _mm512_storeu_ps(output + a_at + 3 * pair_step, col3_b);
+        _mm512_storeu_ps(output + a_at + 4 * pair_step, col4_b);
+        _mm512_storeu_ps(output + a_at + 5 * pair_step, col5_b);
+        _mm512_storeu_ps(output + a_at + 6 * pair_step, col6_b);
+        _mm512_storeu_ps(output + a_at + 7 * pair_step, col7_b);
+        _mm512_storeu_ps(output + a_at + 8 * pair_step, col8_b);
+        _mm512_storeu_ps(output + a_at + 9 * pair_step, col9_b);
+        _mm512_storeu_ps(output + a_at + 10 * pair_step, col10_b);
+        _mm512_storeu_ps(output + a_at + 11 * pair_step, col11_b);
+        _mm512_storeu_ps(output + a_at + 12 * pair_step, col12_b);
+        _mm512_storeu_ps(output + a_at + 13 * pair_step, col13_b);
+        _mm512_storeu_ps(output + a_at + 14 * pair_step, col14_b);
+        _mm512_storeu_ps(output + a_at + 15 * pair_step, col15_b);
+      }
+      // the last columns: element pairs
+      if (j < rows) {
+        // rows of the tile row
+        int64_t r = i;
+        for (; r < i + 16; ++r) {
+          // columns
+          int64_t c = j;
+          for (; c < rows; ++c) {
+            float x = input[c + r * stride];
+            float y = input[c * stride + r];
+            output[c * stride + r] = x;
+            output[c + r * stride] = y;
+          }
+        }
+      }
+    }
+    // the bottom-right corner: element pairs
+    if (i < rows) {
+      // rows, one element pair at a time
+      int64_t r = i;
+      for (; r < rows; ++r) {
+        // columns
+        int64_t c = r;
         for (; c < rows; ++c) {
           float x = input[c + r * stride];
           float y = input[c * stride + r];
           output[c * stride + r] = x;
           output[c + r * stride] = y;
         }
-      }
-    }
-  }
-  // the bottom-right corner: element pairs
-  if (i < rows) {
-    // rows, one element pair at a time
-    int64_t r = i;
-    for (; r < rows; ++r) {
-      // columns
-      int64_t c = r;
-      for (; c < rows; ++c) {
-        float x = input[c + r * stride];
-        float y = input[c * stride + r];
-        output[c * stride + r] = x;
-        output[c + r * stride] = y;
       }
     }
   }

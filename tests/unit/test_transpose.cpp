@@ -405,11 +405,11 @@ TEST_CASE("transpose plans: streamed whole-line tiles take their block shape fro
   // Tiles of partial lines (u16 on AVX2) keep one constant shape.
   CHECK_FALSE(contains(buildPlan(parseSpecText(transposeSpec("i16", R"(["r", "c"])"), "t.json"), makeTarget(TargetRequest{"avx2", {}})).print(),
                        "cpu_is_amd"));
-  // Vendors the lowerings do not test for are refused.
+  // Traits the lowerings do not test for are refused.
   ir::Plan p;
-  p.body = {ir::letByCpuVendor("x", "intel", ir::Index::constant(1), ir::Index::constant(2))};
+  p.body = {ir::letByCpu("x", "is_intel", ir::Index::constant(1), ir::Index::constant(2))};
   REQUIRE_FALSE(p.verify().empty());
-  CHECK(contains(p.verify().front(), "expected amd"));
+  CHECK(contains(p.verify().front(), "expected is_amd or splits_512"));
 }
 
 TEST_CASE("transpose plans: static 512-bit tiles that fit in L1 yield to the 256-bit variant on CPUs that split 512-bit operations") {
@@ -436,6 +436,31 @@ TEST_CASE("transpose plans: static 512-bit tiles that fit in L1 yield to the 256
   CHECK(contains(kernel.source, "__builtin_cpu_supports(\"bmi2\") && !simdgen_cpu_splits_512())"));
   CHECK(contains(kernel.source, "if (__builtin_cpu_supports(\"avx2\")) return"));
   CHECK(contains(kernel.source, "return __builtin_cpu_is(\"amdfam19h\");"));
+}
+
+TEST_CASE("transpose plans: in place through 512-bit tiles, CPUs that split 512-bit operations take half-width tiles unless rows are 2048 bytes apart") {
+  // docs/design.md: on Zen 4 a pair of 16 x 16 f32 tiles is bound by its shuffles and stores at
+  // every size; 8 x 8 tiles alias in L1 when the stride is a multiple of 2048 bytes.
+  const Target avx512 = makeTarget(TargetRequest{"avx512", {}});
+  auto plan = [&](const std::string& dtype, const std::string& shape, const Target& t) {
+    return buildPlan(parseSpecText(transposeSpec(dtype, shape, R"(, "output": {"in_place": true})"), "t.json"), t).print();
+  };
+  const std::string f32 = plan("f32", R"(["n", "n"])", avx512);
+  CHECK(contains(f32, "let stride_aliased = round_down(rows, 512)"));  // the stride is the extent here
+  CHECK(contains(f32, "let half_width = cpu_splits_512() ? rows - stride_aliased : 0"));
+  CHECK(contains(f32, "if half_width != 0"));
+  CHECK(contains(f32, "tiles of 16 x 16"));
+  CHECK(contains(f32, "tiles of 8 x 8"));
+  CHECK(contains(plan("f64", R"(["n", "n"])", avx512), "round_down(rows, 256)"));
+  CHECK(contains(plan("f32", "[96, 96]", avx512), "cpu_splits_512() ? kCols - stride_aliased : 0"));
+  CHECK_FALSE(contains(plan("f32", "[512, 512]", avx512), "cpu_splits_512"));  // a static stride that aliases
+  CHECK_FALSE(contains(plan("u16", R"(["n", "n"])", avx512), "cpu_splits_512"));  // 256-bit tiles: nothing split
+  CHECK_FALSE(contains(plan("f32", R"(["n", "n"])", makeTarget(TargetRequest{"avx2", {}})), "cpu_splits_512"));
+  // The emitted kernel asks the CPU, whose answer a definition fixes (the exec tests force both).
+  const auto kernel = emit::generate(parseSpecText(transposeSpec("f32", R"(["n", "n"])", R"(, "output": {"in_place": true}, "targets": ["avx512", "scalar"])"), "t.json"),
+                                     emit::builtinTemplates(), "t.json");
+  CHECK(contains(kernel.source, "int64_t half_width = simdgen_cpu_splits_512() ? "));
+  CHECK(contains(kernel.source, "#if defined(SIMDGEN_ASSUME_SPLIT_512)"));
 }
 
 TEST_CASE("transpose plans: x86 matrices of at most half a tile's rows and columns use the half-width tile") {

@@ -136,9 +136,9 @@ struct BodyWriter {
                               : s.letMax ? idx(s.lo) + " > " + idx(s.hi) + " ? " + idx(s.lo) + " : " + idx(s.hi)
                                          : idx(s.lo);
           if (s.roundDownTo) value = "(" + value + ") / " + std::to_string(s.roundDownTo) + " * " + std::to_string(s.roundDownTo);
-          if (!s.cpuVendor.empty()) {
-            cx.helpers.insert("cpu_is_" + s.cpuVendor);
-            value = "simdgen_cpu_is_" + s.cpuVendor + "() ? " + idx(s.lo) + " : " + idx(s.hi);
+          if (!s.cpuTrait.empty()) {
+            cx.helpers.insert("cpu_" + s.cpuTrait);
+            value = "simdgen_cpu_" + s.cpuTrait + "() ? " + idx(s.lo) + " : " + idx(s.hi);
           }
           if (s.opaque) {
             cx.helpers.insert("opaque");

@@ -172,10 +172,10 @@ Stmt letOpaque(std::string var, Index value) {
   s.opaque = true;
   return s;
 }
-Stmt letByCpuVendor(std::string var, std::string vendor, Index onVendor, Index otherwise) {
-  Stmt s = letIndex(std::move(var), std::move(onVendor));
+Stmt letByCpu(std::string var, std::string trait, Index withTrait, Index otherwise) {
+  Stmt s = letIndex(std::move(var), std::move(withTrait));
   s.hi = std::move(otherwise);
-  s.cpuVendor = std::move(vendor);
+  s.cpuTrait = std::move(trait);
   return s;
 }
 Stmt letRoundDown(std::string var, Index value, int64_t multiple) {

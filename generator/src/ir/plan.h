@@ -271,10 +271,11 @@ struct Stmt {
   // Let with alignBytes > 0: var = 1 when the address of element `lo` of `tensor` is a multiple of
   // alignBytes, else 0 (the interpreter places every tensor's element 0 at such an address).
   int alignBytes = 0;
-  // Let with cpuVendor set ("amd"): var = lo on a CPU of that vendor, else hi; a shape
-  // that measures best on one vendor's caches (the transpose's streamed blocks). The interpreter
-  // and the simplifier take neither for granted: the interpreter runs hi (other vendors).
-  std::string cpuVendor;
+  // Let with cpuTrait set: var = lo on a CPU with that trait, else hi. Traits: "is_amd" (an AMD CPU:
+  // the transpose's streamed blocks measure best on its caches) and "splits_512" (512-bit
+  // operations run as two halves, AMD Zen 4: the in-place transpose's narrower tiles). The
+  // interpreter and the simplifier take neither for granted: the interpreter runs hi.
+  std::string cpuTrait;
   // Let with roundDownTo > 0: var = lo rounded down to a multiple of roundDownTo (lo >= 0): the
   // end of a matrix's whole tiles.
   int64_t roundDownTo = 0;
@@ -300,7 +301,7 @@ Stmt letMin(std::string var, Index a, Index b);  // var = min(a, b)
 Stmt letMax(std::string var, Index a, Index b);  // var = max(a, b)
 Stmt letOpaque(std::string var, Index value);    // var = value, hidden from the C optimiser
 Stmt letAligned(std::string var, std::string tensor, Index element, int bytes);  // var = 1 if aligned, else 0
-Stmt letByCpuVendor(std::string var, std::string vendor, Index onVendor, Index otherwise);  // see Stmt::cpuVendor
+Stmt letByCpu(std::string var, std::string trait, Index withTrait, Index otherwise);  // see Stmt::cpuTrait
 Stmt letRoundDown(std::string var, Index value, int64_t multiple);  // var = value / multiple * multiple (value >= 0)
 Stmt op(OpKind k, std::string dst, VecType type, std::vector<std::string> args = {});
 Stmt ifValues(std::string a, Cmp cmp, std::string b, Block body, std::string note = "");

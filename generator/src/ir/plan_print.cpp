@@ -98,7 +98,7 @@ void printBlock(std::ostringstream& os, const Plan& plan, const Block& b, int de
         break;
       case Stmt::Kind::Let:
         os << pad << "let " << s.var << " = " << (s.letMin ? "min(" + s.lo.str() + ", " + s.hi.str() + ")" : s.letMax ? "max(" + s.lo.str() + ", " + s.hi.str() + ")" : s.opaque ? "opaque(" + s.lo.str() + ")"
-                                           : !s.cpuVendor.empty() ? "cpu_is_" + s.cpuVendor + "() ? " + s.lo.str() + " : " + s.hi.str()
+                                           : !s.cpuTrait.empty() ? "cpu_" + s.cpuTrait + "() ? " + s.lo.str() + " : " + s.hi.str()
                                            : s.roundDownTo ? "round_down(" + s.lo.str() + ", " + std::to_string(s.roundDownTo) + ")"
                                            : s.alignBytes ? "aligned(" + s.tensor + (s.lo.constantValue() == 0 ? "" : " + " + s.lo.str()) + ", " + std::to_string(s.alignBytes) + " bytes)"
                                                           : s.lo.str())

@@ -312,11 +312,11 @@ struct Verifier {
         case Stmt::Kind::Let:
           if (lookup(s.var) || reserved.count(s.var) || symbols.count(s.var)) fail("let " + s.var, "loop variable shadows a value, parameter or loop variable");
           checkIndex("let " + s.var, s.lo);
-          if (s.letMin || s.letMax || !s.cpuVendor.empty()) checkIndex("let " + s.var, s.hi);
-          if (!s.cpuVendor.empty() && s.cpuVendor != "amd")
-            fail("let " + s.var, "CPU vendor '" + s.cpuVendor + "': expected amd (the only one lowerings test for)");
+          if (s.letMin || s.letMax || !s.cpuTrait.empty()) checkIndex("let " + s.var, s.hi);
+          if (!s.cpuTrait.empty() && s.cpuTrait != "is_amd" && s.cpuTrait != "splits_512")
+            fail("let " + s.var, "CPU trait '" + s.cpuTrait + "': expected is_amd or splits_512 (the ones lowerings test for)");
           if (s.alignBytes && (s.alignBytes & (s.alignBytes - 1)) != 0) fail("let " + s.var, "alignment must be a power of two");
-          if (s.roundDownTo < 0 || (s.roundDownTo && (s.letMin || s.letMax || s.opaque || s.alignBytes || !s.cpuVendor.empty())))
+          if (s.roundDownTo < 0 || (s.roundDownTo && (s.letMin || s.letMax || s.opaque || s.alignBytes || !s.cpuTrait.empty())))
             fail("let " + s.var, "round_down takes a positive multiple and no other let kind");
           if (s.alignBytes && std::none_of(plan.tensors.begin(), plan.tensors.end(), [&](const Tensor& t) { return t.name == s.tensor; }))
             fail("let " + s.var, "aligned() of an unknown tensor " + s.tensor);

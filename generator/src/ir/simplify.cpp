@@ -74,7 +74,7 @@ void simplifyInto(Block& in, Known& known, Block& out) {
       else known.erase(s.var);
     } else if (s.kind == Stmt::Kind::Let) {
       // An address or the CPU's vendor: known at run time only.
-      auto v = s.alignBytes || !s.cpuVendor.empty() ? std::nullopt : evalKnown(s.lo, known);
+      auto v = s.alignBytes || !s.cpuTrait.empty() ? std::nullopt : evalKnown(s.lo, known);
       if (v && s.roundDownTo) v = *v / s.roundDownTo * s.roundDownTo;
       if (v && (s.letMin || s.letMax)) {
         const auto h = evalKnown(s.hi, known);

@@ -634,7 +634,7 @@ struct Machine {
           symbols[s.var] = s.alignBytes ? int64_t(eval(s.lo) * bytesOfTensor(s.tensor) % s.alignBytes == 0)
                            : s.letMin   ? std::min(eval(s.lo), eval(s.hi))
                            : s.letMax   ? std::max(eval(s.lo), eval(s.hi))
-                           : !s.cpuVendor.empty() ? eval(s.hi)  // the other vendors' value
+                           : !s.cpuTrait.empty() ? eval(s.hi)  // the value on CPUs without the trait
                            : s.roundDownTo ? eval(s.lo) / s.roundDownTo * s.roundDownTo
                                         : eval(s.lo);
           break;
