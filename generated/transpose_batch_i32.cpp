@@ -216,7 +216,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 
 // ---- avx512 (512-bit vectors)
 // tiles of 16 x 16 through a 48-shuffle network on half rows joined by the loads (strategy half_rows), in blocks of 4 x 4 tiles; edge tiles run the same network on masked rows and columns
-// outputs of 2 MiB or more whose tile rows are 64-byte aligned: whole tiles through streaming (non-temporal) stores, in blocks of 512 rows on AMD CPUs, else 64, then a store fence
+// outputs of 2 MiB or more (6 MiB on AMD CPUs unless rows are a multiple of 2048 bytes apart) whose tile rows are 64-byte aligned: whole tiles through streaming (non-temporal) stores, in blocks of 512 rows on AMD CPUs, else 64, then a store fence
 // matrices of at most 8 rows and 8 columns:
 // tiles of 8 x 8 through a 24-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
 // a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
@@ -744,8 +744,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
           int64_t out_aligned = (uintptr_t)(output) % 64 == 0;
           int64_t out_rows_aligned = (uintptr_t)(output + out_stride) % 64 == 0;
           int64_t out_batch_aligned = (uintptr_t)(output + out_batch_stride) % 64 == 0;
-          // an aligned output of 2 MiB or more: whole tiles stored past the caches
-          if (batch * cols * out_aligned * out_batch_aligned * out_rows_aligned * rows >= 524288) {
+          int64_t out_stride_aliased = (out_stride) / 512 * 512;
+          int64_t out_rows_unaliased =
+              out_stride - out_stride_aliased < 1 ? out_stride - out_stride_aliased : 1;
+          int64_t stream_later = simdgen_cpu_is_amd() ? out_rows_unaliased : 0;
+          // an aligned output of 2 MiB or more (6 MiB on AMD CPUs unless rows are a multiple of 2048 bytes apart): whole tiles stored past the caches
+          if (batch * cols * out_aligned * out_batch_aligned * out_rows_aligned * rows >=
+              1048576 * stream_later + 524288) {
             int64_t block_rows_nt = simdgen_cpu_is_amd() ? 512 : 64;
             int64_t block_cols_nt = simdgen_cpu_is_amd() ? 256 : 2048;
             // row blocks of 512 x 256 elements on AMD CPUs, else 64 x 2048 (cache blocking)
@@ -1486,7 +1491,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
             _mm_sfence();
           }
           // otherwise through the caches
-          if (batch * cols * out_aligned * out_batch_aligned * out_rows_aligned * rows < 524288) {
+          if (batch * cols * out_aligned * out_batch_aligned * out_rows_aligned * rows <
+              1048576 * stream_later + 524288) {
             // row blocks of 64 x 64 elements (cache blocking)
             int64_t ib = 0;
             for (; ib < rows; ib += 64) {
@@ -3268,7 +3274,7 @@ __attribute__((target("+sve"))) void transpose_batch_i32_sve(
 
 // ---- avx2 (256-bit vectors)
 // tiles of 8 x 8 through a 16-shuffle network on half rows joined by the loads (strategy half_rows), in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
-// outputs of 2 MiB or more whose tile rows are 32-byte aligned: whole tiles through streaming (non-temporal) stores, in blocks of 512 rows, then a store fence
+// outputs of 2 MiB or more (6 MiB on AMD CPUs unless rows are a multiple of 2048 bytes apart) whose tile rows are 32-byte aligned: whole tiles through streaming (non-temporal) stores, in blocks of 512 rows, then a store fence
 // matrices of at most 4 rows and 4 columns:
 // tiles of 4 x 4 through a 8-shuffle network, in blocks of 16 x 16 tiles; edge tiles run the same network on masked rows and columns
 // a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
@@ -3579,8 +3585,13 @@ __attribute__((target("avx2"))) void transpose_batch_i32_avx2(
           int64_t out_aligned = (uintptr_t)(output) % 32 == 0;
           int64_t out_rows_aligned = (uintptr_t)(output + out_stride) % 32 == 0;
           int64_t out_batch_aligned = (uintptr_t)(output + out_batch_stride) % 32 == 0;
-          // an aligned output of 2 MiB or more: whole tiles stored past the caches
-          if (batch * cols * out_aligned * out_batch_aligned * out_rows_aligned * rows >= 524288) {
+          int64_t out_stride_aliased = (out_stride) / 512 * 512;
+          int64_t out_rows_unaliased =
+              out_stride - out_stride_aliased < 1 ? out_stride - out_stride_aliased : 1;
+          int64_t stream_later = simdgen_cpu_is_amd() ? out_rows_unaliased : 0;
+          // an aligned output of 2 MiB or more (6 MiB on AMD CPUs unless rows are a multiple of 2048 bytes apart): whole tiles stored past the caches
+          if (batch * cols * out_aligned * out_batch_aligned * out_rows_aligned * rows >=
+              1048576 * stream_later + 524288) {
             // row blocks of 512 x 256 elements (cache blocking)
             int64_t ib_nt = 0;
             for (; ib_nt < rows; ib_nt += 512) {
@@ -4082,7 +4093,8 @@ __attribute__((target("avx2"))) void transpose_batch_i32_avx2(
             _mm_sfence();
           }
           // otherwise through the caches
-          if (batch * cols * out_aligned * out_batch_aligned * out_rows_aligned * rows < 524288) {
+          if (batch * cols * out_aligned * out_batch_aligned * out_rows_aligned * rows <
+              1048576 * stream_later + 524288) {
             // row blocks of 64 x 64 elements (cache blocking)
             int64_t ib = 0;
             for (; ib < rows; ib += 64) {

@@ -45,6 +45,23 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   transpose: output[c, r] = input[r, c] (4 x rows x cols u16)
 
 #if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_CPU_IS_AMD
+#define SIMDGEN_HELPER_CPU_IS_AMD
+// Whether the CPU is an AMD one, for shapes that measure best on its caches (the streamed blocks
+// of large transposes). Defining SIMDGEN_ASSUME_AMD_CPU as 0 or 1 when compiling fixes the answer.
+static inline int simdgen_cpu_is_amd(void) {
+#if defined(SIMDGEN_ASSUME_AMD_CPU)
+  return SIMDGEN_ASSUME_AMD_CPU;
+#elif defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();  // returns at once after the first call; needed before constructors run
+  return __builtin_cpu_is("amd");
+#else
+  return 0;
+#endif
+}
+#endif
+#endif
+#if defined(__x86_64__)
 #ifndef SIMDGEN_HELPER_OPAQUE
 #define SIMDGEN_HELPER_OPAQUE
 // v, hidden from the optimiser: address arithmetic on it is done where it is used. Without it
@@ -931,7 +948,7 @@ __attribute__((target("+sve"))) void transpose_batch_u16_4_sve(const uint16_t* i
 
 // ---- avx2 (256-bit vectors)
 // tiles of 8 x 8 through a 24-shuffle network, in blocks of 16 x 16 tiles; edge rows and columns one element at a time
-// outputs of 2 MiB or more whose tile rows are 16-byte aligned: whole tiles through streaming (non-temporal) stores, in blocks of 512 rows, then a store fence
+// outputs of 2 MiB or more (6 MiB on AMD CPUs unless rows are a multiple of 2048 bytes apart) whose tile rows are 16-byte aligned: whole tiles through streaming (non-temporal) stores, in blocks of 512 rows, then a store fence
 // a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 // uses movntps / movntdq streaming (non-temporal) stores
 // uses strided lanes: scalar loads inserted into 128-bit quarters
@@ -1032,8 +1049,12 @@ __attribute__((target("avx2"))) void transpose_batch_u16_4_avx2(const uint16_t* 
         int64_t out_aligned = (uintptr_t)(output) % 16 == 0;
         int64_t out_rows_aligned = (uintptr_t)(output + rows) % 16 == 0;
         int64_t out_batch_aligned = (uintptr_t)(output + cols * rows) % 16 == 0;
-        // an aligned output of 2 MiB or more: whole tiles stored past the caches
-        if (cols * kBatch * out_aligned * out_batch_aligned * out_rows_aligned * rows >= 1048576) {
+        int64_t out_stride_aliased = (rows) / 1024 * 1024;
+        int64_t out_rows_unaliased = rows - out_stride_aliased < 1 ? rows - out_stride_aliased : 1;
+        int64_t stream_later = simdgen_cpu_is_amd() ? out_rows_unaliased : 0;
+        // an aligned output of 2 MiB or more (6 MiB on AMD CPUs unless rows are a multiple of 2048 bytes apart): whole tiles stored past the caches
+        if (cols * kBatch * out_aligned * out_batch_aligned * out_rows_aligned * rows >=
+            2097152 * stream_later + 1048576) {
           // row blocks of 512 x 512 elements (cache blocking)
           int64_t ib_nt = 0;
           for (; ib_nt < rows; ib_nt += 512) {
@@ -1159,7 +1180,8 @@ __attribute__((target("avx2"))) void transpose_batch_u16_4_avx2(const uint16_t* 
           _mm_sfence();
         }
         // otherwise through the caches
-        if (cols * kBatch * out_aligned * out_batch_aligned * out_rows_aligned * rows < 1048576) {
+        if (cols * kBatch * out_aligned * out_batch_aligned * out_rows_aligned * rows <
+            2097152 * stream_later + 1048576) {
           // row blocks of 128 x 128 elements (cache blocking)
           int64_t ib = 0;
           for (; ib < rows; ib += 128) {

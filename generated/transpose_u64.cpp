@@ -168,7 +168,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 
 // ---- avx512 (512-bit vectors)
 // tiles of 8 x 8 through a 16-shuffle network on half rows joined by the loads (strategy half_rows), in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
-// outputs of 2 MiB or more whose tile rows are 64-byte aligned: whole tiles through streaming (non-temporal) stores, in blocks of 512 rows on AMD CPUs, else 64, then a store fence
+// outputs of 2 MiB or more (6 MiB on AMD CPUs unless rows are a multiple of 2048 bytes apart) whose tile rows are 64-byte aligned: whole tiles through streaming (non-temporal) stores, in blocks of 512 rows on AMD CPUs, else 64, then a store fence
 // matrices of at most 4 rows and 4 columns:
 // tiles of 4 x 4 through a 8-shuffle network, in blocks of 16 x 16 tiles; edge tiles run the same network on masked rows and columns
 // a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
@@ -475,8 +475,11 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
         // streaming stores need every tile row of the output on a 64-byte boundary
         int64_t out_aligned = (uintptr_t)(output) % 64 == 0;
         int64_t out_rows_aligned = (uintptr_t)(output + rows) % 64 == 0;
-        // an aligned output of 2 MiB or more: whole tiles stored past the caches
-        if (cols * out_aligned * out_rows_aligned * rows >= 262144) {
+        int64_t out_stride_aliased = (rows) / 256 * 256;
+        int64_t out_rows_unaliased = rows - out_stride_aliased < 1 ? rows - out_stride_aliased : 1;
+        int64_t stream_later = simdgen_cpu_is_amd() ? out_rows_unaliased : 0;
+        // an aligned output of 2 MiB or more (6 MiB on AMD CPUs unless rows are a multiple of 2048 bytes apart): whole tiles stored past the caches
+        if (cols * out_aligned * out_rows_aligned * rows >= 524288 * stream_later + 262144) {
           int64_t block_rows_nt = simdgen_cpu_is_amd() ? 512 : 64;
           int64_t block_cols_nt = simdgen_cpu_is_amd() ? 128 : 1024;
           // row blocks of 512 x 128 elements on AMD CPUs, else 64 x 1024 (cache blocking)
@@ -820,7 +823,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
           _mm_sfence();
         }
         // otherwise through the caches
-        if (cols * out_aligned * out_rows_aligned * rows < 262144) {
+        if (cols * out_aligned * out_rows_aligned * rows < 524288 * stream_later + 262144) {
           // row blocks of 64 x 64 elements (cache blocking)
           int64_t ib = 0;
           for (; ib < rows; ib += 64) {
@@ -2284,7 +2287,7 @@ __attribute__((target("+sve"))) void transpose_u64_sve(const uint64_t* input, in
 
 // ---- avx2 (256-bit vectors)
 // tiles of 4 x 4 through a 4-shuffle network on half rows joined by the loads (strategy half_rows), in blocks of 16 x 16 tiles; edge tiles run the same network on masked rows and columns
-// outputs of 2 MiB or more whose tile rows are 32-byte aligned: whole tiles through streaming (non-temporal) stores, in blocks of 512 rows, then a store fence
+// outputs of 2 MiB or more (6 MiB on AMD CPUs unless rows are a multiple of 2048 bytes apart) whose tile rows are 32-byte aligned: whole tiles through streaming (non-temporal) stores, in blocks of 512 rows, then a store fence
 // a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 // uses movntps / movntdq streaming (non-temporal) stores
 // uses strided lanes: scalar loads inserted into 128-bit quarters
@@ -2408,8 +2411,11 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
       // streaming stores need every tile row of the output on a 32-byte boundary
       int64_t out_aligned = (uintptr_t)(output) % 32 == 0;
       int64_t out_rows_aligned = (uintptr_t)(output + rows) % 32 == 0;
-      // an aligned output of 2 MiB or more: whole tiles stored past the caches
-      if (cols * out_aligned * out_rows_aligned * rows >= 262144) {
+      int64_t out_stride_aliased = (rows) / 256 * 256;
+      int64_t out_rows_unaliased = rows - out_stride_aliased < 1 ? rows - out_stride_aliased : 1;
+      int64_t stream_later = simdgen_cpu_is_amd() ? out_rows_unaliased : 0;
+      // an aligned output of 2 MiB or more (6 MiB on AMD CPUs unless rows are a multiple of 2048 bytes apart): whole tiles stored past the caches
+      if (cols * out_aligned * out_rows_aligned * rows >= 524288 * stream_later + 262144) {
         // row blocks of 512 x 128 elements (cache blocking)
         int64_t ib_nt = 0;
         for (; ib_nt < rows; ib_nt += 512) {
@@ -2654,7 +2660,7 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
         _mm_sfence();
       }
       // otherwise through the caches
-      if (cols * out_aligned * out_rows_aligned * rows < 262144) {
+      if (cols * out_aligned * out_rows_aligned * rows < 524288 * stream_later + 262144) {
         // row blocks of 64 x 64 elements (cache blocking)
         int64_t ib = 0;
         for (; ib < rows; ib += 64) {

@@ -75,6 +75,23 @@ static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
 #endif
 #endif
 #if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_CPU_IS_AMD
+#define SIMDGEN_HELPER_CPU_IS_AMD
+// Whether the CPU is an AMD one, for shapes that measure best on its caches (the streamed blocks
+// of large transposes). Defining SIMDGEN_ASSUME_AMD_CPU as 0 or 1 when compiling fixes the answer.
+static inline int simdgen_cpu_is_amd(void) {
+#if defined(SIMDGEN_ASSUME_AMD_CPU)
+  return SIMDGEN_ASSUME_AMD_CPU;
+#elif defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();  // returns at once after the first call; needed before constructors run
+  return __builtin_cpu_is("amd");
+#else
+  return 0;
+#endif
+}
+#endif
+#endif
+#if defined(__x86_64__)
 #ifndef SIMDGEN_HELPER_LANES_BELOW
 #define SIMDGEN_HELPER_LANES_BELOW
 // Bit l set for lanes l < n, for n clamped to [0, lanes]: the predicate of a partial vector.
@@ -219,7 +236,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 #endif
 
 // ---- avx512 (512-bit vectors)
-// tiles of 64 x 64 (64-byte rows) in two passes through a 4 KiB scratch tile (4 x 64 unpack shuffles on groups of 16 rows, 16 x 8 shuffle_i32x4 on 128-bit blocks: whole lines read and written), in blocks of 4 x 4 tiles; the rows and columns past the last whole 64 in tiles of 16 x 16 through a 64-shuffle network, edge tiles on masked rows and columns; outputs of 2 MiB or more whose rows are 64-byte aligned: the whole tiles' lines through streaming (non-temporal) stores, then a store fence
+// tiles of 64 x 64 (64-byte rows) in two passes through a 4 KiB scratch tile (4 x 64 unpack shuffles on groups of 16 rows, 16 x 8 shuffle_i32x4 on 128-bit blocks: whole lines read and written), in blocks of 4 x 4 tiles; the rows and columns past the last whole 64 in tiles of 16 x 16 through a 64-shuffle network, edge tiles on masked rows and columns; outputs of 2 MiB or more (6 MiB on AMD CPUs unless rows are a multiple of 2048 bytes apart) whose rows are 64-byte aligned: the whole tiles' lines through streaming (non-temporal) stores, then a store fence
 // a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
 // uses masked loads (AVX-512 k-registers) for the tail
 // uses movntps / movntdq streaming (non-temporal) stores
@@ -342,8 +359,11 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
       // streaming stores need every tile row of the output on a 64-byte boundary
       int64_t out_aligned = (uintptr_t)(output) % 64 == 0;
       int64_t out_rows_aligned = (uintptr_t)(output + rows) % 64 == 0;
-      // an aligned output of 2 MiB or more: the whole tiles' lines stored past the caches
-      if (cols * out_aligned * out_rows_aligned * rows >= 2097152) {
+      int64_t out_stride_aliased = (rows) / 2048 * 2048;
+      int64_t out_rows_unaliased = rows - out_stride_aliased < 1 ? rows - out_stride_aliased : 1;
+      int64_t stream_later = simdgen_cpu_is_amd() ? out_rows_unaliased : 0;
+      // an aligned output of 2 MiB or more (6 MiB on AMD CPUs unless rows are a multiple of 2048 bytes apart): the whole tiles' lines stored past the caches
+      if (cols * out_aligned * out_rows_aligned * rows >= 4194304 * stream_later + 2097152) {
         // row blocks of 256 x 256 elements (cache blocking)
         int64_t ib_w_nt = 0;
         for (; ib_w_nt < rows_whole; ib_w_nt += 256) {
@@ -595,7 +615,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpos
         _mm_sfence();
       }
       // otherwise through the caches
-      if (cols * out_aligned * out_rows_aligned * rows < 2097152) {
+      if (cols * out_aligned * out_rows_aligned * rows < 4194304 * stream_later + 2097152) {
         // row blocks of 256 x 256 elements (cache blocking)
         int64_t ib_w = 0;
         for (; ib_w < rows_whole; ib_w += 256) {

@@ -574,6 +574,16 @@ class TransposeBuilder {
   // input: f32 on AVX-512 (one run, hand-edited generated kernels) 1024 x 1024 208 -> 118 us,
   // 2048 x 2048 1361 -> 601 us; below about twice the L2 the caches win (512 x 512 26 -> 44 us).
   static constexpr int64_t kStreamBytes = int64_t(2) << 20;
+  // Rows a multiple of this many bytes apart share a few L1 sets (64 sets of 64-byte lines: a
+  // tile's rows then fall into one or two of them).
+  static constexpr int64_t kSetAliasBytes = 2048;
+  // On AMD CPUs the caches win up to about 6 MiB when the output's rows do not alias in L1 (the
+  // stride not a multiple of kSetAliasBytes; Zen 4, f32 on AVX-512, fractions of memcpy cached /
+  // streamed: 1008 x 1008 0.73-0.74 / 0.56-0.59, 1200 x 1200 0.69-0.77 / 0.64-0.67, 1280 x 1280
+  // 0.60-0.67 / 0.68-0.74, 1408 x 1408 0.49-0.54 / 0.71-0.78): its L3 keeps a cached transpose
+  // of that size, where streaming stores go to DRAM. Aliasing rows (1024 x 1024) stream from
+  // kStreamBytes there too.
+  static constexpr int64_t kStreamBytesAmdUnaliased = int64_t(6) << 20;
 
   // A static matrix of at most kL1Bytes through 512-bit tiles: in L1 the network is bound by its
   // shuffles and stores, which CPUs that split 512-bit operations (AMD Zen 4) run at half the
@@ -600,7 +610,7 @@ class TransposeBuilder {
   struct StreamTest {
     ir::Block lets;
     Index size;
-    int64_t threshold = 0;
+    Index threshold;
     std::string bytes;  // "2 MiB or more", "any size"
   };
   std::optional<StreamTest> streamTest(int vbytes, int n) {
@@ -629,10 +639,11 @@ class TransposeBuilder {
     StreamTest test;
     test.size = sym(b_.rows).times(b_.cols);
     if (spec_.batch) test.size = test.size.times(batch_);
-    test.threshold = always ? 1 : kStreamBytes / bytesOf(spec_.input);
+    const int64_t least = always ? 1 : kStreamBytes / bytesOf(spec_.input);
     const auto rows = staticValue(b_.rows), cols = staticValue(b_.cols);
     const auto batch = spec_.batch ? staticValue(batch_) : std::optional<int64_t>(1);
-    if (rows && cols && batch && *rows * *cols * *batch < test.threshold) return std::nullopt;  // a small static output
+    if (rows && cols && batch && *rows * *cols * *batch < least) return std::nullopt;  // a small static output
+    test.threshold = Index::constant(least);
     test.lets.push_back(ir::comment("streaming stores need every tile row of the output on a " + std::to_string(vbytes) + "-byte boundary"));
     test.lets.push_back(ir::letAligned("out_aligned", "output", Index::constant(0), vbytes));
     test.lets.push_back(ir::letAligned("out_rows_aligned", "output", sym(outStride_), vbytes));
@@ -642,14 +653,23 @@ class TransposeBuilder {
       test.size = test.size.times("out_batch_aligned");
     }
     test.bytes = always ? "any size" : std::to_string(kStreamBytes >> 20) + " MiB or more";
+    if (!always) {  // later on AMD CPUs where rows do not alias
+      const int64_t alias = kSetAliasBytes / bytesOf(spec_.input);
+      test.lets.push_back(ir::letRoundDown("out_stride_aliased", sym(outStride_), alias));
+      test.lets.push_back(ir::letMin("out_rows_unaliased", sym(outStride_) - sym("out_stride_aliased"), Index::constant(1)));
+      test.lets.push_back(ir::letByCpu("stream_later", "is_amd", sym("out_rows_unaliased"), Index::constant(0)));
+      test.threshold = test.threshold + Index::symbol("stream_later", (kStreamBytesAmdUnaliased - kStreamBytes) / bytesOf(spec_.input));
+      test.bytes += " (" + std::to_string(kStreamBytesAmdUnaliased >> 20) + " MiB on AMD CPUs unless rows are a multiple of " +
+                    std::to_string(kSetAliasBytes) + " bytes apart)";
+    }
     return test;
   }
   // `streamed` where the test holds, `cached` elsewhere.
   static ir::Block chooseStreamed(StreamTest test, ir::Block streamed, ir::Block cached, const std::string& what) {
     ir::Block body = std::move(test.lets);
-    body.push_back(ir::ifIndex(test.size, ir::Cmp::ge, Index::constant(test.threshold), std::move(streamed),
+    body.push_back(ir::ifIndex(test.size, ir::Cmp::ge, test.threshold, std::move(streamed),
                                "an aligned output of " + test.bytes + ": " + what + " stored past the caches"));
-    body.push_back(ir::ifIndex(test.size, ir::Cmp::lt, Index::constant(test.threshold), std::move(cached), "otherwise through the caches"));
+    body.push_back(ir::ifIndex(test.size, ir::Cmp::lt, test.threshold, std::move(cached), "otherwise through the caches"));
     return body;
   }
   void streamLargeOutputs(const TransposeNetwork& net, const TransposeNetwork& plain) {
@@ -855,7 +875,6 @@ class TransposeBuilder {
   // of kSetAliasBytes: a half-width tile's rows, half lines, then share one or two L1 sets and
   // each line is fetched twice (f32 1024 x 1024 277 -> 818 us, 1536 x 1536 395 -> 929 us).
   // So the body branches at run time on the CPU and the stride; the interpreter runs the wide nest.
-  static constexpr int64_t kSetAliasBytes = 2048;
   void halfWidthOnSplit512(VecType v) {
     if (target_.module != LoweringModule::x86 || v.bits() != 512) return;
     const int64_t aliasElements = kSetAliasBytes / bytesOf(v.elem);
