@@ -100,7 +100,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
 transpose_in_place_f32_avx512(const float* input, int64_t rows, int64_t stride, float* output) {
   int64_t stride_aliased = (stride) / 512 * 512;
   int64_t half_width = simdgen_cpu_splits_512() ? stride - stride_aliased : 0;
-  // a CPU that splits 512-bit operations, rows not 2048 bytes apart: half-width tiles
+  // a CPU that splits 512-bit operations, rows not a multiple of 2048 bytes apart: half-width tiles
   if (half_width != 0) {
     int64_t i_half = 0;
     // tile rows

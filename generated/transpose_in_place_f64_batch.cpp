@@ -104,7 +104,7 @@ transpose_in_place_f64_batch_avx512(const double* input, int64_t batch, int64_t 
   for (; b < batch; ++b) {
     int64_t stride_aliased = (stride) / 256 * 256;
     int64_t half_width = simdgen_cpu_splits_512() ? stride - stride_aliased : 0;
-    // a CPU that splits 512-bit operations, rows not 2048 bytes apart: half-width tiles
+    // a CPU that splits 512-bit operations, rows not a multiple of 2048 bytes apart: half-width tiles
     if (half_width != 0) {
       int64_t i_half = 0;
       // tile rows
