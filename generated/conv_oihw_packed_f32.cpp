@@ -106,7 +106,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 #endif
 
 // ---- avx512 (512-bit vectors)
-// packed ahead: weight_packed[ky][kx][ci][co] is weight[co][ci][ky][kx] copied once by conv_oihw_packed_f32_pack_weight() (dense, the vector dim innermost)
+// packed ahead: weight_packed[ky][kx][ci][co] is weight[co][ci][ky][kx] copied once by conv_oihw_packed_f32_pack_weight() (in blocks of 64 along co, each dense, the vector dim innermost)
 // register tile: 6 x 4 vectors of f32x16 (24 accumulators) along x x co
 // per step of ky, kx, ci: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: co: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); x: tiles of 4, 2, 1 rows
@@ -130,8 +130,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
     int64_t size2, int64_t size3, int64_t size6, int64_t stride0, int64_t stride1, float* out) {
   constexpr int64_t kSize4 = 3;
   constexpr int64_t kSize5 = 3;
-  int64_t in0_stride0 = kSize5 * size3 * size6;
-  int64_t in0_stride1 = size3 * size6;
+  int64_t in0_block_skip = kSize4 * kSize5 * size6 - 1;
+  int64_t in0_stride0 = 64 * kSize5 * size6;
+  int64_t in0_stride1 = 64 * size6;
   int64_t out_stride0 = size1 * size2 * size3;
   int64_t out_stride1 = size2 * size3;
   int64_t j = 0;
@@ -146,6 +147,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
         int64_t i = 0;
         // along x: tiles of 6 x 4 vectors
         for (; i + 6 <= size2; i += 6) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_block1 = (j + 16) / 64 * 64;
+          int64_t in0_block2 = (j + 32) / 64 * 64;
+          int64_t in0_block3 = (j + 48) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
+          int64_t in0_base1 = in0_block1 * in0_block_skip + j + 16;
+          int64_t in0_base2 = in0_block2 * in0_block_skip + j + 32;
+          int64_t in0_base3 = in0_block3 * in0_block_skip + j + 48;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           __m512 acc0_0 = _mm512_loadu_ps(in2 + j);
@@ -181,14 +190,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
               // ci
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
-                __m512 in0_v0 =
-                    _mm512_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
-                __m512 in0_v1 = _mm512_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j +
-                                                r6 * size3 + 16);
-                __m512 in0_v2 = _mm512_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j +
-                                                r6 * size3 + 32);
-                __m512 in0_v3 = _mm512_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j +
-                                                r6 * size3 + 48);
+                __m512 in0_v0 = _mm512_loadu_ps(in0 + in0_base0 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
+                __m512 in0_v1 = _mm512_loadu_ps(in0 + in0_base1 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
+                __m512 in0_v2 = _mm512_loadu_ps(in0 + in0_base2 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
+                __m512 in0_v3 = _mm512_loadu_ps(in0 + in0_base3 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 acc0_1 = _mm512_fmadd_ps(in0_v1, in1_r0, acc0_1);
@@ -279,6 +288,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
         }
         // the rest: 4 rows
         for (; i + 4 <= size2; i += 4) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_block1 = (j + 16) / 64 * 64;
+          int64_t in0_block2 = (j + 32) / 64 * 64;
+          int64_t in0_block3 = (j + 48) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
+          int64_t in0_base1 = in0_block1 * in0_block_skip + j + 16;
+          int64_t in0_base2 = in0_block2 * in0_block_skip + j + 32;
+          int64_t in0_base3 = in0_block3 * in0_block_skip + j + 48;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           __m512 acc0_0 = _mm512_loadu_ps(in2 + j);
@@ -306,14 +323,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
               // ci
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
-                __m512 in0_v0 =
-                    _mm512_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
-                __m512 in0_v1 = _mm512_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j +
-                                                r6 * size3 + 16);
-                __m512 in0_v2 = _mm512_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j +
-                                                r6 * size3 + 32);
-                __m512 in0_v3 = _mm512_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j +
-                                                r6 * size3 + 48);
+                __m512 in0_v0 = _mm512_loadu_ps(in0 + in0_base0 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
+                __m512 in0_v1 = _mm512_loadu_ps(in0 + in0_base1 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
+                __m512 in0_v2 = _mm512_loadu_ps(in0 + in0_base2 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
+                __m512 in0_v3 = _mm512_loadu_ps(in0 + in0_base3 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 acc0_1 = _mm512_fmadd_ps(in0_v1, in1_r0, acc0_1);
@@ -376,6 +393,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
         }
         // the rest: 2 rows
         for (; i + 2 <= size2; i += 2) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_block1 = (j + 16) / 64 * 64;
+          int64_t in0_block2 = (j + 32) / 64 * 64;
+          int64_t in0_block3 = (j + 48) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
+          int64_t in0_base1 = in0_block1 * in0_block_skip + j + 16;
+          int64_t in0_base2 = in0_block2 * in0_block_skip + j + 32;
+          int64_t in0_base3 = in0_block3 * in0_block_skip + j + 48;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           __m512 acc0_0 = _mm512_loadu_ps(in2 + j);
@@ -395,14 +420,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
               // ci
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
-                __m512 in0_v0 =
-                    _mm512_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
-                __m512 in0_v1 = _mm512_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j +
-                                                r6 * size3 + 16);
-                __m512 in0_v2 = _mm512_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j +
-                                                r6 * size3 + 32);
-                __m512 in0_v3 = _mm512_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j +
-                                                r6 * size3 + 48);
+                __m512 in0_v0 = _mm512_loadu_ps(in0 + in0_base0 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
+                __m512 in0_v1 = _mm512_loadu_ps(in0 + in0_base1 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
+                __m512 in0_v2 = _mm512_loadu_ps(in0 + in0_base2 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
+                __m512 in0_v3 = _mm512_loadu_ps(in0 + in0_base3 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 acc0_1 = _mm512_fmadd_ps(in0_v1, in1_r0, acc0_1);
@@ -437,6 +462,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
         }
         // the rest: 1 row
         for (; i < size2; ++i) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_block1 = (j + 16) / 64 * 64;
+          int64_t in0_block2 = (j + 32) / 64 * 64;
+          int64_t in0_block3 = (j + 48) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
+          int64_t in0_base1 = in0_block1 * in0_block_skip + j + 16;
+          int64_t in0_base2 = in0_block2 * in0_block_skip + j + 32;
+          int64_t in0_base3 = in0_block3 * in0_block_skip + j + 48;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           __m512 acc0_0 = _mm512_loadu_ps(in2 + j);
@@ -452,14 +485,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
               // ci
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
-                __m512 in0_v0 =
-                    _mm512_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
-                __m512 in0_v1 = _mm512_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j +
-                                                r6 * size3 + 16);
-                __m512 in0_v2 = _mm512_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j +
-                                                r6 * size3 + 32);
-                __m512 in0_v3 = _mm512_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j +
-                                                r6 * size3 + 48);
+                __m512 in0_v0 = _mm512_loadu_ps(in0 + in0_base0 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
+                __m512 in0_v1 = _mm512_loadu_ps(in0 + in0_base1 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
+                __m512 in0_v2 = _mm512_loadu_ps(in0 + in0_base2 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
+                __m512 in0_v3 = _mm512_loadu_ps(in0 + in0_base3 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 acc0_1 = _mm512_fmadd_ps(in0_v1, in1_r0, acc0_1);
@@ -492,6 +525,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
         int64_t i = 0;
         // along x: tiles of 8 x 1 vectors
         for (; i + 8 <= size2; i += 8) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           __m512 acc0_0 = _mm512_loadu_ps(in2 + j);
@@ -511,8 +546,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
               // ci
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
-                __m512 in0_v0 =
-                    _mm512_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
+                __m512 in0_v0 = _mm512_loadu_ps(in0 + in0_base0 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 __m512 in1_r1 =
@@ -559,6 +594,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
         }
         // the rest: 4 rows
         for (; i + 4 <= size2; i += 4) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           __m512 acc0_0 = _mm512_loadu_ps(in2 + j);
@@ -574,8 +611,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
               // ci
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
-                __m512 in0_v0 =
-                    _mm512_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
+                __m512 in0_v0 = _mm512_loadu_ps(in0 + in0_base0 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 __m512 in1_r1 =
@@ -602,6 +639,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
         }
         // the rest: 2 rows
         for (; i + 2 <= size2; i += 2) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           __m512 acc0_0 = _mm512_loadu_ps(in2 + j);
@@ -615,8 +654,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
               // ci
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
-                __m512 in0_v0 =
-                    _mm512_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
+                __m512 in0_v0 = _mm512_loadu_ps(in0 + in0_base0 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 __m512 in1_r1 =
@@ -633,6 +672,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
         }
         // the rest: 1 row
         for (; i < size2; ++i) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           __m512 acc0_0 = _mm512_loadu_ps(in2 + j);
@@ -645,8 +686,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
               // ci
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
-                __m512 in0_v0 =
-                    _mm512_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
+                __m512 in0_v0 = _mm512_loadu_ps(in0 + in0_base0 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
               }
@@ -670,6 +711,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
         int64_t i = 0;
         // along x: tiles of 8 x 1 vectors
         for (; i + 8 <= size2; i += 8) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           __m512 acc0_0 = _mm512_mask_loadu_ps(
@@ -699,7 +742,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
               for (; r6 < size6; ++r6) {
                 __m512 in0_v0 = _mm512_mask_loadu_ps(
                     _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                    in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
+                    in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 __m512 in1_r1 =
@@ -754,6 +797,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
         }
         // the rest: 4 rows
         for (; i + 4 <= size2; i += 4) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           __m512 acc0_0 = _mm512_mask_loadu_ps(
@@ -775,7 +820,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
               for (; r6 < size6; ++r6) {
                 __m512 in0_v0 = _mm512_mask_loadu_ps(
                     _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                    in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
+                    in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 __m512 in1_r1 =
@@ -806,6 +851,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
         }
         // the rest: 2 rows
         for (; i + 2 <= size2; i += 2) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           __m512 acc0_0 = _mm512_mask_loadu_ps(
@@ -823,7 +870,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
               for (; r6 < size6; ++r6) {
                 __m512 in0_v0 = _mm512_mask_loadu_ps(
                     _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                    in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
+                    in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 __m512 in1_r1 =
@@ -842,6 +889,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
         }
         // the rest: 1 row
         for (; i < size2; ++i) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           __m512 acc0_0 = _mm512_mask_loadu_ps(
@@ -857,7 +906,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
               for (; r6 < size6; ++r6) {
                 __m512 in0_v0 = _mm512_mask_loadu_ps(
                     _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                    in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
+                    in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
               }
@@ -875,7 +924,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oih
 #endif
 
 // ---- sve (128-bit vectors)
-// packed ahead: weight_packed[ky][kx][ci][co] is weight[co][ci][ky][kx] copied once by conv_oihw_packed_f32_pack_weight() (dense, the vector dim innermost)
+// packed ahead: weight_packed[ky][kx][ci][co] is weight[co][ci][ky][kx] copied once by conv_oihw_packed_f32_pack_weight() (in blocks of 64 along co, each dense, the vector dim innermost)
 // register tile: 6 x 4 vectors of f32 x vscale*4 (24 accumulators) along x x co
 // per step of ky, kx, ci: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: co: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); x: tiles of 4, 2, 1 rows
@@ -899,8 +948,9 @@ __attribute__((target("+sve"))) void conv_oihw_packed_f32_sve(
   constexpr int64_t kSize4 = 3;
   constexpr int64_t kSize5 = 3;
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
-  int64_t in0_stride0 = kSize5 * size3 * size6;
-  int64_t in0_stride1 = size3 * size6;
+  int64_t in0_block_skip = kSize4 * kSize5 * size6 - 1;
+  int64_t in0_stride0 = 64 * kSize5 * size6;
+  int64_t in0_stride1 = 64 * size6;
   int64_t out_stride0 = size1 * size2 * size3;
   int64_t out_stride1 = size2 * size3;
   int64_t j = 0;
@@ -915,6 +965,14 @@ __attribute__((target("+sve"))) void conv_oihw_packed_f32_sve(
         int64_t i = 0;
         // along x: tiles of 6 x 4 vectors
         for (; i + 6 <= size2; i += 6) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_block1 = (j + 4 * vscale) / 64 * 64;
+          int64_t in0_block2 = (j + 8 * vscale) / 64 * 64;
+          int64_t in0_block3 = (j + 12 * vscale) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
+          int64_t in0_base1 = in0_block1 * in0_block_skip + j + 4 * vscale;
+          int64_t in0_base2 = in0_block2 * in0_block_skip + j + 8 * vscale;
+          int64_t in0_base3 = in0_block3 * in0_block_skip + j + 12 * vscale;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
@@ -951,16 +1009,13 @@ __attribute__((target("+sve"))) void conv_oihw_packed_f32_sve(
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
                 svfloat32_t in0_v0 = svld1_f32(
-                    svptrue_b32(), in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
-                svfloat32_t in0_v1 =
-                    svld1_f32(svptrue_b32(), in0 + in0_stride0 * r4 + in0_stride1 * r5 + j +
-                                                 r6 * size3 + 4 * vscale);
-                svfloat32_t in0_v2 =
-                    svld1_f32(svptrue_b32(), in0 + in0_stride0 * r4 + in0_stride1 * r5 + j +
-                                                 r6 * size3 + 8 * vscale);
-                svfloat32_t in0_v3 =
-                    svld1_f32(svptrue_b32(), in0 + in0_stride0 * r4 + in0_stride1 * r5 + j +
-                                                 r6 * size3 + 12 * vscale);
+                    svptrue_b32(), in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
+                svfloat32_t in0_v1 = svld1_f32(
+                    svptrue_b32(), in0 + in0_base1 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
+                svfloat32_t in0_v2 = svld1_f32(
+                    svptrue_b32(), in0 + in0_base2 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
+                svfloat32_t in0_v3 = svld1_f32(
+                    svptrue_b32(), in0 + in0_base3 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 svfloat32_t in1_r0 = svdup_n_f32(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_v0, in1_r0);
                 acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_v1, in1_r0);
@@ -1051,6 +1106,14 @@ __attribute__((target("+sve"))) void conv_oihw_packed_f32_sve(
         }
         // the rest: 4 rows
         for (; i + 4 <= size2; i += 4) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_block1 = (j + 4 * vscale) / 64 * 64;
+          int64_t in0_block2 = (j + 8 * vscale) / 64 * 64;
+          int64_t in0_block3 = (j + 12 * vscale) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
+          int64_t in0_base1 = in0_block1 * in0_block_skip + j + 4 * vscale;
+          int64_t in0_base2 = in0_block2 * in0_block_skip + j + 8 * vscale;
+          int64_t in0_base3 = in0_block3 * in0_block_skip + j + 12 * vscale;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
@@ -1079,16 +1142,13 @@ __attribute__((target("+sve"))) void conv_oihw_packed_f32_sve(
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
                 svfloat32_t in0_v0 = svld1_f32(
-                    svptrue_b32(), in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
-                svfloat32_t in0_v1 =
-                    svld1_f32(svptrue_b32(), in0 + in0_stride0 * r4 + in0_stride1 * r5 + j +
-                                                 r6 * size3 + 4 * vscale);
-                svfloat32_t in0_v2 =
-                    svld1_f32(svptrue_b32(), in0 + in0_stride0 * r4 + in0_stride1 * r5 + j +
-                                                 r6 * size3 + 8 * vscale);
-                svfloat32_t in0_v3 =
-                    svld1_f32(svptrue_b32(), in0 + in0_stride0 * r4 + in0_stride1 * r5 + j +
-                                                 r6 * size3 + 12 * vscale);
+                    svptrue_b32(), in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
+                svfloat32_t in0_v1 = svld1_f32(
+                    svptrue_b32(), in0 + in0_base1 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
+                svfloat32_t in0_v2 = svld1_f32(
+                    svptrue_b32(), in0 + in0_base2 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
+                svfloat32_t in0_v3 = svld1_f32(
+                    svptrue_b32(), in0 + in0_base3 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 svfloat32_t in1_r0 = svdup_n_f32(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_v0, in1_r0);
                 acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_v1, in1_r0);
@@ -1151,6 +1211,14 @@ __attribute__((target("+sve"))) void conv_oihw_packed_f32_sve(
         }
         // the rest: 2 rows
         for (; i + 2 <= size2; i += 2) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_block1 = (j + 4 * vscale) / 64 * 64;
+          int64_t in0_block2 = (j + 8 * vscale) / 64 * 64;
+          int64_t in0_block3 = (j + 12 * vscale) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
+          int64_t in0_base1 = in0_block1 * in0_block_skip + j + 4 * vscale;
+          int64_t in0_base2 = in0_block2 * in0_block_skip + j + 8 * vscale;
+          int64_t in0_base3 = in0_block3 * in0_block_skip + j + 12 * vscale;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
@@ -1171,16 +1239,13 @@ __attribute__((target("+sve"))) void conv_oihw_packed_f32_sve(
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
                 svfloat32_t in0_v0 = svld1_f32(
-                    svptrue_b32(), in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
-                svfloat32_t in0_v1 =
-                    svld1_f32(svptrue_b32(), in0 + in0_stride0 * r4 + in0_stride1 * r5 + j +
-                                                 r6 * size3 + 4 * vscale);
-                svfloat32_t in0_v2 =
-                    svld1_f32(svptrue_b32(), in0 + in0_stride0 * r4 + in0_stride1 * r5 + j +
-                                                 r6 * size3 + 8 * vscale);
-                svfloat32_t in0_v3 =
-                    svld1_f32(svptrue_b32(), in0 + in0_stride0 * r4 + in0_stride1 * r5 + j +
-                                                 r6 * size3 + 12 * vscale);
+                    svptrue_b32(), in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
+                svfloat32_t in0_v1 = svld1_f32(
+                    svptrue_b32(), in0 + in0_base1 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
+                svfloat32_t in0_v2 = svld1_f32(
+                    svptrue_b32(), in0 + in0_base2 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
+                svfloat32_t in0_v3 = svld1_f32(
+                    svptrue_b32(), in0 + in0_base3 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 svfloat32_t in1_r0 = svdup_n_f32(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_v0, in1_r0);
                 acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_v1, in1_r0);
@@ -1215,6 +1280,14 @@ __attribute__((target("+sve"))) void conv_oihw_packed_f32_sve(
         }
         // the rest: 1 row
         for (; i < size2; ++i) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_block1 = (j + 4 * vscale) / 64 * 64;
+          int64_t in0_block2 = (j + 8 * vscale) / 64 * 64;
+          int64_t in0_block3 = (j + 12 * vscale) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
+          int64_t in0_base1 = in0_block1 * in0_block_skip + j + 4 * vscale;
+          int64_t in0_base2 = in0_block2 * in0_block_skip + j + 8 * vscale;
+          int64_t in0_base3 = in0_block3 * in0_block_skip + j + 12 * vscale;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
@@ -1231,16 +1304,13 @@ __attribute__((target("+sve"))) void conv_oihw_packed_f32_sve(
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
                 svfloat32_t in0_v0 = svld1_f32(
-                    svptrue_b32(), in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
-                svfloat32_t in0_v1 =
-                    svld1_f32(svptrue_b32(), in0 + in0_stride0 * r4 + in0_stride1 * r5 + j +
-                                                 r6 * size3 + 4 * vscale);
-                svfloat32_t in0_v2 =
-                    svld1_f32(svptrue_b32(), in0 + in0_stride0 * r4 + in0_stride1 * r5 + j +
-                                                 r6 * size3 + 8 * vscale);
-                svfloat32_t in0_v3 =
-                    svld1_f32(svptrue_b32(), in0 + in0_stride0 * r4 + in0_stride1 * r5 + j +
-                                                 r6 * size3 + 12 * vscale);
+                    svptrue_b32(), in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
+                svfloat32_t in0_v1 = svld1_f32(
+                    svptrue_b32(), in0 + in0_base1 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
+                svfloat32_t in0_v2 = svld1_f32(
+                    svptrue_b32(), in0 + in0_base2 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
+                svfloat32_t in0_v3 = svld1_f32(
+                    svptrue_b32(), in0 + in0_base3 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 svfloat32_t in1_r0 = svdup_n_f32(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_v0, in1_r0);
                 acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_v1, in1_r0);
@@ -1273,6 +1343,8 @@ __attribute__((target("+sve"))) void conv_oihw_packed_f32_sve(
         int64_t i = 0;
         // along x: tiles of 8 x 1 vectors
         for (; i + 8 <= size2; i += 8) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
@@ -1293,7 +1365,7 @@ __attribute__((target("+sve"))) void conv_oihw_packed_f32_sve(
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
                 svfloat32_t in0_v0 = svld1_f32(
-                    svptrue_b32(), in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
+                    svptrue_b32(), in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 svfloat32_t in1_r0 = svdup_n_f32(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_v0, in1_r0);
                 svfloat32_t in1_r1 =
@@ -1340,6 +1412,8 @@ __attribute__((target("+sve"))) void conv_oihw_packed_f32_sve(
         }
         // the rest: 4 rows
         for (; i + 4 <= size2; i += 4) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
@@ -1356,7 +1430,7 @@ __attribute__((target("+sve"))) void conv_oihw_packed_f32_sve(
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
                 svfloat32_t in0_v0 = svld1_f32(
-                    svptrue_b32(), in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
+                    svptrue_b32(), in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 svfloat32_t in1_r0 = svdup_n_f32(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_v0, in1_r0);
                 svfloat32_t in1_r1 =
@@ -1383,6 +1457,8 @@ __attribute__((target("+sve"))) void conv_oihw_packed_f32_sve(
         }
         // the rest: 2 rows
         for (; i + 2 <= size2; i += 2) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
@@ -1397,7 +1473,7 @@ __attribute__((target("+sve"))) void conv_oihw_packed_f32_sve(
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
                 svfloat32_t in0_v0 = svld1_f32(
-                    svptrue_b32(), in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
+                    svptrue_b32(), in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 svfloat32_t in1_r0 = svdup_n_f32(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_v0, in1_r0);
                 svfloat32_t in1_r1 =
@@ -1414,6 +1490,8 @@ __attribute__((target("+sve"))) void conv_oihw_packed_f32_sve(
         }
         // the rest: 1 row
         for (; i < size2; ++i) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
@@ -1427,7 +1505,7 @@ __attribute__((target("+sve"))) void conv_oihw_packed_f32_sve(
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
                 svfloat32_t in0_v0 = svld1_f32(
-                    svptrue_b32(), in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
+                    svptrue_b32(), in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 svfloat32_t in1_r0 = svdup_n_f32(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_v0, in1_r0);
               }
@@ -1452,6 +1530,8 @@ __attribute__((target("+sve"))) void conv_oihw_packed_f32_sve(
         int64_t i = 0;
         // along x: tiles of 8 x 1 vectors
         for (; i + 8 <= size2; i += 8) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           svfloat32_t acc0_0 = svld1_f32(tail_lanes, in2 + j);
@@ -1472,7 +1552,7 @@ __attribute__((target("+sve"))) void conv_oihw_packed_f32_sve(
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
                 svfloat32_t in0_v0 = svld1_f32(
-                    tail_lanes, in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
+                    tail_lanes, in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 svfloat32_t in1_r0 = svdup_n_f32(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_v0, in1_r0);
                 svfloat32_t in1_r1 =
@@ -1519,6 +1599,8 @@ __attribute__((target("+sve"))) void conv_oihw_packed_f32_sve(
         }
         // the rest: 4 rows
         for (; i + 4 <= size2; i += 4) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           svfloat32_t acc0_0 = svld1_f32(tail_lanes, in2 + j);
@@ -1535,7 +1617,7 @@ __attribute__((target("+sve"))) void conv_oihw_packed_f32_sve(
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
                 svfloat32_t in0_v0 = svld1_f32(
-                    tail_lanes, in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
+                    tail_lanes, in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 svfloat32_t in1_r0 = svdup_n_f32(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_v0, in1_r0);
                 svfloat32_t in1_r1 =
@@ -1562,6 +1644,8 @@ __attribute__((target("+sve"))) void conv_oihw_packed_f32_sve(
         }
         // the rest: 2 rows
         for (; i + 2 <= size2; i += 2) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           svfloat32_t acc0_0 = svld1_f32(tail_lanes, in2 + j);
@@ -1576,7 +1660,7 @@ __attribute__((target("+sve"))) void conv_oihw_packed_f32_sve(
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
                 svfloat32_t in0_v0 = svld1_f32(
-                    tail_lanes, in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
+                    tail_lanes, in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 svfloat32_t in1_r0 = svdup_n_f32(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_v0, in1_r0);
                 svfloat32_t in1_r1 =
@@ -1593,6 +1677,8 @@ __attribute__((target("+sve"))) void conv_oihw_packed_f32_sve(
         }
         // the rest: 1 row
         for (; i < size2; ++i) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           svfloat32_t acc0_0 = svld1_f32(tail_lanes, in2 + j);
@@ -1606,7 +1692,7 @@ __attribute__((target("+sve"))) void conv_oihw_packed_f32_sve(
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
                 svfloat32_t in0_v0 = svld1_f32(
-                    tail_lanes, in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
+                    tail_lanes, in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 svfloat32_t in1_r0 = svdup_n_f32(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_v0, in1_r0);
               }
@@ -1623,7 +1709,7 @@ __attribute__((target("+sve"))) void conv_oihw_packed_f32_sve(
 #endif
 
 // ---- avx2+fma (256-bit vectors)
-// packed ahead: weight_packed[ky][kx][ci][co] is weight[co][ci][ky][kx] copied once by conv_oihw_packed_f32_pack_weight() (dense, the vector dim innermost)
+// packed ahead: weight_packed[ky][kx][ci][co] is weight[co][ci][ky][kx] copied once by conv_oihw_packed_f32_pack_weight() (in blocks of 64 along co, each dense, the vector dim innermost)
 // register tile: 6 x 2 vectors of f32x8 (12 accumulators) along x x co
 // per step of ky, kx, ci: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: co: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); x: tiles of 4, 2, 1 rows
@@ -1647,8 +1733,9 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
     int64_t size2, int64_t size3, int64_t size6, int64_t stride0, int64_t stride1, float* out) {
   constexpr int64_t kSize4 = 3;
   constexpr int64_t kSize5 = 3;
-  int64_t in0_stride0 = kSize5 * size3 * size6;
-  int64_t in0_stride1 = size3 * size6;
+  int64_t in0_block_skip = kSize4 * kSize5 * size6 - 1;
+  int64_t in0_stride0 = 64 * kSize5 * size6;
+  int64_t in0_stride1 = 64 * size6;
   int64_t out_stride0 = size1 * size2 * size3;
   int64_t out_stride1 = size2 * size3;
   int64_t j = 0;
@@ -1663,6 +1750,10 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
         int64_t i = 0;
         // along x: tiles of 6 x 2 vectors
         for (; i + 6 <= size2; i += 6) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_block1 = (j + 8) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
+          int64_t in0_base1 = in0_block1 * in0_block_skip + j + 8;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           __m256 acc0_0 = _mm256_loadu_ps(in2 + j);
@@ -1686,10 +1777,10 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
               // ci
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
-                __m256 in0_v0 =
-                    _mm256_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
-                __m256 in0_v1 =
-                    _mm256_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3 + 8);
+                __m256 in0_v0 = _mm256_loadu_ps(in0 + in0_base0 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
+                __m256 in0_v1 = _mm256_loadu_ps(in0 + in0_base1 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
                 __m256 in1_r0 = _mm256_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm256_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 acc0_1 = _mm256_fmadd_ps(in0_v1, in1_r0, acc0_1);
@@ -1744,6 +1835,10 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
         }
         // the rest: 4 rows
         for (; i + 4 <= size2; i += 4) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_block1 = (j + 8) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
+          int64_t in0_base1 = in0_block1 * in0_block_skip + j + 8;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           __m256 acc0_0 = _mm256_loadu_ps(in2 + j);
@@ -1763,10 +1858,10 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
               // ci
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
-                __m256 in0_v0 =
-                    _mm256_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
-                __m256 in0_v1 =
-                    _mm256_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3 + 8);
+                __m256 in0_v0 = _mm256_loadu_ps(in0 + in0_base0 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
+                __m256 in0_v1 = _mm256_loadu_ps(in0 + in0_base1 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
                 __m256 in1_r0 = _mm256_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm256_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 acc0_1 = _mm256_fmadd_ps(in0_v1, in1_r0, acc0_1);
@@ -1805,6 +1900,10 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
         }
         // the rest: 2 rows
         for (; i + 2 <= size2; i += 2) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_block1 = (j + 8) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
+          int64_t in0_base1 = in0_block1 * in0_block_skip + j + 8;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           __m256 acc0_0 = _mm256_loadu_ps(in2 + j);
@@ -1820,10 +1919,10 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
               // ci
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
-                __m256 in0_v0 =
-                    _mm256_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
-                __m256 in0_v1 =
-                    _mm256_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3 + 8);
+                __m256 in0_v0 = _mm256_loadu_ps(in0 + in0_base0 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
+                __m256 in0_v1 = _mm256_loadu_ps(in0 + in0_base1 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
                 __m256 in1_r0 = _mm256_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm256_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 acc0_1 = _mm256_fmadd_ps(in0_v1, in1_r0, acc0_1);
@@ -1846,6 +1945,10 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
         }
         // the rest: 1 row
         for (; i < size2; ++i) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_block1 = (j + 8) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
+          int64_t in0_base1 = in0_block1 * in0_block_skip + j + 8;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           __m256 acc0_0 = _mm256_loadu_ps(in2 + j);
@@ -1859,10 +1962,10 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
               // ci
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
-                __m256 in0_v0 =
-                    _mm256_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
-                __m256 in0_v1 =
-                    _mm256_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3 + 8);
+                __m256 in0_v0 = _mm256_loadu_ps(in0 + in0_base0 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
+                __m256 in0_v1 = _mm256_loadu_ps(in0 + in0_base1 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
                 __m256 in1_r0 = _mm256_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm256_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 acc0_1 = _mm256_fmadd_ps(in0_v1, in1_r0, acc0_1);
@@ -1889,6 +1992,8 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
         int64_t i = 0;
         // along x: tiles of 8 x 1 vectors
         for (; i + 8 <= size2; i += 8) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           __m256 acc0_0 = _mm256_loadu_ps(in2 + j);
@@ -1908,8 +2013,8 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
               // ci
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
-                __m256 in0_v0 =
-                    _mm256_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
+                __m256 in0_v0 = _mm256_loadu_ps(in0 + in0_base0 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
                 __m256 in1_r0 = _mm256_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm256_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 __m256 in1_r1 =
@@ -1956,6 +2061,8 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
         }
         // the rest: 4 rows
         for (; i + 4 <= size2; i += 4) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           __m256 acc0_0 = _mm256_loadu_ps(in2 + j);
@@ -1971,8 +2078,8 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
               // ci
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
-                __m256 in0_v0 =
-                    _mm256_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
+                __m256 in0_v0 = _mm256_loadu_ps(in0 + in0_base0 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
                 __m256 in1_r0 = _mm256_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm256_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 __m256 in1_r1 =
@@ -1999,6 +2106,8 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
         }
         // the rest: 2 rows
         for (; i + 2 <= size2; i += 2) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           __m256 acc0_0 = _mm256_loadu_ps(in2 + j);
@@ -2012,8 +2121,8 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
               // ci
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
-                __m256 in0_v0 =
-                    _mm256_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
+                __m256 in0_v0 = _mm256_loadu_ps(in0 + in0_base0 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
                 __m256 in1_r0 = _mm256_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm256_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 __m256 in1_r1 =
@@ -2030,6 +2139,8 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
         }
         // the rest: 1 row
         for (; i < size2; ++i) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           __m256 acc0_0 = _mm256_loadu_ps(in2 + j);
@@ -2042,8 +2153,8 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
               // ci
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
-                __m256 in0_v0 =
-                    _mm256_loadu_ps(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
+                __m256 in0_v0 = _mm256_loadu_ps(in0 + in0_base0 + in0_stride0 * r4 +
+                                                in0_stride1 * r5 + 64 * r6);
                 __m256 in1_r0 = _mm256_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm256_fmadd_ps(in0_v0, in1_r0, acc0_0);
               }
@@ -2067,6 +2178,8 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
         int64_t i = 0;
         // along x: tiles of 8 x 1 vectors
         for (; i + 8 <= size2; i += 8) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           const __m256i acc0_0_active = _mm256_cmpgt_epi32(
@@ -2122,9 +2235,9 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
                     _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                 __m256 in0_v0 = _mm256_blendv_ps(
                     _mm256_setzero_ps(),
-                    _mm256_maskload_ps(
-                        (const float*)(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3),
-                        in0_v0_active),
+                    _mm256_maskload_ps((const float*)(in0 + in0_base0 + in0_stride0 * r4 +
+                                                      in0_stride1 * r5 + 64 * r6),
+                                       in0_v0_active),
                     _mm256_castsi256_ps(in0_v0_active));
                 __m256 in1_r0 = _mm256_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm256_fmadd_ps(in0_v0, in1_r0, acc0_0);
@@ -2196,6 +2309,8 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
         }
         // the rest: 4 rows
         for (; i + 4 <= size2; i += 4) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           const __m256i acc0_0_active = _mm256_cmpgt_epi32(
@@ -2231,9 +2346,9 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
                     _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                 __m256 in0_v0 = _mm256_blendv_ps(
                     _mm256_setzero_ps(),
-                    _mm256_maskload_ps(
-                        (const float*)(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3),
-                        in0_v0_active),
+                    _mm256_maskload_ps((const float*)(in0 + in0_base0 + in0_stride0 * r4 +
+                                                      in0_stride1 * r5 + 64 * r6),
+                                       in0_v0_active),
                     _mm256_castsi256_ps(in0_v0_active));
                 __m256 in1_r0 = _mm256_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm256_fmadd_ps(in0_v0, in1_r0, acc0_0);
@@ -2273,6 +2388,8 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
         }
         // the rest: 2 rows
         for (; i + 2 <= size2; i += 2) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           const __m256i acc0_0_active = _mm256_cmpgt_epi32(
@@ -2298,9 +2415,9 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
                     _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                 __m256 in0_v0 = _mm256_blendv_ps(
                     _mm256_setzero_ps(),
-                    _mm256_maskload_ps(
-                        (const float*)(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3),
-                        in0_v0_active),
+                    _mm256_maskload_ps((const float*)(in0 + in0_base0 + in0_stride0 * r4 +
+                                                      in0_stride1 * r5 + 64 * r6),
+                                       in0_v0_active),
                     _mm256_castsi256_ps(in0_v0_active));
                 __m256 in1_r0 = _mm256_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm256_fmadd_ps(in0_v0, in1_r0, acc0_0);
@@ -2324,6 +2441,8 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
         }
         // the rest: 1 row
         for (; i < size2; ++i) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           const __m256i acc0_0_active = _mm256_cmpgt_epi32(
@@ -2344,9 +2463,9 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
                     _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                 __m256 in0_v0 = _mm256_blendv_ps(
                     _mm256_setzero_ps(),
-                    _mm256_maskload_ps(
-                        (const float*)(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3),
-                        in0_v0_active),
+                    _mm256_maskload_ps((const float*)(in0 + in0_base0 + in0_stride0 * r4 +
+                                                      in0_stride1 * r5 + 64 * r6),
+                                       in0_v0_active),
                     _mm256_castsi256_ps(in0_v0_active));
                 __m256 in1_r0 = _mm256_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm256_fmadd_ps(in0_v0, in1_r0, acc0_0);
@@ -2367,7 +2486,7 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
 #endif
 
 // ---- neon (128-bit vectors)
-// packed ahead: weight_packed[ky][kx][ci][co] is weight[co][ci][ky][kx] copied once by conv_oihw_packed_f32_pack_weight() (dense, the vector dim innermost)
+// packed ahead: weight_packed[ky][kx][ci][co] is weight[co][ci][ky][kx] copied once by conv_oihw_packed_f32_pack_weight() (in blocks of 64 along co, each dense, the vector dim innermost)
 // register tile: 6 x 4 vectors of f32x4 (24 accumulators) along x x co
 // per step of ky, kx, ci: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: co: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); x: tiles of 4, 2, 1 rows
@@ -2392,8 +2511,9 @@ void conv_oihw_packed_f32_neon(const float* in0, const float* in1, const float* 
                                int64_t stride0, int64_t stride1, float* out) {
   constexpr int64_t kSize4 = 3;
   constexpr int64_t kSize5 = 3;
-  int64_t in0_stride0 = kSize5 * size3 * size6;
-  int64_t in0_stride1 = size3 * size6;
+  int64_t in0_block_skip = kSize4 * kSize5 * size6 - 1;
+  int64_t in0_stride0 = 64 * kSize5 * size6;
+  int64_t in0_stride1 = 64 * size6;
   int64_t out_stride0 = size1 * size2 * size3;
   int64_t out_stride1 = size2 * size3;
   int64_t j = 0;
@@ -2408,6 +2528,14 @@ void conv_oihw_packed_f32_neon(const float* in0, const float* in1, const float* 
         int64_t i = 0;
         // along x: tiles of 6 x 4 vectors
         for (; i + 6 <= size2; i += 6) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_block1 = (j + 4) / 64 * 64;
+          int64_t in0_block2 = (j + 8) / 64 * 64;
+          int64_t in0_block3 = (j + 12) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
+          int64_t in0_base1 = in0_block1 * in0_block_skip + j + 4;
+          int64_t in0_base2 = in0_block2 * in0_block_skip + j + 8;
+          int64_t in0_base3 = in0_block3 * in0_block_skip + j + 12;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           float32x4_t acc0_0 = vld1q_f32(in2 + j);
@@ -2444,13 +2572,13 @@ void conv_oihw_packed_f32_neon(const float* in0, const float* in1, const float* 
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
                 float32x4_t in0_v0 =
-                    vld1q_f32(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
+                    vld1q_f32(in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 float32x4_t in0_v1 =
-                    vld1q_f32(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3 + 4);
+                    vld1q_f32(in0 + in0_base1 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 float32x4_t in0_v2 =
-                    vld1q_f32(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3 + 8);
+                    vld1q_f32(in0 + in0_base2 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 float32x4_t in0_v3 =
-                    vld1q_f32(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3 + 12);
+                    vld1q_f32(in0 + in0_base3 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 float32x4_t in1_r0 = vld1q_dup_f32(in1 + in1_base + r4 * stride1 + r5 * size6 + r6);
                 acc0_0 = vfmaq_f32(acc0_0, in0_v0, in1_r0);
                 acc0_1 = vfmaq_f32(acc0_1, in0_v1, in1_r0);
@@ -2541,6 +2669,14 @@ void conv_oihw_packed_f32_neon(const float* in0, const float* in1, const float* 
         }
         // the rest: 4 rows
         for (; i + 4 <= size2; i += 4) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_block1 = (j + 4) / 64 * 64;
+          int64_t in0_block2 = (j + 8) / 64 * 64;
+          int64_t in0_block3 = (j + 12) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
+          int64_t in0_base1 = in0_block1 * in0_block_skip + j + 4;
+          int64_t in0_base2 = in0_block2 * in0_block_skip + j + 8;
+          int64_t in0_base3 = in0_block3 * in0_block_skip + j + 12;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           float32x4_t acc0_0 = vld1q_f32(in2 + j);
@@ -2569,13 +2705,13 @@ void conv_oihw_packed_f32_neon(const float* in0, const float* in1, const float* 
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
                 float32x4_t in0_v0 =
-                    vld1q_f32(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
+                    vld1q_f32(in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 float32x4_t in0_v1 =
-                    vld1q_f32(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3 + 4);
+                    vld1q_f32(in0 + in0_base1 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 float32x4_t in0_v2 =
-                    vld1q_f32(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3 + 8);
+                    vld1q_f32(in0 + in0_base2 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 float32x4_t in0_v3 =
-                    vld1q_f32(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3 + 12);
+                    vld1q_f32(in0 + in0_base3 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 float32x4_t in1_r0 = vld1q_dup_f32(in1 + in1_base + r4 * stride1 + r5 * size6 + r6);
                 acc0_0 = vfmaq_f32(acc0_0, in0_v0, in1_r0);
                 acc0_1 = vfmaq_f32(acc0_1, in0_v1, in1_r0);
@@ -2638,6 +2774,14 @@ void conv_oihw_packed_f32_neon(const float* in0, const float* in1, const float* 
         }
         // the rest: 2 rows
         for (; i + 2 <= size2; i += 2) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_block1 = (j + 4) / 64 * 64;
+          int64_t in0_block2 = (j + 8) / 64 * 64;
+          int64_t in0_block3 = (j + 12) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
+          int64_t in0_base1 = in0_block1 * in0_block_skip + j + 4;
+          int64_t in0_base2 = in0_block2 * in0_block_skip + j + 8;
+          int64_t in0_base3 = in0_block3 * in0_block_skip + j + 12;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           float32x4_t acc0_0 = vld1q_f32(in2 + j);
@@ -2658,13 +2802,13 @@ void conv_oihw_packed_f32_neon(const float* in0, const float* in1, const float* 
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
                 float32x4_t in0_v0 =
-                    vld1q_f32(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
+                    vld1q_f32(in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 float32x4_t in0_v1 =
-                    vld1q_f32(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3 + 4);
+                    vld1q_f32(in0 + in0_base1 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 float32x4_t in0_v2 =
-                    vld1q_f32(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3 + 8);
+                    vld1q_f32(in0 + in0_base2 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 float32x4_t in0_v3 =
-                    vld1q_f32(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3 + 12);
+                    vld1q_f32(in0 + in0_base3 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 float32x4_t in1_r0 = vld1q_dup_f32(in1 + in1_base + r4 * stride1 + r5 * size6 + r6);
                 acc0_0 = vfmaq_f32(acc0_0, in0_v0, in1_r0);
                 acc0_1 = vfmaq_f32(acc0_1, in0_v1, in1_r0);
@@ -2699,6 +2843,14 @@ void conv_oihw_packed_f32_neon(const float* in0, const float* in1, const float* 
         }
         // the rest: 1 row
         for (; i < size2; ++i) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_block1 = (j + 4) / 64 * 64;
+          int64_t in0_block2 = (j + 8) / 64 * 64;
+          int64_t in0_block3 = (j + 12) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
+          int64_t in0_base1 = in0_block1 * in0_block_skip + j + 4;
+          int64_t in0_base2 = in0_block2 * in0_block_skip + j + 8;
+          int64_t in0_base3 = in0_block3 * in0_block_skip + j + 12;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           float32x4_t acc0_0 = vld1q_f32(in2 + j);
@@ -2715,13 +2867,13 @@ void conv_oihw_packed_f32_neon(const float* in0, const float* in1, const float* 
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
                 float32x4_t in0_v0 =
-                    vld1q_f32(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
+                    vld1q_f32(in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 float32x4_t in0_v1 =
-                    vld1q_f32(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3 + 4);
+                    vld1q_f32(in0 + in0_base1 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 float32x4_t in0_v2 =
-                    vld1q_f32(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3 + 8);
+                    vld1q_f32(in0 + in0_base2 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 float32x4_t in0_v3 =
-                    vld1q_f32(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3 + 12);
+                    vld1q_f32(in0 + in0_base3 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 float32x4_t in1_r0 = vld1q_dup_f32(in1 + in1_base + r4 * stride1 + r5 * size6 + r6);
                 acc0_0 = vfmaq_f32(acc0_0, in0_v0, in1_r0);
                 acc0_1 = vfmaq_f32(acc0_1, in0_v1, in1_r0);
@@ -2754,6 +2906,8 @@ void conv_oihw_packed_f32_neon(const float* in0, const float* in1, const float* 
         int64_t i = 0;
         // along x: tiles of 8 x 1 vectors
         for (; i + 8 <= size2; i += 8) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           float32x4_t acc0_0 = vld1q_f32(in2 + j);
@@ -2774,7 +2928,7 @@ void conv_oihw_packed_f32_neon(const float* in0, const float* in1, const float* 
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
                 float32x4_t in0_v0 =
-                    vld1q_f32(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
+                    vld1q_f32(in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 float32x4_t in1_r0 = vld1q_dup_f32(in1 + in1_base + r4 * stride1 + r5 * size6 + r6);
                 acc0_0 = vfmaq_f32(acc0_0, in0_v0, in1_r0);
                 float32x4_t in1_r1 =
@@ -2821,6 +2975,8 @@ void conv_oihw_packed_f32_neon(const float* in0, const float* in1, const float* 
         }
         // the rest: 4 rows
         for (; i + 4 <= size2; i += 4) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           float32x4_t acc0_0 = vld1q_f32(in2 + j);
@@ -2837,7 +2993,7 @@ void conv_oihw_packed_f32_neon(const float* in0, const float* in1, const float* 
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
                 float32x4_t in0_v0 =
-                    vld1q_f32(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
+                    vld1q_f32(in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 float32x4_t in1_r0 = vld1q_dup_f32(in1 + in1_base + r4 * stride1 + r5 * size6 + r6);
                 acc0_0 = vfmaq_f32(acc0_0, in0_v0, in1_r0);
                 float32x4_t in1_r1 =
@@ -2864,6 +3020,8 @@ void conv_oihw_packed_f32_neon(const float* in0, const float* in1, const float* 
         }
         // the rest: 2 rows
         for (; i + 2 <= size2; i += 2) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           float32x4_t acc0_0 = vld1q_f32(in2 + j);
@@ -2878,7 +3036,7 @@ void conv_oihw_packed_f32_neon(const float* in0, const float* in1, const float* 
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
                 float32x4_t in0_v0 =
-                    vld1q_f32(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
+                    vld1q_f32(in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 float32x4_t in1_r0 = vld1q_dup_f32(in1 + in1_base + r4 * stride1 + r5 * size6 + r6);
                 acc0_0 = vfmaq_f32(acc0_0, in0_v0, in1_r0);
                 float32x4_t in1_r1 =
@@ -2895,6 +3053,8 @@ void conv_oihw_packed_f32_neon(const float* in0, const float* in1, const float* 
         }
         // the rest: 1 row
         for (; i < size2; ++i) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           float32x4_t acc0_0 = vld1q_f32(in2 + j);
@@ -2908,7 +3068,7 @@ void conv_oihw_packed_f32_neon(const float* in0, const float* in1, const float* 
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
                 float32x4_t in0_v0 =
-                    vld1q_f32(in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3);
+                    vld1q_f32(in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 float32x4_t in1_r0 = vld1q_dup_f32(in1 + in1_base + r4 * stride1 + r5 * size6 + r6);
                 acc0_0 = vfmaq_f32(acc0_0, in0_v0, in1_r0);
               }
@@ -2932,6 +3092,8 @@ void conv_oihw_packed_f32_neon(const float* in0, const float* in1, const float* 
         int64_t i = 0;
         // along x: tiles of 8 x 1 vectors
         for (; i + 8 <= size2; i += 8) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           float32x4_t acc0_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size3 - j) * 4));
@@ -2952,7 +3114,8 @@ void conv_oihw_packed_f32_neon(const float* in0, const float* in1, const float* 
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
                 float32x4_t in0_v0 = vreinterpretq_f32_u8(simdgen_load_prefix(
-                    in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3, (size3 - j) * 4));
+                    in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6,
+                    (size3 - j) * 4));
                 float32x4_t in1_r0 = vld1q_dup_f32(in1 + in1_base + r4 * stride1 + r5 * size6 + r6);
                 acc0_0 = vfmaq_f32(acc0_0, in0_v0, in1_r0);
                 float32x4_t in1_r1 =
@@ -3006,6 +3169,8 @@ void conv_oihw_packed_f32_neon(const float* in0, const float* in1, const float* 
         }
         // the rest: 4 rows
         for (; i + 4 <= size2; i += 4) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           float32x4_t acc0_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size3 - j) * 4));
@@ -3022,7 +3187,8 @@ void conv_oihw_packed_f32_neon(const float* in0, const float* in1, const float* 
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
                 float32x4_t in0_v0 = vreinterpretq_f32_u8(simdgen_load_prefix(
-                    in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3, (size3 - j) * 4));
+                    in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6,
+                    (size3 - j) * 4));
                 float32x4_t in1_r0 = vld1q_dup_f32(in1 + in1_base + r4 * stride1 + r5 * size6 + r6);
                 acc0_0 = vfmaq_f32(acc0_0, in0_v0, in1_r0);
                 float32x4_t in1_r1 =
@@ -3052,6 +3218,8 @@ void conv_oihw_packed_f32_neon(const float* in0, const float* in1, const float* 
         }
         // the rest: 2 rows
         for (; i + 2 <= size2; i += 2) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           float32x4_t acc0_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size3 - j) * 4));
@@ -3066,7 +3234,8 @@ void conv_oihw_packed_f32_neon(const float* in0, const float* in1, const float* 
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
                 float32x4_t in0_v0 = vreinterpretq_f32_u8(simdgen_load_prefix(
-                    in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3, (size3 - j) * 4));
+                    in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6,
+                    (size3 - j) * 4));
                 float32x4_t in1_r0 = vld1q_dup_f32(in1 + in1_base + r4 * stride1 + r5 * size6 + r6);
                 acc0_0 = vfmaq_f32(acc0_0, in0_v0, in1_r0);
                 float32x4_t in1_r1 =
@@ -3084,6 +3253,8 @@ void conv_oihw_packed_f32_neon(const float* in0, const float* in1, const float* 
         }
         // the rest: 1 row
         for (; i < size2; ++i) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           float32x4_t acc0_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size3 - j) * 4));
@@ -3097,7 +3268,8 @@ void conv_oihw_packed_f32_neon(const float* in0, const float* in1, const float* 
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
                 float32x4_t in0_v0 = vreinterpretq_f32_u8(simdgen_load_prefix(
-                    in0 + in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3, (size3 - j) * 4));
+                    in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6,
+                    (size3 - j) * 4));
                 float32x4_t in1_r0 = vld1q_dup_f32(in1 + in1_base + r4 * stride1 + r5 * size6 + r6);
                 acc0_0 = vfmaq_f32(acc0_0, in0_v0, in1_r0);
               }
@@ -3114,7 +3286,7 @@ void conv_oihw_packed_f32_neon(const float* in0, const float* in1, const float* 
 #endif
 
 // ---- scalar (portable C++)
-// packed ahead: weight_packed[ky][kx][ci][co] is weight[co][ci][ky][kx] copied once by conv_oihw_packed_f32_pack_weight() (dense, the vector dim innermost)
+// packed ahead: weight_packed[ky][kx][ci][co] is weight[co][ci][ky][kx] copied once by conv_oihw_packed_f32_pack_weight() (in blocks of 64 along co, each dense, the vector dim innermost)
 // register tile: 6 x 2 vectors of f32 (12 accumulators) along x x co
 // per step of ky, kx, ci: multiplies and adds; init and epilogue fused into the tile (each output element is written once)
 // tails: co: one element at a time; x: tiles of 4, 2, 1 rows
@@ -3135,8 +3307,9 @@ void conv_oihw_packed_f32_scalar(const float* in0, const float* in1, const float
                                  int64_t size6, int64_t stride0, int64_t stride1, float* out) {
   constexpr int64_t kSize4 = 3;
   constexpr int64_t kSize5 = 3;
-  int64_t in0_stride0 = kSize5 * size3 * size6;
-  int64_t in0_stride1 = size3 * size6;
+  int64_t in0_block_skip = kSize4 * kSize5 * size6 - 1;
+  int64_t in0_stride0 = 64 * kSize5 * size6;
+  int64_t in0_stride1 = 64 * size6;
   int64_t out_stride0 = size1 * size2 * size3;
   int64_t out_stride1 = size2 * size3;
   int64_t j = 0;
@@ -3151,6 +3324,10 @@ void conv_oihw_packed_f32_scalar(const float* in0, const float* in1, const float
         int64_t i = 0;
         // along x: tiles of 6 x 2 elements
         for (; i + 6 <= size2; i += 6) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_block1 = (j + 1) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
+          int64_t in0_base1 = in0_block1 * in0_block_skip + j + 1;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           float acc0_0 = in2[j];
@@ -3174,8 +3351,8 @@ void conv_oihw_packed_f32_scalar(const float* in0, const float* in1, const float
               // ci
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
-                float in0_v0 = in0[in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3];
-                float in0_v1 = in0[in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3 + 1];
+                float in0_v0 = in0[in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6];
+                float in0_v1 = in0[in0_base1 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6];
                 float in1_r0 = in1[in1_base + r4 * stride1 + r5 * size6 + r6];
                 float product0_0 = (in0_v0 * in1_r0);
                 acc0_0 = (acc0_0 + product0_0);
@@ -3237,6 +3414,10 @@ void conv_oihw_packed_f32_scalar(const float* in0, const float* in1, const float
         }
         // the rest: 4 rows
         for (; i + 4 <= size2; i += 4) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_block1 = (j + 1) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
+          int64_t in0_base1 = in0_block1 * in0_block_skip + j + 1;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           float acc0_0 = in2[j];
@@ -3256,8 +3437,8 @@ void conv_oihw_packed_f32_scalar(const float* in0, const float* in1, const float
               // ci
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
-                float in0_v0 = in0[in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3];
-                float in0_v1 = in0[in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3 + 1];
+                float in0_v0 = in0[in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6];
+                float in0_v1 = in0[in0_base1 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6];
                 float in1_r0 = in1[in1_base + r4 * stride1 + r5 * size6 + r6];
                 float product0_0 = (in0_v0 * in1_r0);
                 acc0_0 = (acc0_0 + product0_0);
@@ -3301,6 +3482,10 @@ void conv_oihw_packed_f32_scalar(const float* in0, const float* in1, const float
         }
         // the rest: 2 rows
         for (; i + 2 <= size2; i += 2) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_block1 = (j + 1) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
+          int64_t in0_base1 = in0_block1 * in0_block_skip + j + 1;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           float acc0_0 = in2[j];
@@ -3316,8 +3501,8 @@ void conv_oihw_packed_f32_scalar(const float* in0, const float* in1, const float
               // ci
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
-                float in0_v0 = in0[in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3];
-                float in0_v1 = in0[in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3 + 1];
+                float in0_v0 = in0[in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6];
+                float in0_v1 = in0[in0_base1 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6];
                 float in1_r0 = in1[in1_base + r4 * stride1 + r5 * size6 + r6];
                 float product0_0 = (in0_v0 * in1_r0);
                 acc0_0 = (acc0_0 + product0_0);
@@ -3343,6 +3528,10 @@ void conv_oihw_packed_f32_scalar(const float* in0, const float* in1, const float
         }
         // the rest: 1 row
         for (; i < size2; ++i) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_block1 = (j + 1) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
+          int64_t in0_base1 = in0_block1 * in0_block_skip + j + 1;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           float acc0_0 = in2[j];
@@ -3356,8 +3545,8 @@ void conv_oihw_packed_f32_scalar(const float* in0, const float* in1, const float
               // ci
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
-                float in0_v0 = in0[in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3];
-                float in0_v1 = in0[in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3 + 1];
+                float in0_v0 = in0[in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6];
+                float in0_v1 = in0[in0_base1 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6];
                 float in1_r0 = in1[in1_base + r4 * stride1 + r5 * size6 + r6];
                 float product0_0 = (in0_v0 * in1_r0);
                 acc0_0 = (acc0_0 + product0_0);
@@ -3386,6 +3575,8 @@ void conv_oihw_packed_f32_scalar(const float* in0, const float* in1, const float
         int64_t i = 0;
         // along x: tiles of 6 x 1 elements
         for (; i + 6 <= size2; i += 6) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           float acc0_0 = in2[j];
@@ -3403,7 +3594,7 @@ void conv_oihw_packed_f32_scalar(const float* in0, const float* in1, const float
               // ci
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
-                float in0_v0 = in0[in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3];
+                float in0_v0 = in0[in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6];
                 float in1_r0 = in1[in1_base + r4 * stride1 + r5 * size6 + r6];
                 float product0_0 = (in0_v0 * in1_r0);
                 acc0_0 = (acc0_0 + product0_0);
@@ -3441,6 +3632,8 @@ void conv_oihw_packed_f32_scalar(const float* in0, const float* in1, const float
         }
         // the rest: 4 rows
         for (; i + 4 <= size2; i += 4) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           float acc0_0 = in2[j];
@@ -3456,7 +3649,7 @@ void conv_oihw_packed_f32_scalar(const float* in0, const float* in1, const float
               // ci
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
-                float in0_v0 = in0[in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3];
+                float in0_v0 = in0[in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6];
                 float in1_r0 = in1[in1_base + r4 * stride1 + r5 * size6 + r6];
                 float product0_0 = (in0_v0 * in1_r0);
                 acc0_0 = (acc0_0 + product0_0);
@@ -3484,6 +3677,8 @@ void conv_oihw_packed_f32_scalar(const float* in0, const float* in1, const float
         }
         // the rest: 2 rows
         for (; i + 2 <= size2; i += 2) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           float acc0_0 = in2[j];
@@ -3497,7 +3692,7 @@ void conv_oihw_packed_f32_scalar(const float* in0, const float* in1, const float
               // ci
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
-                float in0_v0 = in0[in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3];
+                float in0_v0 = in0[in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6];
                 float in1_r0 = in1[in1_base + r4 * stride1 + r5 * size6 + r6];
                 float product0_0 = (in0_v0 * in1_r0);
                 acc0_0 = (acc0_0 + product0_0);
@@ -3515,6 +3710,8 @@ void conv_oihw_packed_f32_scalar(const float* in0, const float* in1, const float
         }
         // the rest: 1 row
         for (; i < size2; ++i) {
+          int64_t in0_block0 = (j) / 64 * 64;
+          int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
           float acc0_0 = in2[j];
@@ -3527,7 +3724,7 @@ void conv_oihw_packed_f32_scalar(const float* in0, const float* in1, const float
               // ci
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
-                float in0_v0 = in0[in0_stride0 * r4 + in0_stride1 * r5 + j + r6 * size3];
+                float in0_v0 = in0[in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6];
                 float in1_r0 = in1[in1_base + r4 * stride1 + r5 * size6 + r6];
                 float product0_0 = (in0_v0 * in1_r0);
                 acc0_0 = (acc0_0 + product0_0);
@@ -3724,7 +3921,7 @@ const char* conv_oihw_packed_f32_variant(void) {
 // ---- packing ahead: the layout the variants above read, made once from the caller's tensor.
 
 int64_t conv_oihw_packed_f32_weight_packed_elements(int64_t e0, int64_t e1) {
-  return 9 * e1 * e0;
+  return 9 * e1 * ((e0 + 63) / 64 * 64);
 }
 
 void conv_oihw_packed_f32_pack_weight(const float* src, int64_t e0, int64_t e1, float* dst) {
@@ -3733,12 +3930,20 @@ void conv_oihw_packed_f32_pack_weight(const float* src, int64_t e0, int64_t e1, 
   const int64_t src_stride1 = src_stride2 * 3;
   const int64_t src_stride0 = src_stride1 * e1;
   int64_t at = 0;
-  for (int64_t i4 = 0; i4 < 3; ++i4) {
-    for (int64_t i5 = 0; i5 < 3; ++i5) {
-      for (int64_t i6 = 0; i6 < e1; ++i6) {
-        for (int64_t i3 = 0; i3 < e0; ++i3) {
-          dst[at] = src[i3 * src_stride0 + i6 * src_stride1 + i4 * src_stride2 + i5 * src_stride3];
-          ++at;
+  for (int64_t b3 = 0; b3 < e0; b3 += 64) {
+    const int64_t eb3 = b3 + 64 < e0 ? b3 + 64 : e0;
+    for (int64_t i4 = 0; i4 < 3; ++i4) {
+      for (int64_t i5 = 0; i5 < 3; ++i5) {
+        for (int64_t i6 = 0; i6 < e1; ++i6) {
+          for (int64_t i3 = b3; i3 < eb3; ++i3) {
+            dst[at] =
+                src[i3 * src_stride0 + i6 * src_stride1 + i4 * src_stride2 + i5 * src_stride3];
+            ++at;
+          }
+          for (int64_t pad = eb3; pad < b3 + 64; ++pad) {
+            dst[at] = 0;
+            ++at;
+          }
         }
       }
     }

@@ -25,10 +25,11 @@ void conv_oihw_packed_f32(const float* weight_packed, const float* input, const 
                           int64_t in_channels, int64_t image_stride, int64_t row_stride,
                           float* output);
 
-/// conv_oihw_packed_f32_weight_packed_elements: the number of elements of weight_packed (9 * in_channels * out_channels); 0 when any extent is 0.
+/// conv_oihw_packed_f32_weight_packed_elements: the number of elements of weight_packed (9 * in_channels * ((out_channels + 63) / 64 * 64)); 0 when any extent is 0.
 int64_t conv_oihw_packed_f32_weight_packed_elements(int64_t out_channels, int64_t in_channels);
 
 /// conv_oihw_packed_f32_pack_weight: copies weight[co][ci][ky][kx] into weight_packed[ky][kx][ci][co], the layout conv_oihw_packed_f32() reads,
+///   in blocks of 64 along co: weight_packed[co / 64][ky][kx][ci][co % 64], the last block padded with zeros;
 ///   for ky < 3, kx < 3, ci < in_channels, co < out_channels. Call it once per weight, ahead of the kernel's calls.
 /// weight_packed is dense and holds conv_oihw_packed_f32_weight_packed_elements() elements; weight is read as the spec lays it out (dense). The two must not overlap.
 void conv_oihw_packed_f32_pack_weight(const float* weight, int64_t out_channels,

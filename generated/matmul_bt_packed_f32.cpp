@@ -128,7 +128,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 
 // ---- avx512 (512-bit vectors)
 // packing: bt_packed is copied per column of tiles into a 128 KiB panel, 512 steps of k at a time (the reduction runs in blocks of 512)
-// packed ahead: bt_packed[k][j] is bt[j][k] copied once by matmul_bt_packed_f32_pack_bt() (dense, the vector dim innermost)
+// packed ahead: bt_packed[k][j] is bt[j][k] copied once by matmul_bt_packed_f32_pack_bt() (in blocks of 64 along j, each dense, the vector dim innermost)
 // register tile: 6 x 4 vectors of f32x16 (24 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: j: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); i: tiles of 4, 2, 1 rows
@@ -154,9 +154,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_b
 #else
   alignas(64) float panel[32768];
 #endif
+  int64_t in1_block_skip = size2 - 1;
   int64_t j = 0;
   // along j: tiles of 4 vectors
   for (; j + 64 <= size1; j += 64) {
+    int64_t in1_block0 = (j) / 64 * 64;
+    int64_t in1_block1 = (j + 16) / 64 * 64;
+    int64_t in1_block2 = (j + 32) / 64 * 64;
+    int64_t in1_block3 = (j + 48) / 64 * 64;
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 512 steps of k through the panel
     int64_t k0 = 0;
@@ -165,13 +170,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_b
       // pack: 4 vectors of bt_packed per step
       int64_t kp = k0;
       for (; kp < k_end; ++kp) {
-        _mm512_storeu_ps(panel + 64 * kp - 64 * k0, _mm512_loadu_ps(in1 + j + kp * size1));
+        _mm512_storeu_ps(panel + 64 * kp - 64 * k0,
+                         _mm512_loadu_ps(in1 + in1_block0 * in1_block_skip + j + 64 * kp));
         _mm512_storeu_ps(panel + 64 * kp - 64 * k0 + 16,
-                         _mm512_loadu_ps(in1 + j + kp * size1 + 16));
+                         _mm512_loadu_ps(in1 + in1_block1 * in1_block_skip + j + 64 * kp + 16));
         _mm512_storeu_ps(panel + 64 * kp - 64 * k0 + 32,
-                         _mm512_loadu_ps(in1 + j + kp * size1 + 32));
+                         _mm512_loadu_ps(in1 + in1_block2 * in1_block_skip + j + 64 * kp + 32));
         _mm512_storeu_ps(panel + 64 * kp - 64 * k0 + 48,
-                         _mm512_loadu_ps(in1 + j + kp * size1 + 48));
+                         _mm512_loadu_ps(in1 + in1_block3 * in1_block_skip + j + 64 * kp + 48));
       }
       int64_t i = 0;
       // along i: tiles of 6 x 4 vectors
@@ -459,6 +465,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_b
   }
   // one vector at a time
   for (; j + 16 <= size1; j += 16) {
+    int64_t in1_block0 = (j) / 64 * 64;
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 512 steps of k through the panel
     int64_t k0 = 0;
@@ -467,7 +474,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_b
       // pack: 1 vector of bt_packed per step
       int64_t kp = k0;
       for (; kp < k_end; ++kp) {
-        _mm512_storeu_ps(panel + 16 * kp - 16 * k0, _mm512_loadu_ps(in1 + j + kp * size1));
+        _mm512_storeu_ps(panel + 16 * kp - 16 * k0,
+                         _mm512_loadu_ps(in1 + in1_block0 * in1_block_skip + j + 64 * kp));
       }
       int64_t i = 0;
       // along i: tiles of 8 x 1 vectors
@@ -597,6 +605,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_b
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
+    int64_t in1_block0 = (j) / 64 * 64;
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 512 steps of k through the panel
     int64_t k0 = 0;
@@ -607,7 +616,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_b
       for (; kp < k_end; ++kp) {
         __m512 packed0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                              in1 + j + kp * size1);
+                                              in1 + in1_block0 * in1_block_skip + j + 64 * kp);
         _mm512_storeu_ps(panel + 16 * kp - 16 * k0, packed0);
       }
       int64_t i = 0;
@@ -809,7 +818,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_b
 
 // ---- sve (128-bit vectors)
 // packing: bt_packed is copied per column of tiles into a 128 KiB panel (at 2048-bit vectors; shorter ones use its start), 128 steps of k at a time (the reduction runs in blocks of 128)
-// packed ahead: bt_packed[k][j] is bt[j][k] copied once by matmul_bt_packed_f32_pack_bt() (dense, the vector dim innermost)
+// packed ahead: bt_packed[k][j] is bt[j][k] copied once by matmul_bt_packed_f32_pack_bt() (in blocks of 64 along j, each dense, the vector dim innermost)
 // register tile: 6 x 4 vectors of f32 x vscale*4 (24 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: j: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); i: tiles of 4, 2, 1 rows
@@ -837,9 +846,14 @@ __attribute__((target("+sve"))) void matmul_bt_packed_f32_sve(const float* in0, 
 #else
   alignas(64) float panel[32768];
 #endif
+  int64_t in1_block_skip = size2 - 1;
   int64_t j = 0;
   // along j: tiles of 4 vectors
   for (; j <= size1 - 16 * vscale; j += 16 * vscale) {
+    int64_t in1_block0 = (j) / 64 * 64;
+    int64_t in1_block1 = (j + 4 * vscale) / 64 * 64;
+    int64_t in1_block2 = (j + 8 * vscale) / 64 * 64;
+    int64_t in1_block3 = (j + 12 * vscale) / 64 * 64;
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 128 steps of k through the panel
     int64_t k0 = 0;
@@ -849,13 +863,16 @@ __attribute__((target("+sve"))) void matmul_bt_packed_f32_sve(const float* in0, 
       int64_t kp = k0;
       for (; kp < k_end; ++kp) {
         svst1_f32(svptrue_b32(), panel + 16 * kp * vscale - 16 * k0 * vscale,
-                  svld1_f32(svptrue_b32(), in1 + j + kp * size1));
-        svst1_f32(svptrue_b32(), panel + 16 * kp * vscale + 4 * vscale - 16 * k0 * vscale,
-                  svld1_f32(svptrue_b32(), in1 + j + kp * size1 + 4 * vscale));
-        svst1_f32(svptrue_b32(), panel + 16 * kp * vscale + 8 * vscale - 16 * k0 * vscale,
-                  svld1_f32(svptrue_b32(), in1 + j + kp * size1 + 8 * vscale));
+                  svld1_f32(svptrue_b32(), in1 + in1_block0 * in1_block_skip + j + 64 * kp));
+        svst1_f32(
+            svptrue_b32(), panel + 16 * kp * vscale + 4 * vscale - 16 * k0 * vscale,
+            svld1_f32(svptrue_b32(), in1 + in1_block1 * in1_block_skip + j + 64 * kp + 4 * vscale));
+        svst1_f32(
+            svptrue_b32(), panel + 16 * kp * vscale + 8 * vscale - 16 * k0 * vscale,
+            svld1_f32(svptrue_b32(), in1 + in1_block2 * in1_block_skip + j + 64 * kp + 8 * vscale));
         svst1_f32(svptrue_b32(), panel + 16 * kp * vscale + 12 * vscale - 16 * k0 * vscale,
-                  svld1_f32(svptrue_b32(), in1 + j + kp * size1 + 12 * vscale));
+                  svld1_f32(svptrue_b32(),
+                            in1 + in1_block3 * in1_block_skip + j + 64 * kp + 12 * vscale));
       }
       int64_t i = 0;
       // along i: tiles of 6 x 4 vectors
@@ -1159,6 +1176,7 @@ __attribute__((target("+sve"))) void matmul_bt_packed_f32_sve(const float* in0, 
   }
   // one vector at a time
   for (; j <= size1 - 4 * vscale; j += 4 * vscale) {
+    int64_t in1_block0 = (j) / 64 * 64;
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 128 steps of k through the panel
     int64_t k0 = 0;
@@ -1168,7 +1186,7 @@ __attribute__((target("+sve"))) void matmul_bt_packed_f32_sve(const float* in0, 
       int64_t kp = k0;
       for (; kp < k_end; ++kp) {
         svst1_f32(svptrue_b32(), panel + 4 * kp * vscale - 4 * k0 * vscale,
-                  svld1_f32(svptrue_b32(), in1 + j + kp * size1));
+                  svld1_f32(svptrue_b32(), in1 + in1_block0 * in1_block_skip + j + 64 * kp));
       }
       int64_t i = 0;
       // along i: tiles of 8 x 1 vectors
@@ -1299,6 +1317,7 @@ __attribute__((target("+sve"))) void matmul_bt_packed_f32_sve(const float* in0, 
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
     svbool_t tail_lanes = svwhilelt_b32_s64(j, size1);
+    int64_t in1_block0 = (j) / 64 * 64;
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 128 steps of k through the panel
     int64_t k0 = 0;
@@ -1307,7 +1326,8 @@ __attribute__((target("+sve"))) void matmul_bt_packed_f32_sve(const float* in0, 
       // pack: 1 vector of bt_packed per step
       int64_t kp = k0;
       for (; kp < k_end; ++kp) {
-        svfloat32_t packed0 = svld1_f32(tail_lanes, in1 + j + kp * size1);
+        svfloat32_t packed0 =
+            svld1_f32(tail_lanes, in1 + in1_block0 * in1_block_skip + j + 64 * kp);
         svst1_f32(svptrue_b32(), panel + 4 * kp * vscale - 4 * k0 * vscale, packed0);
       }
       int64_t i = 0;
@@ -1441,7 +1461,7 @@ __attribute__((target("+sve"))) void matmul_bt_packed_f32_sve(const float* in0, 
 
 // ---- avx2+fma (256-bit vectors)
 // packing: bt_packed is copied per column of tiles into a 128 KiB panel, 2048 steps of k at a time (the reduction runs in blocks of 2048)
-// packed ahead: bt_packed[k][j] is bt[j][k] copied once by matmul_bt_packed_f32_pack_bt() (dense, the vector dim innermost)
+// packed ahead: bt_packed[k][j] is bt[j][k] copied once by matmul_bt_packed_f32_pack_bt() (in blocks of 64 along j, each dense, the vector dim innermost)
 // register tile: 6 x 2 vectors of f32x8 (12 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: j: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); i: tiles of 4, 2, 1 rows
@@ -1467,9 +1487,12 @@ __attribute__((target("avx2,fma"))) void matmul_bt_packed_f32_avx2_fma(
 #else
   alignas(64) float panel[32768];
 #endif
+  int64_t in1_block_skip = size2 - 1;
   int64_t j = 0;
   // along j: tiles of 2 vectors
   for (; j + 16 <= size1; j += 16) {
+    int64_t in1_block0 = (j) / 64 * 64;
+    int64_t in1_block1 = (j + 8) / 64 * 64;
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 2048 steps of k through the panel
     int64_t k0 = 0;
@@ -1478,8 +1501,10 @@ __attribute__((target("avx2,fma"))) void matmul_bt_packed_f32_avx2_fma(
       // pack: 2 vectors of bt_packed per step
       int64_t kp = k0;
       for (; kp < k_end; ++kp) {
-        _mm256_storeu_ps(panel + 16 * kp - 16 * k0, _mm256_loadu_ps(in1 + j + kp * size1));
-        _mm256_storeu_ps(panel + 16 * kp - 16 * k0 + 8, _mm256_loadu_ps(in1 + j + kp * size1 + 8));
+        _mm256_storeu_ps(panel + 16 * kp - 16 * k0,
+                         _mm256_loadu_ps(in1 + in1_block0 * in1_block_skip + j + 64 * kp));
+        _mm256_storeu_ps(panel + 16 * kp - 16 * k0 + 8,
+                         _mm256_loadu_ps(in1 + in1_block1 * in1_block_skip + j + 64 * kp + 8));
       }
       int64_t i = 0;
       // along i: tiles of 6 x 2 vectors
@@ -1655,6 +1680,7 @@ __attribute__((target("avx2,fma"))) void matmul_bt_packed_f32_avx2_fma(
   }
   // one vector at a time
   for (; j + 8 <= size1; j += 8) {
+    int64_t in1_block0 = (j) / 64 * 64;
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 2048 steps of k through the panel
     int64_t k0 = 0;
@@ -1663,7 +1689,8 @@ __attribute__((target("avx2,fma"))) void matmul_bt_packed_f32_avx2_fma(
       // pack: 1 vector of bt_packed per step
       int64_t kp = k0;
       for (; kp < k_end; ++kp) {
-        _mm256_storeu_ps(panel + 8 * kp - 8 * k0, _mm256_loadu_ps(in1 + j + kp * size1));
+        _mm256_storeu_ps(panel + 8 * kp - 8 * k0,
+                         _mm256_loadu_ps(in1 + in1_block0 * in1_block_skip + j + 64 * kp));
       }
       int64_t i = 0;
       // along i: tiles of 8 x 1 vectors
@@ -1793,6 +1820,7 @@ __attribute__((target("avx2,fma"))) void matmul_bt_packed_f32_avx2_fma(
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
+    int64_t in1_block0 = (j) / 64 * 64;
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 2048 steps of k through the panel
     int64_t k0 = 0;
@@ -1805,7 +1833,8 @@ __attribute__((target("avx2,fma"))) void matmul_bt_packed_f32_avx2_fma(
             _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 packed0 = _mm256_blendv_ps(
             _mm256_setzero_ps(),
-            _mm256_maskload_ps((const float*)(in1 + j + kp * size1), packed0_active),
+            _mm256_maskload_ps((const float*)(in1 + in1_block0 * in1_block_skip + j + 64 * kp),
+                               packed0_active),
             _mm256_castsi256_ps(packed0_active));
         _mm256_storeu_ps(panel + 8 * kp - 8 * k0, packed0);
       }
@@ -2140,7 +2169,7 @@ __attribute__((target("avx2,fma"))) void matmul_bt_packed_f32_avx2_fma(
 
 // ---- neon (128-bit vectors)
 // packing: bt_packed is copied per column of tiles into a 128 KiB panel, 2048 steps of k at a time (the reduction runs in blocks of 2048)
-// packed ahead: bt_packed[k][j] is bt[j][k] copied once by matmul_bt_packed_f32_pack_bt() (dense, the vector dim innermost)
+// packed ahead: bt_packed[k][j] is bt[j][k] copied once by matmul_bt_packed_f32_pack_bt() (in blocks of 64 along j, each dense, the vector dim innermost)
 // register tile: 6 x 4 vectors of f32x4 (24 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: j: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); i: tiles of 4, 2, 1 rows
@@ -2167,9 +2196,14 @@ void matmul_bt_packed_f32_neon(const float* in0, const float* in1, const float* 
 #else
   alignas(64) float panel[32768];
 #endif
+  int64_t in1_block_skip = size2 - 1;
   int64_t j = 0;
   // along j: tiles of 4 vectors
   for (; j + 16 <= size1; j += 16) {
+    int64_t in1_block0 = (j) / 64 * 64;
+    int64_t in1_block1 = (j + 4) / 64 * 64;
+    int64_t in1_block2 = (j + 8) / 64 * 64;
+    int64_t in1_block3 = (j + 12) / 64 * 64;
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 2048 steps of k through the panel
     int64_t k0 = 0;
@@ -2178,10 +2212,14 @@ void matmul_bt_packed_f32_neon(const float* in0, const float* in1, const float* 
       // pack: 4 vectors of bt_packed per step
       int64_t kp = k0;
       for (; kp < k_end; ++kp) {
-        vst1q_f32(panel + 16 * kp - 16 * k0, vld1q_f32(in1 + j + kp * size1));
-        vst1q_f32(panel + 16 * kp - 16 * k0 + 4, vld1q_f32(in1 + j + kp * size1 + 4));
-        vst1q_f32(panel + 16 * kp - 16 * k0 + 8, vld1q_f32(in1 + j + kp * size1 + 8));
-        vst1q_f32(panel + 16 * kp - 16 * k0 + 12, vld1q_f32(in1 + j + kp * size1 + 12));
+        vst1q_f32(panel + 16 * kp - 16 * k0,
+                  vld1q_f32(in1 + in1_block0 * in1_block_skip + j + 64 * kp));
+        vst1q_f32(panel + 16 * kp - 16 * k0 + 4,
+                  vld1q_f32(in1 + in1_block1 * in1_block_skip + j + 64 * kp + 4));
+        vst1q_f32(panel + 16 * kp - 16 * k0 + 8,
+                  vld1q_f32(in1 + in1_block2 * in1_block_skip + j + 64 * kp + 8));
+        vst1q_f32(panel + 16 * kp - 16 * k0 + 12,
+                  vld1q_f32(in1 + in1_block3 * in1_block_skip + j + 64 * kp + 12));
       }
       int64_t i = 0;
       // along i: tiles of 6 x 4 vectors
@@ -2469,6 +2507,7 @@ void matmul_bt_packed_f32_neon(const float* in0, const float* in1, const float* 
   }
   // one vector at a time
   for (; j + 4 <= size1; j += 4) {
+    int64_t in1_block0 = (j) / 64 * 64;
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 2048 steps of k through the panel
     int64_t k0 = 0;
@@ -2477,7 +2516,8 @@ void matmul_bt_packed_f32_neon(const float* in0, const float* in1, const float* 
       // pack: 1 vector of bt_packed per step
       int64_t kp = k0;
       for (; kp < k_end; ++kp) {
-        vst1q_f32(panel + 4 * kp - 4 * k0, vld1q_f32(in1 + j + kp * size1));
+        vst1q_f32(panel + 4 * kp - 4 * k0,
+                  vld1q_f32(in1 + in1_block0 * in1_block_skip + j + 64 * kp));
       }
       int64_t i = 0;
       // along i: tiles of 8 x 1 vectors
@@ -2607,6 +2647,7 @@ void matmul_bt_packed_f32_neon(const float* in0, const float* in1, const float* 
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
+    int64_t in1_block0 = (j) / 64 * 64;
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 2048 steps of k through the panel
     int64_t k0 = 0;
@@ -2615,8 +2656,8 @@ void matmul_bt_packed_f32_neon(const float* in0, const float* in1, const float* 
       // pack: 1 vector of bt_packed per step
       int64_t kp = k0;
       for (; kp < k_end; ++kp) {
-        float32x4_t packed0 =
-            vreinterpretq_f32_u8(simdgen_load_prefix(in1 + j + kp * size1, (size1 - j) * 4));
+        float32x4_t packed0 = vreinterpretq_f32_u8(
+            simdgen_load_prefix(in1 + in1_block0 * in1_block_skip + j + 64 * kp, (size1 - j) * 4));
         vst1q_f32(panel + 4 * kp - 4 * k0, packed0);
       }
       int64_t i = 0;
@@ -2775,7 +2816,7 @@ void matmul_bt_packed_f32_neon(const float* in0, const float* in1, const float* 
 #endif
 
 // ---- scalar (portable C++)
-// packed ahead: bt_packed[k][j] is bt[j][k] copied once by matmul_bt_packed_f32_pack_bt() (dense, the vector dim innermost)
+// packed ahead: bt_packed[k][j] is bt[j][k] copied once by matmul_bt_packed_f32_pack_bt() (in blocks of 64 along j, each dense, the vector dim innermost)
 // register tile: 6 x 2 vectors of f32 (12 accumulators) along i x j
 // per step of k: multiplies and adds; init and epilogue fused into the tile (each output element is written once)
 // tails: j: one element at a time; i: tiles of 4, 2, 1 rows
@@ -2790,12 +2831,17 @@ void matmul_bt_packed_f32_neon(const float* in0, const float* in1, const float* 
 void matmul_bt_packed_f32_scalar(const float* in0, const float* in1, const float* in2,
                                  int64_t size0, int64_t size1, int64_t size2, int64_t stride0,
                                  int64_t stride1, float* out) {
+  int64_t in1_block_skip = size2 - 1;
   int64_t j = 0;
   // along j: tiles of 2 elements
   for (; j + 2 <= size1; j += 2) {
     int64_t i = 0;
     // along i: tiles of 6 x 2 elements
     for (; i + 6 <= size0; i += 6) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_block1 = (j + 1) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t in1_base1 = in1_block1 * in1_block_skip + j + 1;
       int64_t out_base = i * stride1 + j;
       float acc0_0 = in2[j];
       float acc0_1 = in2[j + 1];
@@ -2812,8 +2858,8 @@ void matmul_bt_packed_f32_scalar(const float* in0, const float* in1, const float
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in1_v0 = in1[j + r2 * size1];
-        float in1_v1 = in1[j + r2 * size1 + 1];
+        float in1_v0 = in1[in1_base0 + 64 * r2];
+        float in1_v1 = in1[in1_base1 + 64 * r2];
         float in0_r0 = in0[i * stride0 + r2];
         float product0_0 = (in0_r0 * in1_v0);
         acc0_0 = (acc0_0 + product0_0);
@@ -2860,6 +2906,10 @@ void matmul_bt_packed_f32_scalar(const float* in0, const float* in1, const float
     }
     // the rest: 4 rows
     for (; i + 4 <= size0; i += 4) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_block1 = (j + 1) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t in1_base1 = in1_block1 * in1_block_skip + j + 1;
       int64_t out_base = i * stride1 + j;
       float acc0_0 = in2[j];
       float acc0_1 = in2[j + 1];
@@ -2872,8 +2922,8 @@ void matmul_bt_packed_f32_scalar(const float* in0, const float* in1, const float
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in1_v0 = in1[j + r2 * size1];
-        float in1_v1 = in1[j + r2 * size1 + 1];
+        float in1_v0 = in1[in1_base0 + 64 * r2];
+        float in1_v1 = in1[in1_base1 + 64 * r2];
         float in0_r0 = in0[i * stride0 + r2];
         float product0_0 = (in0_r0 * in1_v0);
         acc0_0 = (acc0_0 + product0_0);
@@ -2906,6 +2956,10 @@ void matmul_bt_packed_f32_scalar(const float* in0, const float* in1, const float
     }
     // the rest: 2 rows
     for (; i + 2 <= size0; i += 2) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_block1 = (j + 1) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t in1_base1 = in1_block1 * in1_block_skip + j + 1;
       int64_t out_base = i * stride1 + j;
       float acc0_0 = in2[j];
       float acc0_1 = in2[j + 1];
@@ -2914,8 +2968,8 @@ void matmul_bt_packed_f32_scalar(const float* in0, const float* in1, const float
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in1_v0 = in1[j + r2 * size1];
-        float in1_v1 = in1[j + r2 * size1 + 1];
+        float in1_v0 = in1[in1_base0 + 64 * r2];
+        float in1_v1 = in1[in1_base1 + 64 * r2];
         float in0_r0 = in0[i * stride0 + r2];
         float product0_0 = (in0_r0 * in1_v0);
         acc0_0 = (acc0_0 + product0_0);
@@ -2934,14 +2988,18 @@ void matmul_bt_packed_f32_scalar(const float* in0, const float* in1, const float
     }
     // the rest: 1 row
     for (; i < size0; ++i) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_block1 = (j + 1) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t in1_base1 = in1_block1 * in1_block_skip + j + 1;
       int64_t out_base = i * stride1 + j;
       float acc0_0 = in2[j];
       float acc0_1 = in2[j + 1];
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in1_v0 = in1[j + r2 * size1];
-        float in1_v1 = in1[j + r2 * size1 + 1];
+        float in1_v0 = in1[in1_base0 + 64 * r2];
+        float in1_v1 = in1[in1_base1 + 64 * r2];
         float in0_r0 = in0[i * stride0 + r2];
         float product0_0 = (in0_r0 * in1_v0);
         acc0_0 = (acc0_0 + product0_0);
@@ -2957,6 +3015,8 @@ void matmul_bt_packed_f32_scalar(const float* in0, const float* in1, const float
     int64_t i = 0;
     // along i: tiles of 6 x 1 elements
     for (; i + 6 <= size0; i += 6) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
       int64_t out_base = i * stride1 + j;
       float acc0_0 = in2[j];
       float acc1_0 = in2[j];
@@ -2967,7 +3027,7 @@ void matmul_bt_packed_f32_scalar(const float* in0, const float* in1, const float
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in1_v0 = in1[j + r2 * size1];
+        float in1_v0 = in1[in1_base0 + 64 * r2];
         float in0_r0 = in0[i * stride0 + r2];
         float product0_0 = (in0_r0 * in1_v0);
         acc0_0 = (acc0_0 + product0_0);
@@ -2996,6 +3056,8 @@ void matmul_bt_packed_f32_scalar(const float* in0, const float* in1, const float
     }
     // the rest: 4 rows
     for (; i + 4 <= size0; i += 4) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
       int64_t out_base = i * stride1 + j;
       float acc0_0 = in2[j];
       float acc1_0 = in2[j];
@@ -3004,7 +3066,7 @@ void matmul_bt_packed_f32_scalar(const float* in0, const float* in1, const float
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in1_v0 = in1[j + r2 * size1];
+        float in1_v0 = in1[in1_base0 + 64 * r2];
         float in0_r0 = in0[i * stride0 + r2];
         float product0_0 = (in0_r0 * in1_v0);
         acc0_0 = (acc0_0 + product0_0);
@@ -3025,13 +3087,15 @@ void matmul_bt_packed_f32_scalar(const float* in0, const float* in1, const float
     }
     // the rest: 2 rows
     for (; i + 2 <= size0; i += 2) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
       int64_t out_base = i * stride1 + j;
       float acc0_0 = in2[j];
       float acc1_0 = in2[j];
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in1_v0 = in1[j + r2 * size1];
+        float in1_v0 = in1[in1_base0 + 64 * r2];
         float in0_r0 = in0[i * stride0 + r2];
         float product0_0 = (in0_r0 * in1_v0);
         acc0_0 = (acc0_0 + product0_0);
@@ -3044,12 +3108,14 @@ void matmul_bt_packed_f32_scalar(const float* in0, const float* in1, const float
     }
     // the rest: 1 row
     for (; i < size0; ++i) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
       int64_t out_base = i * stride1 + j;
       float acc0_0 = in2[j];
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        float in1_v0 = in1[j + r2 * size1];
+        float in1_v0 = in1[in1_base0 + 64 * r2];
         float in0_r0 = in0[i * stride0 + r2];
         float product0_0 = (in0_r0 * in1_v0);
         acc0_0 = (acc0_0 + product0_0);
@@ -3238,7 +3304,7 @@ const char* matmul_bt_packed_f32_variant(void) {
 // ---- packing ahead: the layout the variants above read, made once from the caller's tensor.
 
 int64_t matmul_bt_packed_f32_bt_packed_elements(int64_t e0, int64_t e1) {
-  return e1 * e0;
+  return e1 * ((e0 + 63) / 64 * 64);
 }
 
 void matmul_bt_packed_f32_pack_bt(const float* src, int64_t e0, int64_t e1, int64_t s0,
@@ -3246,10 +3312,17 @@ void matmul_bt_packed_f32_pack_bt(const float* src, int64_t e0, int64_t e1, int6
   const int64_t src_stride1 = 1;
   const int64_t src_stride0 = s0;
   int64_t at = 0;
-  for (int64_t i2 = 0; i2 < e1; ++i2) {
-    for (int64_t i1 = 0; i1 < e0; ++i1) {
-      dst[at] = src[i1 * src_stride0 + i2 * src_stride1];
-      ++at;
+  for (int64_t b1 = 0; b1 < e0; b1 += 64) {
+    const int64_t eb1 = b1 + 64 < e0 ? b1 + 64 : e0;
+    for (int64_t i2 = 0; i2 < e1; ++i2) {
+      for (int64_t i1 = b1; i1 < eb1; ++i1) {
+        dst[at] = src[i1 * src_stride0 + i2 * src_stride1];
+        ++at;
+      }
+      for (int64_t pad = eb1; pad < b1 + 64; ++pad) {
+        dst[at] = 0;
+        ++at;
+      }
     }
   }
 }

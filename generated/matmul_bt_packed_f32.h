@@ -22,10 +22,11 @@ extern "C" {
 void matmul_bt_packed_f32(const float* a, const float* bt_packed, const float* bias, int64_t m,
                           int64_t n, int64_t k, int64_t lda, int64_t ldc, float* c);
 
-/// matmul_bt_packed_f32_bt_packed_elements: the number of elements of bt_packed (k * n); 0 when any extent is 0.
+/// matmul_bt_packed_f32_bt_packed_elements: the number of elements of bt_packed (k * ((n + 63) / 64 * 64)); 0 when any extent is 0.
 int64_t matmul_bt_packed_f32_bt_packed_elements(int64_t n, int64_t k);
 
 /// matmul_bt_packed_f32_pack_bt: copies bt[j][k] into bt_packed[k][j], the layout matmul_bt_packed_f32() reads,
+///   in blocks of 64 along j: bt_packed[j / 64][k][j % 64], the last block padded with zeros;
 ///   for k < k, j < n. Call it once per bt, ahead of the kernel's calls.
 /// bt_packed is dense and holds matmul_bt_packed_f32_bt_packed_elements() elements; bt is read as the spec lays it out (with its strides). The two must not overlap.
 void matmul_bt_packed_f32_pack_bt(const float* bt, int64_t n, int64_t k, int64_t ldb,

@@ -31,6 +31,12 @@ std::vector<float> random_floats(size_t n, std::mt19937& rng) {
   return v;
 }
 
+// Where the copy holds element c of the vector dim, the other dims' elements at dense offset
+// `rest` of `others`: copies of 32-bit elements come in blocks of 64 along the vector dim, of
+// 64-bit ones in blocks of 32 (docs/spec.md), each block [the other dims][block].
+int64_t in_block(int64_t c, int64_t rest, int64_t others, int64_t block) { return (c / block * others + rest) * block + c % block; }
+int64_t whole_blocks(int64_t n, int64_t block) { return (n + block - 1) / block * block; }
+
 // |got - want| within (terms + 2) float roundings of the sum of the magnitudes (`mag`).
 void check_close(float got, double want, double mag, int64_t terms) {
   const double tol = double(terms + 2) * std::ldexp(1.0, -23) * (mag + 1e-30);
@@ -44,15 +50,17 @@ TEST_CASE("pack_ahead: conv weights from OIHW to [ky][kx][ci][co], then the conv
       CAPTURE(co);
       CAPTURE(ci);
       const int64_t elements = conv_oihw_packed_f32_weight_packed_elements(co, ci);
-      REQUIRE(elements == 9 * ci * co);
+      REQUIRE(elements == 9 * ci * whole_blocks(co, 64));
       const std::vector<float> weight = random_floats(size_t(co * ci * 9), rng);
       std::vector<float> packed(size_t(elements) + 1, kNaN);  // one past: must stay untouched
       conv_oihw_packed_f32_pack_weight(weight.data(), co, ci, packed.data());
       for (int64_t ky = 0; ky < 3; ++ky)
         for (int64_t kx = 0; kx < 3; ++kx)
           for (int64_t c = 0; c < ci; ++c)
-            for (int64_t o = 0; o < co; ++o)
-              REQUIRE(packed[size_t(((ky * 3 + kx) * ci + c) * co + o)] == weight[size_t(((o * ci + c) * 3 + ky) * 3 + kx)]);
+            for (int64_t o = 0; o < whole_blocks(co, 64); ++o) {
+              const float want = o < co ? weight[size_t(((o * ci + c) * 3 + ky) * 3 + kx)] : 0.0f;  // the last block's padding: zeros
+              REQUIRE(packed[size_t(in_block(o, (ky * 3 + kx) * ci + c, 9 * ci, 64))] == want);
+            }
       REQUIRE(std::isnan(packed.back()));
 
       // The convolution from the packed weights, against one written from OIHW.
@@ -100,11 +108,11 @@ TEST_CASE("pack_ahead: a transposed B with a padded leading dimension, then the 
       for (int64_t j = 0; j < n; ++j)
         for (int64_t q = 0; q < k; ++q) bt[size_t(j * ldb + q)] = random_floats(1, rng)[0];
       const int64_t elements = matmul_bt_packed_f32_bt_packed_elements(n, k);
-      REQUIRE(elements == n * k);
+      REQUIRE(elements == whole_blocks(n, 64) * k);
       std::vector<float> packed(size_t(elements) + 1, kNaN);
       matmul_bt_packed_f32_pack_bt(bt.data(), n, k, ldb, packed.data());
       for (int64_t q = 0; q < k; ++q)
-        for (int64_t j = 0; j < n; ++j) REQUIRE(packed[size_t(q * n + j)] == bt[size_t(j * ldb + q)]);
+        for (int64_t j = 0; j < whole_blocks(n, 64); ++j) REQUIRE(packed[size_t(in_block(j, q, k, 64))] == (j < n ? bt[size_t(j * ldb + q)] : 0.0f));
       REQUIRE(std::isnan(packed.back()));
 
       for (int64_t m : {1, 6, 13}) {
@@ -133,7 +141,7 @@ TEST_CASE("pack_ahead: a batch dim in the copy, a runtime stride and a stride na
   std::mt19937 rng(13);
   for (int64_t batch : {1, 3})
     for (int64_t m : {2, 5, 40})
-      for (int64_t n : {1, 9, 20})
+      for (int64_t n : {1, 9, 20, 37})
         for (int64_t kk : {1, 6}) {
           CAPTURE(batch);
           CAPTURE(m);
@@ -149,12 +157,13 @@ TEST_CASE("pack_ahead: a batch dim in the copy, a runtime stride and a stride na
             for (int64_t b = 0; b < batch; ++b)
               for (int64_t q = 0; q < kk; ++q) w[size_t(j * m + b * ldw + q)] = u(rng);
           const int64_t elements = pack_batched_f64_w_packed_elements(batch, n, kk);
-          REQUIRE(elements == batch * n * kk);
+          REQUIRE(elements == batch * whole_blocks(n, 32) * kk);
           std::vector<double> packed(size_t(elements) + 1, std::nan(""));
           pack_batched_f64_pack_w(w.data(), batch, m, n, kk, ldw, packed.data());
           for (int64_t b = 0; b < batch; ++b)
             for (int64_t q = 0; q < kk; ++q)
-              for (int64_t j = 0; j < n; ++j) REQUIRE(packed[size_t((b * kk + q) * n + j)] == w[size_t(j * m + b * ldw + q)]);
+              for (int64_t j = 0; j < whole_blocks(n, 32); ++j)
+                REQUIRE(packed[size_t(in_block(j, b * kk + q, batch * kk, 32))] == (j < n ? w[size_t(j * m + b * ldw + q)] : 0.0));
           REQUIRE(std::isnan(packed.back()));
 
           std::vector<double> a(size_t(batch * m * kk)), c(size_t(batch * m * n), std::nan(""));

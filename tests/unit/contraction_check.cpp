@@ -51,6 +51,10 @@ int64_t TensorLayout::offset(const ContractionTensor& t, const std::vector<int64
     for (const auto& term : t.index[q].terms) v += term.coef * point[size_t(term.dim)];
     o += v * strides[q];
   }
+  if (t.packBlock) {  // blocked along the last position (ContractionTensor::packBlock), written independently of the builder
+    const int64_t c = point[size_t(t.index.back().plainDim())];
+    o += c / t.packBlock * (blockStride - t.packBlock);
+  }
   return o;
 }
 
@@ -73,10 +77,14 @@ TensorLayout layoutOf(const ContractionTensor& t, const std::vector<int64_t>& ex
       if (!runtime.count(name)) runtime[name] = dense + int64_t(rng() % 5);
       m.strides[q] = runtime[name];
     }
-    dense = m.strides[q] * std::max<int64_t>(m.extents[q], 1);
+    dense = m.strides[q] * std::max<int64_t>(t.packBlock && q + 1 == t.index.size() ? t.packBlock : m.extents[q], 1);
   }
   m.span = 1;
   for (size_t q = 0; q < m.extents.size(); ++q) m.span += (m.extents[q] - 1) * m.strides[q];
+  if (t.packBlock) {  // whole blocks of the dense in-block layout
+    m.blockStride = dense;
+    m.span = (m.extents.back() + t.packBlock - 1) / t.packBlock * dense;
+  }
   m.span = std::max<int64_t>(m.span, 1);
   return m;
 }

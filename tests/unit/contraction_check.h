@@ -18,6 +18,7 @@ namespace simdgen::testing {
 struct TensorLayout {
   std::vector<int64_t> extents, strides;
   int64_t span = 1;
+  int64_t blockStride = 0;  // an operand packed ahead in blocks (ContractionTensor::packBlock)
   // The element of t at a point of the contraction's dims.
   int64_t offset(const ContractionTensor& t, const std::vector<int64_t>& point) const;
 };

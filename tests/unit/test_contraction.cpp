@@ -194,6 +194,44 @@ TEST_CASE("contraction spec: an operand packed ahead is rewritten into the copy 
   checkPlans(spec(both), {{"len", 7}}, 22);
 }
 
+TEST_CASE("contraction plans: a copy packed ahead runs in blocks of 2048 bits along the vector dim") {
+  // The block: 64 elements of 4 bytes, 32 of 8; none for bf16 and narrow copies (read in groups
+  // of steps) nor where a schedule shifts the vector dim's last tile inwards.
+  const std::string packedB = R"J(  "dims": [{"name": "i", "extent": "m"}, {"name": "j", "extent": "n"}, {"name": "k", "extent": "k", "kind": "reduction"}],
+  "operands": [{"name": "a", "index": ["i", "k"]}, {"name": "b", "index": ["j", "k"], "pack": "ahead"}],
+  "output": {"name": "c", "index": ["i", "j"]})J";
+  CHECK(parseSpecText(spec(packedB), "t.json").contraction.operands[1].packBlock == 64);
+  CHECK(parseSpecText(contractionSpec(packedB, "k", "f64"), "t.json").contraction.operands[1].packBlock == 32);
+  CHECK(parseSpecText(contractionSpec(packedB, "k", "i32"), "t.json").contraction.operands[1].packBlock == 64);
+  CHECK(parseSpecText(simdgen::testing::withBf16Operands(spec(packedB), {"a", "b"}), "t.json").contraction.operands[1].packBlock == 0);
+  std::string narrow = contractionSpec(packedB, "k", "i32");
+  narrow.insert(narrow.find("\"name\": \"b\", ") + 13, "\"dtype\": \"i8\", ");
+  CHECK(parseSpecText(narrow, "t.json").contraction.operands[1].packBlock == 0);
+  const std::string shifted = spec(packedB + R"J(,
+  "schedule": {"output": [{"split": "j", "into": ["jo", "ji"], "vectors": 2, "tail": "shift_inwards"}, {"vectorize": "ji"}, {"unroll": "ji"}]})J");
+  CHECK(parseSpecText(shifted, "t.json").contraction.operands[1].packBlock == 0);
+  const std::string shiftedRows = spec(packedB + R"J(,
+  "schedule": {"output": [{"split": "i", "into": ["io", "ii"], "factor": 3, "tail": "shift_inwards"}, {"vectorize": "j"}, {"unroll": "ii"}]})J");
+  CHECK(parseSpecText(shiftedRows, "t.json").contraction.operands[1].packBlock == 64);  // rows may shift
+  // Against the definition (the checker lays the copy out in blocks itself), over extents that
+  // end inside the first, second and third block, on every target and vector length (SVE's at
+  // every vscale the checker runs: each vector inside one block).
+  for (int64_t n : {63, 64, 65, 130, 150})
+    for (int64_t m : {1, 7}) {
+      CAPTURE(n);
+      CAPTURE(m);
+      checkPlans(spec(packedB), {{"m", m}, {"n", n}, {"k", 5}}, uint64_t(n * 10 + m));
+    }
+  // A window (three reduction dims) and a batch dim in the copy.
+  const std::string conv = R"J(  "dims": [{"name": "y", "extent": "h"}, {"name": "x", "extent": "w"}, {"name": "c", "extent": "cout"},
+           {"name": "ky", "extent": 2, "kind": "reduction"}, {"name": "kx", "extent": 3, "kind": "reduction"}, {"name": "ci", "extent": "cin", "kind": "reduction"}],
+  "operands": [{"name": "weight", "index": ["c", "ci", "ky", "kx"], "pack": "ahead"}, {"name": "input", "index": ["y + ky", "x + kx", "ci"]}],
+  "init": {"name": "bias", "index": ["c"]},
+  "output": {"name": "out", "index": ["y", "x", "c"]},
+  "epilogue": [{"op": "relu"}])J";
+  checkPlans(spec(conv), {{"h", 2}, {"w", 7}, {"cout", 131}, {"cin", 3}}, 31);
+}
+
 TEST_CASE("contraction spec: pack ahead errors say where and why") {
   checkError(R"J(  "dims": [{"name": "x", "extent": "w"}, {"name": "c", "extent": 16}, {"name": "r", "extent": 3, "kind": "reduction"}],
   "operands": [{"name": "f", "index": ["r", "c"]}, {"name": "a", "index": ["x + r", "c"], "pack": "ahead"}],

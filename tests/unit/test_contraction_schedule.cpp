@@ -134,6 +134,19 @@ TEST_CASE("contraction schedule: several schedules of a matmul agree with the de
           CAPTURE(kk);
           checkPlans(withSchedule(kMatmul, schedules[k]), {{"m", m}, {"n", n}, {"k", kk}}, uint64_t(k * 100000 + m * 1000 + n * 10 + kk));
         }
+  // B packed ahead, in blocks of 64 along j (but under the schedule that shifts j's last tile):
+  // each nest reads the blocks where its tiles and tails start.
+  std::string packedAhead = kMatmul;
+  const std::string plainB = R"("index": ["k", "j"]})";
+  packedAhead.replace(packedAhead.find(plainB), plainB.size(), R"("index": ["k", "j"], "pack": "ahead"})");
+  for (size_t k = 0; k < schedules.size(); ++k)
+    for (int64_t m : {1, 7})
+      for (int64_t n : {70, 131}) {
+        CAPTURE(k);
+        CAPTURE(m);
+        CAPTURE(n);
+        checkPlans(withSchedule(packedAhead, schedules[k]), {{"m", m}, {"n", n}, {"k", 3}}, uint64_t(k * 1000 + m * 10 + n));
+      }
   // Packing asked for on the targets that can, with blocks of the reduction (KC: 1024 steps of 2
   // vectors on AVX-512, 2048 on AVX2, 4096 on NEON, 256 on SVE, whose panel is sized for 2048-bit
   // vectors; 4100 steps cross each).

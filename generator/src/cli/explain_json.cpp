@@ -31,6 +31,15 @@ std::string explainJson(const emit::GeneratedKernel& g, const std::string& targe
                             {"output", t.output},
                             {"extents", indices(t.extents)},
                             {"strides", indices(t.strides)}});
+  for (size_t k = 0, listed = 0; k < plan.tensors.size(); ++k) {  // blocked tensors: see ir::Tensor
+    const ir::Tensor& t = plan.tensors[k];
+    if (t.scratch) continue;
+    if (t.block) {
+      j["tensors"][listed]["block"] = t.block;
+      j["tensors"][listed]["block_stride"] = t.blockStride.str();
+    }
+    ++listed;
+  }
   j["params"] = json::array();
   for (const ir::Param& p : plan.params) {
     const char* kind = p.kind == ir::Param::Kind::tensor ? "tensor" : p.kind == ir::Param::Kind::extent ? "extent" : "scalar";

@@ -305,7 +305,10 @@ bool place(const std::vector<Tok>& t, State& s, std::vector<Level>& pool, bool n
     s.penalty += tok.breakPenalty + (first ? 0 : 15);
     first = true;
     for (size_t l = 0; l + 1 < s.depth; ++l) pool[s.first + l].broke = true;
-    top.broke = false;  // this line starts the next argument: later ones may pack again
+    // This line starts the next argument: later ones may pack again; a break inside an argument
+    // (at a binary operator: clang-format's fake parenthesis around the operands) puts the
+    // arguments after it on lines of their own.
+    top.broke = tok.kind == 'b';
     if (tok.kind == '(') top.align = col;
     top.argStart = col;
     s.startLevel = s.lowest = tok.depth;

@@ -318,6 +318,11 @@ struct Tensor {
   // written (listed after the real outputs, so "" still names the first of those); the emitter
   // declares it 64-byte aligned, the interpreter fills it with NaN bytes before the run.
   bool scratch = false;
+  // block > 0: the last dimension runs in blocks of `block` elements, blockStride apart, the
+  // strides above laying out one block (a contraction's operand packed ahead): element
+  // (..., c) sits at c % block + c / block * blockStride + the other dimensions' terms.
+  int64_t block = 0;
+  Index blockStride{};
 };
 
 // One parameter of the kernel's signature, in order. The generated .cpp uses `name`, owned by

@@ -140,6 +140,7 @@ std::string Plan::print() const {
       for (size_t k = 0; k < t.strides.size(); ++k) os << (k ? ", " : "") << t.strides[k].str();
       os << "]";
     }
+    if (t.block) os << " in blocks of " << t.block << " along the last, " << t.blockStride.str() << " apart";
     os << "\n";
   }
   std::vector<std::string> extents;

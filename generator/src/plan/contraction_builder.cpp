@@ -70,6 +70,11 @@ struct PlannedTensor {
   std::string name;  // in0, in1, ... / out
   const ContractionTensor* spec = nullptr;
   std::vector<Index> extents, strides;
+  // A copy packed ahead in blocks along the vector dim (ContractionTensor::packBlock): strides
+  // within a block; element c of the vector dim sits at c + round_down(c, block) * blockSkip
+  // plus the other dims' terms (blockSkip = the product of the other extents - 1).
+  int64_t block = 0;
+  Index blockSkip{}, blockStride{};
 };
 
 class ContractionBuilder {
@@ -153,10 +158,17 @@ class ContractionBuilder {
       p.extents.push_back(e.simplified());
     }
     p.strides.resize(t.index.size());
+    p.block = t.packBlock;
     Index dense = Index::constant(1);
     for (size_t q = t.index.size(); q-- > 0;) {
       p.strides[q] = t.strides.empty() ? dense : strideOf(*t.strides[q]);
-      dense = product(dense, p.extents[q]);
+      dense = product(dense, p.block && q + 1 == t.index.size() ? Index::constant(p.block) : p.extents[q]);  // a block's width: the vector dim is last
+    }
+    if (p.block) {
+      p.blockStride = dense;
+      Index others = Index::constant(1);
+      for (size_t q = 0; q + 1 < t.index.size(); ++q) others = product(others, p.extents[q]);
+      p.blockSkip = (others - Index::constant(1)).simplified();
     }
     return p;
   }
@@ -164,6 +176,10 @@ class ContractionBuilder {
   // A stride of several terms or symbols (a dense layout's product of extents) becomes a local
   // computed once, so addresses read `p0 * in1_stride0 + ...` instead of expanded products.
   void nameStrides(PlannedTensor& t) {
+    if (t.block && !t.blockSkip.constantValue()) {
+      strideLets_.push_back(ir::letIndex(t.name + "_block_skip", t.blockSkip));
+      t.blockSkip = sym(t.name + "_block_skip");
+    }
     for (size_t q = 0; q < t.strides.size(); ++q) {
       const Index& st = t.strides[q];
       if (st.constantValue() || (st.terms.size() == 1 && st.terms[0].coef == 1 && st.terms[0].symbols.size() == 1)) continue;
@@ -185,6 +201,8 @@ class ContractionBuilder {
     out_ = plannedTensor("out", c_.output);
     for (const PlannedTensor& t : inputs) {
       plan_.tensors.push_back({t.name, t.spec->bf16 ? DType::u16 : t.spec->narrow.value_or(c_.dtype), false, t.extents, t.strides});
+      plan_.tensors.back().block = t.block;
+      plan_.tensors.back().blockStride = t.blockStride;
       plan_.params.push_back({ir::Param::Kind::tensor, t.name, t.spec->name, t.name, ""});
     }
     plan_.params.insert(plan_.params.end(), extents_.begin(), extents_.end());
@@ -224,25 +242,51 @@ class ContractionBuilder {
       }
       at = at + product(value, t.strides[q]);
     }
+    if (t.block) at = at + product(sym(blockVar(t, vec)), t.blockSkip);
     return at.simplified();
+  }
+  // A blocked tensor's vector `vec` of the current tile starts in the block at this local
+  // (blockLets): the vector dim's value rounded down to a multiple of the block.
+  static std::string blockVar(const PlannedTensor& t, int vec) { return t.name + "_block" + std::to_string(vec); }
+  // The block lets of nr vectors of a blocked tensor, where the tile (or panel column) starts. No
+  // vector straddles two blocks: each starts at a multiple of the lanes (tails shifted inwards
+  // are not blocked: spec_parser.cpp), which divide the block (2048 bits).
+  void blockLets(ir::Block& out, const PlannedTensor& t, int nr) const {
+    if (!t.block) return;
+    if (t.block % lanes_.lanes != 0 || (lanes_.scalable && t.block % (lanes_.lanes * kMaxVscale) != 0) || shiftedVec_)
+      throw std::logic_error("internal error: vectors of " + toString(lanes_) + " would straddle blocks of " + std::to_string(t.block) + " elements of " + t.spec->name);
+    for (int v = 0; v < nr; ++v) out.push_back(ir::letRoundDown(blockVar(t, v), (sym(loopVar(vdim_)) + lanesIndex() * v).simplified(), t.block));
   }
   // Per tile: each tensor's offset at the tile's first element without the reduction terms, in a
   // local (`in1_base`), so that the loads inside the reduction loops read `in1[in1_base + ...]`.
-  ir::Block tileBases() {
+  // A blocked tensor has a base per vector of the tile (`in0_base2`), each in its own block.
+  ir::Block tileBases(int nr) {
     ir::Block out;
     bases_.clear();
-    auto add = [&](const PlannedTensor& t) {
+    auto baseOf = [&](const PlannedTensor& t, int vec) {
       Index base;
-      for (const ir::Term& term : address(t, 0, 0).terms) {
+      for (const ir::Term& term : address(t, 0, vec).terms) {
         bool reduction = false;
         for (const std::string& s : term.symbols)
           for (size_t d = 0; d < c_.dims.size(); ++d) reduction = reduction || (c_.dims[d].reduction && s == loopVar(int(d)));
         if (!reduction) base.terms.push_back(term);
       }
-      base = base.simplified();
+      return base.simplified();
+    };
+    auto add = [&](const PlannedTensor& t) {
+      if (t.block) {
+        blockLets(out, t, nr);
+        for (int v = 0; v < nr; ++v) {
+          const std::string name = t.name + "_base" + std::to_string(v);
+          out.push_back(ir::letIndex(name, baseOf(t, v)));
+          bases_[name] = out.back().lo;
+        }
+        return;
+      }
+      const Index base = baseOf(t, 0);
       if (base.terms.size() < 2) return;
       out.push_back(ir::letIndex(t.name + "_base", base));
-      bases_[t.name] = base;
+      bases_[t.name + "_base"] = base;
     };
     for (const PlannedTensor& t : inputs_)
       if (!(packing_ && packed_ >= 0 && t.name == inputs_[size_t(packed_)].name)) add(t);  // the panel needs no base
@@ -252,8 +296,9 @@ class ContractionBuilder {
   // The offset of tensor t at (row, vec) in the current tile, through its base when it has one.
   Index tileAddress(const PlannedTensor& t, int row, int vec) const {
     const Index full = address(t, row, vec);
-    auto it = bases_.find(t.name);
-    return it == bases_.end() ? full : (sym(t.name + "_base") + (full - it->second)).simplified();
+    const std::string name = t.name + "_base" + (t.block ? std::to_string(vec) : "");
+    auto it = bases_.find(name);
+    return it == bases_.end() ? full : (sym(name) + (full - it->second)).simplified();
   }
   // The element step of tensor t along dim d (0 when t does not depend on d).
   Index stepAlong(const PlannedTensor& t, int d) const { return coefficientOf(address(t, 0, 0), loopVar(d)); }
@@ -722,6 +767,7 @@ class ContractionBuilder {
     block.insert(block.end(), tiles.begin(), tiles.end());
     // At least one block: with no steps at all the tiles still store epilogue(init).
     ir::Block out;
+    blockLets(out, b, nr);
     out.push_back(ir::letMax("k_blocks_end", dimExtent(kdim_), Index::constant(1)));
     Stmt loop = ir::forLoop("k0", Index::constant(0), sym("k_blocks_end"), kc_, std::move(block), false,
                             "blocks of " + std::to_string(kc_) + " steps of " + dimName(kdim_) + " through the panel");
@@ -1255,7 +1301,7 @@ class ContractionBuilder {
 
   // One register tile: init, the reduction loops with the FMAs, the epilogue, the stores.
   ir::Block tile(int mr, int nr, const std::string& pred) {
-    ir::Block out = tileBases();
+    ir::Block out = tileBases(nr);
     for (int r = 0; r < mr; ++r)
       for (int u = 0; u < nr; ++u) {
         const std::string acc = accName(r, u);
@@ -1565,6 +1611,11 @@ class ContractionBuilder {
     for (const PlannedTensor& t : inputs_) sem.push_back({t.name + ".index", semanticIndex(*t.spec)});
     for (const PlannedTensor& t : inputs_)
       if (t.spec->bf16) sem.push_back({t.name + ".storage", "bf16"});
+    for (const PlannedTensor& t : inputs_)
+      if (t.block) {  // the exec driver's reference reads the blocked copy (see PlannedTensor)
+        sem.push_back({t.name + ".block", std::to_string(t.block)});
+        sem.push_back({t.name + ".block_stride", t.blockStride.str()});
+      }
     sem.push_back({"out.index", semanticIndex(c_.output)});
     sem.push_back({"operands", "in0,in1"});
     sem.push_back({"init", c_.init == ContractionInit::zero ? "zero" : c_.init == ContractionInit::output ? "output" : "in" + std::to_string(init_)});
@@ -1632,7 +1683,8 @@ class ContractionBuilder {
     for (const ContractionTensor& t : c_.operands)
       if (t.packedFrom)
         note("packed ahead: " + t.name + indexText(t) + " is " + t.packedFrom->name + indexText(t.packedFrom->index) + " copied once by " + spec_.name + "_pack_" +
-             t.packedFrom->name + "() (dense, the vector dim innermost)");
+             t.packedFrom->name + "() (" +
+             (t.packBlock ? "in blocks of " + std::to_string(t.packBlock) + " along " + dimName(vdim_) + ", each dense" : "dense") + ", the vector dim innermost)");
 
     note("register tile: " + std::to_string(mr_) + " x " + std::to_string(nr_) + " vectors of " + toString(lanes_) + " (" +
          std::to_string(mr_ * nr_) + " accumulators) along " + (tdim_ >= 0 ? dimName(tdim_) + " x " : "") + dimName(vdim_));

@@ -69,6 +69,10 @@ class PackWriter {
                   "///   for " + join(loops, ", ") + ". Call it once per " + src_.name + ", ahead of the kernel's calls.",
                   "/// " + t_.name + " is dense and holds " + elements + "() elements; " + src_.name + " is read as the spec lays it out" +
                       (src_.strides.empty() ? " (dense)" : " (with its strides)") + ". The two must not overlap."};
+    if (t_.packBlock)
+      packFn.doc.insert(packFn.doc.begin() + 1, "///   in blocks of " + std::to_string(t_.packBlock) + " along " + vectorDim().name + ": " + t_.name + "[" + vectorDim().name + " / " +
+                                                    std::to_string(t_.packBlock) + "]" + bracketed({t_.index.begin(), t_.index.end() - 1}) + "[" + vectorDim().name + " % " +
+                                                    std::to_string(t_.packBlock) + "], the last block padded with zeros;");
     packFn.declaration = "void " + pack + "(" + join(publicPack, ", ") + ")";
     packFn.definition = "void " + pack + "(" + join(ownPack, ", ") + ") {\n" + copyBody() + "}";
 
@@ -104,21 +108,24 @@ class PackWriter {
   std::string extentText(const ContractionDim& d, bool ownNames) const {
     return d.extent.isStatic() ? std::to_string(*d.extent.value) : ownNames ? own(d.extent.name) : d.extent.name;
   }
+  const ContractionDim& vectorDim() const { return c_.dims[size_t(t_.index.back().plainDim())]; }
   // The copy's element count: the product of its dims' extents, static ones folded (in the size
-  // function's own names, e<k> over sizeExtents_, or in public names).
+  // function's own names, e<k> over sizeExtents_, or in public names); a blocked copy's vector
+  // dim rounded up to whole blocks.
   std::string sizeText(bool ownNames) const {
     int64_t constant = 1;
     std::vector<std::string> factors;
     for (const AffineIndex& ix : t_.index) {
       const ContractionDim& d = c_.dims[size_t(ix.plainDim())];
+      const bool blocked = t_.packBlock && &d == &vectorDim();
       if (d.extent.isStatic()) {
-        constant *= *d.extent.value;
-      } else if (!ownNames) {
-        factors.push_back(d.extent.name);
-      } else {
-        const auto at = std::find(sizeExtents_.begin(), sizeExtents_.end(), d.extent.name);
-        factors.push_back("e" + std::to_string(at - sizeExtents_.begin()));
+        constant *= blocked ? (*d.extent.value + t_.packBlock - 1) / t_.packBlock * t_.packBlock : *d.extent.value;
+        continue;
       }
+      std::string e = d.extent.name;
+      if (ownNames) e = "e" + std::to_string(std::find(sizeExtents_.begin(), sizeExtents_.end(), d.extent.name) - sizeExtents_.begin());
+      const std::string b = std::to_string(t_.packBlock);
+      factors.push_back(blocked ? "((" + e + " + " + std::to_string(t_.packBlock - 1) + ") / " + b + " * " + b + ")" : e);
     }
     if (constant != 1 || factors.empty()) factors.insert(factors.begin(), std::to_string(constant));
     return join(factors, " * ");
@@ -143,13 +150,31 @@ class PackWriter {
     std::vector<std::string> terms;
     for (size_t p = 0; p < n; ++p) terms.push_back(loopVar(src_.index[p].plainDim()) + " * src_stride" + std::to_string(p));
     lines.push_back("int64_t at = 0;");
+    // Blocked: the vector dim's blocks outermost, its elements innermost (past the extent: 0).
+    const int vdim = t_.index.back().plainDim();
+    const std::string vdimExtent = extentText(c_.dims[size_t(vdim)], true), block = "b" + std::to_string(vdim);
+    const std::string blockEnd = block + " + " + std::to_string(t_.packBlock), end = "e" + block;
+    if (t_.packBlock) {
+      lines.push_back("for (int64_t " + block + " = 0; " + block + " < " + vdimExtent + "; " + block + " += " + std::to_string(t_.packBlock) + ") {");
+      lines.push_back("const int64_t " + end + " = " + blockEnd + " < " + vdimExtent + " ? " + blockEnd + " : " + vdimExtent + ";");
+    }
     for (const AffineIndex& ix : t_.index) {
       const std::string v = loopVar(ix.plainDim());
-      lines.push_back("for (int64_t " + v + " = 0; " + v + " < " + extentText(c_.dims[size_t(ix.plainDim())], true) + "; ++" + v + ") {");
+      if (t_.packBlock && ix.plainDim() == vdim)
+        lines.push_back("for (int64_t " + v + " = " + block + "; " + v + " < " + end + "; ++" + v + ") {");
+      else
+        lines.push_back("for (int64_t " + v + " = 0; " + v + " < " + extentText(c_.dims[size_t(ix.plainDim())], true) + "; ++" + v + ") {");
     }
     lines.push_back("dst[at] = src[" + join(terms, " + ") + "];");
     lines.push_back("++at;");
-    for (size_t k = 0; k < t_.index.size(); ++k) lines.push_back("}");
+    lines.push_back("}");
+    if (t_.packBlock) {  // the last block's columns past the extent
+      lines.push_back("for (int64_t pad = " + end + "; pad < " + blockEnd + "; ++pad) {");
+      lines.push_back("dst[at] = 0;");
+      lines.push_back("++at;");
+      lines.push_back("}");
+    }
+    for (size_t k = 1; k < t_.index.size() + (t_.packBlock ? 1 : 0); ++k) lines.push_back("}");
     return join(lines, "\n") + "\n";
   }
   static std::string loopVar(int dim) { return "i" + std::to_string(dim); }

@@ -57,6 +57,11 @@ struct ContractionTensor {
     std::vector<std::optional<Extent>> strides;
   };
   std::optional<Source> packedFrom;
+  // A copy packed ahead in blocks of packBlock elements along the vector dim (0: one dense copy):
+  // [vector dim / packBlock][the other dims as above][vector dim % packBlock], the last block
+  // padded with zeros, so that a register tile's vectors read whole 256-byte rows step after step
+  // (oneDNN's weight blocks). Chosen by the parser (spec_parser.cpp, packAhead).
+  int64_t packBlock = 0;
   // Operands only ("dtype": "bf16" in an f32 contraction): the elements are bfloat16, passed as
   // their bits (uint16_t: the upper half of the f32 they stand for), widened exactly to f32 where
   // they are read; products and sums stay f32. A copy packed ahead keeps them bf16.

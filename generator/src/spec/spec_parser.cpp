@@ -707,6 +707,7 @@ class Parser {
       last.terms.push_back({vdim, 1});
       last.text = c.dims[size_t(vdim)].name;
       t.index.push_back(last);
+      t.packBlock = packBlockOf(c, t, vdim);
       t.name = t.packedFrom->name + "_packed";
       if (std::find(taken.begin(), taken.end(), t.name) != taken.end())
         fail(t.pointer + "/name", "the kernel's parameter for " + inQuotes(t.packedFrom->name) + " packed ahead is named " + inQuotes(t.name) +
@@ -731,6 +732,26 @@ class Parser {
     for (const std::string& n : c.strideNames)
       if (std::find(used.begin(), used.end(), n) != used.end()) names.push_back(n);
     c.strideNames = std::move(names);
+  }
+
+  // The block of a copy packed ahead (ContractionTensor::packBlock): 2048 bits of elements (64
+  // f32), a multiple of every vector length (SVE's are powers of two up to 2048 bits), so that no
+  // vector straddles two blocks; 0 (one dense copy) for bf16 and narrow copies (read in groups of
+  // steps, not by this addressing) and where a schedule shifts the vector dim's last tile inwards
+  // (shift_inwards: that tile starts between vectors).
+  static int64_t packBlockOf(const ContractionSpec& c, const ContractionTensor& t, int vdim) {
+    if (t.bf16 || t.narrow) return 0;
+    for (const ContractionSchedule& s : c.schedules) {
+      std::vector<std::string> vectorLoops{c.dims[size_t(vdim)].name};  // the vector dim and loops split from it
+      for (const std::vector<ScheduleDirective>* list : {&s.output, &s.init, &s.update})
+        for (const ScheduleDirective& d : *list) {
+          if (d.kind != ScheduleDirective::Kind::split || std::find(vectorLoops.begin(), vectorLoops.end(), d.loop) == vectorLoops.end()) continue;
+          if (d.tail == SplitTail::shift_inwards) return 0;
+          vectorLoops.push_back(d.outer);
+          vectorLoops.push_back(d.inner);
+        }
+    }
+    return 2048 / 8 / bytesOf(c.dtype);
   }
 
   // "strides": one per dimension, each a number of elements or a runtime name: a dim's extent name

@@ -234,13 +234,23 @@ struct Request {
 };
 
 // Where one tensor's elements are: offset = constant + sum coef[d] * d over the dims.
+// A tensor packed ahead in blocks (semantics <tensor>.block, .block_stride) adds
+// x[block_dim] / block * block_skip to the affine part.
 struct Access {
   int64_t constant = 0;
   std::vector<int64_t> coef;
+  size_t block_dim = SIZE_MAX;
+  int64_t block = 0, block_skip = 0;
   int64_t at(const std::vector<int64_t>& x) const {
     int64_t o = constant;
     for (size_t d = 0; d < x.size(); ++d) o += coef[d] * x[d];
-    return o;
+    return o + (block ? x[block_dim] / block * block_skip : 0);
+  }
+  // The offsets of points 0..n-1 along dim d past point 0 (the reference's inner loops).
+  std::vector<int64_t> along(size_t d, int64_t n) const {
+    std::vector<int64_t> v(size_t(std::max<int64_t>(n, 0)));
+    for (int64_t j = 0; j < n; ++j) v[size_t(j)] = d == SIZE_MAX ? 0 : coef[d] * j + (block && d == block_dim ? j / block * block_skip : 0);
+    return v;
   }
 };
 
@@ -264,6 +274,13 @@ struct Mem : PlacedBytes {
   std::vector<int64_t> extents, strides;
   int64_t span = 0;
   Access access;
+  int64_t block = 0, block_stride = 0;  // blocked along the last position (see Access)
+  // The element at position i of the tensor's extents.
+  int64_t offset(const std::vector<int64_t>& i) const {
+    int64_t o = 0;
+    for (size_t p = 0; p < i.size(); ++p) o += i[p] * strides[p];
+    return o + (block ? i.back() / block * (block_stride - block * strides.back()) : 0);
+  }
 };
 
 // One output element's expectations: the values it may take (usually one with a tolerance; the
@@ -526,6 +543,19 @@ class Runner {
       m.access.constant += m.strides[p] * index[p].constant;
       for (size_t d = 0; d < def_.dims.size(); ++d) m.access.coef[d] += m.strides[p] * index[p].coef[d];
     }
+    if (k_.has_semantic(t.name + ".block")) {  // a copy packed ahead in blocks along its last position, a plain dim
+      m.block = std::stoll(k_.semantic(t.name + ".block"));
+      m.block_stride = Expr::eval(k_.semantic(t.name + ".block_stride"), env);
+      const Affine& last = index.back();
+      for (size_t d = 0; d < last.coef.size(); ++d)
+        if (last.coef[d] == 1) m.access.block_dim = d;
+      if (m.block <= 0 || m.access.block_dim == SIZE_MAX || last.constant != 0 || m.strides.back() != 1)
+        bad_definition(k_, t.name + ".block: the last position must be a plain dim of stride 1");
+      m.access.block = m.block;
+      m.access.block_skip = m.block_stride - m.block;
+      const int64_t e = m.extents.back();
+      m.span = m.span == 0 ? 0 : (e + m.block - 1) / m.block * m.block_stride;  // whole blocks
+    }
     check_in_bounds(m, env);
     static_cast<PlacedBytes&>(m) = place_bytes(m.span, element_bytes(t), q.misalign, q.guard, kSlack);
     return m;
@@ -712,11 +742,8 @@ class Run {
     for (size_t p = 0; p < all.size(); ++p) all[p] = p;
     std::vector<int64_t> i(all.size(), 0);
     if (empty_box(all, m.extents)) return;
-    do {
-      int64_t o = 0;
-      for (size_t p = 0; p < i.size(); ++p) o += i[p] * m.strides[p];
-      put(m, o, random_value<T>(q_.data, rng_));
-    } while (step(i, all, m.extents));
+    do put(m, m.offset(i), random_value<T>(q_.data, rng_));
+    while (step(i, all, m.extents));
   }
   // One NaN or infinity at a random element of an operand or the init (the rest stays finite).
   void plant_spot() {
@@ -725,8 +752,8 @@ class Run {
     Mem& m = *where[rng_() % where.size()];
     if (m.span == 0) return;
     std::vector<int64_t> i;
-    int64_t o = 0;
-    for (size_t p = 0; p < m.extents.size(); ++p) i.push_back(int64_t(rng_() % uint64_t(m.extents[p]))), o += i.back() * m.strides[p];
+    for (size_t p = 0; p < m.extents.size(); ++p) i.push_back(int64_t(rng_() % uint64_t(m.extents[p])));
+    const int64_t o = m.offset(i);
     const T x = q_.data == Data::nan_spot ? std::numeric_limits<T>::quiet_NaN()
                                           : (rng_() & 1 ? -1 : 1) * std::numeric_limits<T>::infinity();
     put(m, o, x);
@@ -771,7 +798,7 @@ class Run {
     int64_t products = 1;
     for (size_t d : red_) products *= ext_[d];
     const Access &a = mem(def_.a).access, &b = mem(def_.b).access;
-    const int64_t ca = inner == SIZE_MAX ? 0 : a.coef[inner], cb = inner == SIZE_MAX ? 0 : b.coef[inner];
+    const std::vector<int64_t> ja = a.along(inner, n), jb = b.along(inner, n);
     const T *pa = values(def_.a), *pb = values(def_.b);
     const size_t count = size_t(n);
     std::vector<Acc> acc(count), mag(count), flush(count);
@@ -790,13 +817,13 @@ class Run {
           const T *ra = pa + a.at(x), *rb = pb + b.at(x);
           if (!bf16_dot) {
             for (int64_t j = 0; j < n; ++j) {
-              const Acc p = Acc(ra[j * ca]) * Acc(rb[j * cb]);
+              const Acc p = Acc(ra[ja[size_t(j)]]) * Acc(rb[jb[size_t(j)]]);
               acc[size_t(j)] += p;
               mag[size_t(j)] += finite_abs(p);
             }
           } else {  // and what vdpbf16ps may flush to zero (see expect)
             for (int64_t j = 0; j < n; ++j) {
-              const T xa = ra[j * ca], xb = rb[j * cb];
+              const T xa = ra[ja[size_t(j)]], xb = rb[jb[size_t(j)]];
               const Acc p = Acc(xa) * Acc(xb);
               acc[size_t(j)] += p;
               mag[size_t(j)] += finite_abs(p);
@@ -985,11 +1012,8 @@ class IntRun {
       for (size_t p = 0; p < all.size(); ++p) all[p] = p;
       std::vector<int64_t> i(all.size(), 0);
       if (empty_box(all, m.extents)) continue;
-      do {
-        int64_t o = 0;
-        for (size_t p = 0; p < i.size(); ++p) o += i[p] * m.strides[p];
-        put(m, o, value(m.t->dtype));
-      } while (step(i, all, m.extents));
+      do put(m, m.offset(i), value(m.t->dtype));
+      while (step(i, all, m.extents));
     }
     for (const ScalarParam& p : r_.k_.scalar_params) {
       const int32_t x = int32_t(value("i32"));
