@@ -294,6 +294,46 @@ TEST_CASE("contraction default nest: the vector dim's one-vector tail columns ru
   }
 }
 
+TEST_CASE("contraction default nest: the vector dim's tiles go inside the other parallel dims where the operand along it fits in L2") {
+  // The printed loop nest's line holding `text` (its order in the nest), or -1.
+  auto line = [](const ir::Plan& p, const std::string& text) {
+    for (size_t k = 0; k < p.summary.size(); ++k)
+      if (p.summary[k].find(text) != std::string::npos) return long(k);
+    return -1L;
+  };
+  auto conv = [](const std::string& cout, const std::string& cin) {
+    return R"J(  "dims": [{"name": "n", "extent": 2}, {"name": "y", "extent": 3}, {"name": "x", "extent": 9}, {"name": "c", "extent": )J" + cout +
+           R"J(},
+           {"name": "ky", "extent": 3, "kind": "reduction"}, {"name": "kx", "extent": 3, "kind": "reduction"}, {"name": "ci", "extent": )J" + cin +
+           R"J(, "kind": "reduction"}],
+  "operands": [{"name": "w", "index": ["ky", "kx", "ci", "c"]}, {"name": "input", "index": ["n", "y + ky", "x + kx", "ci"]}],
+  "init": {"name": "bias", "index": ["c"]},
+  "output": {"name": "out", "index": ["n", "y", "x", "c"]})J";
+  };
+  // 3 x 3 x 16 x 130 floats (73 KiB): for n, for y, then the columns of tiles, then x.
+  const std::string fits = contractionSpec(conv("130", "16"));
+  for (const char* isa : {"avx512", "avx2", "neon", "sve", "scalar"}) {
+    CAPTURE(isa);
+    const ir::Plan p = buildPlan(parseSpecText(fits, "fits.json"), targetNamed(isa));
+    CHECK(line(p, "    for y") >= 0);
+    CHECK(line(p, "    for y") < line(p, "for c: tiles"));
+    CHECK(line(p, "for c: tiles") < line(p, "for x: tiles"));
+  }
+  checkPlans(fits, {}, 41);  // every target and vector length, tails of c (130) and x (9)
+  // 3 x 3 x 512 x 256 floats (4.5 MiB), or a runtime extent: the columns of tiles outermost.
+  for (const std::string& big : {contractionSpec(conv("256", "512")), contractionSpec(conv("\"cout\"", "16"))}) {
+    const ir::Plan p = buildPlan(parseSpecText(big, "big.json"), targetNamed("avx512"));
+    CHECK(line(p, "for c: tiles") >= 0);
+    CHECK(line(p, "for c: tiles") < line(p, "    for n"));
+  }
+  // An operand that depends on the batch too (a batched matmul's B): nothing to keep across it.
+  const std::string batched = R"J(  "dims": [{"name": "b", "extent": 4}, {"name": "i", "extent": 8}, {"name": "j", "extent": 40}, {"name": "k", "extent": 8, "kind": "reduction"}],
+  "operands": [{"name": "a", "index": ["b", "i", "k"]}, {"name": "m", "index": ["b", "k", "j"]}],
+  "output": {"name": "c", "index": ["b", "i", "j"]})J";
+  const ir::Plan p = buildPlan(parseSpecText(contractionSpec(batched), "batched.json"), targetNamed("avx512"));
+  CHECK(line(p, "for j: tiles") < line(p, "    for b"));
+}
+
 TEST_CASE("contraction with bf16 operands: vdpbf16ps (avx512+bf16) and bfdot (neon+bf16, sve+bf16) on pairs where the panel allows, else widening") {
   auto bf16 = [](const std::string& body, const std::vector<std::string>& names) {
     return parseSpecText(contractionSpec(simdgen::testing::withBf16Operands(body, names)), "bf16.json");
