@@ -20,27 +20,6 @@
 #include <string.h>
 #endif
 
-#if defined(SIMDGEN_SCRATCH_ON_HEAP)
-#if !__STDC_HOSTED__
-#error "SIMDGEN_SCRATCH_ON_HEAP needs a hosted C library (aligned_alloc, free)"
-#endif
-#ifndef SIMDGEN_SCRATCH_DEFINED
-#define SIMDGEN_SCRATCH_DEFINED
-// With SIMDGEN_SCRATCH_ON_HEAP defined, a kernel's scratch arrays (a contraction's packed panel,
-// up to 160 KiB) come from the heap for the length of a call instead of from its stack, for threads
-// whose stacks are small (musl's default is 128 KiB). A failed allocation aborts: a kernel has no
-// way to report it.
-static inline void* simdgen_scratch_alloc(size_t bytes) {
-  void* p = aligned_alloc(64, (bytes + 63) / 64 * 64);
-  if (!p) abort();
-  return p;
-}
-static inline void simdgen_scratch_free(void** p) {
-  free(*p);
-}
-#endif
-#endif
-
 #if defined(__x86_64__)
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
 // GCC 12's AVX-512 headers self-initialise _mm512_undefined_*() values, which -Wmaybe-uninitialized
@@ -127,19 +106,18 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 #endif
 
 // ---- avx512 (512-bit vectors)
-// packing: bt_packed is copied per column of tiles into a 128 KiB panel, 512 steps of k at a time (the reduction runs in blocks of 512)
+// no panel: bt_packed is packed ahead in blocks of 64 along j, which each column of tiles reads in order
 // packed ahead: bt_packed[k][j] is bt[j][k] copied once by matmul_bt_packed_f32_pack_bt() (in blocks of 64 along j, each dense, the vector dim innermost)
 // register tile: 6 x 4 vectors of f32x16 (24 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: j: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); i: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for j: tiles of 4 x f32x16 along j
-//     for blocks of 512 steps of k: pack bt_packed into the panel
-//       for i: tiles of 6 rows along i
-//         sums[6][4] = bias[j]   (compute_at i: in registers)
-//         for k
-//           sums[6][4] += a[i][k] * bt_packed[k][j]: 4 vector loads, 6 broadcasts, 24 FMAs
-//         c[i][j] = sums
+//     for i: tiles of 6 rows along i
+//       sums[6][4] = bias[j]   (compute_at i: in registers)
+//       for k
+//         sums[6][4] += a[i][k] * bt_packed[k][j]: 4 vector loads, 6 broadcasts, 24 FMAs
+//       c[i][j] = sums
 // uses masked loads (AVX-512 k-registers) for the tail
 // uses vfmadd fused multiply-add
 
@@ -147,689 +125,531 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_bt_packed_f32_avx512(
     const float* in0, const float* in1, const float* in2, int64_t size0, int64_t size1,
     int64_t size2, int64_t stride0, int64_t stride1, float* out) {
-#if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(float) * 32768);
-  float* const panel = (float*)panel_heap;
-#else
-  alignas(64) float panel[32768];
-#endif
   int64_t in1_block_skip = size2 - 1;
   int64_t j = 0;
   // along j: tiles of 4 vectors
   for (; j + 64 <= size1; j += 64) {
-    int64_t in1_block0 = (j) / 64 * 64;
-    int64_t in1_block1 = (j + 16) / 64 * 64;
-    int64_t in1_block2 = (j + 32) / 64 * 64;
-    int64_t in1_block3 = (j + 48) / 64 * 64;
-    int64_t k_blocks_end = size2 > 1 ? size2 : 1;
-    // blocks of 512 steps of k through the panel
-    int64_t k0 = 0;
-    for (; k0 < k_blocks_end; k0 += 512) {
-      int64_t k_end = k0 + 512 < size2 ? k0 + 512 : size2;
-      // pack: 4 vectors of bt_packed per step
-      int64_t kp = k0;
-      for (; kp < k_end; ++kp) {
-        _mm512_storeu_ps(panel + 64 * kp - 64 * k0,
-                         _mm512_loadu_ps(in1 + in1_block0 * in1_block_skip + j + 64 * kp));
-        _mm512_storeu_ps(panel + 64 * kp - 64 * k0 + 16,
-                         _mm512_loadu_ps(in1 + in1_block1 * in1_block_skip + j + 64 * kp + 16));
-        _mm512_storeu_ps(panel + 64 * kp - 64 * k0 + 32,
-                         _mm512_loadu_ps(in1 + in1_block2 * in1_block_skip + j + 64 * kp + 32));
-        _mm512_storeu_ps(panel + 64 * kp - 64 * k0 + 48,
-                         _mm512_loadu_ps(in1 + in1_block3 * in1_block_skip + j + 64 * kp + 48));
+    int64_t i = 0;
+    // along i: tiles of 6 x 4 vectors
+    for (; i + 6 <= size0; i += 6) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_block1 = (j + 16) / 64 * 64;
+      int64_t in1_block2 = (j + 32) / 64 * 64;
+      int64_t in1_block3 = (j + 48) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t in1_base1 = in1_block1 * in1_block_skip + j + 16;
+      int64_t in1_base2 = in1_block2 * in1_block_skip + j + 32;
+      int64_t in1_base3 = in1_block3 * in1_block_skip + j + 48;
+      int64_t out_base = i * stride1 + j;
+      __m512 acc0_0 = _mm512_loadu_ps(in2 + j);
+      __m512 acc0_1 = _mm512_loadu_ps(in2 + j + 16);
+      __m512 acc0_2 = _mm512_loadu_ps(in2 + j + 32);
+      __m512 acc0_3 = _mm512_loadu_ps(in2 + j + 48);
+      __m512 acc1_0 = _mm512_loadu_ps(in2 + j);
+      __m512 acc1_1 = _mm512_loadu_ps(in2 + j + 16);
+      __m512 acc1_2 = _mm512_loadu_ps(in2 + j + 32);
+      __m512 acc1_3 = _mm512_loadu_ps(in2 + j + 48);
+      __m512 acc2_0 = _mm512_loadu_ps(in2 + j);
+      __m512 acc2_1 = _mm512_loadu_ps(in2 + j + 16);
+      __m512 acc2_2 = _mm512_loadu_ps(in2 + j + 32);
+      __m512 acc2_3 = _mm512_loadu_ps(in2 + j + 48);
+      __m512 acc3_0 = _mm512_loadu_ps(in2 + j);
+      __m512 acc3_1 = _mm512_loadu_ps(in2 + j + 16);
+      __m512 acc3_2 = _mm512_loadu_ps(in2 + j + 32);
+      __m512 acc3_3 = _mm512_loadu_ps(in2 + j + 48);
+      __m512 acc4_0 = _mm512_loadu_ps(in2 + j);
+      __m512 acc4_1 = _mm512_loadu_ps(in2 + j + 16);
+      __m512 acc4_2 = _mm512_loadu_ps(in2 + j + 32);
+      __m512 acc4_3 = _mm512_loadu_ps(in2 + j + 48);
+      __m512 acc5_0 = _mm512_loadu_ps(in2 + j);
+      __m512 acc5_1 = _mm512_loadu_ps(in2 + j + 16);
+      __m512 acc5_2 = _mm512_loadu_ps(in2 + j + 32);
+      __m512 acc5_3 = _mm512_loadu_ps(in2 + j + 48);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        __m512 in1_v0 = _mm512_loadu_ps(in1 + in1_base0 + 64 * r2);
+        __m512 in1_v1 = _mm512_loadu_ps(in1 + in1_base1 + 64 * r2);
+        __m512 in1_v2 = _mm512_loadu_ps(in1 + in1_base2 + 64 * r2);
+        __m512 in1_v3 = _mm512_loadu_ps(in1 + in1_base3 + 64 * r2);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
+        acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        acc0_1 = _mm512_fmadd_ps(in0_r0, in1_v1, acc0_1);
+        acc0_2 = _mm512_fmadd_ps(in0_r0, in1_v2, acc0_2);
+        acc0_3 = _mm512_fmadd_ps(in0_r0, in1_v3, acc0_3);
+        __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        acc1_1 = _mm512_fmadd_ps(in0_r1, in1_v1, acc1_1);
+        acc1_2 = _mm512_fmadd_ps(in0_r1, in1_v2, acc1_2);
+        acc1_3 = _mm512_fmadd_ps(in0_r1, in1_v3, acc1_3);
+        __m512 in0_r2 = _mm512_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
+        acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
+        acc2_1 = _mm512_fmadd_ps(in0_r2, in1_v1, acc2_1);
+        acc2_2 = _mm512_fmadd_ps(in0_r2, in1_v2, acc2_2);
+        acc2_3 = _mm512_fmadd_ps(in0_r2, in1_v3, acc2_3);
+        __m512 in0_r3 = _mm512_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
+        acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
+        acc3_1 = _mm512_fmadd_ps(in0_r3, in1_v1, acc3_1);
+        acc3_2 = _mm512_fmadd_ps(in0_r3, in1_v2, acc3_2);
+        acc3_3 = _mm512_fmadd_ps(in0_r3, in1_v3, acc3_3);
+        __m512 in0_r4 = _mm512_set1_ps(in0[i * stride0 + r2 + 4 * stride0]);
+        acc4_0 = _mm512_fmadd_ps(in0_r4, in1_v0, acc4_0);
+        acc4_1 = _mm512_fmadd_ps(in0_r4, in1_v1, acc4_1);
+        acc4_2 = _mm512_fmadd_ps(in0_r4, in1_v2, acc4_2);
+        acc4_3 = _mm512_fmadd_ps(in0_r4, in1_v3, acc4_3);
+        __m512 in0_r5 = _mm512_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
+        acc5_0 = _mm512_fmadd_ps(in0_r5, in1_v0, acc5_0);
+        acc5_1 = _mm512_fmadd_ps(in0_r5, in1_v1, acc5_1);
+        acc5_2 = _mm512_fmadd_ps(in0_r5, in1_v2, acc5_2);
+        acc5_3 = _mm512_fmadd_ps(in0_r5, in1_v3, acc5_3);
       }
-      int64_t i = 0;
-      // along i: tiles of 6 x 4 vectors
-      for (; i + 6 <= size0; i += 6) {
-        int64_t out_base = i * stride1 + j;
-        __m512 acc0_0 = _mm512_loadu_ps(in2 + j);
-        __m512 acc0_1 = _mm512_loadu_ps(in2 + j + 16);
-        __m512 acc0_2 = _mm512_loadu_ps(in2 + j + 32);
-        __m512 acc0_3 = _mm512_loadu_ps(in2 + j + 48);
-        __m512 acc1_0 = _mm512_loadu_ps(in2 + j);
-        __m512 acc1_1 = _mm512_loadu_ps(in2 + j + 16);
-        __m512 acc1_2 = _mm512_loadu_ps(in2 + j + 32);
-        __m512 acc1_3 = _mm512_loadu_ps(in2 + j + 48);
-        __m512 acc2_0 = _mm512_loadu_ps(in2 + j);
-        __m512 acc2_1 = _mm512_loadu_ps(in2 + j + 16);
-        __m512 acc2_2 = _mm512_loadu_ps(in2 + j + 32);
-        __m512 acc2_3 = _mm512_loadu_ps(in2 + j + 48);
-        __m512 acc3_0 = _mm512_loadu_ps(in2 + j);
-        __m512 acc3_1 = _mm512_loadu_ps(in2 + j + 16);
-        __m512 acc3_2 = _mm512_loadu_ps(in2 + j + 32);
-        __m512 acc3_3 = _mm512_loadu_ps(in2 + j + 48);
-        __m512 acc4_0 = _mm512_loadu_ps(in2 + j);
-        __m512 acc4_1 = _mm512_loadu_ps(in2 + j + 16);
-        __m512 acc4_2 = _mm512_loadu_ps(in2 + j + 32);
-        __m512 acc4_3 = _mm512_loadu_ps(in2 + j + 48);
-        __m512 acc5_0 = _mm512_loadu_ps(in2 + j);
-        __m512 acc5_1 = _mm512_loadu_ps(in2 + j + 16);
-        __m512 acc5_2 = _mm512_loadu_ps(in2 + j + 32);
-        __m512 acc5_3 = _mm512_loadu_ps(in2 + j + 48);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = _mm512_loadu_ps(out + out_base);
-          acc0_1 = _mm512_loadu_ps(out + out_base + 16);
-          acc0_2 = _mm512_loadu_ps(out + out_base + 32);
-          acc0_3 = _mm512_loadu_ps(out + out_base + 48);
-          acc1_0 = _mm512_loadu_ps(out + out_base + stride1);
-          acc1_1 = _mm512_loadu_ps(out + out_base + stride1 + 16);
-          acc1_2 = _mm512_loadu_ps(out + out_base + stride1 + 32);
-          acc1_3 = _mm512_loadu_ps(out + out_base + stride1 + 48);
-          acc2_0 = _mm512_loadu_ps(out + out_base + 2 * stride1);
-          acc2_1 = _mm512_loadu_ps(out + out_base + 2 * stride1 + 16);
-          acc2_2 = _mm512_loadu_ps(out + out_base + 2 * stride1 + 32);
-          acc2_3 = _mm512_loadu_ps(out + out_base + 2 * stride1 + 48);
-          acc3_0 = _mm512_loadu_ps(out + out_base + 3 * stride1);
-          acc3_1 = _mm512_loadu_ps(out + out_base + 3 * stride1 + 16);
-          acc3_2 = _mm512_loadu_ps(out + out_base + 3 * stride1 + 32);
-          acc3_3 = _mm512_loadu_ps(out + out_base + 3 * stride1 + 48);
-          acc4_0 = _mm512_loadu_ps(out + out_base + 4 * stride1);
-          acc4_1 = _mm512_loadu_ps(out + out_base + 4 * stride1 + 16);
-          acc4_2 = _mm512_loadu_ps(out + out_base + 4 * stride1 + 32);
-          acc4_3 = _mm512_loadu_ps(out + out_base + 4 * stride1 + 48);
-          acc5_0 = _mm512_loadu_ps(out + out_base + 5 * stride1);
-          acc5_1 = _mm512_loadu_ps(out + out_base + 5 * stride1 + 16);
-          acc5_2 = _mm512_loadu_ps(out + out_base + 5 * stride1 + 32);
-          acc5_3 = _mm512_loadu_ps(out + out_base + 5 * stride1 + 48);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m512 in1_v0 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0);
-          __m512 in1_v1 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0 + 16);
-          __m512 in1_v2 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0 + 32);
-          __m512 in1_v3 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0 + 48);
-          __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
-          acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
-          acc0_1 = _mm512_fmadd_ps(in0_r0, in1_v1, acc0_1);
-          acc0_2 = _mm512_fmadd_ps(in0_r0, in1_v2, acc0_2);
-          acc0_3 = _mm512_fmadd_ps(in0_r0, in1_v3, acc0_3);
-          __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
-          acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
-          acc1_1 = _mm512_fmadd_ps(in0_r1, in1_v1, acc1_1);
-          acc1_2 = _mm512_fmadd_ps(in0_r1, in1_v2, acc1_2);
-          acc1_3 = _mm512_fmadd_ps(in0_r1, in1_v3, acc1_3);
-          __m512 in0_r2 = _mm512_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
-          acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
-          acc2_1 = _mm512_fmadd_ps(in0_r2, in1_v1, acc2_1);
-          acc2_2 = _mm512_fmadd_ps(in0_r2, in1_v2, acc2_2);
-          acc2_3 = _mm512_fmadd_ps(in0_r2, in1_v3, acc2_3);
-          __m512 in0_r3 = _mm512_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
-          acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
-          acc3_1 = _mm512_fmadd_ps(in0_r3, in1_v1, acc3_1);
-          acc3_2 = _mm512_fmadd_ps(in0_r3, in1_v2, acc3_2);
-          acc3_3 = _mm512_fmadd_ps(in0_r3, in1_v3, acc3_3);
-          __m512 in0_r4 = _mm512_set1_ps(in0[i * stride0 + r2 + 4 * stride0]);
-          acc4_0 = _mm512_fmadd_ps(in0_r4, in1_v0, acc4_0);
-          acc4_1 = _mm512_fmadd_ps(in0_r4, in1_v1, acc4_1);
-          acc4_2 = _mm512_fmadd_ps(in0_r4, in1_v2, acc4_2);
-          acc4_3 = _mm512_fmadd_ps(in0_r4, in1_v3, acc4_3);
-          __m512 in0_r5 = _mm512_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
-          acc5_0 = _mm512_fmadd_ps(in0_r5, in1_v0, acc5_0);
-          acc5_1 = _mm512_fmadd_ps(in0_r5, in1_v1, acc5_1);
-          acc5_2 = _mm512_fmadd_ps(in0_r5, in1_v2, acc5_2);
-          acc5_3 = _mm512_fmadd_ps(in0_r5, in1_v3, acc5_3);
-        }
-        _mm512_storeu_ps(out + out_base, acc0_0);
-        _mm512_storeu_ps(out + out_base + 16, acc0_1);
-        _mm512_storeu_ps(out + out_base + 32, acc0_2);
-        _mm512_storeu_ps(out + out_base + 48, acc0_3);
-        _mm512_storeu_ps(out + out_base + stride1, acc1_0);
-        _mm512_storeu_ps(out + out_base + stride1 + 16, acc1_1);
-        _mm512_storeu_ps(out + out_base + stride1 + 32, acc1_2);
-        _mm512_storeu_ps(out + out_base + stride1 + 48, acc1_3);
-        _mm512_storeu_ps(out + out_base + 2 * stride1, acc2_0);
-        _mm512_storeu_ps(out + out_base + 2 * stride1 + 16, acc2_1);
-        _mm512_storeu_ps(out + out_base + 2 * stride1 + 32, acc2_2);
-        _mm512_storeu_ps(out + out_base + 2 * stride1 + 48, acc2_3);
-        _mm512_storeu_ps(out + out_base + 3 * stride1, acc3_0);
-        _mm512_storeu_ps(out + out_base + 3 * stride1 + 16, acc3_1);
-        _mm512_storeu_ps(out + out_base + 3 * stride1 + 32, acc3_2);
-        _mm512_storeu_ps(out + out_base + 3 * stride1 + 48, acc3_3);
-        _mm512_storeu_ps(out + out_base + 4 * stride1, acc4_0);
-        _mm512_storeu_ps(out + out_base + 4 * stride1 + 16, acc4_1);
-        _mm512_storeu_ps(out + out_base + 4 * stride1 + 32, acc4_2);
-        _mm512_storeu_ps(out + out_base + 4 * stride1 + 48, acc4_3);
-        _mm512_storeu_ps(out + out_base + 5 * stride1, acc5_0);
-        _mm512_storeu_ps(out + out_base + 5 * stride1 + 16, acc5_1);
-        _mm512_storeu_ps(out + out_base + 5 * stride1 + 32, acc5_2);
-        _mm512_storeu_ps(out + out_base + 5 * stride1 + 48, acc5_3);
+      _mm512_storeu_ps(out + out_base, acc0_0);
+      _mm512_storeu_ps(out + out_base + 16, acc0_1);
+      _mm512_storeu_ps(out + out_base + 32, acc0_2);
+      _mm512_storeu_ps(out + out_base + 48, acc0_3);
+      _mm512_storeu_ps(out + out_base + stride1, acc1_0);
+      _mm512_storeu_ps(out + out_base + stride1 + 16, acc1_1);
+      _mm512_storeu_ps(out + out_base + stride1 + 32, acc1_2);
+      _mm512_storeu_ps(out + out_base + stride1 + 48, acc1_3);
+      _mm512_storeu_ps(out + out_base + 2 * stride1, acc2_0);
+      _mm512_storeu_ps(out + out_base + 2 * stride1 + 16, acc2_1);
+      _mm512_storeu_ps(out + out_base + 2 * stride1 + 32, acc2_2);
+      _mm512_storeu_ps(out + out_base + 2 * stride1 + 48, acc2_3);
+      _mm512_storeu_ps(out + out_base + 3 * stride1, acc3_0);
+      _mm512_storeu_ps(out + out_base + 3 * stride1 + 16, acc3_1);
+      _mm512_storeu_ps(out + out_base + 3 * stride1 + 32, acc3_2);
+      _mm512_storeu_ps(out + out_base + 3 * stride1 + 48, acc3_3);
+      _mm512_storeu_ps(out + out_base + 4 * stride1, acc4_0);
+      _mm512_storeu_ps(out + out_base + 4 * stride1 + 16, acc4_1);
+      _mm512_storeu_ps(out + out_base + 4 * stride1 + 32, acc4_2);
+      _mm512_storeu_ps(out + out_base + 4 * stride1 + 48, acc4_3);
+      _mm512_storeu_ps(out + out_base + 5 * stride1, acc5_0);
+      _mm512_storeu_ps(out + out_base + 5 * stride1 + 16, acc5_1);
+      _mm512_storeu_ps(out + out_base + 5 * stride1 + 32, acc5_2);
+      _mm512_storeu_ps(out + out_base + 5 * stride1 + 48, acc5_3);
+    }
+    // the rest: 4 rows
+    for (; i + 4 <= size0; i += 4) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_block1 = (j + 16) / 64 * 64;
+      int64_t in1_block2 = (j + 32) / 64 * 64;
+      int64_t in1_block3 = (j + 48) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t in1_base1 = in1_block1 * in1_block_skip + j + 16;
+      int64_t in1_base2 = in1_block2 * in1_block_skip + j + 32;
+      int64_t in1_base3 = in1_block3 * in1_block_skip + j + 48;
+      int64_t out_base = i * stride1 + j;
+      __m512 acc0_0 = _mm512_loadu_ps(in2 + j);
+      __m512 acc0_1 = _mm512_loadu_ps(in2 + j + 16);
+      __m512 acc0_2 = _mm512_loadu_ps(in2 + j + 32);
+      __m512 acc0_3 = _mm512_loadu_ps(in2 + j + 48);
+      __m512 acc1_0 = _mm512_loadu_ps(in2 + j);
+      __m512 acc1_1 = _mm512_loadu_ps(in2 + j + 16);
+      __m512 acc1_2 = _mm512_loadu_ps(in2 + j + 32);
+      __m512 acc1_3 = _mm512_loadu_ps(in2 + j + 48);
+      __m512 acc2_0 = _mm512_loadu_ps(in2 + j);
+      __m512 acc2_1 = _mm512_loadu_ps(in2 + j + 16);
+      __m512 acc2_2 = _mm512_loadu_ps(in2 + j + 32);
+      __m512 acc2_3 = _mm512_loadu_ps(in2 + j + 48);
+      __m512 acc3_0 = _mm512_loadu_ps(in2 + j);
+      __m512 acc3_1 = _mm512_loadu_ps(in2 + j + 16);
+      __m512 acc3_2 = _mm512_loadu_ps(in2 + j + 32);
+      __m512 acc3_3 = _mm512_loadu_ps(in2 + j + 48);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        __m512 in1_v0 = _mm512_loadu_ps(in1 + in1_base0 + 64 * r2);
+        __m512 in1_v1 = _mm512_loadu_ps(in1 + in1_base1 + 64 * r2);
+        __m512 in1_v2 = _mm512_loadu_ps(in1 + in1_base2 + 64 * r2);
+        __m512 in1_v3 = _mm512_loadu_ps(in1 + in1_base3 + 64 * r2);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
+        acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        acc0_1 = _mm512_fmadd_ps(in0_r0, in1_v1, acc0_1);
+        acc0_2 = _mm512_fmadd_ps(in0_r0, in1_v2, acc0_2);
+        acc0_3 = _mm512_fmadd_ps(in0_r0, in1_v3, acc0_3);
+        __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        acc1_1 = _mm512_fmadd_ps(in0_r1, in1_v1, acc1_1);
+        acc1_2 = _mm512_fmadd_ps(in0_r1, in1_v2, acc1_2);
+        acc1_3 = _mm512_fmadd_ps(in0_r1, in1_v3, acc1_3);
+        __m512 in0_r2 = _mm512_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
+        acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
+        acc2_1 = _mm512_fmadd_ps(in0_r2, in1_v1, acc2_1);
+        acc2_2 = _mm512_fmadd_ps(in0_r2, in1_v2, acc2_2);
+        acc2_3 = _mm512_fmadd_ps(in0_r2, in1_v3, acc2_3);
+        __m512 in0_r3 = _mm512_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
+        acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
+        acc3_1 = _mm512_fmadd_ps(in0_r3, in1_v1, acc3_1);
+        acc3_2 = _mm512_fmadd_ps(in0_r3, in1_v2, acc3_2);
+        acc3_3 = _mm512_fmadd_ps(in0_r3, in1_v3, acc3_3);
       }
-      // the rest: 4 rows
-      for (; i + 4 <= size0; i += 4) {
-        int64_t out_base = i * stride1 + j;
-        __m512 acc0_0 = _mm512_loadu_ps(in2 + j);
-        __m512 acc0_1 = _mm512_loadu_ps(in2 + j + 16);
-        __m512 acc0_2 = _mm512_loadu_ps(in2 + j + 32);
-        __m512 acc0_3 = _mm512_loadu_ps(in2 + j + 48);
-        __m512 acc1_0 = _mm512_loadu_ps(in2 + j);
-        __m512 acc1_1 = _mm512_loadu_ps(in2 + j + 16);
-        __m512 acc1_2 = _mm512_loadu_ps(in2 + j + 32);
-        __m512 acc1_3 = _mm512_loadu_ps(in2 + j + 48);
-        __m512 acc2_0 = _mm512_loadu_ps(in2 + j);
-        __m512 acc2_1 = _mm512_loadu_ps(in2 + j + 16);
-        __m512 acc2_2 = _mm512_loadu_ps(in2 + j + 32);
-        __m512 acc2_3 = _mm512_loadu_ps(in2 + j + 48);
-        __m512 acc3_0 = _mm512_loadu_ps(in2 + j);
-        __m512 acc3_1 = _mm512_loadu_ps(in2 + j + 16);
-        __m512 acc3_2 = _mm512_loadu_ps(in2 + j + 32);
-        __m512 acc3_3 = _mm512_loadu_ps(in2 + j + 48);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = _mm512_loadu_ps(out + out_base);
-          acc0_1 = _mm512_loadu_ps(out + out_base + 16);
-          acc0_2 = _mm512_loadu_ps(out + out_base + 32);
-          acc0_3 = _mm512_loadu_ps(out + out_base + 48);
-          acc1_0 = _mm512_loadu_ps(out + out_base + stride1);
-          acc1_1 = _mm512_loadu_ps(out + out_base + stride1 + 16);
-          acc1_2 = _mm512_loadu_ps(out + out_base + stride1 + 32);
-          acc1_3 = _mm512_loadu_ps(out + out_base + stride1 + 48);
-          acc2_0 = _mm512_loadu_ps(out + out_base + 2 * stride1);
-          acc2_1 = _mm512_loadu_ps(out + out_base + 2 * stride1 + 16);
-          acc2_2 = _mm512_loadu_ps(out + out_base + 2 * stride1 + 32);
-          acc2_3 = _mm512_loadu_ps(out + out_base + 2 * stride1 + 48);
-          acc3_0 = _mm512_loadu_ps(out + out_base + 3 * stride1);
-          acc3_1 = _mm512_loadu_ps(out + out_base + 3 * stride1 + 16);
-          acc3_2 = _mm512_loadu_ps(out + out_base + 3 * stride1 + 32);
-          acc3_3 = _mm512_loadu_ps(out + out_base + 3 * stride1 + 48);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m512 in1_v0 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0);
-          __m512 in1_v1 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0 + 16);
-          __m512 in1_v2 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0 + 32);
-          __m512 in1_v3 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0 + 48);
-          __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
-          acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
-          acc0_1 = _mm512_fmadd_ps(in0_r0, in1_v1, acc0_1);
-          acc0_2 = _mm512_fmadd_ps(in0_r0, in1_v2, acc0_2);
-          acc0_3 = _mm512_fmadd_ps(in0_r0, in1_v3, acc0_3);
-          __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
-          acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
-          acc1_1 = _mm512_fmadd_ps(in0_r1, in1_v1, acc1_1);
-          acc1_2 = _mm512_fmadd_ps(in0_r1, in1_v2, acc1_2);
-          acc1_3 = _mm512_fmadd_ps(in0_r1, in1_v3, acc1_3);
-          __m512 in0_r2 = _mm512_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
-          acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
-          acc2_1 = _mm512_fmadd_ps(in0_r2, in1_v1, acc2_1);
-          acc2_2 = _mm512_fmadd_ps(in0_r2, in1_v2, acc2_2);
-          acc2_3 = _mm512_fmadd_ps(in0_r2, in1_v3, acc2_3);
-          __m512 in0_r3 = _mm512_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
-          acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
-          acc3_1 = _mm512_fmadd_ps(in0_r3, in1_v1, acc3_1);
-          acc3_2 = _mm512_fmadd_ps(in0_r3, in1_v2, acc3_2);
-          acc3_3 = _mm512_fmadd_ps(in0_r3, in1_v3, acc3_3);
-        }
-        _mm512_storeu_ps(out + out_base, acc0_0);
-        _mm512_storeu_ps(out + out_base + 16, acc0_1);
-        _mm512_storeu_ps(out + out_base + 32, acc0_2);
-        _mm512_storeu_ps(out + out_base + 48, acc0_3);
-        _mm512_storeu_ps(out + out_base + stride1, acc1_0);
-        _mm512_storeu_ps(out + out_base + stride1 + 16, acc1_1);
-        _mm512_storeu_ps(out + out_base + stride1 + 32, acc1_2);
-        _mm512_storeu_ps(out + out_base + stride1 + 48, acc1_3);
-        _mm512_storeu_ps(out + out_base + 2 * stride1, acc2_0);
-        _mm512_storeu_ps(out + out_base + 2 * stride1 + 16, acc2_1);
-        _mm512_storeu_ps(out + out_base + 2 * stride1 + 32, acc2_2);
-        _mm512_storeu_ps(out + out_base + 2 * stride1 + 48, acc2_3);
-        _mm512_storeu_ps(out + out_base + 3 * stride1, acc3_0);
-        _mm512_storeu_ps(out + out_base + 3 * stride1 + 16, acc3_1);
-        _mm512_storeu_ps(out + out_base + 3 * stride1 + 32, acc3_2);
-        _mm512_storeu_ps(out + out_base + 3 * stride1 + 48, acc3_3);
+      _mm512_storeu_ps(out + out_base, acc0_0);
+      _mm512_storeu_ps(out + out_base + 16, acc0_1);
+      _mm512_storeu_ps(out + out_base + 32, acc0_2);
+      _mm512_storeu_ps(out + out_base + 48, acc0_3);
+      _mm512_storeu_ps(out + out_base + stride1, acc1_0);
+      _mm512_storeu_ps(out + out_base + stride1 + 16, acc1_1);
+      _mm512_storeu_ps(out + out_base + stride1 + 32, acc1_2);
+      _mm512_storeu_ps(out + out_base + stride1 + 48, acc1_3);
+      _mm512_storeu_ps(out + out_base + 2 * stride1, acc2_0);
+      _mm512_storeu_ps(out + out_base + 2 * stride1 + 16, acc2_1);
+      _mm512_storeu_ps(out + out_base + 2 * stride1 + 32, acc2_2);
+      _mm512_storeu_ps(out + out_base + 2 * stride1 + 48, acc2_3);
+      _mm512_storeu_ps(out + out_base + 3 * stride1, acc3_0);
+      _mm512_storeu_ps(out + out_base + 3 * stride1 + 16, acc3_1);
+      _mm512_storeu_ps(out + out_base + 3 * stride1 + 32, acc3_2);
+      _mm512_storeu_ps(out + out_base + 3 * stride1 + 48, acc3_3);
+    }
+    // the rest: 2 rows
+    for (; i + 2 <= size0; i += 2) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_block1 = (j + 16) / 64 * 64;
+      int64_t in1_block2 = (j + 32) / 64 * 64;
+      int64_t in1_block3 = (j + 48) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t in1_base1 = in1_block1 * in1_block_skip + j + 16;
+      int64_t in1_base2 = in1_block2 * in1_block_skip + j + 32;
+      int64_t in1_base3 = in1_block3 * in1_block_skip + j + 48;
+      int64_t out_base = i * stride1 + j;
+      __m512 acc0_0 = _mm512_loadu_ps(in2 + j);
+      __m512 acc0_1 = _mm512_loadu_ps(in2 + j + 16);
+      __m512 acc0_2 = _mm512_loadu_ps(in2 + j + 32);
+      __m512 acc0_3 = _mm512_loadu_ps(in2 + j + 48);
+      __m512 acc1_0 = _mm512_loadu_ps(in2 + j);
+      __m512 acc1_1 = _mm512_loadu_ps(in2 + j + 16);
+      __m512 acc1_2 = _mm512_loadu_ps(in2 + j + 32);
+      __m512 acc1_3 = _mm512_loadu_ps(in2 + j + 48);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        __m512 in1_v0 = _mm512_loadu_ps(in1 + in1_base0 + 64 * r2);
+        __m512 in1_v1 = _mm512_loadu_ps(in1 + in1_base1 + 64 * r2);
+        __m512 in1_v2 = _mm512_loadu_ps(in1 + in1_base2 + 64 * r2);
+        __m512 in1_v3 = _mm512_loadu_ps(in1 + in1_base3 + 64 * r2);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
+        acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        acc0_1 = _mm512_fmadd_ps(in0_r0, in1_v1, acc0_1);
+        acc0_2 = _mm512_fmadd_ps(in0_r0, in1_v2, acc0_2);
+        acc0_3 = _mm512_fmadd_ps(in0_r0, in1_v3, acc0_3);
+        __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        acc1_1 = _mm512_fmadd_ps(in0_r1, in1_v1, acc1_1);
+        acc1_2 = _mm512_fmadd_ps(in0_r1, in1_v2, acc1_2);
+        acc1_3 = _mm512_fmadd_ps(in0_r1, in1_v3, acc1_3);
       }
-      // the rest: 2 rows
-      for (; i + 2 <= size0; i += 2) {
-        int64_t out_base = i * stride1 + j;
-        __m512 acc0_0 = _mm512_loadu_ps(in2 + j);
-        __m512 acc0_1 = _mm512_loadu_ps(in2 + j + 16);
-        __m512 acc0_2 = _mm512_loadu_ps(in2 + j + 32);
-        __m512 acc0_3 = _mm512_loadu_ps(in2 + j + 48);
-        __m512 acc1_0 = _mm512_loadu_ps(in2 + j);
-        __m512 acc1_1 = _mm512_loadu_ps(in2 + j + 16);
-        __m512 acc1_2 = _mm512_loadu_ps(in2 + j + 32);
-        __m512 acc1_3 = _mm512_loadu_ps(in2 + j + 48);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = _mm512_loadu_ps(out + out_base);
-          acc0_1 = _mm512_loadu_ps(out + out_base + 16);
-          acc0_2 = _mm512_loadu_ps(out + out_base + 32);
-          acc0_3 = _mm512_loadu_ps(out + out_base + 48);
-          acc1_0 = _mm512_loadu_ps(out + out_base + stride1);
-          acc1_1 = _mm512_loadu_ps(out + out_base + stride1 + 16);
-          acc1_2 = _mm512_loadu_ps(out + out_base + stride1 + 32);
-          acc1_3 = _mm512_loadu_ps(out + out_base + stride1 + 48);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m512 in1_v0 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0);
-          __m512 in1_v1 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0 + 16);
-          __m512 in1_v2 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0 + 32);
-          __m512 in1_v3 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0 + 48);
-          __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
-          acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
-          acc0_1 = _mm512_fmadd_ps(in0_r0, in1_v1, acc0_1);
-          acc0_2 = _mm512_fmadd_ps(in0_r0, in1_v2, acc0_2);
-          acc0_3 = _mm512_fmadd_ps(in0_r0, in1_v3, acc0_3);
-          __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
-          acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
-          acc1_1 = _mm512_fmadd_ps(in0_r1, in1_v1, acc1_1);
-          acc1_2 = _mm512_fmadd_ps(in0_r1, in1_v2, acc1_2);
-          acc1_3 = _mm512_fmadd_ps(in0_r1, in1_v3, acc1_3);
-        }
-        _mm512_storeu_ps(out + out_base, acc0_0);
-        _mm512_storeu_ps(out + out_base + 16, acc0_1);
-        _mm512_storeu_ps(out + out_base + 32, acc0_2);
-        _mm512_storeu_ps(out + out_base + 48, acc0_3);
-        _mm512_storeu_ps(out + out_base + stride1, acc1_0);
-        _mm512_storeu_ps(out + out_base + stride1 + 16, acc1_1);
-        _mm512_storeu_ps(out + out_base + stride1 + 32, acc1_2);
-        _mm512_storeu_ps(out + out_base + stride1 + 48, acc1_3);
+      _mm512_storeu_ps(out + out_base, acc0_0);
+      _mm512_storeu_ps(out + out_base + 16, acc0_1);
+      _mm512_storeu_ps(out + out_base + 32, acc0_2);
+      _mm512_storeu_ps(out + out_base + 48, acc0_3);
+      _mm512_storeu_ps(out + out_base + stride1, acc1_0);
+      _mm512_storeu_ps(out + out_base + stride1 + 16, acc1_1);
+      _mm512_storeu_ps(out + out_base + stride1 + 32, acc1_2);
+      _mm512_storeu_ps(out + out_base + stride1 + 48, acc1_3);
+    }
+    // the rest: 1 row
+    for (; i < size0; ++i) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_block1 = (j + 16) / 64 * 64;
+      int64_t in1_block2 = (j + 32) / 64 * 64;
+      int64_t in1_block3 = (j + 48) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t in1_base1 = in1_block1 * in1_block_skip + j + 16;
+      int64_t in1_base2 = in1_block2 * in1_block_skip + j + 32;
+      int64_t in1_base3 = in1_block3 * in1_block_skip + j + 48;
+      int64_t out_base = i * stride1 + j;
+      __m512 acc0_0 = _mm512_loadu_ps(in2 + j);
+      __m512 acc0_1 = _mm512_loadu_ps(in2 + j + 16);
+      __m512 acc0_2 = _mm512_loadu_ps(in2 + j + 32);
+      __m512 acc0_3 = _mm512_loadu_ps(in2 + j + 48);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        __m512 in1_v0 = _mm512_loadu_ps(in1 + in1_base0 + 64 * r2);
+        __m512 in1_v1 = _mm512_loadu_ps(in1 + in1_base1 + 64 * r2);
+        __m512 in1_v2 = _mm512_loadu_ps(in1 + in1_base2 + 64 * r2);
+        __m512 in1_v3 = _mm512_loadu_ps(in1 + in1_base3 + 64 * r2);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
+        acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        acc0_1 = _mm512_fmadd_ps(in0_r0, in1_v1, acc0_1);
+        acc0_2 = _mm512_fmadd_ps(in0_r0, in1_v2, acc0_2);
+        acc0_3 = _mm512_fmadd_ps(in0_r0, in1_v3, acc0_3);
       }
-      // the rest: 1 row
-      for (; i < size0; ++i) {
-        int64_t out_base = i * stride1 + j;
-        __m512 acc0_0 = _mm512_loadu_ps(in2 + j);
-        __m512 acc0_1 = _mm512_loadu_ps(in2 + j + 16);
-        __m512 acc0_2 = _mm512_loadu_ps(in2 + j + 32);
-        __m512 acc0_3 = _mm512_loadu_ps(in2 + j + 48);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = _mm512_loadu_ps(out + out_base);
-          acc0_1 = _mm512_loadu_ps(out + out_base + 16);
-          acc0_2 = _mm512_loadu_ps(out + out_base + 32);
-          acc0_3 = _mm512_loadu_ps(out + out_base + 48);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m512 in1_v0 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0);
-          __m512 in1_v1 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0 + 16);
-          __m512 in1_v2 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0 + 32);
-          __m512 in1_v3 = _mm512_loadu_ps(panel + 64 * r2 - 64 * k0 + 48);
-          __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
-          acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
-          acc0_1 = _mm512_fmadd_ps(in0_r0, in1_v1, acc0_1);
-          acc0_2 = _mm512_fmadd_ps(in0_r0, in1_v2, acc0_2);
-          acc0_3 = _mm512_fmadd_ps(in0_r0, in1_v3, acc0_3);
-        }
-        _mm512_storeu_ps(out + out_base, acc0_0);
-        _mm512_storeu_ps(out + out_base + 16, acc0_1);
-        _mm512_storeu_ps(out + out_base + 32, acc0_2);
-        _mm512_storeu_ps(out + out_base + 48, acc0_3);
-      }
+      _mm512_storeu_ps(out + out_base, acc0_0);
+      _mm512_storeu_ps(out + out_base + 16, acc0_1);
+      _mm512_storeu_ps(out + out_base + 32, acc0_2);
+      _mm512_storeu_ps(out + out_base + 48, acc0_3);
     }
   }
   // one vector at a time
   for (; j + 16 <= size1; j += 16) {
-    int64_t in1_block0 = (j) / 64 * 64;
-    int64_t k_blocks_end = size2 > 1 ? size2 : 1;
-    // blocks of 512 steps of k through the panel
-    int64_t k0 = 0;
-    for (; k0 < k_blocks_end; k0 += 512) {
-      int64_t k_end = k0 + 512 < size2 ? k0 + 512 : size2;
-      // pack: 1 vector of bt_packed per step
-      int64_t kp = k0;
-      for (; kp < k_end; ++kp) {
-        _mm512_storeu_ps(panel + 16 * kp - 16 * k0,
-                         _mm512_loadu_ps(in1 + in1_block0 * in1_block_skip + j + 64 * kp));
+    int64_t i = 0;
+    // along i: tiles of 8 x 1 vectors
+    for (; i + 8 <= size0; i += 8) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      __m512 acc0_0 = _mm512_loadu_ps(in2 + j);
+      __m512 acc1_0 = _mm512_loadu_ps(in2 + j);
+      __m512 acc2_0 = _mm512_loadu_ps(in2 + j);
+      __m512 acc3_0 = _mm512_loadu_ps(in2 + j);
+      __m512 acc4_0 = _mm512_loadu_ps(in2 + j);
+      __m512 acc5_0 = _mm512_loadu_ps(in2 + j);
+      __m512 acc6_0 = _mm512_loadu_ps(in2 + j);
+      __m512 acc7_0 = _mm512_loadu_ps(in2 + j);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        __m512 in1_v0 = _mm512_loadu_ps(in1 + in1_base0 + 64 * r2);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
+        acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        __m512 in0_r2 = _mm512_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
+        acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
+        __m512 in0_r3 = _mm512_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
+        acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
+        __m512 in0_r4 = _mm512_set1_ps(in0[i * stride0 + r2 + 4 * stride0]);
+        acc4_0 = _mm512_fmadd_ps(in0_r4, in1_v0, acc4_0);
+        __m512 in0_r5 = _mm512_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
+        acc5_0 = _mm512_fmadd_ps(in0_r5, in1_v0, acc5_0);
+        __m512 in0_r6 = _mm512_set1_ps(in0[i * stride0 + r2 + 6 * stride0]);
+        acc6_0 = _mm512_fmadd_ps(in0_r6, in1_v0, acc6_0);
+        __m512 in0_r7 = _mm512_set1_ps(in0[i * stride0 + r2 + 7 * stride0]);
+        acc7_0 = _mm512_fmadd_ps(in0_r7, in1_v0, acc7_0);
       }
-      int64_t i = 0;
-      // along i: tiles of 8 x 1 vectors
-      for (; i + 8 <= size0; i += 8) {
-        int64_t out_base = i * stride1 + j;
-        __m512 acc0_0 = _mm512_loadu_ps(in2 + j);
-        __m512 acc1_0 = _mm512_loadu_ps(in2 + j);
-        __m512 acc2_0 = _mm512_loadu_ps(in2 + j);
-        __m512 acc3_0 = _mm512_loadu_ps(in2 + j);
-        __m512 acc4_0 = _mm512_loadu_ps(in2 + j);
-        __m512 acc5_0 = _mm512_loadu_ps(in2 + j);
-        __m512 acc6_0 = _mm512_loadu_ps(in2 + j);
-        __m512 acc7_0 = _mm512_loadu_ps(in2 + j);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = _mm512_loadu_ps(out + out_base);
-          acc1_0 = _mm512_loadu_ps(out + out_base + stride1);
-          acc2_0 = _mm512_loadu_ps(out + out_base + 2 * stride1);
-          acc3_0 = _mm512_loadu_ps(out + out_base + 3 * stride1);
-          acc4_0 = _mm512_loadu_ps(out + out_base + 4 * stride1);
-          acc5_0 = _mm512_loadu_ps(out + out_base + 5 * stride1);
-          acc6_0 = _mm512_loadu_ps(out + out_base + 6 * stride1);
-          acc7_0 = _mm512_loadu_ps(out + out_base + 7 * stride1);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m512 in1_v0 = _mm512_loadu_ps(panel + 16 * r2 - 16 * k0);
-          __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
-          acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
-          __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
-          acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
-          __m512 in0_r2 = _mm512_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
-          acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
-          __m512 in0_r3 = _mm512_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
-          acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
-          __m512 in0_r4 = _mm512_set1_ps(in0[i * stride0 + r2 + 4 * stride0]);
-          acc4_0 = _mm512_fmadd_ps(in0_r4, in1_v0, acc4_0);
-          __m512 in0_r5 = _mm512_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
-          acc5_0 = _mm512_fmadd_ps(in0_r5, in1_v0, acc5_0);
-          __m512 in0_r6 = _mm512_set1_ps(in0[i * stride0 + r2 + 6 * stride0]);
-          acc6_0 = _mm512_fmadd_ps(in0_r6, in1_v0, acc6_0);
-          __m512 in0_r7 = _mm512_set1_ps(in0[i * stride0 + r2 + 7 * stride0]);
-          acc7_0 = _mm512_fmadd_ps(in0_r7, in1_v0, acc7_0);
-        }
-        _mm512_storeu_ps(out + out_base, acc0_0);
-        _mm512_storeu_ps(out + out_base + stride1, acc1_0);
-        _mm512_storeu_ps(out + out_base + 2 * stride1, acc2_0);
-        _mm512_storeu_ps(out + out_base + 3 * stride1, acc3_0);
-        _mm512_storeu_ps(out + out_base + 4 * stride1, acc4_0);
-        _mm512_storeu_ps(out + out_base + 5 * stride1, acc5_0);
-        _mm512_storeu_ps(out + out_base + 6 * stride1, acc6_0);
-        _mm512_storeu_ps(out + out_base + 7 * stride1, acc7_0);
+      _mm512_storeu_ps(out + out_base, acc0_0);
+      _mm512_storeu_ps(out + out_base + stride1, acc1_0);
+      _mm512_storeu_ps(out + out_base + 2 * stride1, acc2_0);
+      _mm512_storeu_ps(out + out_base + 3 * stride1, acc3_0);
+      _mm512_storeu_ps(out + out_base + 4 * stride1, acc4_0);
+      _mm512_storeu_ps(out + out_base + 5 * stride1, acc5_0);
+      _mm512_storeu_ps(out + out_base + 6 * stride1, acc6_0);
+      _mm512_storeu_ps(out + out_base + 7 * stride1, acc7_0);
+    }
+    // the rest: 4 rows
+    for (; i + 4 <= size0; i += 4) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      __m512 acc0_0 = _mm512_loadu_ps(in2 + j);
+      __m512 acc1_0 = _mm512_loadu_ps(in2 + j);
+      __m512 acc2_0 = _mm512_loadu_ps(in2 + j);
+      __m512 acc3_0 = _mm512_loadu_ps(in2 + j);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        __m512 in1_v0 = _mm512_loadu_ps(in1 + in1_base0 + 64 * r2);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
+        acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        __m512 in0_r2 = _mm512_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
+        acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
+        __m512 in0_r3 = _mm512_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
+        acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
       }
-      // the rest: 4 rows
-      for (; i + 4 <= size0; i += 4) {
-        int64_t out_base = i * stride1 + j;
-        __m512 acc0_0 = _mm512_loadu_ps(in2 + j);
-        __m512 acc1_0 = _mm512_loadu_ps(in2 + j);
-        __m512 acc2_0 = _mm512_loadu_ps(in2 + j);
-        __m512 acc3_0 = _mm512_loadu_ps(in2 + j);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = _mm512_loadu_ps(out + out_base);
-          acc1_0 = _mm512_loadu_ps(out + out_base + stride1);
-          acc2_0 = _mm512_loadu_ps(out + out_base + 2 * stride1);
-          acc3_0 = _mm512_loadu_ps(out + out_base + 3 * stride1);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m512 in1_v0 = _mm512_loadu_ps(panel + 16 * r2 - 16 * k0);
-          __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
-          acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
-          __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
-          acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
-          __m512 in0_r2 = _mm512_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
-          acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
-          __m512 in0_r3 = _mm512_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
-          acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
-        }
-        _mm512_storeu_ps(out + out_base, acc0_0);
-        _mm512_storeu_ps(out + out_base + stride1, acc1_0);
-        _mm512_storeu_ps(out + out_base + 2 * stride1, acc2_0);
-        _mm512_storeu_ps(out + out_base + 3 * stride1, acc3_0);
+      _mm512_storeu_ps(out + out_base, acc0_0);
+      _mm512_storeu_ps(out + out_base + stride1, acc1_0);
+      _mm512_storeu_ps(out + out_base + 2 * stride1, acc2_0);
+      _mm512_storeu_ps(out + out_base + 3 * stride1, acc3_0);
+    }
+    // the rest: 2 rows
+    for (; i + 2 <= size0; i += 2) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      __m512 acc0_0 = _mm512_loadu_ps(in2 + j);
+      __m512 acc1_0 = _mm512_loadu_ps(in2 + j);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        __m512 in1_v0 = _mm512_loadu_ps(in1 + in1_base0 + 64 * r2);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
+        acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
       }
-      // the rest: 2 rows
-      for (; i + 2 <= size0; i += 2) {
-        int64_t out_base = i * stride1 + j;
-        __m512 acc0_0 = _mm512_loadu_ps(in2 + j);
-        __m512 acc1_0 = _mm512_loadu_ps(in2 + j);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = _mm512_loadu_ps(out + out_base);
-          acc1_0 = _mm512_loadu_ps(out + out_base + stride1);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m512 in1_v0 = _mm512_loadu_ps(panel + 16 * r2 - 16 * k0);
-          __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
-          acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
-          __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
-          acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
-        }
-        _mm512_storeu_ps(out + out_base, acc0_0);
-        _mm512_storeu_ps(out + out_base + stride1, acc1_0);
+      _mm512_storeu_ps(out + out_base, acc0_0);
+      _mm512_storeu_ps(out + out_base + stride1, acc1_0);
+    }
+    // the rest: 1 row
+    for (; i < size0; ++i) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      __m512 acc0_0 = _mm512_loadu_ps(in2 + j);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        __m512 in1_v0 = _mm512_loadu_ps(in1 + in1_base0 + 64 * r2);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
+        acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
       }
-      // the rest: 1 row
-      for (; i < size0; ++i) {
-        int64_t out_base = i * stride1 + j;
-        __m512 acc0_0 = _mm512_loadu_ps(in2 + j);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = _mm512_loadu_ps(out + out_base);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m512 in1_v0 = _mm512_loadu_ps(panel + 16 * r2 - 16 * k0);
-          __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
-          acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
-        }
-        _mm512_storeu_ps(out + out_base, acc0_0);
-      }
+      _mm512_storeu_ps(out + out_base, acc0_0);
     }
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
-    int64_t in1_block0 = (j) / 64 * 64;
-    int64_t k_blocks_end = size2 > 1 ? size2 : 1;
-    // blocks of 512 steps of k through the panel
-    int64_t k0 = 0;
-    for (; k0 < k_blocks_end; k0 += 512) {
-      int64_t k_end = k0 + 512 < size2 ? k0 + 512 : size2;
-      // pack: 1 vector of bt_packed per step
-      int64_t kp = k0;
-      for (; kp < k_end; ++kp) {
-        __m512 packed0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                              in1 + in1_block0 * in1_block_skip + j + 64 * kp);
-        _mm512_storeu_ps(panel + 16 * kp - 16 * k0, packed0);
+    int64_t i = 0;
+    // along i: tiles of 8 x 1 vectors
+    for (; i + 8 <= size0; i += 8) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      __m512 acc0_0 = _mm512_mask_loadu_ps(
+          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+      __m512 acc1_0 = _mm512_mask_loadu_ps(
+          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+      __m512 acc2_0 = _mm512_mask_loadu_ps(
+          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+      __m512 acc3_0 = _mm512_mask_loadu_ps(
+          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+      __m512 acc4_0 = _mm512_mask_loadu_ps(
+          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+      __m512 acc5_0 = _mm512_mask_loadu_ps(
+          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+      __m512 acc6_0 = _mm512_mask_loadu_ps(
+          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+      __m512 acc7_0 = _mm512_mask_loadu_ps(
+          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                             (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                                             in1 + in1_base0 + 64 * r2);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
+        acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        __m512 in0_r2 = _mm512_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
+        acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
+        __m512 in0_r3 = _mm512_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
+        acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
+        __m512 in0_r4 = _mm512_set1_ps(in0[i * stride0 + r2 + 4 * stride0]);
+        acc4_0 = _mm512_fmadd_ps(in0_r4, in1_v0, acc4_0);
+        __m512 in0_r5 = _mm512_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
+        acc5_0 = _mm512_fmadd_ps(in0_r5, in1_v0, acc5_0);
+        __m512 in0_r6 = _mm512_set1_ps(in0[i * stride0 + r2 + 6 * stride0]);
+        acc6_0 = _mm512_fmadd_ps(in0_r6, in1_v0, acc6_0);
+        __m512 in0_r7 = _mm512_set1_ps(in0[i * stride0 + r2 + 7 * stride0]);
+        acc7_0 = _mm512_fmadd_ps(in0_r7, in1_v0, acc7_0);
       }
-      int64_t i = 0;
-      // along i: tiles of 8 x 1 vectors
-      for (; i + 8 <= size0; i += 8) {
-        int64_t out_base = i * stride1 + j;
-        __m512 acc0_0 = _mm512_mask_loadu_ps(
-            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512 acc1_0 = _mm512_mask_loadu_ps(
-            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512 acc2_0 = _mm512_mask_loadu_ps(
-            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512 acc3_0 = _mm512_mask_loadu_ps(
-            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512 acc4_0 = _mm512_mask_loadu_ps(
-            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512 acc5_0 = _mm512_mask_loadu_ps(
-            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512 acc6_0 = _mm512_mask_loadu_ps(
-            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512 acc7_0 = _mm512_mask_loadu_ps(
-            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base);
-          acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + stride1);
-          acc2_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 2 * stride1);
-          acc3_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 3 * stride1);
-          acc4_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 4 * stride1);
-          acc5_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 5 * stride1);
-          acc6_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 6 * stride1);
-          acc7_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 7 * stride1);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                               panel + 16 * r2 - 16 * k0);
-          __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
-          acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
-          __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
-          acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
-          __m512 in0_r2 = _mm512_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
-          acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
-          __m512 in0_r3 = _mm512_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
-          acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
-          __m512 in0_r4 = _mm512_set1_ps(in0[i * stride0 + r2 + 4 * stride0]);
-          acc4_0 = _mm512_fmadd_ps(in0_r4, in1_v0, acc4_0);
-          __m512 in0_r5 = _mm512_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
-          acc5_0 = _mm512_fmadd_ps(in0_r5, in1_v0, acc5_0);
-          __m512 in0_r6 = _mm512_set1_ps(in0[i * stride0 + r2 + 6 * stride0]);
-          acc6_0 = _mm512_fmadd_ps(in0_r6, in1_v0, acc6_0);
-          __m512 in0_r7 = _mm512_set1_ps(in0[i * stride0 + r2 + 7 * stride0]);
-          acc7_0 = _mm512_fmadd_ps(in0_r7, in1_v0, acc7_0);
-        }
-        _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                              acc0_0);
-        _mm512_mask_storeu_ps(out + out_base + stride1,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
-        _mm512_mask_storeu_ps(out + out_base + 2 * stride1,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
-        _mm512_mask_storeu_ps(out + out_base + 3 * stride1,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
-        _mm512_mask_storeu_ps(out + out_base + 4 * stride1,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc4_0);
-        _mm512_mask_storeu_ps(out + out_base + 5 * stride1,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc5_0);
-        _mm512_mask_storeu_ps(out + out_base + 6 * stride1,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc6_0);
-        _mm512_mask_storeu_ps(out + out_base + 7 * stride1,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc7_0);
+      _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                            acc0_0);
+      _mm512_mask_storeu_ps(out + out_base + stride1,
+                            (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
+      _mm512_mask_storeu_ps(out + out_base + 2 * stride1,
+                            (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
+      _mm512_mask_storeu_ps(out + out_base + 3 * stride1,
+                            (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
+      _mm512_mask_storeu_ps(out + out_base + 4 * stride1,
+                            (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc4_0);
+      _mm512_mask_storeu_ps(out + out_base + 5 * stride1,
+                            (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc5_0);
+      _mm512_mask_storeu_ps(out + out_base + 6 * stride1,
+                            (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc6_0);
+      _mm512_mask_storeu_ps(out + out_base + 7 * stride1,
+                            (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc7_0);
+    }
+    // the rest: 4 rows
+    for (; i + 4 <= size0; i += 4) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      __m512 acc0_0 = _mm512_mask_loadu_ps(
+          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+      __m512 acc1_0 = _mm512_mask_loadu_ps(
+          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+      __m512 acc2_0 = _mm512_mask_loadu_ps(
+          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+      __m512 acc3_0 = _mm512_mask_loadu_ps(
+          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                             (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                                             in1 + in1_base0 + 64 * r2);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
+        acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        __m512 in0_r2 = _mm512_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
+        acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
+        __m512 in0_r3 = _mm512_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
+        acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
       }
-      // the rest: 4 rows
-      for (; i + 4 <= size0; i += 4) {
-        int64_t out_base = i * stride1 + j;
-        __m512 acc0_0 = _mm512_mask_loadu_ps(
-            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512 acc1_0 = _mm512_mask_loadu_ps(
-            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512 acc2_0 = _mm512_mask_loadu_ps(
-            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512 acc3_0 = _mm512_mask_loadu_ps(
-            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base);
-          acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + stride1);
-          acc2_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 2 * stride1);
-          acc3_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 3 * stride1);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                               panel + 16 * r2 - 16 * k0);
-          __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
-          acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
-          __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
-          acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
-          __m512 in0_r2 = _mm512_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
-          acc2_0 = _mm512_fmadd_ps(in0_r2, in1_v0, acc2_0);
-          __m512 in0_r3 = _mm512_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
-          acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
-        }
-        _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                              acc0_0);
-        _mm512_mask_storeu_ps(out + out_base + stride1,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
-        _mm512_mask_storeu_ps(out + out_base + 2 * stride1,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
-        _mm512_mask_storeu_ps(out + out_base + 3 * stride1,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
+      _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                            acc0_0);
+      _mm512_mask_storeu_ps(out + out_base + stride1,
+                            (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
+      _mm512_mask_storeu_ps(out + out_base + 2 * stride1,
+                            (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
+      _mm512_mask_storeu_ps(out + out_base + 3 * stride1,
+                            (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
+    }
+    // the rest: 2 rows
+    for (; i + 2 <= size0; i += 2) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      __m512 acc0_0 = _mm512_mask_loadu_ps(
+          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+      __m512 acc1_0 = _mm512_mask_loadu_ps(
+          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                             (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                                             in1 + in1_base0 + 64 * r2);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
+        acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
       }
-      // the rest: 2 rows
-      for (; i + 2 <= size0; i += 2) {
-        int64_t out_base = i * stride1 + j;
-        __m512 acc0_0 = _mm512_mask_loadu_ps(
-            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512 acc1_0 = _mm512_mask_loadu_ps(
-            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base);
-          acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + stride1);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                               panel + 16 * r2 - 16 * k0);
-          __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
-          acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
-          __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
-          acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
-        }
-        _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                              acc0_0);
-        _mm512_mask_storeu_ps(out + out_base + stride1,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
+      _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                            acc0_0);
+      _mm512_mask_storeu_ps(out + out_base + stride1,
+                            (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
+    }
+    // the rest: 1 row
+    for (; i < size0; ++i) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      __m512 acc0_0 = _mm512_mask_loadu_ps(
+          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
+                                             (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                                             in1 + in1_base0 + 64 * r2);
+        __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
+        acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
       }
-      // the rest: 1 row
-      for (; i < size0; ++i) {
-        int64_t out_base = i * stride1 + j;
-        __m512 acc0_0 = _mm512_mask_loadu_ps(
-            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                               panel + 16 * r2 - 16 * k0);
-          __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
-          acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
-        }
-        _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                              acc0_0);
-      }
+      _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+                            acc0_0);
     }
   }
 }
 #endif
 
 // ---- sve (128-bit vectors)
-// packing: bt_packed is copied per column of tiles into a 128 KiB panel (at 2048-bit vectors; shorter ones use its start), 128 steps of k at a time (the reduction runs in blocks of 128)
+// no panel: bt_packed is packed ahead in blocks of 64 along j, which each column of tiles reads in order
 // packed ahead: bt_packed[k][j] is bt[j][k] copied once by matmul_bt_packed_f32_pack_bt() (in blocks of 64 along j, each dense, the vector dim innermost)
 // register tile: 6 x 4 vectors of f32 x vscale*4 (24 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: j: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); i: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for j: tiles of 4 x f32 x vscale*4 along j
-//     for blocks of 128 steps of k: pack bt_packed into the panel
-//       for i: tiles of 6 rows along i
-//         sums[6][4] = bias[j]   (compute_at i: in registers)
-//         for k
-//           sums[6][4] += a[i][k] * bt_packed[k][j]: 4 vector loads, 6 broadcasts, 24 FMAs
-//         c[i][j] = sums
+//     for i: tiles of 6 rows along i
+//       sums[6][4] = bias[j]   (compute_at i: in registers)
+//       for k
+//         sums[6][4] += a[i][k] * bt_packed[k][j]: 4 vector loads, 6 broadcasts, 24 FMAs
+//       c[i][j] = sums
 // uses fmla fused multiply-add
 
 #if defined(__aarch64__)
@@ -839,640 +659,494 @@ __attribute__((target("+sve"))) void matmul_bt_packed_f32_sve(const float* in0, 
                                                               int64_t stride0, int64_t stride1,
                                                               float* out) {
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
-#if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(float) * 32768);
-  float* const panel = (float*)panel_heap;
-#else
-  alignas(64) float panel[32768];
-#endif
   int64_t in1_block_skip = size2 - 1;
   int64_t j = 0;
   // along j: tiles of 4 vectors
   for (; j <= size1 - 16 * vscale; j += 16 * vscale) {
-    int64_t in1_block0 = (j) / 64 * 64;
-    int64_t in1_block1 = (j + 4 * vscale) / 64 * 64;
-    int64_t in1_block2 = (j + 8 * vscale) / 64 * 64;
-    int64_t in1_block3 = (j + 12 * vscale) / 64 * 64;
-    int64_t k_blocks_end = size2 > 1 ? size2 : 1;
-    // blocks of 128 steps of k through the panel
-    int64_t k0 = 0;
-    for (; k0 < k_blocks_end; k0 += 128) {
-      int64_t k_end = k0 + 128 < size2 ? k0 + 128 : size2;
-      // pack: 4 vectors of bt_packed per step
-      int64_t kp = k0;
-      for (; kp < k_end; ++kp) {
-        svst1_f32(svptrue_b32(), panel + 16 * kp * vscale - 16 * k0 * vscale,
-                  svld1_f32(svptrue_b32(), in1 + in1_block0 * in1_block_skip + j + 64 * kp));
-        svst1_f32(
-            svptrue_b32(), panel + 16 * kp * vscale + 4 * vscale - 16 * k0 * vscale,
-            svld1_f32(svptrue_b32(), in1 + in1_block1 * in1_block_skip + j + 64 * kp + 4 * vscale));
-        svst1_f32(
-            svptrue_b32(), panel + 16 * kp * vscale + 8 * vscale - 16 * k0 * vscale,
-            svld1_f32(svptrue_b32(), in1 + in1_block2 * in1_block_skip + j + 64 * kp + 8 * vscale));
-        svst1_f32(svptrue_b32(), panel + 16 * kp * vscale + 12 * vscale - 16 * k0 * vscale,
-                  svld1_f32(svptrue_b32(),
-                            in1 + in1_block3 * in1_block_skip + j + 64 * kp + 12 * vscale));
+    int64_t i = 0;
+    // along i: tiles of 6 x 4 vectors
+    for (; i + 6 <= size0; i += 6) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_block1 = (j + 4 * vscale) / 64 * 64;
+      int64_t in1_block2 = (j + 8 * vscale) / 64 * 64;
+      int64_t in1_block3 = (j + 12 * vscale) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t in1_base1 = in1_block1 * in1_block_skip + j + 4 * vscale;
+      int64_t in1_base2 = in1_block2 * in1_block_skip + j + 8 * vscale;
+      int64_t in1_base3 = in1_block3 * in1_block_skip + j + 12 * vscale;
+      int64_t out_base = i * stride1 + j;
+      svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
+      svfloat32_t acc0_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
+      svfloat32_t acc0_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
+      svfloat32_t acc0_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
+      svfloat32_t acc1_0 = svld1_f32(svptrue_b32(), in2 + j);
+      svfloat32_t acc1_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
+      svfloat32_t acc1_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
+      svfloat32_t acc1_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
+      svfloat32_t acc2_0 = svld1_f32(svptrue_b32(), in2 + j);
+      svfloat32_t acc2_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
+      svfloat32_t acc2_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
+      svfloat32_t acc2_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
+      svfloat32_t acc3_0 = svld1_f32(svptrue_b32(), in2 + j);
+      svfloat32_t acc3_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
+      svfloat32_t acc3_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
+      svfloat32_t acc3_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
+      svfloat32_t acc4_0 = svld1_f32(svptrue_b32(), in2 + j);
+      svfloat32_t acc4_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
+      svfloat32_t acc4_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
+      svfloat32_t acc4_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
+      svfloat32_t acc5_0 = svld1_f32(svptrue_b32(), in2 + j);
+      svfloat32_t acc5_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
+      svfloat32_t acc5_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
+      svfloat32_t acc5_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + in1_base0 + 64 * r2);
+        svfloat32_t in1_v1 = svld1_f32(svptrue_b32(), in1 + in1_base1 + 64 * r2);
+        svfloat32_t in1_v2 = svld1_f32(svptrue_b32(), in1 + in1_base2 + 64 * r2);
+        svfloat32_t in1_v3 = svld1_f32(svptrue_b32(), in1 + in1_base3 + 64 * r2);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_r0, in1_v1);
+        acc0_2 = svmla_f32_x(svptrue_b32(), acc0_2, in0_r0, in1_v2);
+        acc0_3 = svmla_f32_x(svptrue_b32(), acc0_3, in0_r0, in1_v3);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+        acc1_1 = svmla_f32_x(svptrue_b32(), acc1_1, in0_r1, in1_v1);
+        acc1_2 = svmla_f32_x(svptrue_b32(), acc1_2, in0_r1, in1_v2);
+        acc1_3 = svmla_f32_x(svptrue_b32(), acc1_3, in0_r1, in1_v3);
+        svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
+        acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
+        acc2_1 = svmla_f32_x(svptrue_b32(), acc2_1, in0_r2, in1_v1);
+        acc2_2 = svmla_f32_x(svptrue_b32(), acc2_2, in0_r2, in1_v2);
+        acc2_3 = svmla_f32_x(svptrue_b32(), acc2_3, in0_r2, in1_v3);
+        svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
+        acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
+        acc3_1 = svmla_f32_x(svptrue_b32(), acc3_1, in0_r3, in1_v1);
+        acc3_2 = svmla_f32_x(svptrue_b32(), acc3_2, in0_r3, in1_v2);
+        acc3_3 = svmla_f32_x(svptrue_b32(), acc3_3, in0_r3, in1_v3);
+        svfloat32_t in0_r4 = svdup_n_f32(in0[i * stride0 + r2 + 4 * stride0]);
+        acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_r4, in1_v0);
+        acc4_1 = svmla_f32_x(svptrue_b32(), acc4_1, in0_r4, in1_v1);
+        acc4_2 = svmla_f32_x(svptrue_b32(), acc4_2, in0_r4, in1_v2);
+        acc4_3 = svmla_f32_x(svptrue_b32(), acc4_3, in0_r4, in1_v3);
+        svfloat32_t in0_r5 = svdup_n_f32(in0[i * stride0 + r2 + 5 * stride0]);
+        acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_r5, in1_v0);
+        acc5_1 = svmla_f32_x(svptrue_b32(), acc5_1, in0_r5, in1_v1);
+        acc5_2 = svmla_f32_x(svptrue_b32(), acc5_2, in0_r5, in1_v2);
+        acc5_3 = svmla_f32_x(svptrue_b32(), acc5_3, in0_r5, in1_v3);
       }
-      int64_t i = 0;
-      // along i: tiles of 6 x 4 vectors
-      for (; i + 6 <= size0; i += 6) {
-        int64_t out_base = i * stride1 + j;
-        svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
-        svfloat32_t acc0_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
-        svfloat32_t acc0_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
-        svfloat32_t acc0_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
-        svfloat32_t acc1_0 = svld1_f32(svptrue_b32(), in2 + j);
-        svfloat32_t acc1_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
-        svfloat32_t acc1_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
-        svfloat32_t acc1_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
-        svfloat32_t acc2_0 = svld1_f32(svptrue_b32(), in2 + j);
-        svfloat32_t acc2_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
-        svfloat32_t acc2_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
-        svfloat32_t acc2_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
-        svfloat32_t acc3_0 = svld1_f32(svptrue_b32(), in2 + j);
-        svfloat32_t acc3_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
-        svfloat32_t acc3_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
-        svfloat32_t acc3_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
-        svfloat32_t acc4_0 = svld1_f32(svptrue_b32(), in2 + j);
-        svfloat32_t acc4_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
-        svfloat32_t acc4_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
-        svfloat32_t acc4_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
-        svfloat32_t acc5_0 = svld1_f32(svptrue_b32(), in2 + j);
-        svfloat32_t acc5_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
-        svfloat32_t acc5_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
-        svfloat32_t acc5_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = svld1_f32(svptrue_b32(), out + out_base);
-          acc0_1 = svld1_f32(svptrue_b32(), out + out_base + 4 * vscale);
-          acc0_2 = svld1_f32(svptrue_b32(), out + out_base + 8 * vscale);
-          acc0_3 = svld1_f32(svptrue_b32(), out + out_base + 12 * vscale);
-          acc1_0 = svld1_f32(svptrue_b32(), out + out_base + stride1);
-          acc1_1 = svld1_f32(svptrue_b32(), out + out_base + stride1 + 4 * vscale);
-          acc1_2 = svld1_f32(svptrue_b32(), out + out_base + stride1 + 8 * vscale);
-          acc1_3 = svld1_f32(svptrue_b32(), out + out_base + stride1 + 12 * vscale);
-          acc2_0 = svld1_f32(svptrue_b32(), out + out_base + 2 * stride1);
-          acc2_1 = svld1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 4 * vscale);
-          acc2_2 = svld1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 8 * vscale);
-          acc2_3 = svld1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 12 * vscale);
-          acc3_0 = svld1_f32(svptrue_b32(), out + out_base + 3 * stride1);
-          acc3_1 = svld1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 4 * vscale);
-          acc3_2 = svld1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 8 * vscale);
-          acc3_3 = svld1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 12 * vscale);
-          acc4_0 = svld1_f32(svptrue_b32(), out + out_base + 4 * stride1);
-          acc4_1 = svld1_f32(svptrue_b32(), out + out_base + 4 * stride1 + 4 * vscale);
-          acc4_2 = svld1_f32(svptrue_b32(), out + out_base + 4 * stride1 + 8 * vscale);
-          acc4_3 = svld1_f32(svptrue_b32(), out + out_base + 4 * stride1 + 12 * vscale);
-          acc5_0 = svld1_f32(svptrue_b32(), out + out_base + 5 * stride1);
-          acc5_1 = svld1_f32(svptrue_b32(), out + out_base + 5 * stride1 + 4 * vscale);
-          acc5_2 = svld1_f32(svptrue_b32(), out + out_base + 5 * stride1 + 8 * vscale);
-          acc5_3 = svld1_f32(svptrue_b32(), out + out_base + 5 * stride1 + 12 * vscale);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          svfloat32_t in1_v0 =
-              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale - 16 * k0 * vscale);
-          svfloat32_t in1_v1 =
-              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale + 4 * vscale - 16 * k0 * vscale);
-          svfloat32_t in1_v2 =
-              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale + 8 * vscale - 16 * k0 * vscale);
-          svfloat32_t in1_v3 =
-              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale + 12 * vscale - 16 * k0 * vscale);
-          svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-          acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
-          acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_r0, in1_v1);
-          acc0_2 = svmla_f32_x(svptrue_b32(), acc0_2, in0_r0, in1_v2);
-          acc0_3 = svmla_f32_x(svptrue_b32(), acc0_3, in0_r0, in1_v3);
-          svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
-          acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
-          acc1_1 = svmla_f32_x(svptrue_b32(), acc1_1, in0_r1, in1_v1);
-          acc1_2 = svmla_f32_x(svptrue_b32(), acc1_2, in0_r1, in1_v2);
-          acc1_3 = svmla_f32_x(svptrue_b32(), acc1_3, in0_r1, in1_v3);
-          svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
-          acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
-          acc2_1 = svmla_f32_x(svptrue_b32(), acc2_1, in0_r2, in1_v1);
-          acc2_2 = svmla_f32_x(svptrue_b32(), acc2_2, in0_r2, in1_v2);
-          acc2_3 = svmla_f32_x(svptrue_b32(), acc2_3, in0_r2, in1_v3);
-          svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
-          acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
-          acc3_1 = svmla_f32_x(svptrue_b32(), acc3_1, in0_r3, in1_v1);
-          acc3_2 = svmla_f32_x(svptrue_b32(), acc3_2, in0_r3, in1_v2);
-          acc3_3 = svmla_f32_x(svptrue_b32(), acc3_3, in0_r3, in1_v3);
-          svfloat32_t in0_r4 = svdup_n_f32(in0[i * stride0 + r2 + 4 * stride0]);
-          acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_r4, in1_v0);
-          acc4_1 = svmla_f32_x(svptrue_b32(), acc4_1, in0_r4, in1_v1);
-          acc4_2 = svmla_f32_x(svptrue_b32(), acc4_2, in0_r4, in1_v2);
-          acc4_3 = svmla_f32_x(svptrue_b32(), acc4_3, in0_r4, in1_v3);
-          svfloat32_t in0_r5 = svdup_n_f32(in0[i * stride0 + r2 + 5 * stride0]);
-          acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_r5, in1_v0);
-          acc5_1 = svmla_f32_x(svptrue_b32(), acc5_1, in0_r5, in1_v1);
-          acc5_2 = svmla_f32_x(svptrue_b32(), acc5_2, in0_r5, in1_v2);
-          acc5_3 = svmla_f32_x(svptrue_b32(), acc5_3, in0_r5, in1_v3);
-        }
-        svst1_f32(svptrue_b32(), out + out_base, acc0_0);
-        svst1_f32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
-        svst1_f32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
-        svst1_f32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
-        svst1_f32(svptrue_b32(), out + out_base + stride1, acc1_0);
-        svst1_f32(svptrue_b32(), out + out_base + stride1 + 4 * vscale, acc1_1);
-        svst1_f32(svptrue_b32(), out + out_base + stride1 + 8 * vscale, acc1_2);
-        svst1_f32(svptrue_b32(), out + out_base + stride1 + 12 * vscale, acc1_3);
-        svst1_f32(svptrue_b32(), out + out_base + 2 * stride1, acc2_0);
-        svst1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 4 * vscale, acc2_1);
-        svst1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 8 * vscale, acc2_2);
-        svst1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 12 * vscale, acc2_3);
-        svst1_f32(svptrue_b32(), out + out_base + 3 * stride1, acc3_0);
-        svst1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 4 * vscale, acc3_1);
-        svst1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 8 * vscale, acc3_2);
-        svst1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 12 * vscale, acc3_3);
-        svst1_f32(svptrue_b32(), out + out_base + 4 * stride1, acc4_0);
-        svst1_f32(svptrue_b32(), out + out_base + 4 * stride1 + 4 * vscale, acc4_1);
-        svst1_f32(svptrue_b32(), out + out_base + 4 * stride1 + 8 * vscale, acc4_2);
-        svst1_f32(svptrue_b32(), out + out_base + 4 * stride1 + 12 * vscale, acc4_3);
-        svst1_f32(svptrue_b32(), out + out_base + 5 * stride1, acc5_0);
-        svst1_f32(svptrue_b32(), out + out_base + 5 * stride1 + 4 * vscale, acc5_1);
-        svst1_f32(svptrue_b32(), out + out_base + 5 * stride1 + 8 * vscale, acc5_2);
-        svst1_f32(svptrue_b32(), out + out_base + 5 * stride1 + 12 * vscale, acc5_3);
+      svst1_f32(svptrue_b32(), out + out_base, acc0_0);
+      svst1_f32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
+      svst1_f32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
+      svst1_f32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
+      svst1_f32(svptrue_b32(), out + out_base + stride1, acc1_0);
+      svst1_f32(svptrue_b32(), out + out_base + stride1 + 4 * vscale, acc1_1);
+      svst1_f32(svptrue_b32(), out + out_base + stride1 + 8 * vscale, acc1_2);
+      svst1_f32(svptrue_b32(), out + out_base + stride1 + 12 * vscale, acc1_3);
+      svst1_f32(svptrue_b32(), out + out_base + 2 * stride1, acc2_0);
+      svst1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 4 * vscale, acc2_1);
+      svst1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 8 * vscale, acc2_2);
+      svst1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 12 * vscale, acc2_3);
+      svst1_f32(svptrue_b32(), out + out_base + 3 * stride1, acc3_0);
+      svst1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 4 * vscale, acc3_1);
+      svst1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 8 * vscale, acc3_2);
+      svst1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 12 * vscale, acc3_3);
+      svst1_f32(svptrue_b32(), out + out_base + 4 * stride1, acc4_0);
+      svst1_f32(svptrue_b32(), out + out_base + 4 * stride1 + 4 * vscale, acc4_1);
+      svst1_f32(svptrue_b32(), out + out_base + 4 * stride1 + 8 * vscale, acc4_2);
+      svst1_f32(svptrue_b32(), out + out_base + 4 * stride1 + 12 * vscale, acc4_3);
+      svst1_f32(svptrue_b32(), out + out_base + 5 * stride1, acc5_0);
+      svst1_f32(svptrue_b32(), out + out_base + 5 * stride1 + 4 * vscale, acc5_1);
+      svst1_f32(svptrue_b32(), out + out_base + 5 * stride1 + 8 * vscale, acc5_2);
+      svst1_f32(svptrue_b32(), out + out_base + 5 * stride1 + 12 * vscale, acc5_3);
+    }
+    // the rest: 4 rows
+    for (; i + 4 <= size0; i += 4) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_block1 = (j + 4 * vscale) / 64 * 64;
+      int64_t in1_block2 = (j + 8 * vscale) / 64 * 64;
+      int64_t in1_block3 = (j + 12 * vscale) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t in1_base1 = in1_block1 * in1_block_skip + j + 4 * vscale;
+      int64_t in1_base2 = in1_block2 * in1_block_skip + j + 8 * vscale;
+      int64_t in1_base3 = in1_block3 * in1_block_skip + j + 12 * vscale;
+      int64_t out_base = i * stride1 + j;
+      svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
+      svfloat32_t acc0_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
+      svfloat32_t acc0_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
+      svfloat32_t acc0_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
+      svfloat32_t acc1_0 = svld1_f32(svptrue_b32(), in2 + j);
+      svfloat32_t acc1_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
+      svfloat32_t acc1_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
+      svfloat32_t acc1_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
+      svfloat32_t acc2_0 = svld1_f32(svptrue_b32(), in2 + j);
+      svfloat32_t acc2_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
+      svfloat32_t acc2_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
+      svfloat32_t acc2_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
+      svfloat32_t acc3_0 = svld1_f32(svptrue_b32(), in2 + j);
+      svfloat32_t acc3_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
+      svfloat32_t acc3_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
+      svfloat32_t acc3_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + in1_base0 + 64 * r2);
+        svfloat32_t in1_v1 = svld1_f32(svptrue_b32(), in1 + in1_base1 + 64 * r2);
+        svfloat32_t in1_v2 = svld1_f32(svptrue_b32(), in1 + in1_base2 + 64 * r2);
+        svfloat32_t in1_v3 = svld1_f32(svptrue_b32(), in1 + in1_base3 + 64 * r2);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_r0, in1_v1);
+        acc0_2 = svmla_f32_x(svptrue_b32(), acc0_2, in0_r0, in1_v2);
+        acc0_3 = svmla_f32_x(svptrue_b32(), acc0_3, in0_r0, in1_v3);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+        acc1_1 = svmla_f32_x(svptrue_b32(), acc1_1, in0_r1, in1_v1);
+        acc1_2 = svmla_f32_x(svptrue_b32(), acc1_2, in0_r1, in1_v2);
+        acc1_3 = svmla_f32_x(svptrue_b32(), acc1_3, in0_r1, in1_v3);
+        svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
+        acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
+        acc2_1 = svmla_f32_x(svptrue_b32(), acc2_1, in0_r2, in1_v1);
+        acc2_2 = svmla_f32_x(svptrue_b32(), acc2_2, in0_r2, in1_v2);
+        acc2_3 = svmla_f32_x(svptrue_b32(), acc2_3, in0_r2, in1_v3);
+        svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
+        acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
+        acc3_1 = svmla_f32_x(svptrue_b32(), acc3_1, in0_r3, in1_v1);
+        acc3_2 = svmla_f32_x(svptrue_b32(), acc3_2, in0_r3, in1_v2);
+        acc3_3 = svmla_f32_x(svptrue_b32(), acc3_3, in0_r3, in1_v3);
       }
-      // the rest: 4 rows
-      for (; i + 4 <= size0; i += 4) {
-        int64_t out_base = i * stride1 + j;
-        svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
-        svfloat32_t acc0_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
-        svfloat32_t acc0_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
-        svfloat32_t acc0_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
-        svfloat32_t acc1_0 = svld1_f32(svptrue_b32(), in2 + j);
-        svfloat32_t acc1_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
-        svfloat32_t acc1_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
-        svfloat32_t acc1_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
-        svfloat32_t acc2_0 = svld1_f32(svptrue_b32(), in2 + j);
-        svfloat32_t acc2_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
-        svfloat32_t acc2_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
-        svfloat32_t acc2_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
-        svfloat32_t acc3_0 = svld1_f32(svptrue_b32(), in2 + j);
-        svfloat32_t acc3_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
-        svfloat32_t acc3_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
-        svfloat32_t acc3_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = svld1_f32(svptrue_b32(), out + out_base);
-          acc0_1 = svld1_f32(svptrue_b32(), out + out_base + 4 * vscale);
-          acc0_2 = svld1_f32(svptrue_b32(), out + out_base + 8 * vscale);
-          acc0_3 = svld1_f32(svptrue_b32(), out + out_base + 12 * vscale);
-          acc1_0 = svld1_f32(svptrue_b32(), out + out_base + stride1);
-          acc1_1 = svld1_f32(svptrue_b32(), out + out_base + stride1 + 4 * vscale);
-          acc1_2 = svld1_f32(svptrue_b32(), out + out_base + stride1 + 8 * vscale);
-          acc1_3 = svld1_f32(svptrue_b32(), out + out_base + stride1 + 12 * vscale);
-          acc2_0 = svld1_f32(svptrue_b32(), out + out_base + 2 * stride1);
-          acc2_1 = svld1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 4 * vscale);
-          acc2_2 = svld1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 8 * vscale);
-          acc2_3 = svld1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 12 * vscale);
-          acc3_0 = svld1_f32(svptrue_b32(), out + out_base + 3 * stride1);
-          acc3_1 = svld1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 4 * vscale);
-          acc3_2 = svld1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 8 * vscale);
-          acc3_3 = svld1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 12 * vscale);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          svfloat32_t in1_v0 =
-              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale - 16 * k0 * vscale);
-          svfloat32_t in1_v1 =
-              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale + 4 * vscale - 16 * k0 * vscale);
-          svfloat32_t in1_v2 =
-              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale + 8 * vscale - 16 * k0 * vscale);
-          svfloat32_t in1_v3 =
-              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale + 12 * vscale - 16 * k0 * vscale);
-          svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-          acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
-          acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_r0, in1_v1);
-          acc0_2 = svmla_f32_x(svptrue_b32(), acc0_2, in0_r0, in1_v2);
-          acc0_3 = svmla_f32_x(svptrue_b32(), acc0_3, in0_r0, in1_v3);
-          svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
-          acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
-          acc1_1 = svmla_f32_x(svptrue_b32(), acc1_1, in0_r1, in1_v1);
-          acc1_2 = svmla_f32_x(svptrue_b32(), acc1_2, in0_r1, in1_v2);
-          acc1_3 = svmla_f32_x(svptrue_b32(), acc1_3, in0_r1, in1_v3);
-          svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
-          acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
-          acc2_1 = svmla_f32_x(svptrue_b32(), acc2_1, in0_r2, in1_v1);
-          acc2_2 = svmla_f32_x(svptrue_b32(), acc2_2, in0_r2, in1_v2);
-          acc2_3 = svmla_f32_x(svptrue_b32(), acc2_3, in0_r2, in1_v3);
-          svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
-          acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
-          acc3_1 = svmla_f32_x(svptrue_b32(), acc3_1, in0_r3, in1_v1);
-          acc3_2 = svmla_f32_x(svptrue_b32(), acc3_2, in0_r3, in1_v2);
-          acc3_3 = svmla_f32_x(svptrue_b32(), acc3_3, in0_r3, in1_v3);
-        }
-        svst1_f32(svptrue_b32(), out + out_base, acc0_0);
-        svst1_f32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
-        svst1_f32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
-        svst1_f32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
-        svst1_f32(svptrue_b32(), out + out_base + stride1, acc1_0);
-        svst1_f32(svptrue_b32(), out + out_base + stride1 + 4 * vscale, acc1_1);
-        svst1_f32(svptrue_b32(), out + out_base + stride1 + 8 * vscale, acc1_2);
-        svst1_f32(svptrue_b32(), out + out_base + stride1 + 12 * vscale, acc1_3);
-        svst1_f32(svptrue_b32(), out + out_base + 2 * stride1, acc2_0);
-        svst1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 4 * vscale, acc2_1);
-        svst1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 8 * vscale, acc2_2);
-        svst1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 12 * vscale, acc2_3);
-        svst1_f32(svptrue_b32(), out + out_base + 3 * stride1, acc3_0);
-        svst1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 4 * vscale, acc3_1);
-        svst1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 8 * vscale, acc3_2);
-        svst1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 12 * vscale, acc3_3);
+      svst1_f32(svptrue_b32(), out + out_base, acc0_0);
+      svst1_f32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
+      svst1_f32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
+      svst1_f32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
+      svst1_f32(svptrue_b32(), out + out_base + stride1, acc1_0);
+      svst1_f32(svptrue_b32(), out + out_base + stride1 + 4 * vscale, acc1_1);
+      svst1_f32(svptrue_b32(), out + out_base + stride1 + 8 * vscale, acc1_2);
+      svst1_f32(svptrue_b32(), out + out_base + stride1 + 12 * vscale, acc1_3);
+      svst1_f32(svptrue_b32(), out + out_base + 2 * stride1, acc2_0);
+      svst1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 4 * vscale, acc2_1);
+      svst1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 8 * vscale, acc2_2);
+      svst1_f32(svptrue_b32(), out + out_base + 2 * stride1 + 12 * vscale, acc2_3);
+      svst1_f32(svptrue_b32(), out + out_base + 3 * stride1, acc3_0);
+      svst1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 4 * vscale, acc3_1);
+      svst1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 8 * vscale, acc3_2);
+      svst1_f32(svptrue_b32(), out + out_base + 3 * stride1 + 12 * vscale, acc3_3);
+    }
+    // the rest: 2 rows
+    for (; i + 2 <= size0; i += 2) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_block1 = (j + 4 * vscale) / 64 * 64;
+      int64_t in1_block2 = (j + 8 * vscale) / 64 * 64;
+      int64_t in1_block3 = (j + 12 * vscale) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t in1_base1 = in1_block1 * in1_block_skip + j + 4 * vscale;
+      int64_t in1_base2 = in1_block2 * in1_block_skip + j + 8 * vscale;
+      int64_t in1_base3 = in1_block3 * in1_block_skip + j + 12 * vscale;
+      int64_t out_base = i * stride1 + j;
+      svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
+      svfloat32_t acc0_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
+      svfloat32_t acc0_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
+      svfloat32_t acc0_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
+      svfloat32_t acc1_0 = svld1_f32(svptrue_b32(), in2 + j);
+      svfloat32_t acc1_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
+      svfloat32_t acc1_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
+      svfloat32_t acc1_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + in1_base0 + 64 * r2);
+        svfloat32_t in1_v1 = svld1_f32(svptrue_b32(), in1 + in1_base1 + 64 * r2);
+        svfloat32_t in1_v2 = svld1_f32(svptrue_b32(), in1 + in1_base2 + 64 * r2);
+        svfloat32_t in1_v3 = svld1_f32(svptrue_b32(), in1 + in1_base3 + 64 * r2);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_r0, in1_v1);
+        acc0_2 = svmla_f32_x(svptrue_b32(), acc0_2, in0_r0, in1_v2);
+        acc0_3 = svmla_f32_x(svptrue_b32(), acc0_3, in0_r0, in1_v3);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+        acc1_1 = svmla_f32_x(svptrue_b32(), acc1_1, in0_r1, in1_v1);
+        acc1_2 = svmla_f32_x(svptrue_b32(), acc1_2, in0_r1, in1_v2);
+        acc1_3 = svmla_f32_x(svptrue_b32(), acc1_3, in0_r1, in1_v3);
       }
-      // the rest: 2 rows
-      for (; i + 2 <= size0; i += 2) {
-        int64_t out_base = i * stride1 + j;
-        svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
-        svfloat32_t acc0_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
-        svfloat32_t acc0_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
-        svfloat32_t acc0_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
-        svfloat32_t acc1_0 = svld1_f32(svptrue_b32(), in2 + j);
-        svfloat32_t acc1_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
-        svfloat32_t acc1_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
-        svfloat32_t acc1_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = svld1_f32(svptrue_b32(), out + out_base);
-          acc0_1 = svld1_f32(svptrue_b32(), out + out_base + 4 * vscale);
-          acc0_2 = svld1_f32(svptrue_b32(), out + out_base + 8 * vscale);
-          acc0_3 = svld1_f32(svptrue_b32(), out + out_base + 12 * vscale);
-          acc1_0 = svld1_f32(svptrue_b32(), out + out_base + stride1);
-          acc1_1 = svld1_f32(svptrue_b32(), out + out_base + stride1 + 4 * vscale);
-          acc1_2 = svld1_f32(svptrue_b32(), out + out_base + stride1 + 8 * vscale);
-          acc1_3 = svld1_f32(svptrue_b32(), out + out_base + stride1 + 12 * vscale);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          svfloat32_t in1_v0 =
-              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale - 16 * k0 * vscale);
-          svfloat32_t in1_v1 =
-              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale + 4 * vscale - 16 * k0 * vscale);
-          svfloat32_t in1_v2 =
-              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale + 8 * vscale - 16 * k0 * vscale);
-          svfloat32_t in1_v3 =
-              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale + 12 * vscale - 16 * k0 * vscale);
-          svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-          acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
-          acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_r0, in1_v1);
-          acc0_2 = svmla_f32_x(svptrue_b32(), acc0_2, in0_r0, in1_v2);
-          acc0_3 = svmla_f32_x(svptrue_b32(), acc0_3, in0_r0, in1_v3);
-          svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
-          acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
-          acc1_1 = svmla_f32_x(svptrue_b32(), acc1_1, in0_r1, in1_v1);
-          acc1_2 = svmla_f32_x(svptrue_b32(), acc1_2, in0_r1, in1_v2);
-          acc1_3 = svmla_f32_x(svptrue_b32(), acc1_3, in0_r1, in1_v3);
-        }
-        svst1_f32(svptrue_b32(), out + out_base, acc0_0);
-        svst1_f32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
-        svst1_f32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
-        svst1_f32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
-        svst1_f32(svptrue_b32(), out + out_base + stride1, acc1_0);
-        svst1_f32(svptrue_b32(), out + out_base + stride1 + 4 * vscale, acc1_1);
-        svst1_f32(svptrue_b32(), out + out_base + stride1 + 8 * vscale, acc1_2);
-        svst1_f32(svptrue_b32(), out + out_base + stride1 + 12 * vscale, acc1_3);
+      svst1_f32(svptrue_b32(), out + out_base, acc0_0);
+      svst1_f32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
+      svst1_f32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
+      svst1_f32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
+      svst1_f32(svptrue_b32(), out + out_base + stride1, acc1_0);
+      svst1_f32(svptrue_b32(), out + out_base + stride1 + 4 * vscale, acc1_1);
+      svst1_f32(svptrue_b32(), out + out_base + stride1 + 8 * vscale, acc1_2);
+      svst1_f32(svptrue_b32(), out + out_base + stride1 + 12 * vscale, acc1_3);
+    }
+    // the rest: 1 row
+    for (; i < size0; ++i) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_block1 = (j + 4 * vscale) / 64 * 64;
+      int64_t in1_block2 = (j + 8 * vscale) / 64 * 64;
+      int64_t in1_block3 = (j + 12 * vscale) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t in1_base1 = in1_block1 * in1_block_skip + j + 4 * vscale;
+      int64_t in1_base2 = in1_block2 * in1_block_skip + j + 8 * vscale;
+      int64_t in1_base3 = in1_block3 * in1_block_skip + j + 12 * vscale;
+      int64_t out_base = i * stride1 + j;
+      svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
+      svfloat32_t acc0_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
+      svfloat32_t acc0_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
+      svfloat32_t acc0_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + in1_base0 + 64 * r2);
+        svfloat32_t in1_v1 = svld1_f32(svptrue_b32(), in1 + in1_base1 + 64 * r2);
+        svfloat32_t in1_v2 = svld1_f32(svptrue_b32(), in1 + in1_base2 + 64 * r2);
+        svfloat32_t in1_v3 = svld1_f32(svptrue_b32(), in1 + in1_base3 + 64 * r2);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_r0, in1_v1);
+        acc0_2 = svmla_f32_x(svptrue_b32(), acc0_2, in0_r0, in1_v2);
+        acc0_3 = svmla_f32_x(svptrue_b32(), acc0_3, in0_r0, in1_v3);
       }
-      // the rest: 1 row
-      for (; i < size0; ++i) {
-        int64_t out_base = i * stride1 + j;
-        svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
-        svfloat32_t acc0_1 = svld1_f32(svptrue_b32(), in2 + j + 4 * vscale);
-        svfloat32_t acc0_2 = svld1_f32(svptrue_b32(), in2 + j + 8 * vscale);
-        svfloat32_t acc0_3 = svld1_f32(svptrue_b32(), in2 + j + 12 * vscale);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = svld1_f32(svptrue_b32(), out + out_base);
-          acc0_1 = svld1_f32(svptrue_b32(), out + out_base + 4 * vscale);
-          acc0_2 = svld1_f32(svptrue_b32(), out + out_base + 8 * vscale);
-          acc0_3 = svld1_f32(svptrue_b32(), out + out_base + 12 * vscale);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          svfloat32_t in1_v0 =
-              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale - 16 * k0 * vscale);
-          svfloat32_t in1_v1 =
-              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale + 4 * vscale - 16 * k0 * vscale);
-          svfloat32_t in1_v2 =
-              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale + 8 * vscale - 16 * k0 * vscale);
-          svfloat32_t in1_v3 =
-              svld1_f32(svptrue_b32(), panel + 16 * r2 * vscale + 12 * vscale - 16 * k0 * vscale);
-          svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-          acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
-          acc0_1 = svmla_f32_x(svptrue_b32(), acc0_1, in0_r0, in1_v1);
-          acc0_2 = svmla_f32_x(svptrue_b32(), acc0_2, in0_r0, in1_v2);
-          acc0_3 = svmla_f32_x(svptrue_b32(), acc0_3, in0_r0, in1_v3);
-        }
-        svst1_f32(svptrue_b32(), out + out_base, acc0_0);
-        svst1_f32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
-        svst1_f32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
-        svst1_f32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
-      }
+      svst1_f32(svptrue_b32(), out + out_base, acc0_0);
+      svst1_f32(svptrue_b32(), out + out_base + 4 * vscale, acc0_1);
+      svst1_f32(svptrue_b32(), out + out_base + 8 * vscale, acc0_2);
+      svst1_f32(svptrue_b32(), out + out_base + 12 * vscale, acc0_3);
     }
   }
   // one vector at a time
   for (; j <= size1 - 4 * vscale; j += 4 * vscale) {
-    int64_t in1_block0 = (j) / 64 * 64;
-    int64_t k_blocks_end = size2 > 1 ? size2 : 1;
-    // blocks of 128 steps of k through the panel
-    int64_t k0 = 0;
-    for (; k0 < k_blocks_end; k0 += 128) {
-      int64_t k_end = k0 + 128 < size2 ? k0 + 128 : size2;
-      // pack: 1 vector of bt_packed per step
-      int64_t kp = k0;
-      for (; kp < k_end; ++kp) {
-        svst1_f32(svptrue_b32(), panel + 4 * kp * vscale - 4 * k0 * vscale,
-                  svld1_f32(svptrue_b32(), in1 + in1_block0 * in1_block_skip + j + 64 * kp));
+    int64_t i = 0;
+    // along i: tiles of 8 x 1 vectors
+    for (; i + 8 <= size0; i += 8) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
+      svfloat32_t acc1_0 = svld1_f32(svptrue_b32(), in2 + j);
+      svfloat32_t acc2_0 = svld1_f32(svptrue_b32(), in2 + j);
+      svfloat32_t acc3_0 = svld1_f32(svptrue_b32(), in2 + j);
+      svfloat32_t acc4_0 = svld1_f32(svptrue_b32(), in2 + j);
+      svfloat32_t acc5_0 = svld1_f32(svptrue_b32(), in2 + j);
+      svfloat32_t acc6_0 = svld1_f32(svptrue_b32(), in2 + j);
+      svfloat32_t acc7_0 = svld1_f32(svptrue_b32(), in2 + j);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + in1_base0 + 64 * r2);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+        svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
+        acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
+        svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
+        acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
+        svfloat32_t in0_r4 = svdup_n_f32(in0[i * stride0 + r2 + 4 * stride0]);
+        acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_r4, in1_v0);
+        svfloat32_t in0_r5 = svdup_n_f32(in0[i * stride0 + r2 + 5 * stride0]);
+        acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_r5, in1_v0);
+        svfloat32_t in0_r6 = svdup_n_f32(in0[i * stride0 + r2 + 6 * stride0]);
+        acc6_0 = svmla_f32_x(svptrue_b32(), acc6_0, in0_r6, in1_v0);
+        svfloat32_t in0_r7 = svdup_n_f32(in0[i * stride0 + r2 + 7 * stride0]);
+        acc7_0 = svmla_f32_x(svptrue_b32(), acc7_0, in0_r7, in1_v0);
       }
-      int64_t i = 0;
-      // along i: tiles of 8 x 1 vectors
-      for (; i + 8 <= size0; i += 8) {
-        int64_t out_base = i * stride1 + j;
-        svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
-        svfloat32_t acc1_0 = svld1_f32(svptrue_b32(), in2 + j);
-        svfloat32_t acc2_0 = svld1_f32(svptrue_b32(), in2 + j);
-        svfloat32_t acc3_0 = svld1_f32(svptrue_b32(), in2 + j);
-        svfloat32_t acc4_0 = svld1_f32(svptrue_b32(), in2 + j);
-        svfloat32_t acc5_0 = svld1_f32(svptrue_b32(), in2 + j);
-        svfloat32_t acc6_0 = svld1_f32(svptrue_b32(), in2 + j);
-        svfloat32_t acc7_0 = svld1_f32(svptrue_b32(), in2 + j);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = svld1_f32(svptrue_b32(), out + out_base);
-          acc1_0 = svld1_f32(svptrue_b32(), out + out_base + stride1);
-          acc2_0 = svld1_f32(svptrue_b32(), out + out_base + 2 * stride1);
-          acc3_0 = svld1_f32(svptrue_b32(), out + out_base + 3 * stride1);
-          acc4_0 = svld1_f32(svptrue_b32(), out + out_base + 4 * stride1);
-          acc5_0 = svld1_f32(svptrue_b32(), out + out_base + 5 * stride1);
-          acc6_0 = svld1_f32(svptrue_b32(), out + out_base + 6 * stride1);
-          acc7_0 = svld1_f32(svptrue_b32(), out + out_base + 7 * stride1);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), panel + 4 * r2 * vscale - 4 * k0 * vscale);
-          svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-          acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
-          svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
-          acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
-          svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
-          acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
-          svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
-          acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
-          svfloat32_t in0_r4 = svdup_n_f32(in0[i * stride0 + r2 + 4 * stride0]);
-          acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_r4, in1_v0);
-          svfloat32_t in0_r5 = svdup_n_f32(in0[i * stride0 + r2 + 5 * stride0]);
-          acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_r5, in1_v0);
-          svfloat32_t in0_r6 = svdup_n_f32(in0[i * stride0 + r2 + 6 * stride0]);
-          acc6_0 = svmla_f32_x(svptrue_b32(), acc6_0, in0_r6, in1_v0);
-          svfloat32_t in0_r7 = svdup_n_f32(in0[i * stride0 + r2 + 7 * stride0]);
-          acc7_0 = svmla_f32_x(svptrue_b32(), acc7_0, in0_r7, in1_v0);
-        }
-        svst1_f32(svptrue_b32(), out + out_base, acc0_0);
-        svst1_f32(svptrue_b32(), out + out_base + stride1, acc1_0);
-        svst1_f32(svptrue_b32(), out + out_base + 2 * stride1, acc2_0);
-        svst1_f32(svptrue_b32(), out + out_base + 3 * stride1, acc3_0);
-        svst1_f32(svptrue_b32(), out + out_base + 4 * stride1, acc4_0);
-        svst1_f32(svptrue_b32(), out + out_base + 5 * stride1, acc5_0);
-        svst1_f32(svptrue_b32(), out + out_base + 6 * stride1, acc6_0);
-        svst1_f32(svptrue_b32(), out + out_base + 7 * stride1, acc7_0);
+      svst1_f32(svptrue_b32(), out + out_base, acc0_0);
+      svst1_f32(svptrue_b32(), out + out_base + stride1, acc1_0);
+      svst1_f32(svptrue_b32(), out + out_base + 2 * stride1, acc2_0);
+      svst1_f32(svptrue_b32(), out + out_base + 3 * stride1, acc3_0);
+      svst1_f32(svptrue_b32(), out + out_base + 4 * stride1, acc4_0);
+      svst1_f32(svptrue_b32(), out + out_base + 5 * stride1, acc5_0);
+      svst1_f32(svptrue_b32(), out + out_base + 6 * stride1, acc6_0);
+      svst1_f32(svptrue_b32(), out + out_base + 7 * stride1, acc7_0);
+    }
+    // the rest: 4 rows
+    for (; i + 4 <= size0; i += 4) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
+      svfloat32_t acc1_0 = svld1_f32(svptrue_b32(), in2 + j);
+      svfloat32_t acc2_0 = svld1_f32(svptrue_b32(), in2 + j);
+      svfloat32_t acc3_0 = svld1_f32(svptrue_b32(), in2 + j);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + in1_base0 + 64 * r2);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+        svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
+        acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
+        svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
+        acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
       }
-      // the rest: 4 rows
-      for (; i + 4 <= size0; i += 4) {
-        int64_t out_base = i * stride1 + j;
-        svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
-        svfloat32_t acc1_0 = svld1_f32(svptrue_b32(), in2 + j);
-        svfloat32_t acc2_0 = svld1_f32(svptrue_b32(), in2 + j);
-        svfloat32_t acc3_0 = svld1_f32(svptrue_b32(), in2 + j);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = svld1_f32(svptrue_b32(), out + out_base);
-          acc1_0 = svld1_f32(svptrue_b32(), out + out_base + stride1);
-          acc2_0 = svld1_f32(svptrue_b32(), out + out_base + 2 * stride1);
-          acc3_0 = svld1_f32(svptrue_b32(), out + out_base + 3 * stride1);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), panel + 4 * r2 * vscale - 4 * k0 * vscale);
-          svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-          acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
-          svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
-          acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
-          svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
-          acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
-          svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
-          acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
-        }
-        svst1_f32(svptrue_b32(), out + out_base, acc0_0);
-        svst1_f32(svptrue_b32(), out + out_base + stride1, acc1_0);
-        svst1_f32(svptrue_b32(), out + out_base + 2 * stride1, acc2_0);
-        svst1_f32(svptrue_b32(), out + out_base + 3 * stride1, acc3_0);
+      svst1_f32(svptrue_b32(), out + out_base, acc0_0);
+      svst1_f32(svptrue_b32(), out + out_base + stride1, acc1_0);
+      svst1_f32(svptrue_b32(), out + out_base + 2 * stride1, acc2_0);
+      svst1_f32(svptrue_b32(), out + out_base + 3 * stride1, acc3_0);
+    }
+    // the rest: 2 rows
+    for (; i + 2 <= size0; i += 2) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
+      svfloat32_t acc1_0 = svld1_f32(svptrue_b32(), in2 + j);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + in1_base0 + 64 * r2);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
       }
-      // the rest: 2 rows
-      for (; i + 2 <= size0; i += 2) {
-        int64_t out_base = i * stride1 + j;
-        svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
-        svfloat32_t acc1_0 = svld1_f32(svptrue_b32(), in2 + j);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = svld1_f32(svptrue_b32(), out + out_base);
-          acc1_0 = svld1_f32(svptrue_b32(), out + out_base + stride1);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), panel + 4 * r2 * vscale - 4 * k0 * vscale);
-          svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-          acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
-          svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
-          acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
-        }
-        svst1_f32(svptrue_b32(), out + out_base, acc0_0);
-        svst1_f32(svptrue_b32(), out + out_base + stride1, acc1_0);
+      svst1_f32(svptrue_b32(), out + out_base, acc0_0);
+      svst1_f32(svptrue_b32(), out + out_base + stride1, acc1_0);
+    }
+    // the rest: 1 row
+    for (; i < size0; ++i) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), in1 + in1_base0 + 64 * r2);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
       }
-      // the rest: 1 row
-      for (; i < size0; ++i) {
-        int64_t out_base = i * stride1 + j;
-        svfloat32_t acc0_0 = svld1_f32(svptrue_b32(), in2 + j);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = svld1_f32(svptrue_b32(), out + out_base);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          svfloat32_t in1_v0 = svld1_f32(svptrue_b32(), panel + 4 * r2 * vscale - 4 * k0 * vscale);
-          svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-          acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
-        }
-        svst1_f32(svptrue_b32(), out + out_base, acc0_0);
-      }
+      svst1_f32(svptrue_b32(), out + out_base, acc0_0);
     }
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
     svbool_t tail_lanes = svwhilelt_b32_s64(j, size1);
-    int64_t in1_block0 = (j) / 64 * 64;
-    int64_t k_blocks_end = size2 > 1 ? size2 : 1;
-    // blocks of 128 steps of k through the panel
-    int64_t k0 = 0;
-    for (; k0 < k_blocks_end; k0 += 128) {
-      int64_t k_end = k0 + 128 < size2 ? k0 + 128 : size2;
-      // pack: 1 vector of bt_packed per step
-      int64_t kp = k0;
-      for (; kp < k_end; ++kp) {
-        svfloat32_t packed0 =
-            svld1_f32(tail_lanes, in1 + in1_block0 * in1_block_skip + j + 64 * kp);
-        svst1_f32(svptrue_b32(), panel + 4 * kp * vscale - 4 * k0 * vscale, packed0);
+    int64_t i = 0;
+    // along i: tiles of 8 x 1 vectors
+    for (; i + 8 <= size0; i += 8) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      svfloat32_t acc0_0 = svld1_f32(tail_lanes, in2 + j);
+      svfloat32_t acc1_0 = svld1_f32(tail_lanes, in2 + j);
+      svfloat32_t acc2_0 = svld1_f32(tail_lanes, in2 + j);
+      svfloat32_t acc3_0 = svld1_f32(tail_lanes, in2 + j);
+      svfloat32_t acc4_0 = svld1_f32(tail_lanes, in2 + j);
+      svfloat32_t acc5_0 = svld1_f32(tail_lanes, in2 + j);
+      svfloat32_t acc6_0 = svld1_f32(tail_lanes, in2 + j);
+      svfloat32_t acc7_0 = svld1_f32(tail_lanes, in2 + j);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        svfloat32_t in1_v0 = svld1_f32(tail_lanes, in1 + in1_base0 + 64 * r2);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+        svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
+        acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
+        svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
+        acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
+        svfloat32_t in0_r4 = svdup_n_f32(in0[i * stride0 + r2 + 4 * stride0]);
+        acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_r4, in1_v0);
+        svfloat32_t in0_r5 = svdup_n_f32(in0[i * stride0 + r2 + 5 * stride0]);
+        acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_r5, in1_v0);
+        svfloat32_t in0_r6 = svdup_n_f32(in0[i * stride0 + r2 + 6 * stride0]);
+        acc6_0 = svmla_f32_x(svptrue_b32(), acc6_0, in0_r6, in1_v0);
+        svfloat32_t in0_r7 = svdup_n_f32(in0[i * stride0 + r2 + 7 * stride0]);
+        acc7_0 = svmla_f32_x(svptrue_b32(), acc7_0, in0_r7, in1_v0);
       }
-      int64_t i = 0;
-      // along i: tiles of 8 x 1 vectors
-      for (; i + 8 <= size0; i += 8) {
-        int64_t out_base = i * stride1 + j;
-        svfloat32_t acc0_0 = svld1_f32(tail_lanes, in2 + j);
-        svfloat32_t acc1_0 = svld1_f32(tail_lanes, in2 + j);
-        svfloat32_t acc2_0 = svld1_f32(tail_lanes, in2 + j);
-        svfloat32_t acc3_0 = svld1_f32(tail_lanes, in2 + j);
-        svfloat32_t acc4_0 = svld1_f32(tail_lanes, in2 + j);
-        svfloat32_t acc5_0 = svld1_f32(tail_lanes, in2 + j);
-        svfloat32_t acc6_0 = svld1_f32(tail_lanes, in2 + j);
-        svfloat32_t acc7_0 = svld1_f32(tail_lanes, in2 + j);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = svld1_f32(tail_lanes, out + out_base);
-          acc1_0 = svld1_f32(tail_lanes, out + out_base + stride1);
-          acc2_0 = svld1_f32(tail_lanes, out + out_base + 2 * stride1);
-          acc3_0 = svld1_f32(tail_lanes, out + out_base + 3 * stride1);
-          acc4_0 = svld1_f32(tail_lanes, out + out_base + 4 * stride1);
-          acc5_0 = svld1_f32(tail_lanes, out + out_base + 5 * stride1);
-          acc6_0 = svld1_f32(tail_lanes, out + out_base + 6 * stride1);
-          acc7_0 = svld1_f32(tail_lanes, out + out_base + 7 * stride1);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          svfloat32_t in1_v0 = svld1_f32(tail_lanes, panel + 4 * r2 * vscale - 4 * k0 * vscale);
-          svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-          acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
-          svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
-          acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
-          svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
-          acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
-          svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
-          acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
-          svfloat32_t in0_r4 = svdup_n_f32(in0[i * stride0 + r2 + 4 * stride0]);
-          acc4_0 = svmla_f32_x(svptrue_b32(), acc4_0, in0_r4, in1_v0);
-          svfloat32_t in0_r5 = svdup_n_f32(in0[i * stride0 + r2 + 5 * stride0]);
-          acc5_0 = svmla_f32_x(svptrue_b32(), acc5_0, in0_r5, in1_v0);
-          svfloat32_t in0_r6 = svdup_n_f32(in0[i * stride0 + r2 + 6 * stride0]);
-          acc6_0 = svmla_f32_x(svptrue_b32(), acc6_0, in0_r6, in1_v0);
-          svfloat32_t in0_r7 = svdup_n_f32(in0[i * stride0 + r2 + 7 * stride0]);
-          acc7_0 = svmla_f32_x(svptrue_b32(), acc7_0, in0_r7, in1_v0);
-        }
-        svst1_f32(tail_lanes, out + out_base, acc0_0);
-        svst1_f32(tail_lanes, out + out_base + stride1, acc1_0);
-        svst1_f32(tail_lanes, out + out_base + 2 * stride1, acc2_0);
-        svst1_f32(tail_lanes, out + out_base + 3 * stride1, acc3_0);
-        svst1_f32(tail_lanes, out + out_base + 4 * stride1, acc4_0);
-        svst1_f32(tail_lanes, out + out_base + 5 * stride1, acc5_0);
-        svst1_f32(tail_lanes, out + out_base + 6 * stride1, acc6_0);
-        svst1_f32(tail_lanes, out + out_base + 7 * stride1, acc7_0);
+      svst1_f32(tail_lanes, out + out_base, acc0_0);
+      svst1_f32(tail_lanes, out + out_base + stride1, acc1_0);
+      svst1_f32(tail_lanes, out + out_base + 2 * stride1, acc2_0);
+      svst1_f32(tail_lanes, out + out_base + 3 * stride1, acc3_0);
+      svst1_f32(tail_lanes, out + out_base + 4 * stride1, acc4_0);
+      svst1_f32(tail_lanes, out + out_base + 5 * stride1, acc5_0);
+      svst1_f32(tail_lanes, out + out_base + 6 * stride1, acc6_0);
+      svst1_f32(tail_lanes, out + out_base + 7 * stride1, acc7_0);
+    }
+    // the rest: 4 rows
+    for (; i + 4 <= size0; i += 4) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      svfloat32_t acc0_0 = svld1_f32(tail_lanes, in2 + j);
+      svfloat32_t acc1_0 = svld1_f32(tail_lanes, in2 + j);
+      svfloat32_t acc2_0 = svld1_f32(tail_lanes, in2 + j);
+      svfloat32_t acc3_0 = svld1_f32(tail_lanes, in2 + j);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        svfloat32_t in1_v0 = svld1_f32(tail_lanes, in1 + in1_base0 + 64 * r2);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
+        svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
+        acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
+        svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
+        acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
       }
-      // the rest: 4 rows
-      for (; i + 4 <= size0; i += 4) {
-        int64_t out_base = i * stride1 + j;
-        svfloat32_t acc0_0 = svld1_f32(tail_lanes, in2 + j);
-        svfloat32_t acc1_0 = svld1_f32(tail_lanes, in2 + j);
-        svfloat32_t acc2_0 = svld1_f32(tail_lanes, in2 + j);
-        svfloat32_t acc3_0 = svld1_f32(tail_lanes, in2 + j);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = svld1_f32(tail_lanes, out + out_base);
-          acc1_0 = svld1_f32(tail_lanes, out + out_base + stride1);
-          acc2_0 = svld1_f32(tail_lanes, out + out_base + 2 * stride1);
-          acc3_0 = svld1_f32(tail_lanes, out + out_base + 3 * stride1);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          svfloat32_t in1_v0 = svld1_f32(tail_lanes, panel + 4 * r2 * vscale - 4 * k0 * vscale);
-          svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-          acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
-          svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
-          acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
-          svfloat32_t in0_r2 = svdup_n_f32(in0[i * stride0 + r2 + 2 * stride0]);
-          acc2_0 = svmla_f32_x(svptrue_b32(), acc2_0, in0_r2, in1_v0);
-          svfloat32_t in0_r3 = svdup_n_f32(in0[i * stride0 + r2 + 3 * stride0]);
-          acc3_0 = svmla_f32_x(svptrue_b32(), acc3_0, in0_r3, in1_v0);
-        }
-        svst1_f32(tail_lanes, out + out_base, acc0_0);
-        svst1_f32(tail_lanes, out + out_base + stride1, acc1_0);
-        svst1_f32(tail_lanes, out + out_base + 2 * stride1, acc2_0);
-        svst1_f32(tail_lanes, out + out_base + 3 * stride1, acc3_0);
+      svst1_f32(tail_lanes, out + out_base, acc0_0);
+      svst1_f32(tail_lanes, out + out_base + stride1, acc1_0);
+      svst1_f32(tail_lanes, out + out_base + 2 * stride1, acc2_0);
+      svst1_f32(tail_lanes, out + out_base + 3 * stride1, acc3_0);
+    }
+    // the rest: 2 rows
+    for (; i + 2 <= size0; i += 2) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      svfloat32_t acc0_0 = svld1_f32(tail_lanes, in2 + j);
+      svfloat32_t acc1_0 = svld1_f32(tail_lanes, in2 + j);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        svfloat32_t in1_v0 = svld1_f32(tail_lanes, in1 + in1_base0 + 64 * r2);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
+        svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
       }
-      // the rest: 2 rows
-      for (; i + 2 <= size0; i += 2) {
-        int64_t out_base = i * stride1 + j;
-        svfloat32_t acc0_0 = svld1_f32(tail_lanes, in2 + j);
-        svfloat32_t acc1_0 = svld1_f32(tail_lanes, in2 + j);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = svld1_f32(tail_lanes, out + out_base);
-          acc1_0 = svld1_f32(tail_lanes, out + out_base + stride1);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          svfloat32_t in1_v0 = svld1_f32(tail_lanes, panel + 4 * r2 * vscale - 4 * k0 * vscale);
-          svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-          acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
-          svfloat32_t in0_r1 = svdup_n_f32(in0[i * stride0 + r2 + stride0]);
-          acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, in0_r1, in1_v0);
-        }
-        svst1_f32(tail_lanes, out + out_base, acc0_0);
-        svst1_f32(tail_lanes, out + out_base + stride1, acc1_0);
+      svst1_f32(tail_lanes, out + out_base, acc0_0);
+      svst1_f32(tail_lanes, out + out_base + stride1, acc1_0);
+    }
+    // the rest: 1 row
+    for (; i < size0; ++i) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      svfloat32_t acc0_0 = svld1_f32(tail_lanes, in2 + j);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        svfloat32_t in1_v0 = svld1_f32(tail_lanes, in1 + in1_base0 + 64 * r2);
+        svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
+        acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
       }
-      // the rest: 1 row
-      for (; i < size0; ++i) {
-        int64_t out_base = i * stride1 + j;
-        svfloat32_t acc0_0 = svld1_f32(tail_lanes, in2 + j);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = svld1_f32(tail_lanes, out + out_base);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          svfloat32_t in1_v0 = svld1_f32(tail_lanes, panel + 4 * r2 * vscale - 4 * k0 * vscale);
-          svfloat32_t in0_r0 = svdup_n_f32(in0[i * stride0 + r2]);
-          acc0_0 = svmla_f32_x(svptrue_b32(), acc0_0, in0_r0, in1_v0);
-        }
-        svst1_f32(tail_lanes, out + out_base, acc0_0);
-      }
+      svst1_f32(tail_lanes, out + out_base, acc0_0);
     }
   }
 }
 #endif
 
 // ---- avx2+fma (256-bit vectors)
-// packing: bt_packed is copied per column of tiles into a 128 KiB panel, 2048 steps of k at a time (the reduction runs in blocks of 2048)
+// no panel: bt_packed is packed ahead in blocks of 64 along j, which each column of tiles reads in order
 // packed ahead: bt_packed[k][j] is bt[j][k] copied once by matmul_bt_packed_f32_pack_bt() (in blocks of 64 along j, each dense, the vector dim innermost)
 // register tile: 6 x 2 vectors of f32x8 (12 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: j: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); i: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for j: tiles of 2 x f32x8 along j
-//     for blocks of 2048 steps of k: pack bt_packed into the panel
-//       for i: tiles of 6 rows along i
-//         sums[6][2] = bias[j]   (compute_at i: in registers)
-//         for k
-//           sums[6][2] += a[i][k] * bt_packed[k][j]: 2 vector loads, 6 broadcasts, 12 FMAs
-//         c[i][j] = sums
+//     for i: tiles of 6 rows along i
+//       sums[6][2] = bias[j]   (compute_at i: in registers)
+//       for k
+//         sums[6][2] += a[i][k] * bt_packed[k][j]: 2 vector loads, 6 broadcasts, 12 FMAs
+//       c[i][j] = sums
 // uses vfmadd fused multiply-add
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
@@ -1480,707 +1154,516 @@ __attribute__((target("+sve"))) void matmul_bt_packed_f32_sve(const float* in0, 
 __attribute__((target("avx2,fma"))) void matmul_bt_packed_f32_avx2_fma(
     const float* in0, const float* in1, const float* in2, int64_t size0, int64_t size1,
     int64_t size2, int64_t stride0, int64_t stride1, float* out) {
-#if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(float) * 32768);
-  float* const panel = (float*)panel_heap;
-#else
-  alignas(64) float panel[32768];
-#endif
   int64_t in1_block_skip = size2 - 1;
   int64_t j = 0;
   // along j: tiles of 2 vectors
   for (; j + 16 <= size1; j += 16) {
-    int64_t in1_block0 = (j) / 64 * 64;
-    int64_t in1_block1 = (j + 8) / 64 * 64;
-    int64_t k_blocks_end = size2 > 1 ? size2 : 1;
-    // blocks of 2048 steps of k through the panel
-    int64_t k0 = 0;
-    for (; k0 < k_blocks_end; k0 += 2048) {
-      int64_t k_end = k0 + 2048 < size2 ? k0 + 2048 : size2;
-      // pack: 2 vectors of bt_packed per step
-      int64_t kp = k0;
-      for (; kp < k_end; ++kp) {
-        _mm256_storeu_ps(panel + 16 * kp - 16 * k0,
-                         _mm256_loadu_ps(in1 + in1_block0 * in1_block_skip + j + 64 * kp));
-        _mm256_storeu_ps(panel + 16 * kp - 16 * k0 + 8,
-                         _mm256_loadu_ps(in1 + in1_block1 * in1_block_skip + j + 64 * kp + 8));
+    int64_t i = 0;
+    // along i: tiles of 6 x 2 vectors
+    for (; i + 6 <= size0; i += 6) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_block1 = (j + 8) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t in1_base1 = in1_block1 * in1_block_skip + j + 8;
+      int64_t out_base = i * stride1 + j;
+      __m256 acc0_0 = _mm256_loadu_ps(in2 + j);
+      __m256 acc0_1 = _mm256_loadu_ps(in2 + j + 8);
+      __m256 acc1_0 = _mm256_loadu_ps(in2 + j);
+      __m256 acc1_1 = _mm256_loadu_ps(in2 + j + 8);
+      __m256 acc2_0 = _mm256_loadu_ps(in2 + j);
+      __m256 acc2_1 = _mm256_loadu_ps(in2 + j + 8);
+      __m256 acc3_0 = _mm256_loadu_ps(in2 + j);
+      __m256 acc3_1 = _mm256_loadu_ps(in2 + j + 8);
+      __m256 acc4_0 = _mm256_loadu_ps(in2 + j);
+      __m256 acc4_1 = _mm256_loadu_ps(in2 + j + 8);
+      __m256 acc5_0 = _mm256_loadu_ps(in2 + j);
+      __m256 acc5_1 = _mm256_loadu_ps(in2 + j + 8);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        __m256 in1_v0 = _mm256_loadu_ps(in1 + in1_base0 + 64 * r2);
+        __m256 in1_v1 = _mm256_loadu_ps(in1 + in1_base1 + 64 * r2);
+        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
+        acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        acc0_1 = _mm256_fmadd_ps(in0_r0, in1_v1, acc0_1);
+        __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        acc1_1 = _mm256_fmadd_ps(in0_r1, in1_v1, acc1_1);
+        __m256 in0_r2 = _mm256_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
+        acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
+        acc2_1 = _mm256_fmadd_ps(in0_r2, in1_v1, acc2_1);
+        __m256 in0_r3 = _mm256_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
+        acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
+        acc3_1 = _mm256_fmadd_ps(in0_r3, in1_v1, acc3_1);
+        __m256 in0_r4 = _mm256_set1_ps(in0[i * stride0 + r2 + 4 * stride0]);
+        acc4_0 = _mm256_fmadd_ps(in0_r4, in1_v0, acc4_0);
+        acc4_1 = _mm256_fmadd_ps(in0_r4, in1_v1, acc4_1);
+        __m256 in0_r5 = _mm256_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
+        acc5_0 = _mm256_fmadd_ps(in0_r5, in1_v0, acc5_0);
+        acc5_1 = _mm256_fmadd_ps(in0_r5, in1_v1, acc5_1);
       }
-      int64_t i = 0;
-      // along i: tiles of 6 x 2 vectors
-      for (; i + 6 <= size0; i += 6) {
-        int64_t out_base = i * stride1 + j;
-        __m256 acc0_0 = _mm256_loadu_ps(in2 + j);
-        __m256 acc0_1 = _mm256_loadu_ps(in2 + j + 8);
-        __m256 acc1_0 = _mm256_loadu_ps(in2 + j);
-        __m256 acc1_1 = _mm256_loadu_ps(in2 + j + 8);
-        __m256 acc2_0 = _mm256_loadu_ps(in2 + j);
-        __m256 acc2_1 = _mm256_loadu_ps(in2 + j + 8);
-        __m256 acc3_0 = _mm256_loadu_ps(in2 + j);
-        __m256 acc3_1 = _mm256_loadu_ps(in2 + j + 8);
-        __m256 acc4_0 = _mm256_loadu_ps(in2 + j);
-        __m256 acc4_1 = _mm256_loadu_ps(in2 + j + 8);
-        __m256 acc5_0 = _mm256_loadu_ps(in2 + j);
-        __m256 acc5_1 = _mm256_loadu_ps(in2 + j + 8);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = _mm256_loadu_ps(out + out_base);
-          acc0_1 = _mm256_loadu_ps(out + out_base + 8);
-          acc1_0 = _mm256_loadu_ps(out + out_base + stride1);
-          acc1_1 = _mm256_loadu_ps(out + out_base + stride1 + 8);
-          acc2_0 = _mm256_loadu_ps(out + out_base + 2 * stride1);
-          acc2_1 = _mm256_loadu_ps(out + out_base + 2 * stride1 + 8);
-          acc3_0 = _mm256_loadu_ps(out + out_base + 3 * stride1);
-          acc3_1 = _mm256_loadu_ps(out + out_base + 3 * stride1 + 8);
-          acc4_0 = _mm256_loadu_ps(out + out_base + 4 * stride1);
-          acc4_1 = _mm256_loadu_ps(out + out_base + 4 * stride1 + 8);
-          acc5_0 = _mm256_loadu_ps(out + out_base + 5 * stride1);
-          acc5_1 = _mm256_loadu_ps(out + out_base + 5 * stride1 + 8);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m256 in1_v0 = _mm256_loadu_ps(panel + 16 * r2 - 16 * k0);
-          __m256 in1_v1 = _mm256_loadu_ps(panel + 16 * r2 - 16 * k0 + 8);
-          __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
-          acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
-          acc0_1 = _mm256_fmadd_ps(in0_r0, in1_v1, acc0_1);
-          __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
-          acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
-          acc1_1 = _mm256_fmadd_ps(in0_r1, in1_v1, acc1_1);
-          __m256 in0_r2 = _mm256_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
-          acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
-          acc2_1 = _mm256_fmadd_ps(in0_r2, in1_v1, acc2_1);
-          __m256 in0_r3 = _mm256_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
-          acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
-          acc3_1 = _mm256_fmadd_ps(in0_r3, in1_v1, acc3_1);
-          __m256 in0_r4 = _mm256_set1_ps(in0[i * stride0 + r2 + 4 * stride0]);
-          acc4_0 = _mm256_fmadd_ps(in0_r4, in1_v0, acc4_0);
-          acc4_1 = _mm256_fmadd_ps(in0_r4, in1_v1, acc4_1);
-          __m256 in0_r5 = _mm256_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
-          acc5_0 = _mm256_fmadd_ps(in0_r5, in1_v0, acc5_0);
-          acc5_1 = _mm256_fmadd_ps(in0_r5, in1_v1, acc5_1);
-        }
-        _mm256_storeu_ps(out + out_base, acc0_0);
-        _mm256_storeu_ps(out + out_base + 8, acc0_1);
-        _mm256_storeu_ps(out + out_base + stride1, acc1_0);
-        _mm256_storeu_ps(out + out_base + stride1 + 8, acc1_1);
-        _mm256_storeu_ps(out + out_base + 2 * stride1, acc2_0);
-        _mm256_storeu_ps(out + out_base + 2 * stride1 + 8, acc2_1);
-        _mm256_storeu_ps(out + out_base + 3 * stride1, acc3_0);
-        _mm256_storeu_ps(out + out_base + 3 * stride1 + 8, acc3_1);
-        _mm256_storeu_ps(out + out_base + 4 * stride1, acc4_0);
-        _mm256_storeu_ps(out + out_base + 4 * stride1 + 8, acc4_1);
-        _mm256_storeu_ps(out + out_base + 5 * stride1, acc5_0);
-        _mm256_storeu_ps(out + out_base + 5 * stride1 + 8, acc5_1);
+      _mm256_storeu_ps(out + out_base, acc0_0);
+      _mm256_storeu_ps(out + out_base + 8, acc0_1);
+      _mm256_storeu_ps(out + out_base + stride1, acc1_0);
+      _mm256_storeu_ps(out + out_base + stride1 + 8, acc1_1);
+      _mm256_storeu_ps(out + out_base + 2 * stride1, acc2_0);
+      _mm256_storeu_ps(out + out_base + 2 * stride1 + 8, acc2_1);
+      _mm256_storeu_ps(out + out_base + 3 * stride1, acc3_0);
+      _mm256_storeu_ps(out + out_base + 3 * stride1 + 8, acc3_1);
+      _mm256_storeu_ps(out + out_base + 4 * stride1, acc4_0);
+      _mm256_storeu_ps(out + out_base + 4 * stride1 + 8, acc4_1);
+      _mm256_storeu_ps(out + out_base + 5 * stride1, acc5_0);
+      _mm256_storeu_ps(out + out_base + 5 * stride1 + 8, acc5_1);
+    }
+    // the rest: 4 rows
+    for (; i + 4 <= size0; i += 4) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_block1 = (j + 8) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t in1_base1 = in1_block1 * in1_block_skip + j + 8;
+      int64_t out_base = i * stride1 + j;
+      __m256 acc0_0 = _mm256_loadu_ps(in2 + j);
+      __m256 acc0_1 = _mm256_loadu_ps(in2 + j + 8);
+      __m256 acc1_0 = _mm256_loadu_ps(in2 + j);
+      __m256 acc1_1 = _mm256_loadu_ps(in2 + j + 8);
+      __m256 acc2_0 = _mm256_loadu_ps(in2 + j);
+      __m256 acc2_1 = _mm256_loadu_ps(in2 + j + 8);
+      __m256 acc3_0 = _mm256_loadu_ps(in2 + j);
+      __m256 acc3_1 = _mm256_loadu_ps(in2 + j + 8);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        __m256 in1_v0 = _mm256_loadu_ps(in1 + in1_base0 + 64 * r2);
+        __m256 in1_v1 = _mm256_loadu_ps(in1 + in1_base1 + 64 * r2);
+        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
+        acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        acc0_1 = _mm256_fmadd_ps(in0_r0, in1_v1, acc0_1);
+        __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        acc1_1 = _mm256_fmadd_ps(in0_r1, in1_v1, acc1_1);
+        __m256 in0_r2 = _mm256_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
+        acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
+        acc2_1 = _mm256_fmadd_ps(in0_r2, in1_v1, acc2_1);
+        __m256 in0_r3 = _mm256_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
+        acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
+        acc3_1 = _mm256_fmadd_ps(in0_r3, in1_v1, acc3_1);
       }
-      // the rest: 4 rows
-      for (; i + 4 <= size0; i += 4) {
-        int64_t out_base = i * stride1 + j;
-        __m256 acc0_0 = _mm256_loadu_ps(in2 + j);
-        __m256 acc0_1 = _mm256_loadu_ps(in2 + j + 8);
-        __m256 acc1_0 = _mm256_loadu_ps(in2 + j);
-        __m256 acc1_1 = _mm256_loadu_ps(in2 + j + 8);
-        __m256 acc2_0 = _mm256_loadu_ps(in2 + j);
-        __m256 acc2_1 = _mm256_loadu_ps(in2 + j + 8);
-        __m256 acc3_0 = _mm256_loadu_ps(in2 + j);
-        __m256 acc3_1 = _mm256_loadu_ps(in2 + j + 8);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = _mm256_loadu_ps(out + out_base);
-          acc0_1 = _mm256_loadu_ps(out + out_base + 8);
-          acc1_0 = _mm256_loadu_ps(out + out_base + stride1);
-          acc1_1 = _mm256_loadu_ps(out + out_base + stride1 + 8);
-          acc2_0 = _mm256_loadu_ps(out + out_base + 2 * stride1);
-          acc2_1 = _mm256_loadu_ps(out + out_base + 2 * stride1 + 8);
-          acc3_0 = _mm256_loadu_ps(out + out_base + 3 * stride1);
-          acc3_1 = _mm256_loadu_ps(out + out_base + 3 * stride1 + 8);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m256 in1_v0 = _mm256_loadu_ps(panel + 16 * r2 - 16 * k0);
-          __m256 in1_v1 = _mm256_loadu_ps(panel + 16 * r2 - 16 * k0 + 8);
-          __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
-          acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
-          acc0_1 = _mm256_fmadd_ps(in0_r0, in1_v1, acc0_1);
-          __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
-          acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
-          acc1_1 = _mm256_fmadd_ps(in0_r1, in1_v1, acc1_1);
-          __m256 in0_r2 = _mm256_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
-          acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
-          acc2_1 = _mm256_fmadd_ps(in0_r2, in1_v1, acc2_1);
-          __m256 in0_r3 = _mm256_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
-          acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
-          acc3_1 = _mm256_fmadd_ps(in0_r3, in1_v1, acc3_1);
-        }
-        _mm256_storeu_ps(out + out_base, acc0_0);
-        _mm256_storeu_ps(out + out_base + 8, acc0_1);
-        _mm256_storeu_ps(out + out_base + stride1, acc1_0);
-        _mm256_storeu_ps(out + out_base + stride1 + 8, acc1_1);
-        _mm256_storeu_ps(out + out_base + 2 * stride1, acc2_0);
-        _mm256_storeu_ps(out + out_base + 2 * stride1 + 8, acc2_1);
-        _mm256_storeu_ps(out + out_base + 3 * stride1, acc3_0);
-        _mm256_storeu_ps(out + out_base + 3 * stride1 + 8, acc3_1);
+      _mm256_storeu_ps(out + out_base, acc0_0);
+      _mm256_storeu_ps(out + out_base + 8, acc0_1);
+      _mm256_storeu_ps(out + out_base + stride1, acc1_0);
+      _mm256_storeu_ps(out + out_base + stride1 + 8, acc1_1);
+      _mm256_storeu_ps(out + out_base + 2 * stride1, acc2_0);
+      _mm256_storeu_ps(out + out_base + 2 * stride1 + 8, acc2_1);
+      _mm256_storeu_ps(out + out_base + 3 * stride1, acc3_0);
+      _mm256_storeu_ps(out + out_base + 3 * stride1 + 8, acc3_1);
+    }
+    // the rest: 2 rows
+    for (; i + 2 <= size0; i += 2) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_block1 = (j + 8) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t in1_base1 = in1_block1 * in1_block_skip + j + 8;
+      int64_t out_base = i * stride1 + j;
+      __m256 acc0_0 = _mm256_loadu_ps(in2 + j);
+      __m256 acc0_1 = _mm256_loadu_ps(in2 + j + 8);
+      __m256 acc1_0 = _mm256_loadu_ps(in2 + j);
+      __m256 acc1_1 = _mm256_loadu_ps(in2 + j + 8);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        __m256 in1_v0 = _mm256_loadu_ps(in1 + in1_base0 + 64 * r2);
+        __m256 in1_v1 = _mm256_loadu_ps(in1 + in1_base1 + 64 * r2);
+        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
+        acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        acc0_1 = _mm256_fmadd_ps(in0_r0, in1_v1, acc0_1);
+        __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        acc1_1 = _mm256_fmadd_ps(in0_r1, in1_v1, acc1_1);
       }
-      // the rest: 2 rows
-      for (; i + 2 <= size0; i += 2) {
-        int64_t out_base = i * stride1 + j;
-        __m256 acc0_0 = _mm256_loadu_ps(in2 + j);
-        __m256 acc0_1 = _mm256_loadu_ps(in2 + j + 8);
-        __m256 acc1_0 = _mm256_loadu_ps(in2 + j);
-        __m256 acc1_1 = _mm256_loadu_ps(in2 + j + 8);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = _mm256_loadu_ps(out + out_base);
-          acc0_1 = _mm256_loadu_ps(out + out_base + 8);
-          acc1_0 = _mm256_loadu_ps(out + out_base + stride1);
-          acc1_1 = _mm256_loadu_ps(out + out_base + stride1 + 8);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m256 in1_v0 = _mm256_loadu_ps(panel + 16 * r2 - 16 * k0);
-          __m256 in1_v1 = _mm256_loadu_ps(panel + 16 * r2 - 16 * k0 + 8);
-          __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
-          acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
-          acc0_1 = _mm256_fmadd_ps(in0_r0, in1_v1, acc0_1);
-          __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
-          acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
-          acc1_1 = _mm256_fmadd_ps(in0_r1, in1_v1, acc1_1);
-        }
-        _mm256_storeu_ps(out + out_base, acc0_0);
-        _mm256_storeu_ps(out + out_base + 8, acc0_1);
-        _mm256_storeu_ps(out + out_base + stride1, acc1_0);
-        _mm256_storeu_ps(out + out_base + stride1 + 8, acc1_1);
+      _mm256_storeu_ps(out + out_base, acc0_0);
+      _mm256_storeu_ps(out + out_base + 8, acc0_1);
+      _mm256_storeu_ps(out + out_base + stride1, acc1_0);
+      _mm256_storeu_ps(out + out_base + stride1 + 8, acc1_1);
+    }
+    // the rest: 1 row
+    for (; i < size0; ++i) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_block1 = (j + 8) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t in1_base1 = in1_block1 * in1_block_skip + j + 8;
+      int64_t out_base = i * stride1 + j;
+      __m256 acc0_0 = _mm256_loadu_ps(in2 + j);
+      __m256 acc0_1 = _mm256_loadu_ps(in2 + j + 8);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        __m256 in1_v0 = _mm256_loadu_ps(in1 + in1_base0 + 64 * r2);
+        __m256 in1_v1 = _mm256_loadu_ps(in1 + in1_base1 + 64 * r2);
+        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
+        acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        acc0_1 = _mm256_fmadd_ps(in0_r0, in1_v1, acc0_1);
       }
-      // the rest: 1 row
-      for (; i < size0; ++i) {
-        int64_t out_base = i * stride1 + j;
-        __m256 acc0_0 = _mm256_loadu_ps(in2 + j);
-        __m256 acc0_1 = _mm256_loadu_ps(in2 + j + 8);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = _mm256_loadu_ps(out + out_base);
-          acc0_1 = _mm256_loadu_ps(out + out_base + 8);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m256 in1_v0 = _mm256_loadu_ps(panel + 16 * r2 - 16 * k0);
-          __m256 in1_v1 = _mm256_loadu_ps(panel + 16 * r2 - 16 * k0 + 8);
-          __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
-          acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
-          acc0_1 = _mm256_fmadd_ps(in0_r0, in1_v1, acc0_1);
-        }
-        _mm256_storeu_ps(out + out_base, acc0_0);
-        _mm256_storeu_ps(out + out_base + 8, acc0_1);
-      }
+      _mm256_storeu_ps(out + out_base, acc0_0);
+      _mm256_storeu_ps(out + out_base + 8, acc0_1);
     }
   }
   // one vector at a time
   for (; j + 8 <= size1; j += 8) {
-    int64_t in1_block0 = (j) / 64 * 64;
-    int64_t k_blocks_end = size2 > 1 ? size2 : 1;
-    // blocks of 2048 steps of k through the panel
-    int64_t k0 = 0;
-    for (; k0 < k_blocks_end; k0 += 2048) {
-      int64_t k_end = k0 + 2048 < size2 ? k0 + 2048 : size2;
-      // pack: 1 vector of bt_packed per step
-      int64_t kp = k0;
-      for (; kp < k_end; ++kp) {
-        _mm256_storeu_ps(panel + 8 * kp - 8 * k0,
-                         _mm256_loadu_ps(in1 + in1_block0 * in1_block_skip + j + 64 * kp));
+    int64_t i = 0;
+    // along i: tiles of 8 x 1 vectors
+    for (; i + 8 <= size0; i += 8) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      __m256 acc0_0 = _mm256_loadu_ps(in2 + j);
+      __m256 acc1_0 = _mm256_loadu_ps(in2 + j);
+      __m256 acc2_0 = _mm256_loadu_ps(in2 + j);
+      __m256 acc3_0 = _mm256_loadu_ps(in2 + j);
+      __m256 acc4_0 = _mm256_loadu_ps(in2 + j);
+      __m256 acc5_0 = _mm256_loadu_ps(in2 + j);
+      __m256 acc6_0 = _mm256_loadu_ps(in2 + j);
+      __m256 acc7_0 = _mm256_loadu_ps(in2 + j);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        __m256 in1_v0 = _mm256_loadu_ps(in1 + in1_base0 + 64 * r2);
+        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
+        acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        __m256 in0_r2 = _mm256_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
+        acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
+        __m256 in0_r3 = _mm256_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
+        acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
+        __m256 in0_r4 = _mm256_set1_ps(in0[i * stride0 + r2 + 4 * stride0]);
+        acc4_0 = _mm256_fmadd_ps(in0_r4, in1_v0, acc4_0);
+        __m256 in0_r5 = _mm256_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
+        acc5_0 = _mm256_fmadd_ps(in0_r5, in1_v0, acc5_0);
+        __m256 in0_r6 = _mm256_set1_ps(in0[i * stride0 + r2 + 6 * stride0]);
+        acc6_0 = _mm256_fmadd_ps(in0_r6, in1_v0, acc6_0);
+        __m256 in0_r7 = _mm256_set1_ps(in0[i * stride0 + r2 + 7 * stride0]);
+        acc7_0 = _mm256_fmadd_ps(in0_r7, in1_v0, acc7_0);
       }
-      int64_t i = 0;
-      // along i: tiles of 8 x 1 vectors
-      for (; i + 8 <= size0; i += 8) {
-        int64_t out_base = i * stride1 + j;
-        __m256 acc0_0 = _mm256_loadu_ps(in2 + j);
-        __m256 acc1_0 = _mm256_loadu_ps(in2 + j);
-        __m256 acc2_0 = _mm256_loadu_ps(in2 + j);
-        __m256 acc3_0 = _mm256_loadu_ps(in2 + j);
-        __m256 acc4_0 = _mm256_loadu_ps(in2 + j);
-        __m256 acc5_0 = _mm256_loadu_ps(in2 + j);
-        __m256 acc6_0 = _mm256_loadu_ps(in2 + j);
-        __m256 acc7_0 = _mm256_loadu_ps(in2 + j);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = _mm256_loadu_ps(out + out_base);
-          acc1_0 = _mm256_loadu_ps(out + out_base + stride1);
-          acc2_0 = _mm256_loadu_ps(out + out_base + 2 * stride1);
-          acc3_0 = _mm256_loadu_ps(out + out_base + 3 * stride1);
-          acc4_0 = _mm256_loadu_ps(out + out_base + 4 * stride1);
-          acc5_0 = _mm256_loadu_ps(out + out_base + 5 * stride1);
-          acc6_0 = _mm256_loadu_ps(out + out_base + 6 * stride1);
-          acc7_0 = _mm256_loadu_ps(out + out_base + 7 * stride1);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m256 in1_v0 = _mm256_loadu_ps(panel + 8 * r2 - 8 * k0);
-          __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
-          acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
-          __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
-          acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
-          __m256 in0_r2 = _mm256_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
-          acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
-          __m256 in0_r3 = _mm256_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
-          acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
-          __m256 in0_r4 = _mm256_set1_ps(in0[i * stride0 + r2 + 4 * stride0]);
-          acc4_0 = _mm256_fmadd_ps(in0_r4, in1_v0, acc4_0);
-          __m256 in0_r5 = _mm256_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
-          acc5_0 = _mm256_fmadd_ps(in0_r5, in1_v0, acc5_0);
-          __m256 in0_r6 = _mm256_set1_ps(in0[i * stride0 + r2 + 6 * stride0]);
-          acc6_0 = _mm256_fmadd_ps(in0_r6, in1_v0, acc6_0);
-          __m256 in0_r7 = _mm256_set1_ps(in0[i * stride0 + r2 + 7 * stride0]);
-          acc7_0 = _mm256_fmadd_ps(in0_r7, in1_v0, acc7_0);
-        }
-        _mm256_storeu_ps(out + out_base, acc0_0);
-        _mm256_storeu_ps(out + out_base + stride1, acc1_0);
-        _mm256_storeu_ps(out + out_base + 2 * stride1, acc2_0);
-        _mm256_storeu_ps(out + out_base + 3 * stride1, acc3_0);
-        _mm256_storeu_ps(out + out_base + 4 * stride1, acc4_0);
-        _mm256_storeu_ps(out + out_base + 5 * stride1, acc5_0);
-        _mm256_storeu_ps(out + out_base + 6 * stride1, acc6_0);
-        _mm256_storeu_ps(out + out_base + 7 * stride1, acc7_0);
+      _mm256_storeu_ps(out + out_base, acc0_0);
+      _mm256_storeu_ps(out + out_base + stride1, acc1_0);
+      _mm256_storeu_ps(out + out_base + 2 * stride1, acc2_0);
+      _mm256_storeu_ps(out + out_base + 3 * stride1, acc3_0);
+      _mm256_storeu_ps(out + out_base + 4 * stride1, acc4_0);
+      _mm256_storeu_ps(out + out_base + 5 * stride1, acc5_0);
+      _mm256_storeu_ps(out + out_base + 6 * stride1, acc6_0);
+      _mm256_storeu_ps(out + out_base + 7 * stride1, acc7_0);
+    }
+    // the rest: 4 rows
+    for (; i + 4 <= size0; i += 4) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      __m256 acc0_0 = _mm256_loadu_ps(in2 + j);
+      __m256 acc1_0 = _mm256_loadu_ps(in2 + j);
+      __m256 acc2_0 = _mm256_loadu_ps(in2 + j);
+      __m256 acc3_0 = _mm256_loadu_ps(in2 + j);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        __m256 in1_v0 = _mm256_loadu_ps(in1 + in1_base0 + 64 * r2);
+        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
+        acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        __m256 in0_r2 = _mm256_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
+        acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
+        __m256 in0_r3 = _mm256_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
+        acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
       }
-      // the rest: 4 rows
-      for (; i + 4 <= size0; i += 4) {
-        int64_t out_base = i * stride1 + j;
-        __m256 acc0_0 = _mm256_loadu_ps(in2 + j);
-        __m256 acc1_0 = _mm256_loadu_ps(in2 + j);
-        __m256 acc2_0 = _mm256_loadu_ps(in2 + j);
-        __m256 acc3_0 = _mm256_loadu_ps(in2 + j);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = _mm256_loadu_ps(out + out_base);
-          acc1_0 = _mm256_loadu_ps(out + out_base + stride1);
-          acc2_0 = _mm256_loadu_ps(out + out_base + 2 * stride1);
-          acc3_0 = _mm256_loadu_ps(out + out_base + 3 * stride1);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m256 in1_v0 = _mm256_loadu_ps(panel + 8 * r2 - 8 * k0);
-          __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
-          acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
-          __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
-          acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
-          __m256 in0_r2 = _mm256_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
-          acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
-          __m256 in0_r3 = _mm256_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
-          acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
-        }
-        _mm256_storeu_ps(out + out_base, acc0_0);
-        _mm256_storeu_ps(out + out_base + stride1, acc1_0);
-        _mm256_storeu_ps(out + out_base + 2 * stride1, acc2_0);
-        _mm256_storeu_ps(out + out_base + 3 * stride1, acc3_0);
+      _mm256_storeu_ps(out + out_base, acc0_0);
+      _mm256_storeu_ps(out + out_base + stride1, acc1_0);
+      _mm256_storeu_ps(out + out_base + 2 * stride1, acc2_0);
+      _mm256_storeu_ps(out + out_base + 3 * stride1, acc3_0);
+    }
+    // the rest: 2 rows
+    for (; i + 2 <= size0; i += 2) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      __m256 acc0_0 = _mm256_loadu_ps(in2 + j);
+      __m256 acc1_0 = _mm256_loadu_ps(in2 + j);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        __m256 in1_v0 = _mm256_loadu_ps(in1 + in1_base0 + 64 * r2);
+        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
+        acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
       }
-      // the rest: 2 rows
-      for (; i + 2 <= size0; i += 2) {
-        int64_t out_base = i * stride1 + j;
-        __m256 acc0_0 = _mm256_loadu_ps(in2 + j);
-        __m256 acc1_0 = _mm256_loadu_ps(in2 + j);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = _mm256_loadu_ps(out + out_base);
-          acc1_0 = _mm256_loadu_ps(out + out_base + stride1);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m256 in1_v0 = _mm256_loadu_ps(panel + 8 * r2 - 8 * k0);
-          __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
-          acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
-          __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
-          acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
-        }
-        _mm256_storeu_ps(out + out_base, acc0_0);
-        _mm256_storeu_ps(out + out_base + stride1, acc1_0);
+      _mm256_storeu_ps(out + out_base, acc0_0);
+      _mm256_storeu_ps(out + out_base + stride1, acc1_0);
+    }
+    // the rest: 1 row
+    for (; i < size0; ++i) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      __m256 acc0_0 = _mm256_loadu_ps(in2 + j);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        __m256 in1_v0 = _mm256_loadu_ps(in1 + in1_base0 + 64 * r2);
+        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
+        acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
       }
-      // the rest: 1 row
-      for (; i < size0; ++i) {
-        int64_t out_base = i * stride1 + j;
-        __m256 acc0_0 = _mm256_loadu_ps(in2 + j);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = _mm256_loadu_ps(out + out_base);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          __m256 in1_v0 = _mm256_loadu_ps(panel + 8 * r2 - 8 * k0);
-          __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
-          acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
-        }
-        _mm256_storeu_ps(out + out_base, acc0_0);
-      }
+      _mm256_storeu_ps(out + out_base, acc0_0);
     }
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
-    int64_t in1_block0 = (j) / 64 * 64;
-    int64_t k_blocks_end = size2 > 1 ? size2 : 1;
-    // blocks of 2048 steps of k through the panel
-    int64_t k0 = 0;
-    for (; k0 < k_blocks_end; k0 += 2048) {
-      int64_t k_end = k0 + 2048 < size2 ? k0 + 2048 : size2;
-      // pack: 1 vector of bt_packed per step
-      int64_t kp = k0;
-      for (; kp < k_end; ++kp) {
-        const __m256i packed0_active = _mm256_cmpgt_epi32(
-            _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 packed0 = _mm256_blendv_ps(
+    int64_t i = 0;
+    // along i: tiles of 8 x 1 vectors
+    for (; i + 8 <= size0; i += 8) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      __m256 acc0_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
+                                       _mm256_maskload_ps((const float*)(in2 + j), acc0_0_active),
+                                       _mm256_castsi256_ps(acc0_0_active));
+      const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      __m256 acc1_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
+                                       _mm256_maskload_ps((const float*)(in2 + j), acc1_0_active),
+                                       _mm256_castsi256_ps(acc1_0_active));
+      const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      __m256 acc2_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
+                                       _mm256_maskload_ps((const float*)(in2 + j), acc2_0_active),
+                                       _mm256_castsi256_ps(acc2_0_active));
+      const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      __m256 acc3_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
+                                       _mm256_maskload_ps((const float*)(in2 + j), acc3_0_active),
+                                       _mm256_castsi256_ps(acc3_0_active));
+      const __m256i acc4_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      __m256 acc4_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
+                                       _mm256_maskload_ps((const float*)(in2 + j), acc4_0_active),
+                                       _mm256_castsi256_ps(acc4_0_active));
+      const __m256i acc5_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      __m256 acc5_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
+                                       _mm256_maskload_ps((const float*)(in2 + j), acc5_0_active),
+                                       _mm256_castsi256_ps(acc5_0_active));
+      const __m256i acc6_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      __m256 acc6_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
+                                       _mm256_maskload_ps((const float*)(in2 + j), acc6_0_active),
+                                       _mm256_castsi256_ps(acc6_0_active));
+      const __m256i acc7_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      __m256 acc7_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
+                                       _mm256_maskload_ps((const float*)(in2 + j), acc7_0_active),
+                                       _mm256_castsi256_ps(acc7_0_active));
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        const __m256i in1_v0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 in1_v0 = _mm256_blendv_ps(
             _mm256_setzero_ps(),
-            _mm256_maskload_ps((const float*)(in1 + in1_block0 * in1_block_skip + j + 64 * kp),
-                               packed0_active),
-            _mm256_castsi256_ps(packed0_active));
-        _mm256_storeu_ps(panel + 8 * kp - 8 * k0, packed0);
+            _mm256_maskload_ps((const float*)(in1 + in1_base0 + 64 * r2), in1_v0_active),
+            _mm256_castsi256_ps(in1_v0_active));
+        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
+        acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        __m256 in0_r2 = _mm256_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
+        acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
+        __m256 in0_r3 = _mm256_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
+        acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
+        __m256 in0_r4 = _mm256_set1_ps(in0[i * stride0 + r2 + 4 * stride0]);
+        acc4_0 = _mm256_fmadd_ps(in0_r4, in1_v0, acc4_0);
+        __m256 in0_r5 = _mm256_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
+        acc5_0 = _mm256_fmadd_ps(in0_r5, in1_v0, acc5_0);
+        __m256 in0_r6 = _mm256_set1_ps(in0[i * stride0 + r2 + 6 * stride0]);
+        acc6_0 = _mm256_fmadd_ps(in0_r6, in1_v0, acc6_0);
+        __m256 in0_r7 = _mm256_set1_ps(in0[i * stride0 + r2 + 7 * stride0]);
+        acc7_0 = _mm256_fmadd_ps(in0_r7, in1_v0, acc7_0);
       }
-      int64_t i = 0;
-      // along i: tiles of 8 x 1 vectors
-      for (; i + 8 <= size0; i += 8) {
-        int64_t out_base = i * stride1 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+      _mm256_maskstore_ps((float*)(out + out_base),
+                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                          acc0_0);
+      _mm256_maskstore_ps((float*)(out + out_base + stride1),
+                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                          acc1_0);
+      _mm256_maskstore_ps((float*)(out + out_base + 2 * stride1),
+                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                          acc2_0);
+      _mm256_maskstore_ps((float*)(out + out_base + 3 * stride1),
+                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                          acc3_0);
+      _mm256_maskstore_ps((float*)(out + out_base + 4 * stride1),
+                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                          acc4_0);
+      _mm256_maskstore_ps((float*)(out + out_base + 5 * stride1),
+                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                          acc5_0);
+      _mm256_maskstore_ps((float*)(out + out_base + 6 * stride1),
+                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                          acc6_0);
+      _mm256_maskstore_ps((float*)(out + out_base + 7 * stride1),
+                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                          acc7_0);
+    }
+    // the rest: 4 rows
+    for (; i + 4 <= size0; i += 4) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      __m256 acc0_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
+                                       _mm256_maskload_ps((const float*)(in2 + j), acc0_0_active),
+                                       _mm256_castsi256_ps(acc0_0_active));
+      const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      __m256 acc1_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
+                                       _mm256_maskload_ps((const float*)(in2 + j), acc1_0_active),
+                                       _mm256_castsi256_ps(acc1_0_active));
+      const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      __m256 acc2_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
+                                       _mm256_maskload_ps((const float*)(in2 + j), acc2_0_active),
+                                       _mm256_castsi256_ps(acc2_0_active));
+      const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      __m256 acc3_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
+                                       _mm256_maskload_ps((const float*)(in2 + j), acc3_0_active),
+                                       _mm256_castsi256_ps(acc3_0_active));
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        const __m256i in1_v0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
                                                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc0_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                         _mm256_maskload_ps((const float*)(in2 + j), acc0_0_active),
-                                         _mm256_castsi256_ps(acc0_0_active));
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc1_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                         _mm256_maskload_ps((const float*)(in2 + j), acc1_0_active),
-                                         _mm256_castsi256_ps(acc1_0_active));
-        const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc2_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                         _mm256_maskload_ps((const float*)(in2 + j), acc2_0_active),
-                                         _mm256_castsi256_ps(acc2_0_active));
-        const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc3_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                         _mm256_maskload_ps((const float*)(in2 + j), acc3_0_active),
-                                         _mm256_castsi256_ps(acc3_0_active));
-        const __m256i acc4_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc4_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                         _mm256_maskload_ps((const float*)(in2 + j), acc4_0_active),
-                                         _mm256_castsi256_ps(acc4_0_active));
-        const __m256i acc5_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc5_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                         _mm256_maskload_ps((const float*)(in2 + j), acc5_0_active),
-                                         _mm256_castsi256_ps(acc5_0_active));
-        const __m256i acc6_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc6_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                         _mm256_maskload_ps((const float*)(in2 + j), acc6_0_active),
-                                         _mm256_castsi256_ps(acc6_0_active));
-        const __m256i acc7_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc7_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                         _mm256_maskload_ps((const float*)(in2 + j), acc7_0_active),
-                                         _mm256_castsi256_ps(acc7_0_active));
-        // a later block: the sums so far
-        if (k0 > 0) {
-          const __m256i acc0_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 =
-              _mm256_blendv_ps(_mm256_setzero_ps(),
-                               _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active_2),
-                               _mm256_castsi256_ps(acc0_0_active_2));
-          const __m256i acc1_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + stride1), acc1_0_active_2),
-              _mm256_castsi256_ps(acc1_0_active_2));
-          const __m256i acc2_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc2_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 2 * stride1), acc2_0_active_2),
-              _mm256_castsi256_ps(acc2_0_active_2));
-          const __m256i acc3_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc3_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 3 * stride1), acc3_0_active_2),
-              _mm256_castsi256_ps(acc3_0_active_2));
-          const __m256i acc4_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc4_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 4 * stride1), acc4_0_active_2),
-              _mm256_castsi256_ps(acc4_0_active_2));
-          const __m256i acc5_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc5_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 5 * stride1), acc5_0_active_2),
-              _mm256_castsi256_ps(acc5_0_active_2));
-          const __m256i acc6_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc6_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 6 * stride1), acc6_0_active_2),
-              _mm256_castsi256_ps(acc6_0_active_2));
-          const __m256i acc7_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc7_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 7 * stride1), acc7_0_active_2),
-              _mm256_castsi256_ps(acc7_0_active_2));
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          const __m256i in1_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 in1_v0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), in1_v0_active),
-              _mm256_castsi256_ps(in1_v0_active));
-          __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
-          acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
-          __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
-          acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
-          __m256 in0_r2 = _mm256_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
-          acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
-          __m256 in0_r3 = _mm256_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
-          acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
-          __m256 in0_r4 = _mm256_set1_ps(in0[i * stride0 + r2 + 4 * stride0]);
-          acc4_0 = _mm256_fmadd_ps(in0_r4, in1_v0, acc4_0);
-          __m256 in0_r5 = _mm256_set1_ps(in0[i * stride0 + r2 + 5 * stride0]);
-          acc5_0 = _mm256_fmadd_ps(in0_r5, in1_v0, acc5_0);
-          __m256 in0_r6 = _mm256_set1_ps(in0[i * stride0 + r2 + 6 * stride0]);
-          acc6_0 = _mm256_fmadd_ps(in0_r6, in1_v0, acc6_0);
-          __m256 in0_r7 = _mm256_set1_ps(in0[i * stride0 + r2 + 7 * stride0]);
-          acc7_0 = _mm256_fmadd_ps(in0_r7, in1_v0, acc7_0);
-        }
-        _mm256_maskstore_ps((float*)(out + out_base),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc0_0);
-        _mm256_maskstore_ps((float*)(out + out_base + stride1),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc1_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 2 * stride1),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc2_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 3 * stride1),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc3_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 4 * stride1),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc4_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 5 * stride1),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc5_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 6 * stride1),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc6_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 7 * stride1),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc7_0);
+        __m256 in1_v0 = _mm256_blendv_ps(
+            _mm256_setzero_ps(),
+            _mm256_maskload_ps((const float*)(in1 + in1_base0 + 64 * r2), in1_v0_active),
+            _mm256_castsi256_ps(in1_v0_active));
+        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
+        acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
+        __m256 in0_r2 = _mm256_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
+        acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
+        __m256 in0_r3 = _mm256_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
+        acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
       }
-      // the rest: 4 rows
-      for (; i + 4 <= size0; i += 4) {
-        int64_t out_base = i * stride1 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+      _mm256_maskstore_ps((float*)(out + out_base),
+                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                          acc0_0);
+      _mm256_maskstore_ps((float*)(out + out_base + stride1),
+                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                          acc1_0);
+      _mm256_maskstore_ps((float*)(out + out_base + 2 * stride1),
+                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                          acc2_0);
+      _mm256_maskstore_ps((float*)(out + out_base + 3 * stride1),
+                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                          acc3_0);
+    }
+    // the rest: 2 rows
+    for (; i + 2 <= size0; i += 2) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      __m256 acc0_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
+                                       _mm256_maskload_ps((const float*)(in2 + j), acc0_0_active),
+                                       _mm256_castsi256_ps(acc0_0_active));
+      const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      __m256 acc1_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
+                                       _mm256_maskload_ps((const float*)(in2 + j), acc1_0_active),
+                                       _mm256_castsi256_ps(acc1_0_active));
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        const __m256i in1_v0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
                                                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc0_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                         _mm256_maskload_ps((const float*)(in2 + j), acc0_0_active),
-                                         _mm256_castsi256_ps(acc0_0_active));
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc1_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                         _mm256_maskload_ps((const float*)(in2 + j), acc1_0_active),
-                                         _mm256_castsi256_ps(acc1_0_active));
-        const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc2_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                         _mm256_maskload_ps((const float*)(in2 + j), acc2_0_active),
-                                         _mm256_castsi256_ps(acc2_0_active));
-        const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc3_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                         _mm256_maskload_ps((const float*)(in2 + j), acc3_0_active),
-                                         _mm256_castsi256_ps(acc3_0_active));
-        // a later block: the sums so far
-        if (k0 > 0) {
-          const __m256i acc0_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 =
-              _mm256_blendv_ps(_mm256_setzero_ps(),
-                               _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active_3),
-                               _mm256_castsi256_ps(acc0_0_active_3));
-          const __m256i acc1_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + stride1), acc1_0_active_3),
-              _mm256_castsi256_ps(acc1_0_active_3));
-          const __m256i acc2_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc2_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 2 * stride1), acc2_0_active_3),
-              _mm256_castsi256_ps(acc2_0_active_3));
-          const __m256i acc3_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc3_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 3 * stride1), acc3_0_active_3),
-              _mm256_castsi256_ps(acc3_0_active_3));
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          const __m256i in1_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 in1_v0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), in1_v0_active),
-              _mm256_castsi256_ps(in1_v0_active));
-          __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
-          acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
-          __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
-          acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
-          __m256 in0_r2 = _mm256_set1_ps(in0[i * stride0 + r2 + 2 * stride0]);
-          acc2_0 = _mm256_fmadd_ps(in0_r2, in1_v0, acc2_0);
-          __m256 in0_r3 = _mm256_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
-          acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
-        }
-        _mm256_maskstore_ps((float*)(out + out_base),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc0_0);
-        _mm256_maskstore_ps((float*)(out + out_base + stride1),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc1_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 2 * stride1),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc2_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 3 * stride1),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc3_0);
+        __m256 in1_v0 = _mm256_blendv_ps(
+            _mm256_setzero_ps(),
+            _mm256_maskload_ps((const float*)(in1 + in1_base0 + 64 * r2), in1_v0_active),
+            _mm256_castsi256_ps(in1_v0_active));
+        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
+        acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
+        __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
+        acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
       }
-      // the rest: 2 rows
-      for (; i + 2 <= size0; i += 2) {
-        int64_t out_base = i * stride1 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+      _mm256_maskstore_ps((float*)(out + out_base),
+                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                          acc0_0);
+      _mm256_maskstore_ps((float*)(out + out_base + stride1),
+                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                          acc1_0);
+    }
+    // the rest: 1 row
+    for (; i < size0; ++i) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      __m256 acc0_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
+                                       _mm256_maskload_ps((const float*)(in2 + j), acc0_0_active),
+                                       _mm256_castsi256_ps(acc0_0_active));
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        const __m256i in1_v0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
                                                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc0_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                         _mm256_maskload_ps((const float*)(in2 + j), acc0_0_active),
-                                         _mm256_castsi256_ps(acc0_0_active));
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc1_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                         _mm256_maskload_ps((const float*)(in2 + j), acc1_0_active),
-                                         _mm256_castsi256_ps(acc1_0_active));
-        // a later block: the sums so far
-        if (k0 > 0) {
-          const __m256i acc0_0_active_4 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 =
-              _mm256_blendv_ps(_mm256_setzero_ps(),
-                               _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active_4),
-                               _mm256_castsi256_ps(acc0_0_active_4));
-          const __m256i acc1_0_active_4 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + stride1), acc1_0_active_4),
-              _mm256_castsi256_ps(acc1_0_active_4));
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          const __m256i in1_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 in1_v0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), in1_v0_active),
-              _mm256_castsi256_ps(in1_v0_active));
-          __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
-          acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
-          __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
-          acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
-        }
-        _mm256_maskstore_ps((float*)(out + out_base),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc0_0);
-        _mm256_maskstore_ps((float*)(out + out_base + stride1),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc1_0);
+        __m256 in1_v0 = _mm256_blendv_ps(
+            _mm256_setzero_ps(),
+            _mm256_maskload_ps((const float*)(in1 + in1_base0 + 64 * r2), in1_v0_active),
+            _mm256_castsi256_ps(in1_v0_active));
+        __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
+        acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
       }
-      // the rest: 1 row
-      for (; i < size0; ++i) {
-        int64_t out_base = i * stride1 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc0_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                         _mm256_maskload_ps((const float*)(in2 + j), acc0_0_active),
-                                         _mm256_castsi256_ps(acc0_0_active));
-        // a later block: the sums so far
-        if (k0 > 0) {
-          const __m256i acc0_0_active_5 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 =
-              _mm256_blendv_ps(_mm256_setzero_ps(),
-                               _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active_5),
-                               _mm256_castsi256_ps(acc0_0_active_5));
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          const __m256i in1_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 in1_v0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), in1_v0_active),
-              _mm256_castsi256_ps(in1_v0_active));
-          __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
-          acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
-        }
-        _mm256_maskstore_ps((float*)(out + out_base),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc0_0);
-      }
+      _mm256_maskstore_ps((float*)(out + out_base),
+                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
+                          acc0_0);
     }
   }
 }
 #endif
 
 // ---- neon (128-bit vectors)
-// packing: bt_packed is copied per column of tiles into a 128 KiB panel, 2048 steps of k at a time (the reduction runs in blocks of 2048)
+// no panel: bt_packed is packed ahead in blocks of 64 along j, which each column of tiles reads in order
 // packed ahead: bt_packed[k][j] is bt[j][k] copied once by matmul_bt_packed_f32_pack_bt() (in blocks of 64 along j, each dense, the vector dim innermost)
 // register tile: 6 x 4 vectors of f32x4 (24 accumulators) along i x j
 // per step of k: fused multiply-adds; init and epilogue fused into the tile (each output element is written once)
 // tails: j: single vectors, then one masked partial vector (in tiles of 8 x 1 vectors); i: tiles of 4, 2, 1 rows
 // loop nest (tails left out):
 //   for j: tiles of 4 x f32x4 along j
-//     for blocks of 2048 steps of k: pack bt_packed into the panel
-//       for i: tiles of 6 rows along i
-//         sums[6][4] = bias[j]   (compute_at i: in registers)
-//         for k
-//           sums[6][4] += a[i][k] * bt_packed[k][j]: 4 vector loads, 6 broadcasts, 24 FMAs
-//         c[i][j] = sums
+//     for i: tiles of 6 rows along i
+//       sums[6][4] = bias[j]   (compute_at i: in registers)
+//       for k
+//         sums[6][4] += a[i][k] * bt_packed[k][j]: 4 vector loads, 6 broadcasts, 24 FMAs
+//       c[i][j] = sums
 // uses fmla fused multiply-add
 // uses partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: NEON has no masked load)
 
@@ -2189,633 +1672,494 @@ __attribute__((target("avx2,fma"))) void matmul_bt_packed_f32_avx2_fma(
 void matmul_bt_packed_f32_neon(const float* in0, const float* in1, const float* in2, int64_t size0,
                                int64_t size1, int64_t size2, int64_t stride0, int64_t stride1,
                                float* out) {
-#if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(float) * 32768);
-  float* const panel = (float*)panel_heap;
-#else
-  alignas(64) float panel[32768];
-#endif
   int64_t in1_block_skip = size2 - 1;
   int64_t j = 0;
   // along j: tiles of 4 vectors
   for (; j + 16 <= size1; j += 16) {
-    int64_t in1_block0 = (j) / 64 * 64;
-    int64_t in1_block1 = (j + 4) / 64 * 64;
-    int64_t in1_block2 = (j + 8) / 64 * 64;
-    int64_t in1_block3 = (j + 12) / 64 * 64;
-    int64_t k_blocks_end = size2 > 1 ? size2 : 1;
-    // blocks of 2048 steps of k through the panel
-    int64_t k0 = 0;
-    for (; k0 < k_blocks_end; k0 += 2048) {
-      int64_t k_end = k0 + 2048 < size2 ? k0 + 2048 : size2;
-      // pack: 4 vectors of bt_packed per step
-      int64_t kp = k0;
-      for (; kp < k_end; ++kp) {
-        vst1q_f32(panel + 16 * kp - 16 * k0,
-                  vld1q_f32(in1 + in1_block0 * in1_block_skip + j + 64 * kp));
-        vst1q_f32(panel + 16 * kp - 16 * k0 + 4,
-                  vld1q_f32(in1 + in1_block1 * in1_block_skip + j + 64 * kp + 4));
-        vst1q_f32(panel + 16 * kp - 16 * k0 + 8,
-                  vld1q_f32(in1 + in1_block2 * in1_block_skip + j + 64 * kp + 8));
-        vst1q_f32(panel + 16 * kp - 16 * k0 + 12,
-                  vld1q_f32(in1 + in1_block3 * in1_block_skip + j + 64 * kp + 12));
+    int64_t i = 0;
+    // along i: tiles of 6 x 4 vectors
+    for (; i + 6 <= size0; i += 6) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_block1 = (j + 4) / 64 * 64;
+      int64_t in1_block2 = (j + 8) / 64 * 64;
+      int64_t in1_block3 = (j + 12) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t in1_base1 = in1_block1 * in1_block_skip + j + 4;
+      int64_t in1_base2 = in1_block2 * in1_block_skip + j + 8;
+      int64_t in1_base3 = in1_block3 * in1_block_skip + j + 12;
+      int64_t out_base = i * stride1 + j;
+      float32x4_t acc0_0 = vld1q_f32(in2 + j);
+      float32x4_t acc0_1 = vld1q_f32(in2 + j + 4);
+      float32x4_t acc0_2 = vld1q_f32(in2 + j + 8);
+      float32x4_t acc0_3 = vld1q_f32(in2 + j + 12);
+      float32x4_t acc1_0 = vld1q_f32(in2 + j);
+      float32x4_t acc1_1 = vld1q_f32(in2 + j + 4);
+      float32x4_t acc1_2 = vld1q_f32(in2 + j + 8);
+      float32x4_t acc1_3 = vld1q_f32(in2 + j + 12);
+      float32x4_t acc2_0 = vld1q_f32(in2 + j);
+      float32x4_t acc2_1 = vld1q_f32(in2 + j + 4);
+      float32x4_t acc2_2 = vld1q_f32(in2 + j + 8);
+      float32x4_t acc2_3 = vld1q_f32(in2 + j + 12);
+      float32x4_t acc3_0 = vld1q_f32(in2 + j);
+      float32x4_t acc3_1 = vld1q_f32(in2 + j + 4);
+      float32x4_t acc3_2 = vld1q_f32(in2 + j + 8);
+      float32x4_t acc3_3 = vld1q_f32(in2 + j + 12);
+      float32x4_t acc4_0 = vld1q_f32(in2 + j);
+      float32x4_t acc4_1 = vld1q_f32(in2 + j + 4);
+      float32x4_t acc4_2 = vld1q_f32(in2 + j + 8);
+      float32x4_t acc4_3 = vld1q_f32(in2 + j + 12);
+      float32x4_t acc5_0 = vld1q_f32(in2 + j);
+      float32x4_t acc5_1 = vld1q_f32(in2 + j + 4);
+      float32x4_t acc5_2 = vld1q_f32(in2 + j + 8);
+      float32x4_t acc5_3 = vld1q_f32(in2 + j + 12);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        float32x4_t in1_v0 = vld1q_f32(in1 + in1_base0 + 64 * r2);
+        float32x4_t in1_v1 = vld1q_f32(in1 + in1_base1 + 64 * r2);
+        float32x4_t in1_v2 = vld1q_f32(in1 + in1_base2 + 64 * r2);
+        float32x4_t in1_v3 = vld1q_f32(in1 + in1_base3 + 64 * r2);
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
+        acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+        acc0_1 = vfmaq_f32(acc0_1, in0_r0, in1_v1);
+        acc0_2 = vfmaq_f32(acc0_2, in0_r0, in1_v2);
+        acc0_3 = vfmaq_f32(acc0_3, in0_r0, in1_v3);
+        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
+        acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
+        acc1_1 = vfmaq_f32(acc1_1, in0_r1, in1_v1);
+        acc1_2 = vfmaq_f32(acc1_2, in0_r1, in1_v2);
+        acc1_3 = vfmaq_f32(acc1_3, in0_r1, in1_v3);
+        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i * stride0 + r2 + 2 * stride0);
+        acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
+        acc2_1 = vfmaq_f32(acc2_1, in0_r2, in1_v1);
+        acc2_2 = vfmaq_f32(acc2_2, in0_r2, in1_v2);
+        acc2_3 = vfmaq_f32(acc2_3, in0_r2, in1_v3);
+        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i * stride0 + r2 + 3 * stride0);
+        acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
+        acc3_1 = vfmaq_f32(acc3_1, in0_r3, in1_v1);
+        acc3_2 = vfmaq_f32(acc3_2, in0_r3, in1_v2);
+        acc3_3 = vfmaq_f32(acc3_3, in0_r3, in1_v3);
+        float32x4_t in0_r4 = vld1q_dup_f32(in0 + i * stride0 + r2 + 4 * stride0);
+        acc4_0 = vfmaq_f32(acc4_0, in0_r4, in1_v0);
+        acc4_1 = vfmaq_f32(acc4_1, in0_r4, in1_v1);
+        acc4_2 = vfmaq_f32(acc4_2, in0_r4, in1_v2);
+        acc4_3 = vfmaq_f32(acc4_3, in0_r4, in1_v3);
+        float32x4_t in0_r5 = vld1q_dup_f32(in0 + i * stride0 + r2 + 5 * stride0);
+        acc5_0 = vfmaq_f32(acc5_0, in0_r5, in1_v0);
+        acc5_1 = vfmaq_f32(acc5_1, in0_r5, in1_v1);
+        acc5_2 = vfmaq_f32(acc5_2, in0_r5, in1_v2);
+        acc5_3 = vfmaq_f32(acc5_3, in0_r5, in1_v3);
       }
-      int64_t i = 0;
-      // along i: tiles of 6 x 4 vectors
-      for (; i + 6 <= size0; i += 6) {
-        int64_t out_base = i * stride1 + j;
-        float32x4_t acc0_0 = vld1q_f32(in2 + j);
-        float32x4_t acc0_1 = vld1q_f32(in2 + j + 4);
-        float32x4_t acc0_2 = vld1q_f32(in2 + j + 8);
-        float32x4_t acc0_3 = vld1q_f32(in2 + j + 12);
-        float32x4_t acc1_0 = vld1q_f32(in2 + j);
-        float32x4_t acc1_1 = vld1q_f32(in2 + j + 4);
-        float32x4_t acc1_2 = vld1q_f32(in2 + j + 8);
-        float32x4_t acc1_3 = vld1q_f32(in2 + j + 12);
-        float32x4_t acc2_0 = vld1q_f32(in2 + j);
-        float32x4_t acc2_1 = vld1q_f32(in2 + j + 4);
-        float32x4_t acc2_2 = vld1q_f32(in2 + j + 8);
-        float32x4_t acc2_3 = vld1q_f32(in2 + j + 12);
-        float32x4_t acc3_0 = vld1q_f32(in2 + j);
-        float32x4_t acc3_1 = vld1q_f32(in2 + j + 4);
-        float32x4_t acc3_2 = vld1q_f32(in2 + j + 8);
-        float32x4_t acc3_3 = vld1q_f32(in2 + j + 12);
-        float32x4_t acc4_0 = vld1q_f32(in2 + j);
-        float32x4_t acc4_1 = vld1q_f32(in2 + j + 4);
-        float32x4_t acc4_2 = vld1q_f32(in2 + j + 8);
-        float32x4_t acc4_3 = vld1q_f32(in2 + j + 12);
-        float32x4_t acc5_0 = vld1q_f32(in2 + j);
-        float32x4_t acc5_1 = vld1q_f32(in2 + j + 4);
-        float32x4_t acc5_2 = vld1q_f32(in2 + j + 8);
-        float32x4_t acc5_3 = vld1q_f32(in2 + j + 12);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = vld1q_f32(out + out_base);
-          acc0_1 = vld1q_f32(out + out_base + 4);
-          acc0_2 = vld1q_f32(out + out_base + 8);
-          acc0_3 = vld1q_f32(out + out_base + 12);
-          acc1_0 = vld1q_f32(out + out_base + stride1);
-          acc1_1 = vld1q_f32(out + out_base + stride1 + 4);
-          acc1_2 = vld1q_f32(out + out_base + stride1 + 8);
-          acc1_3 = vld1q_f32(out + out_base + stride1 + 12);
-          acc2_0 = vld1q_f32(out + out_base + 2 * stride1);
-          acc2_1 = vld1q_f32(out + out_base + 2 * stride1 + 4);
-          acc2_2 = vld1q_f32(out + out_base + 2 * stride1 + 8);
-          acc2_3 = vld1q_f32(out + out_base + 2 * stride1 + 12);
-          acc3_0 = vld1q_f32(out + out_base + 3 * stride1);
-          acc3_1 = vld1q_f32(out + out_base + 3 * stride1 + 4);
-          acc3_2 = vld1q_f32(out + out_base + 3 * stride1 + 8);
-          acc3_3 = vld1q_f32(out + out_base + 3 * stride1 + 12);
-          acc4_0 = vld1q_f32(out + out_base + 4 * stride1);
-          acc4_1 = vld1q_f32(out + out_base + 4 * stride1 + 4);
-          acc4_2 = vld1q_f32(out + out_base + 4 * stride1 + 8);
-          acc4_3 = vld1q_f32(out + out_base + 4 * stride1 + 12);
-          acc5_0 = vld1q_f32(out + out_base + 5 * stride1);
-          acc5_1 = vld1q_f32(out + out_base + 5 * stride1 + 4);
-          acc5_2 = vld1q_f32(out + out_base + 5 * stride1 + 8);
-          acc5_3 = vld1q_f32(out + out_base + 5 * stride1 + 12);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          float32x4_t in1_v0 = vld1q_f32(panel + 16 * r2 - 16 * k0);
-          float32x4_t in1_v1 = vld1q_f32(panel + 16 * r2 - 16 * k0 + 4);
-          float32x4_t in1_v2 = vld1q_f32(panel + 16 * r2 - 16 * k0 + 8);
-          float32x4_t in1_v3 = vld1q_f32(panel + 16 * r2 - 16 * k0 + 12);
-          float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
-          acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
-          acc0_1 = vfmaq_f32(acc0_1, in0_r0, in1_v1);
-          acc0_2 = vfmaq_f32(acc0_2, in0_r0, in1_v2);
-          acc0_3 = vfmaq_f32(acc0_3, in0_r0, in1_v3);
-          float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
-          acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
-          acc1_1 = vfmaq_f32(acc1_1, in0_r1, in1_v1);
-          acc1_2 = vfmaq_f32(acc1_2, in0_r1, in1_v2);
-          acc1_3 = vfmaq_f32(acc1_3, in0_r1, in1_v3);
-          float32x4_t in0_r2 = vld1q_dup_f32(in0 + i * stride0 + r2 + 2 * stride0);
-          acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
-          acc2_1 = vfmaq_f32(acc2_1, in0_r2, in1_v1);
-          acc2_2 = vfmaq_f32(acc2_2, in0_r2, in1_v2);
-          acc2_3 = vfmaq_f32(acc2_3, in0_r2, in1_v3);
-          float32x4_t in0_r3 = vld1q_dup_f32(in0 + i * stride0 + r2 + 3 * stride0);
-          acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
-          acc3_1 = vfmaq_f32(acc3_1, in0_r3, in1_v1);
-          acc3_2 = vfmaq_f32(acc3_2, in0_r3, in1_v2);
-          acc3_3 = vfmaq_f32(acc3_3, in0_r3, in1_v3);
-          float32x4_t in0_r4 = vld1q_dup_f32(in0 + i * stride0 + r2 + 4 * stride0);
-          acc4_0 = vfmaq_f32(acc4_0, in0_r4, in1_v0);
-          acc4_1 = vfmaq_f32(acc4_1, in0_r4, in1_v1);
-          acc4_2 = vfmaq_f32(acc4_2, in0_r4, in1_v2);
-          acc4_3 = vfmaq_f32(acc4_3, in0_r4, in1_v3);
-          float32x4_t in0_r5 = vld1q_dup_f32(in0 + i * stride0 + r2 + 5 * stride0);
-          acc5_0 = vfmaq_f32(acc5_0, in0_r5, in1_v0);
-          acc5_1 = vfmaq_f32(acc5_1, in0_r5, in1_v1);
-          acc5_2 = vfmaq_f32(acc5_2, in0_r5, in1_v2);
-          acc5_3 = vfmaq_f32(acc5_3, in0_r5, in1_v3);
-        }
-        vst1q_f32(out + out_base, acc0_0);
-        vst1q_f32(out + out_base + 4, acc0_1);
-        vst1q_f32(out + out_base + 8, acc0_2);
-        vst1q_f32(out + out_base + 12, acc0_3);
-        vst1q_f32(out + out_base + stride1, acc1_0);
-        vst1q_f32(out + out_base + stride1 + 4, acc1_1);
-        vst1q_f32(out + out_base + stride1 + 8, acc1_2);
-        vst1q_f32(out + out_base + stride1 + 12, acc1_3);
-        vst1q_f32(out + out_base + 2 * stride1, acc2_0);
-        vst1q_f32(out + out_base + 2 * stride1 + 4, acc2_1);
-        vst1q_f32(out + out_base + 2 * stride1 + 8, acc2_2);
-        vst1q_f32(out + out_base + 2 * stride1 + 12, acc2_3);
-        vst1q_f32(out + out_base + 3 * stride1, acc3_0);
-        vst1q_f32(out + out_base + 3 * stride1 + 4, acc3_1);
-        vst1q_f32(out + out_base + 3 * stride1 + 8, acc3_2);
-        vst1q_f32(out + out_base + 3 * stride1 + 12, acc3_3);
-        vst1q_f32(out + out_base + 4 * stride1, acc4_0);
-        vst1q_f32(out + out_base + 4 * stride1 + 4, acc4_1);
-        vst1q_f32(out + out_base + 4 * stride1 + 8, acc4_2);
-        vst1q_f32(out + out_base + 4 * stride1 + 12, acc4_3);
-        vst1q_f32(out + out_base + 5 * stride1, acc5_0);
-        vst1q_f32(out + out_base + 5 * stride1 + 4, acc5_1);
-        vst1q_f32(out + out_base + 5 * stride1 + 8, acc5_2);
-        vst1q_f32(out + out_base + 5 * stride1 + 12, acc5_3);
+      vst1q_f32(out + out_base, acc0_0);
+      vst1q_f32(out + out_base + 4, acc0_1);
+      vst1q_f32(out + out_base + 8, acc0_2);
+      vst1q_f32(out + out_base + 12, acc0_3);
+      vst1q_f32(out + out_base + stride1, acc1_0);
+      vst1q_f32(out + out_base + stride1 + 4, acc1_1);
+      vst1q_f32(out + out_base + stride1 + 8, acc1_2);
+      vst1q_f32(out + out_base + stride1 + 12, acc1_3);
+      vst1q_f32(out + out_base + 2 * stride1, acc2_0);
+      vst1q_f32(out + out_base + 2 * stride1 + 4, acc2_1);
+      vst1q_f32(out + out_base + 2 * stride1 + 8, acc2_2);
+      vst1q_f32(out + out_base + 2 * stride1 + 12, acc2_3);
+      vst1q_f32(out + out_base + 3 * stride1, acc3_0);
+      vst1q_f32(out + out_base + 3 * stride1 + 4, acc3_1);
+      vst1q_f32(out + out_base + 3 * stride1 + 8, acc3_2);
+      vst1q_f32(out + out_base + 3 * stride1 + 12, acc3_3);
+      vst1q_f32(out + out_base + 4 * stride1, acc4_0);
+      vst1q_f32(out + out_base + 4 * stride1 + 4, acc4_1);
+      vst1q_f32(out + out_base + 4 * stride1 + 8, acc4_2);
+      vst1q_f32(out + out_base + 4 * stride1 + 12, acc4_3);
+      vst1q_f32(out + out_base + 5 * stride1, acc5_0);
+      vst1q_f32(out + out_base + 5 * stride1 + 4, acc5_1);
+      vst1q_f32(out + out_base + 5 * stride1 + 8, acc5_2);
+      vst1q_f32(out + out_base + 5 * stride1 + 12, acc5_3);
+    }
+    // the rest: 4 rows
+    for (; i + 4 <= size0; i += 4) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_block1 = (j + 4) / 64 * 64;
+      int64_t in1_block2 = (j + 8) / 64 * 64;
+      int64_t in1_block3 = (j + 12) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t in1_base1 = in1_block1 * in1_block_skip + j + 4;
+      int64_t in1_base2 = in1_block2 * in1_block_skip + j + 8;
+      int64_t in1_base3 = in1_block3 * in1_block_skip + j + 12;
+      int64_t out_base = i * stride1 + j;
+      float32x4_t acc0_0 = vld1q_f32(in2 + j);
+      float32x4_t acc0_1 = vld1q_f32(in2 + j + 4);
+      float32x4_t acc0_2 = vld1q_f32(in2 + j + 8);
+      float32x4_t acc0_3 = vld1q_f32(in2 + j + 12);
+      float32x4_t acc1_0 = vld1q_f32(in2 + j);
+      float32x4_t acc1_1 = vld1q_f32(in2 + j + 4);
+      float32x4_t acc1_2 = vld1q_f32(in2 + j + 8);
+      float32x4_t acc1_3 = vld1q_f32(in2 + j + 12);
+      float32x4_t acc2_0 = vld1q_f32(in2 + j);
+      float32x4_t acc2_1 = vld1q_f32(in2 + j + 4);
+      float32x4_t acc2_2 = vld1q_f32(in2 + j + 8);
+      float32x4_t acc2_3 = vld1q_f32(in2 + j + 12);
+      float32x4_t acc3_0 = vld1q_f32(in2 + j);
+      float32x4_t acc3_1 = vld1q_f32(in2 + j + 4);
+      float32x4_t acc3_2 = vld1q_f32(in2 + j + 8);
+      float32x4_t acc3_3 = vld1q_f32(in2 + j + 12);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        float32x4_t in1_v0 = vld1q_f32(in1 + in1_base0 + 64 * r2);
+        float32x4_t in1_v1 = vld1q_f32(in1 + in1_base1 + 64 * r2);
+        float32x4_t in1_v2 = vld1q_f32(in1 + in1_base2 + 64 * r2);
+        float32x4_t in1_v3 = vld1q_f32(in1 + in1_base3 + 64 * r2);
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
+        acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+        acc0_1 = vfmaq_f32(acc0_1, in0_r0, in1_v1);
+        acc0_2 = vfmaq_f32(acc0_2, in0_r0, in1_v2);
+        acc0_3 = vfmaq_f32(acc0_3, in0_r0, in1_v3);
+        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
+        acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
+        acc1_1 = vfmaq_f32(acc1_1, in0_r1, in1_v1);
+        acc1_2 = vfmaq_f32(acc1_2, in0_r1, in1_v2);
+        acc1_3 = vfmaq_f32(acc1_3, in0_r1, in1_v3);
+        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i * stride0 + r2 + 2 * stride0);
+        acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
+        acc2_1 = vfmaq_f32(acc2_1, in0_r2, in1_v1);
+        acc2_2 = vfmaq_f32(acc2_2, in0_r2, in1_v2);
+        acc2_3 = vfmaq_f32(acc2_3, in0_r2, in1_v3);
+        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i * stride0 + r2 + 3 * stride0);
+        acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
+        acc3_1 = vfmaq_f32(acc3_1, in0_r3, in1_v1);
+        acc3_2 = vfmaq_f32(acc3_2, in0_r3, in1_v2);
+        acc3_3 = vfmaq_f32(acc3_3, in0_r3, in1_v3);
       }
-      // the rest: 4 rows
-      for (; i + 4 <= size0; i += 4) {
-        int64_t out_base = i * stride1 + j;
-        float32x4_t acc0_0 = vld1q_f32(in2 + j);
-        float32x4_t acc0_1 = vld1q_f32(in2 + j + 4);
-        float32x4_t acc0_2 = vld1q_f32(in2 + j + 8);
-        float32x4_t acc0_3 = vld1q_f32(in2 + j + 12);
-        float32x4_t acc1_0 = vld1q_f32(in2 + j);
-        float32x4_t acc1_1 = vld1q_f32(in2 + j + 4);
-        float32x4_t acc1_2 = vld1q_f32(in2 + j + 8);
-        float32x4_t acc1_3 = vld1q_f32(in2 + j + 12);
-        float32x4_t acc2_0 = vld1q_f32(in2 + j);
-        float32x4_t acc2_1 = vld1q_f32(in2 + j + 4);
-        float32x4_t acc2_2 = vld1q_f32(in2 + j + 8);
-        float32x4_t acc2_3 = vld1q_f32(in2 + j + 12);
-        float32x4_t acc3_0 = vld1q_f32(in2 + j);
-        float32x4_t acc3_1 = vld1q_f32(in2 + j + 4);
-        float32x4_t acc3_2 = vld1q_f32(in2 + j + 8);
-        float32x4_t acc3_3 = vld1q_f32(in2 + j + 12);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = vld1q_f32(out + out_base);
-          acc0_1 = vld1q_f32(out + out_base + 4);
-          acc0_2 = vld1q_f32(out + out_base + 8);
-          acc0_3 = vld1q_f32(out + out_base + 12);
-          acc1_0 = vld1q_f32(out + out_base + stride1);
-          acc1_1 = vld1q_f32(out + out_base + stride1 + 4);
-          acc1_2 = vld1q_f32(out + out_base + stride1 + 8);
-          acc1_3 = vld1q_f32(out + out_base + stride1 + 12);
-          acc2_0 = vld1q_f32(out + out_base + 2 * stride1);
-          acc2_1 = vld1q_f32(out + out_base + 2 * stride1 + 4);
-          acc2_2 = vld1q_f32(out + out_base + 2 * stride1 + 8);
-          acc2_3 = vld1q_f32(out + out_base + 2 * stride1 + 12);
-          acc3_0 = vld1q_f32(out + out_base + 3 * stride1);
-          acc3_1 = vld1q_f32(out + out_base + 3 * stride1 + 4);
-          acc3_2 = vld1q_f32(out + out_base + 3 * stride1 + 8);
-          acc3_3 = vld1q_f32(out + out_base + 3 * stride1 + 12);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          float32x4_t in1_v0 = vld1q_f32(panel + 16 * r2 - 16 * k0);
-          float32x4_t in1_v1 = vld1q_f32(panel + 16 * r2 - 16 * k0 + 4);
-          float32x4_t in1_v2 = vld1q_f32(panel + 16 * r2 - 16 * k0 + 8);
-          float32x4_t in1_v3 = vld1q_f32(panel + 16 * r2 - 16 * k0 + 12);
-          float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
-          acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
-          acc0_1 = vfmaq_f32(acc0_1, in0_r0, in1_v1);
-          acc0_2 = vfmaq_f32(acc0_2, in0_r0, in1_v2);
-          acc0_3 = vfmaq_f32(acc0_3, in0_r0, in1_v3);
-          float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
-          acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
-          acc1_1 = vfmaq_f32(acc1_1, in0_r1, in1_v1);
-          acc1_2 = vfmaq_f32(acc1_2, in0_r1, in1_v2);
-          acc1_3 = vfmaq_f32(acc1_3, in0_r1, in1_v3);
-          float32x4_t in0_r2 = vld1q_dup_f32(in0 + i * stride0 + r2 + 2 * stride0);
-          acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
-          acc2_1 = vfmaq_f32(acc2_1, in0_r2, in1_v1);
-          acc2_2 = vfmaq_f32(acc2_2, in0_r2, in1_v2);
-          acc2_3 = vfmaq_f32(acc2_3, in0_r2, in1_v3);
-          float32x4_t in0_r3 = vld1q_dup_f32(in0 + i * stride0 + r2 + 3 * stride0);
-          acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
-          acc3_1 = vfmaq_f32(acc3_1, in0_r3, in1_v1);
-          acc3_2 = vfmaq_f32(acc3_2, in0_r3, in1_v2);
-          acc3_3 = vfmaq_f32(acc3_3, in0_r3, in1_v3);
-        }
-        vst1q_f32(out + out_base, acc0_0);
-        vst1q_f32(out + out_base + 4, acc0_1);
-        vst1q_f32(out + out_base + 8, acc0_2);
-        vst1q_f32(out + out_base + 12, acc0_3);
-        vst1q_f32(out + out_base + stride1, acc1_0);
-        vst1q_f32(out + out_base + stride1 + 4, acc1_1);
-        vst1q_f32(out + out_base + stride1 + 8, acc1_2);
-        vst1q_f32(out + out_base + stride1 + 12, acc1_3);
-        vst1q_f32(out + out_base + 2 * stride1, acc2_0);
-        vst1q_f32(out + out_base + 2 * stride1 + 4, acc2_1);
-        vst1q_f32(out + out_base + 2 * stride1 + 8, acc2_2);
-        vst1q_f32(out + out_base + 2 * stride1 + 12, acc2_3);
-        vst1q_f32(out + out_base + 3 * stride1, acc3_0);
-        vst1q_f32(out + out_base + 3 * stride1 + 4, acc3_1);
-        vst1q_f32(out + out_base + 3 * stride1 + 8, acc3_2);
-        vst1q_f32(out + out_base + 3 * stride1 + 12, acc3_3);
+      vst1q_f32(out + out_base, acc0_0);
+      vst1q_f32(out + out_base + 4, acc0_1);
+      vst1q_f32(out + out_base + 8, acc0_2);
+      vst1q_f32(out + out_base + 12, acc0_3);
+      vst1q_f32(out + out_base + stride1, acc1_0);
+      vst1q_f32(out + out_base + stride1 + 4, acc1_1);
+      vst1q_f32(out + out_base + stride1 + 8, acc1_2);
+      vst1q_f32(out + out_base + stride1 + 12, acc1_3);
+      vst1q_f32(out + out_base + 2 * stride1, acc2_0);
+      vst1q_f32(out + out_base + 2 * stride1 + 4, acc2_1);
+      vst1q_f32(out + out_base + 2 * stride1 + 8, acc2_2);
+      vst1q_f32(out + out_base + 2 * stride1 + 12, acc2_3);
+      vst1q_f32(out + out_base + 3 * stride1, acc3_0);
+      vst1q_f32(out + out_base + 3 * stride1 + 4, acc3_1);
+      vst1q_f32(out + out_base + 3 * stride1 + 8, acc3_2);
+      vst1q_f32(out + out_base + 3 * stride1 + 12, acc3_3);
+    }
+    // the rest: 2 rows
+    for (; i + 2 <= size0; i += 2) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_block1 = (j + 4) / 64 * 64;
+      int64_t in1_block2 = (j + 8) / 64 * 64;
+      int64_t in1_block3 = (j + 12) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t in1_base1 = in1_block1 * in1_block_skip + j + 4;
+      int64_t in1_base2 = in1_block2 * in1_block_skip + j + 8;
+      int64_t in1_base3 = in1_block3 * in1_block_skip + j + 12;
+      int64_t out_base = i * stride1 + j;
+      float32x4_t acc0_0 = vld1q_f32(in2 + j);
+      float32x4_t acc0_1 = vld1q_f32(in2 + j + 4);
+      float32x4_t acc0_2 = vld1q_f32(in2 + j + 8);
+      float32x4_t acc0_3 = vld1q_f32(in2 + j + 12);
+      float32x4_t acc1_0 = vld1q_f32(in2 + j);
+      float32x4_t acc1_1 = vld1q_f32(in2 + j + 4);
+      float32x4_t acc1_2 = vld1q_f32(in2 + j + 8);
+      float32x4_t acc1_3 = vld1q_f32(in2 + j + 12);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        float32x4_t in1_v0 = vld1q_f32(in1 + in1_base0 + 64 * r2);
+        float32x4_t in1_v1 = vld1q_f32(in1 + in1_base1 + 64 * r2);
+        float32x4_t in1_v2 = vld1q_f32(in1 + in1_base2 + 64 * r2);
+        float32x4_t in1_v3 = vld1q_f32(in1 + in1_base3 + 64 * r2);
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
+        acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+        acc0_1 = vfmaq_f32(acc0_1, in0_r0, in1_v1);
+        acc0_2 = vfmaq_f32(acc0_2, in0_r0, in1_v2);
+        acc0_3 = vfmaq_f32(acc0_3, in0_r0, in1_v3);
+        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
+        acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
+        acc1_1 = vfmaq_f32(acc1_1, in0_r1, in1_v1);
+        acc1_2 = vfmaq_f32(acc1_2, in0_r1, in1_v2);
+        acc1_3 = vfmaq_f32(acc1_3, in0_r1, in1_v3);
       }
-      // the rest: 2 rows
-      for (; i + 2 <= size0; i += 2) {
-        int64_t out_base = i * stride1 + j;
-        float32x4_t acc0_0 = vld1q_f32(in2 + j);
-        float32x4_t acc0_1 = vld1q_f32(in2 + j + 4);
-        float32x4_t acc0_2 = vld1q_f32(in2 + j + 8);
-        float32x4_t acc0_3 = vld1q_f32(in2 + j + 12);
-        float32x4_t acc1_0 = vld1q_f32(in2 + j);
-        float32x4_t acc1_1 = vld1q_f32(in2 + j + 4);
-        float32x4_t acc1_2 = vld1q_f32(in2 + j + 8);
-        float32x4_t acc1_3 = vld1q_f32(in2 + j + 12);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = vld1q_f32(out + out_base);
-          acc0_1 = vld1q_f32(out + out_base + 4);
-          acc0_2 = vld1q_f32(out + out_base + 8);
-          acc0_3 = vld1q_f32(out + out_base + 12);
-          acc1_0 = vld1q_f32(out + out_base + stride1);
-          acc1_1 = vld1q_f32(out + out_base + stride1 + 4);
-          acc1_2 = vld1q_f32(out + out_base + stride1 + 8);
-          acc1_3 = vld1q_f32(out + out_base + stride1 + 12);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          float32x4_t in1_v0 = vld1q_f32(panel + 16 * r2 - 16 * k0);
-          float32x4_t in1_v1 = vld1q_f32(panel + 16 * r2 - 16 * k0 + 4);
-          float32x4_t in1_v2 = vld1q_f32(panel + 16 * r2 - 16 * k0 + 8);
-          float32x4_t in1_v3 = vld1q_f32(panel + 16 * r2 - 16 * k0 + 12);
-          float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
-          acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
-          acc0_1 = vfmaq_f32(acc0_1, in0_r0, in1_v1);
-          acc0_2 = vfmaq_f32(acc0_2, in0_r0, in1_v2);
-          acc0_3 = vfmaq_f32(acc0_3, in0_r0, in1_v3);
-          float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
-          acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
-          acc1_1 = vfmaq_f32(acc1_1, in0_r1, in1_v1);
-          acc1_2 = vfmaq_f32(acc1_2, in0_r1, in1_v2);
-          acc1_3 = vfmaq_f32(acc1_3, in0_r1, in1_v3);
-        }
-        vst1q_f32(out + out_base, acc0_0);
-        vst1q_f32(out + out_base + 4, acc0_1);
-        vst1q_f32(out + out_base + 8, acc0_2);
-        vst1q_f32(out + out_base + 12, acc0_3);
-        vst1q_f32(out + out_base + stride1, acc1_0);
-        vst1q_f32(out + out_base + stride1 + 4, acc1_1);
-        vst1q_f32(out + out_base + stride1 + 8, acc1_2);
-        vst1q_f32(out + out_base + stride1 + 12, acc1_3);
+      vst1q_f32(out + out_base, acc0_0);
+      vst1q_f32(out + out_base + 4, acc0_1);
+      vst1q_f32(out + out_base + 8, acc0_2);
+      vst1q_f32(out + out_base + 12, acc0_3);
+      vst1q_f32(out + out_base + stride1, acc1_0);
+      vst1q_f32(out + out_base + stride1 + 4, acc1_1);
+      vst1q_f32(out + out_base + stride1 + 8, acc1_2);
+      vst1q_f32(out + out_base + stride1 + 12, acc1_3);
+    }
+    // the rest: 1 row
+    for (; i < size0; ++i) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_block1 = (j + 4) / 64 * 64;
+      int64_t in1_block2 = (j + 8) / 64 * 64;
+      int64_t in1_block3 = (j + 12) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t in1_base1 = in1_block1 * in1_block_skip + j + 4;
+      int64_t in1_base2 = in1_block2 * in1_block_skip + j + 8;
+      int64_t in1_base3 = in1_block3 * in1_block_skip + j + 12;
+      int64_t out_base = i * stride1 + j;
+      float32x4_t acc0_0 = vld1q_f32(in2 + j);
+      float32x4_t acc0_1 = vld1q_f32(in2 + j + 4);
+      float32x4_t acc0_2 = vld1q_f32(in2 + j + 8);
+      float32x4_t acc0_3 = vld1q_f32(in2 + j + 12);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        float32x4_t in1_v0 = vld1q_f32(in1 + in1_base0 + 64 * r2);
+        float32x4_t in1_v1 = vld1q_f32(in1 + in1_base1 + 64 * r2);
+        float32x4_t in1_v2 = vld1q_f32(in1 + in1_base2 + 64 * r2);
+        float32x4_t in1_v3 = vld1q_f32(in1 + in1_base3 + 64 * r2);
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
+        acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+        acc0_1 = vfmaq_f32(acc0_1, in0_r0, in1_v1);
+        acc0_2 = vfmaq_f32(acc0_2, in0_r0, in1_v2);
+        acc0_3 = vfmaq_f32(acc0_3, in0_r0, in1_v3);
       }
-      // the rest: 1 row
-      for (; i < size0; ++i) {
-        int64_t out_base = i * stride1 + j;
-        float32x4_t acc0_0 = vld1q_f32(in2 + j);
-        float32x4_t acc0_1 = vld1q_f32(in2 + j + 4);
-        float32x4_t acc0_2 = vld1q_f32(in2 + j + 8);
-        float32x4_t acc0_3 = vld1q_f32(in2 + j + 12);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = vld1q_f32(out + out_base);
-          acc0_1 = vld1q_f32(out + out_base + 4);
-          acc0_2 = vld1q_f32(out + out_base + 8);
-          acc0_3 = vld1q_f32(out + out_base + 12);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          float32x4_t in1_v0 = vld1q_f32(panel + 16 * r2 - 16 * k0);
-          float32x4_t in1_v1 = vld1q_f32(panel + 16 * r2 - 16 * k0 + 4);
-          float32x4_t in1_v2 = vld1q_f32(panel + 16 * r2 - 16 * k0 + 8);
-          float32x4_t in1_v3 = vld1q_f32(panel + 16 * r2 - 16 * k0 + 12);
-          float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
-          acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
-          acc0_1 = vfmaq_f32(acc0_1, in0_r0, in1_v1);
-          acc0_2 = vfmaq_f32(acc0_2, in0_r0, in1_v2);
-          acc0_3 = vfmaq_f32(acc0_3, in0_r0, in1_v3);
-        }
-        vst1q_f32(out + out_base, acc0_0);
-        vst1q_f32(out + out_base + 4, acc0_1);
-        vst1q_f32(out + out_base + 8, acc0_2);
-        vst1q_f32(out + out_base + 12, acc0_3);
-      }
+      vst1q_f32(out + out_base, acc0_0);
+      vst1q_f32(out + out_base + 4, acc0_1);
+      vst1q_f32(out + out_base + 8, acc0_2);
+      vst1q_f32(out + out_base + 12, acc0_3);
     }
   }
   // one vector at a time
   for (; j + 4 <= size1; j += 4) {
-    int64_t in1_block0 = (j) / 64 * 64;
-    int64_t k_blocks_end = size2 > 1 ? size2 : 1;
-    // blocks of 2048 steps of k through the panel
-    int64_t k0 = 0;
-    for (; k0 < k_blocks_end; k0 += 2048) {
-      int64_t k_end = k0 + 2048 < size2 ? k0 + 2048 : size2;
-      // pack: 1 vector of bt_packed per step
-      int64_t kp = k0;
-      for (; kp < k_end; ++kp) {
-        vst1q_f32(panel + 4 * kp - 4 * k0,
-                  vld1q_f32(in1 + in1_block0 * in1_block_skip + j + 64 * kp));
+    int64_t i = 0;
+    // along i: tiles of 8 x 1 vectors
+    for (; i + 8 <= size0; i += 8) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      float32x4_t acc0_0 = vld1q_f32(in2 + j);
+      float32x4_t acc1_0 = vld1q_f32(in2 + j);
+      float32x4_t acc2_0 = vld1q_f32(in2 + j);
+      float32x4_t acc3_0 = vld1q_f32(in2 + j);
+      float32x4_t acc4_0 = vld1q_f32(in2 + j);
+      float32x4_t acc5_0 = vld1q_f32(in2 + j);
+      float32x4_t acc6_0 = vld1q_f32(in2 + j);
+      float32x4_t acc7_0 = vld1q_f32(in2 + j);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        float32x4_t in1_v0 = vld1q_f32(in1 + in1_base0 + 64 * r2);
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
+        acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
+        acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
+        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i * stride0 + r2 + 2 * stride0);
+        acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
+        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i * stride0 + r2 + 3 * stride0);
+        acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
+        float32x4_t in0_r4 = vld1q_dup_f32(in0 + i * stride0 + r2 + 4 * stride0);
+        acc4_0 = vfmaq_f32(acc4_0, in0_r4, in1_v0);
+        float32x4_t in0_r5 = vld1q_dup_f32(in0 + i * stride0 + r2 + 5 * stride0);
+        acc5_0 = vfmaq_f32(acc5_0, in0_r5, in1_v0);
+        float32x4_t in0_r6 = vld1q_dup_f32(in0 + i * stride0 + r2 + 6 * stride0);
+        acc6_0 = vfmaq_f32(acc6_0, in0_r6, in1_v0);
+        float32x4_t in0_r7 = vld1q_dup_f32(in0 + i * stride0 + r2 + 7 * stride0);
+        acc7_0 = vfmaq_f32(acc7_0, in0_r7, in1_v0);
       }
-      int64_t i = 0;
-      // along i: tiles of 8 x 1 vectors
-      for (; i + 8 <= size0; i += 8) {
-        int64_t out_base = i * stride1 + j;
-        float32x4_t acc0_0 = vld1q_f32(in2 + j);
-        float32x4_t acc1_0 = vld1q_f32(in2 + j);
-        float32x4_t acc2_0 = vld1q_f32(in2 + j);
-        float32x4_t acc3_0 = vld1q_f32(in2 + j);
-        float32x4_t acc4_0 = vld1q_f32(in2 + j);
-        float32x4_t acc5_0 = vld1q_f32(in2 + j);
-        float32x4_t acc6_0 = vld1q_f32(in2 + j);
-        float32x4_t acc7_0 = vld1q_f32(in2 + j);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = vld1q_f32(out + out_base);
-          acc1_0 = vld1q_f32(out + out_base + stride1);
-          acc2_0 = vld1q_f32(out + out_base + 2 * stride1);
-          acc3_0 = vld1q_f32(out + out_base + 3 * stride1);
-          acc4_0 = vld1q_f32(out + out_base + 4 * stride1);
-          acc5_0 = vld1q_f32(out + out_base + 5 * stride1);
-          acc6_0 = vld1q_f32(out + out_base + 6 * stride1);
-          acc7_0 = vld1q_f32(out + out_base + 7 * stride1);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          float32x4_t in1_v0 = vld1q_f32(panel + 4 * r2 - 4 * k0);
-          float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
-          acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
-          float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
-          acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
-          float32x4_t in0_r2 = vld1q_dup_f32(in0 + i * stride0 + r2 + 2 * stride0);
-          acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
-          float32x4_t in0_r3 = vld1q_dup_f32(in0 + i * stride0 + r2 + 3 * stride0);
-          acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
-          float32x4_t in0_r4 = vld1q_dup_f32(in0 + i * stride0 + r2 + 4 * stride0);
-          acc4_0 = vfmaq_f32(acc4_0, in0_r4, in1_v0);
-          float32x4_t in0_r5 = vld1q_dup_f32(in0 + i * stride0 + r2 + 5 * stride0);
-          acc5_0 = vfmaq_f32(acc5_0, in0_r5, in1_v0);
-          float32x4_t in0_r6 = vld1q_dup_f32(in0 + i * stride0 + r2 + 6 * stride0);
-          acc6_0 = vfmaq_f32(acc6_0, in0_r6, in1_v0);
-          float32x4_t in0_r7 = vld1q_dup_f32(in0 + i * stride0 + r2 + 7 * stride0);
-          acc7_0 = vfmaq_f32(acc7_0, in0_r7, in1_v0);
-        }
-        vst1q_f32(out + out_base, acc0_0);
-        vst1q_f32(out + out_base + stride1, acc1_0);
-        vst1q_f32(out + out_base + 2 * stride1, acc2_0);
-        vst1q_f32(out + out_base + 3 * stride1, acc3_0);
-        vst1q_f32(out + out_base + 4 * stride1, acc4_0);
-        vst1q_f32(out + out_base + 5 * stride1, acc5_0);
-        vst1q_f32(out + out_base + 6 * stride1, acc6_0);
-        vst1q_f32(out + out_base + 7 * stride1, acc7_0);
+      vst1q_f32(out + out_base, acc0_0);
+      vst1q_f32(out + out_base + stride1, acc1_0);
+      vst1q_f32(out + out_base + 2 * stride1, acc2_0);
+      vst1q_f32(out + out_base + 3 * stride1, acc3_0);
+      vst1q_f32(out + out_base + 4 * stride1, acc4_0);
+      vst1q_f32(out + out_base + 5 * stride1, acc5_0);
+      vst1q_f32(out + out_base + 6 * stride1, acc6_0);
+      vst1q_f32(out + out_base + 7 * stride1, acc7_0);
+    }
+    // the rest: 4 rows
+    for (; i + 4 <= size0; i += 4) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      float32x4_t acc0_0 = vld1q_f32(in2 + j);
+      float32x4_t acc1_0 = vld1q_f32(in2 + j);
+      float32x4_t acc2_0 = vld1q_f32(in2 + j);
+      float32x4_t acc3_0 = vld1q_f32(in2 + j);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        float32x4_t in1_v0 = vld1q_f32(in1 + in1_base0 + 64 * r2);
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
+        acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
+        acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
+        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i * stride0 + r2 + 2 * stride0);
+        acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
+        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i * stride0 + r2 + 3 * stride0);
+        acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
       }
-      // the rest: 4 rows
-      for (; i + 4 <= size0; i += 4) {
-        int64_t out_base = i * stride1 + j;
-        float32x4_t acc0_0 = vld1q_f32(in2 + j);
-        float32x4_t acc1_0 = vld1q_f32(in2 + j);
-        float32x4_t acc2_0 = vld1q_f32(in2 + j);
-        float32x4_t acc3_0 = vld1q_f32(in2 + j);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = vld1q_f32(out + out_base);
-          acc1_0 = vld1q_f32(out + out_base + stride1);
-          acc2_0 = vld1q_f32(out + out_base + 2 * stride1);
-          acc3_0 = vld1q_f32(out + out_base + 3 * stride1);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          float32x4_t in1_v0 = vld1q_f32(panel + 4 * r2 - 4 * k0);
-          float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
-          acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
-          float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
-          acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
-          float32x4_t in0_r2 = vld1q_dup_f32(in0 + i * stride0 + r2 + 2 * stride0);
-          acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
-          float32x4_t in0_r3 = vld1q_dup_f32(in0 + i * stride0 + r2 + 3 * stride0);
-          acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
-        }
-        vst1q_f32(out + out_base, acc0_0);
-        vst1q_f32(out + out_base + stride1, acc1_0);
-        vst1q_f32(out + out_base + 2 * stride1, acc2_0);
-        vst1q_f32(out + out_base + 3 * stride1, acc3_0);
+      vst1q_f32(out + out_base, acc0_0);
+      vst1q_f32(out + out_base + stride1, acc1_0);
+      vst1q_f32(out + out_base + 2 * stride1, acc2_0);
+      vst1q_f32(out + out_base + 3 * stride1, acc3_0);
+    }
+    // the rest: 2 rows
+    for (; i + 2 <= size0; i += 2) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      float32x4_t acc0_0 = vld1q_f32(in2 + j);
+      float32x4_t acc1_0 = vld1q_f32(in2 + j);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        float32x4_t in1_v0 = vld1q_f32(in1 + in1_base0 + 64 * r2);
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
+        acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
+        acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
       }
-      // the rest: 2 rows
-      for (; i + 2 <= size0; i += 2) {
-        int64_t out_base = i * stride1 + j;
-        float32x4_t acc0_0 = vld1q_f32(in2 + j);
-        float32x4_t acc1_0 = vld1q_f32(in2 + j);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = vld1q_f32(out + out_base);
-          acc1_0 = vld1q_f32(out + out_base + stride1);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          float32x4_t in1_v0 = vld1q_f32(panel + 4 * r2 - 4 * k0);
-          float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
-          acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
-          float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
-          acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
-        }
-        vst1q_f32(out + out_base, acc0_0);
-        vst1q_f32(out + out_base + stride1, acc1_0);
+      vst1q_f32(out + out_base, acc0_0);
+      vst1q_f32(out + out_base + stride1, acc1_0);
+    }
+    // the rest: 1 row
+    for (; i < size0; ++i) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      float32x4_t acc0_0 = vld1q_f32(in2 + j);
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        float32x4_t in1_v0 = vld1q_f32(in1 + in1_base0 + 64 * r2);
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
+        acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
       }
-      // the rest: 1 row
-      for (; i < size0; ++i) {
-        int64_t out_base = i * stride1 + j;
-        float32x4_t acc0_0 = vld1q_f32(in2 + j);
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = vld1q_f32(out + out_base);
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          float32x4_t in1_v0 = vld1q_f32(panel + 4 * r2 - 4 * k0);
-          float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
-          acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
-        }
-        vst1q_f32(out + out_base, acc0_0);
-      }
+      vst1q_f32(out + out_base, acc0_0);
     }
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
-    int64_t in1_block0 = (j) / 64 * 64;
-    int64_t k_blocks_end = size2 > 1 ? size2 : 1;
-    // blocks of 2048 steps of k through the panel
-    int64_t k0 = 0;
-    for (; k0 < k_blocks_end; k0 += 2048) {
-      int64_t k_end = k0 + 2048 < size2 ? k0 + 2048 : size2;
-      // pack: 1 vector of bt_packed per step
-      int64_t kp = k0;
-      for (; kp < k_end; ++kp) {
-        float32x4_t packed0 = vreinterpretq_f32_u8(
-            simdgen_load_prefix(in1 + in1_block0 * in1_block_skip + j + 64 * kp, (size1 - j) * 4));
-        vst1q_f32(panel + 4 * kp - 4 * k0, packed0);
+    int64_t i = 0;
+    // along i: tiles of 8 x 1 vectors
+    for (; i + 8 <= size0; i += 8) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      float32x4_t acc0_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
+      float32x4_t acc1_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
+      float32x4_t acc2_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
+      float32x4_t acc3_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
+      float32x4_t acc4_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
+      float32x4_t acc5_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
+      float32x4_t acc6_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
+      float32x4_t acc7_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        float32x4_t in1_v0 =
+            vreinterpretq_f32_u8(simdgen_load_prefix(in1 + in1_base0 + 64 * r2, (size1 - j) * 4));
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
+        acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
+        acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
+        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i * stride0 + r2 + 2 * stride0);
+        acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
+        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i * stride0 + r2 + 3 * stride0);
+        acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
+        float32x4_t in0_r4 = vld1q_dup_f32(in0 + i * stride0 + r2 + 4 * stride0);
+        acc4_0 = vfmaq_f32(acc4_0, in0_r4, in1_v0);
+        float32x4_t in0_r5 = vld1q_dup_f32(in0 + i * stride0 + r2 + 5 * stride0);
+        acc5_0 = vfmaq_f32(acc5_0, in0_r5, in1_v0);
+        float32x4_t in0_r6 = vld1q_dup_f32(in0 + i * stride0 + r2 + 6 * stride0);
+        acc6_0 = vfmaq_f32(acc6_0, in0_r6, in1_v0);
+        float32x4_t in0_r7 = vld1q_dup_f32(in0 + i * stride0 + r2 + 7 * stride0);
+        acc7_0 = vfmaq_f32(acc7_0, in0_r7, in1_v0);
       }
-      int64_t i = 0;
-      // along i: tiles of 8 x 1 vectors
-      for (; i + 8 <= size0; i += 8) {
-        int64_t out_base = i * stride1 + j;
-        float32x4_t acc0_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
-        float32x4_t acc1_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
-        float32x4_t acc2_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
-        float32x4_t acc3_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
-        float32x4_t acc4_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
-        float32x4_t acc5_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
-        float32x4_t acc6_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
-        float32x4_t acc7_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = vreinterpretq_f32_u8(simdgen_load_prefix(out + out_base, (size1 - j) * 4));
-          acc1_0 =
-              vreinterpretq_f32_u8(simdgen_load_prefix(out + out_base + stride1, (size1 - j) * 4));
-          acc2_0 = vreinterpretq_f32_u8(
-              simdgen_load_prefix(out + out_base + 2 * stride1, (size1 - j) * 4));
-          acc3_0 = vreinterpretq_f32_u8(
-              simdgen_load_prefix(out + out_base + 3 * stride1, (size1 - j) * 4));
-          acc4_0 = vreinterpretq_f32_u8(
-              simdgen_load_prefix(out + out_base + 4 * stride1, (size1 - j) * 4));
-          acc5_0 = vreinterpretq_f32_u8(
-              simdgen_load_prefix(out + out_base + 5 * stride1, (size1 - j) * 4));
-          acc6_0 = vreinterpretq_f32_u8(
-              simdgen_load_prefix(out + out_base + 6 * stride1, (size1 - j) * 4));
-          acc7_0 = vreinterpretq_f32_u8(
-              simdgen_load_prefix(out + out_base + 7 * stride1, (size1 - j) * 4));
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          float32x4_t in1_v0 =
-              vreinterpretq_f32_u8(simdgen_load_prefix(panel + 4 * r2 - 4 * k0, (size1 - j) * 4));
-          float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
-          acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
-          float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
-          acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
-          float32x4_t in0_r2 = vld1q_dup_f32(in0 + i * stride0 + r2 + 2 * stride0);
-          acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
-          float32x4_t in0_r3 = vld1q_dup_f32(in0 + i * stride0 + r2 + 3 * stride0);
-          acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
-          float32x4_t in0_r4 = vld1q_dup_f32(in0 + i * stride0 + r2 + 4 * stride0);
-          acc4_0 = vfmaq_f32(acc4_0, in0_r4, in1_v0);
-          float32x4_t in0_r5 = vld1q_dup_f32(in0 + i * stride0 + r2 + 5 * stride0);
-          acc5_0 = vfmaq_f32(acc5_0, in0_r5, in1_v0);
-          float32x4_t in0_r6 = vld1q_dup_f32(in0 + i * stride0 + r2 + 6 * stride0);
-          acc6_0 = vfmaq_f32(acc6_0, in0_r6, in1_v0);
-          float32x4_t in0_r7 = vld1q_dup_f32(in0 + i * stride0 + r2 + 7 * stride0);
-          acc7_0 = vfmaq_f32(acc7_0, in0_r7, in1_v0);
-        }
-        simdgen_store_prefix(out + out_base, vreinterpretq_u8_f32(acc0_0), (size1 - j) * 4);
-        simdgen_store_prefix(out + out_base + stride1, vreinterpretq_u8_f32(acc1_0),
-                             (size1 - j) * 4);
-        simdgen_store_prefix(out + out_base + 2 * stride1, vreinterpretq_u8_f32(acc2_0),
-                             (size1 - j) * 4);
-        simdgen_store_prefix(out + out_base + 3 * stride1, vreinterpretq_u8_f32(acc3_0),
-                             (size1 - j) * 4);
-        simdgen_store_prefix(out + out_base + 4 * stride1, vreinterpretq_u8_f32(acc4_0),
-                             (size1 - j) * 4);
-        simdgen_store_prefix(out + out_base + 5 * stride1, vreinterpretq_u8_f32(acc5_0),
-                             (size1 - j) * 4);
-        simdgen_store_prefix(out + out_base + 6 * stride1, vreinterpretq_u8_f32(acc6_0),
-                             (size1 - j) * 4);
-        simdgen_store_prefix(out + out_base + 7 * stride1, vreinterpretq_u8_f32(acc7_0),
-                             (size1 - j) * 4);
+      simdgen_store_prefix(out + out_base, vreinterpretq_u8_f32(acc0_0), (size1 - j) * 4);
+      simdgen_store_prefix(out + out_base + stride1, vreinterpretq_u8_f32(acc1_0), (size1 - j) * 4);
+      simdgen_store_prefix(out + out_base + 2 * stride1, vreinterpretq_u8_f32(acc2_0),
+                           (size1 - j) * 4);
+      simdgen_store_prefix(out + out_base + 3 * stride1, vreinterpretq_u8_f32(acc3_0),
+                           (size1 - j) * 4);
+      simdgen_store_prefix(out + out_base + 4 * stride1, vreinterpretq_u8_f32(acc4_0),
+                           (size1 - j) * 4);
+      simdgen_store_prefix(out + out_base + 5 * stride1, vreinterpretq_u8_f32(acc5_0),
+                           (size1 - j) * 4);
+      simdgen_store_prefix(out + out_base + 6 * stride1, vreinterpretq_u8_f32(acc6_0),
+                           (size1 - j) * 4);
+      simdgen_store_prefix(out + out_base + 7 * stride1, vreinterpretq_u8_f32(acc7_0),
+                           (size1 - j) * 4);
+    }
+    // the rest: 4 rows
+    for (; i + 4 <= size0; i += 4) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      float32x4_t acc0_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
+      float32x4_t acc1_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
+      float32x4_t acc2_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
+      float32x4_t acc3_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        float32x4_t in1_v0 =
+            vreinterpretq_f32_u8(simdgen_load_prefix(in1 + in1_base0 + 64 * r2, (size1 - j) * 4));
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
+        acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
+        acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
+        float32x4_t in0_r2 = vld1q_dup_f32(in0 + i * stride0 + r2 + 2 * stride0);
+        acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
+        float32x4_t in0_r3 = vld1q_dup_f32(in0 + i * stride0 + r2 + 3 * stride0);
+        acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
       }
-      // the rest: 4 rows
-      for (; i + 4 <= size0; i += 4) {
-        int64_t out_base = i * stride1 + j;
-        float32x4_t acc0_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
-        float32x4_t acc1_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
-        float32x4_t acc2_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
-        float32x4_t acc3_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = vreinterpretq_f32_u8(simdgen_load_prefix(out + out_base, (size1 - j) * 4));
-          acc1_0 =
-              vreinterpretq_f32_u8(simdgen_load_prefix(out + out_base + stride1, (size1 - j) * 4));
-          acc2_0 = vreinterpretq_f32_u8(
-              simdgen_load_prefix(out + out_base + 2 * stride1, (size1 - j) * 4));
-          acc3_0 = vreinterpretq_f32_u8(
-              simdgen_load_prefix(out + out_base + 3 * stride1, (size1 - j) * 4));
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          float32x4_t in1_v0 =
-              vreinterpretq_f32_u8(simdgen_load_prefix(panel + 4 * r2 - 4 * k0, (size1 - j) * 4));
-          float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
-          acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
-          float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
-          acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
-          float32x4_t in0_r2 = vld1q_dup_f32(in0 + i * stride0 + r2 + 2 * stride0);
-          acc2_0 = vfmaq_f32(acc2_0, in0_r2, in1_v0);
-          float32x4_t in0_r3 = vld1q_dup_f32(in0 + i * stride0 + r2 + 3 * stride0);
-          acc3_0 = vfmaq_f32(acc3_0, in0_r3, in1_v0);
-        }
-        simdgen_store_prefix(out + out_base, vreinterpretq_u8_f32(acc0_0), (size1 - j) * 4);
-        simdgen_store_prefix(out + out_base + stride1, vreinterpretq_u8_f32(acc1_0),
-                             (size1 - j) * 4);
-        simdgen_store_prefix(out + out_base + 2 * stride1, vreinterpretq_u8_f32(acc2_0),
-                             (size1 - j) * 4);
-        simdgen_store_prefix(out + out_base + 3 * stride1, vreinterpretq_u8_f32(acc3_0),
-                             (size1 - j) * 4);
+      simdgen_store_prefix(out + out_base, vreinterpretq_u8_f32(acc0_0), (size1 - j) * 4);
+      simdgen_store_prefix(out + out_base + stride1, vreinterpretq_u8_f32(acc1_0), (size1 - j) * 4);
+      simdgen_store_prefix(out + out_base + 2 * stride1, vreinterpretq_u8_f32(acc2_0),
+                           (size1 - j) * 4);
+      simdgen_store_prefix(out + out_base + 3 * stride1, vreinterpretq_u8_f32(acc3_0),
+                           (size1 - j) * 4);
+    }
+    // the rest: 2 rows
+    for (; i + 2 <= size0; i += 2) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      float32x4_t acc0_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
+      float32x4_t acc1_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        float32x4_t in1_v0 =
+            vreinterpretq_f32_u8(simdgen_load_prefix(in1 + in1_base0 + 64 * r2, (size1 - j) * 4));
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
+        acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
+        float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
+        acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
       }
-      // the rest: 2 rows
-      for (; i + 2 <= size0; i += 2) {
-        int64_t out_base = i * stride1 + j;
-        float32x4_t acc0_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
-        float32x4_t acc1_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = vreinterpretq_f32_u8(simdgen_load_prefix(out + out_base, (size1 - j) * 4));
-          acc1_0 =
-              vreinterpretq_f32_u8(simdgen_load_prefix(out + out_base + stride1, (size1 - j) * 4));
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          float32x4_t in1_v0 =
-              vreinterpretq_f32_u8(simdgen_load_prefix(panel + 4 * r2 - 4 * k0, (size1 - j) * 4));
-          float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
-          acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
-          float32x4_t in0_r1 = vld1q_dup_f32(in0 + i * stride0 + r2 + stride0);
-          acc1_0 = vfmaq_f32(acc1_0, in0_r1, in1_v0);
-        }
-        simdgen_store_prefix(out + out_base, vreinterpretq_u8_f32(acc0_0), (size1 - j) * 4);
-        simdgen_store_prefix(out + out_base + stride1, vreinterpretq_u8_f32(acc1_0),
-                             (size1 - j) * 4);
+      simdgen_store_prefix(out + out_base, vreinterpretq_u8_f32(acc0_0), (size1 - j) * 4);
+      simdgen_store_prefix(out + out_base + stride1, vreinterpretq_u8_f32(acc1_0), (size1 - j) * 4);
+    }
+    // the rest: 1 row
+    for (; i < size0; ++i) {
+      int64_t in1_block0 = (j) / 64 * 64;
+      int64_t in1_base0 = in1_block0 * in1_block_skip + j;
+      int64_t out_base = i * stride1 + j;
+      float32x4_t acc0_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
+      // k
+      int64_t r2 = 0;
+      for (; r2 < size2; ++r2) {
+        float32x4_t in1_v0 =
+            vreinterpretq_f32_u8(simdgen_load_prefix(in1 + in1_base0 + 64 * r2, (size1 - j) * 4));
+        float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
+        acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
       }
-      // the rest: 1 row
-      for (; i < size0; ++i) {
-        int64_t out_base = i * stride1 + j;
-        float32x4_t acc0_0 = vreinterpretq_f32_u8(simdgen_load_prefix(in2 + j, (size1 - j) * 4));
-        // a later block: the sums so far
-        if (k0 > 0) {
-          acc0_0 = vreinterpretq_f32_u8(simdgen_load_prefix(out + out_base, (size1 - j) * 4));
-        }
-        // k
-        int64_t r2 = k0;
-        for (; r2 < k_end; ++r2) {
-          float32x4_t in1_v0 =
-              vreinterpretq_f32_u8(simdgen_load_prefix(panel + 4 * r2 - 4 * k0, (size1 - j) * 4));
-          float32x4_t in0_r0 = vld1q_dup_f32(in0 + i * stride0 + r2);
-          acc0_0 = vfmaq_f32(acc0_0, in0_r0, in1_v0);
-        }
-        simdgen_store_prefix(out + out_base, vreinterpretq_u8_f32(acc0_0), (size1 - j) * 4);
-      }
+      simdgen_store_prefix(out + out_base, vreinterpretq_u8_f32(acc0_0), (size1 - j) * 4);
     }
   }
 }
 #endif
 
 // ---- scalar (portable C++)
+// no panel: bt_packed is packed ahead in blocks of 64 along j, which each column of tiles reads in order
 // packed ahead: bt_packed[k][j] is bt[j][k] copied once by matmul_bt_packed_f32_pack_bt() (in blocks of 64 along j, each dense, the vector dim innermost)
 // register tile: 6 x 2 vectors of f32 (12 accumulators) along i x j
 // per step of k: multiplies and adds; init and epilogue fused into the tile (each output element is written once)

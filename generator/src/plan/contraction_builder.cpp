@@ -514,6 +514,12 @@ class ContractionBuilder {
     std::string why;
     for (int k = 0; k < 2; ++k) {
       if ((asked && k != nest_.packOperand) || (transposed_ >= 0 && k != transposed_)) continue;
+      // A copy packed ahead in blocks is a panel already: each tile reads its rows in order.
+      if (!asked && inputs_[size_t(k)].block && packShape(k).empty()) {
+        note("no panel: " + inputs_[size_t(k)].spec->name + " is packed ahead in blocks of " + std::to_string(inputs_[size_t(k)].block) + " along " + dimName(vdim_) +
+             ", which each column of tiles reads in order");
+        continue;
+      }
       why = packable(k);
       if (why.empty()) {
         packed_ = k;
