@@ -230,6 +230,8 @@ TEST_CASE("contraction plans: a copy packed ahead runs in blocks of 2048 bits al
   "output": {"name": "out", "index": ["y", "x", "c"]},
   "epilogue": [{"op": "relu"}])J";
   checkPlans(spec(conv), {{"h", 2}, {"w", 7}, {"cout", 131}, {"cin", 3}}, 31);
+  // An i32 copy (exact, wrapping sums: any misplaced element shows).
+  checkIntPlans(contractionSpec(packedB, "k", "i32"), {{"m", 3}, {"n", 129}, {"k", 4}}, 32);
 }
 
 TEST_CASE("contraction spec: pack ahead errors say where and why") {
