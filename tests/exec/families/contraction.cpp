@@ -274,12 +274,12 @@ struct Mem : PlacedBytes {
   std::vector<int64_t> extents, strides;
   int64_t span = 0;
   Access access;
-  int64_t block = 0, block_stride = 0;  // blocked along the last position (see Access)
-  // The element at position i of the tensor's extents.
+  // The element at position i of the tensor's extents (a blocked tensor's last position is its
+  // block dim, of stride 1: see place).
   int64_t offset(const std::vector<int64_t>& i) const {
     int64_t o = 0;
     for (size_t p = 0; p < i.size(); ++p) o += i[p] * strides[p];
-    return o + (block ? i.back() / block * (block_stride - block * strides.back()) : 0);
+    return o + (access.block ? i.back() / access.block * access.block_skip : 0);
   }
 };
 
@@ -544,17 +544,17 @@ class Runner {
       for (size_t d = 0; d < def_.dims.size(); ++d) m.access.coef[d] += m.strides[p] * index[p].coef[d];
     }
     if (k_.has_semantic(t.name + ".block")) {  // a copy packed ahead in blocks along its last position, a plain dim
-      m.block = std::stoll(k_.semantic(t.name + ".block"));
-      m.block_stride = Expr::eval(k_.semantic(t.name + ".block_stride"), env);
+      const int64_t block = std::stoll(k_.semantic(t.name + ".block"));
+      const int64_t block_stride = Expr::eval(k_.semantic(t.name + ".block_stride"), env);
       const Affine& last = index.back();
       for (size_t d = 0; d < last.coef.size(); ++d)
         if (last.coef[d] == 1) m.access.block_dim = d;
-      if (m.block <= 0 || m.access.block_dim == SIZE_MAX || last.constant != 0 || m.strides.back() != 1)
+      if (block <= 0 || m.access.block_dim == SIZE_MAX || last.constant != 0 || m.strides.back() != 1)
         bad_definition(k_, t.name + ".block: the last position must be a plain dim of stride 1");
-      m.access.block = m.block;
-      m.access.block_skip = m.block_stride - m.block;
+      m.access.block = block;
+      m.access.block_skip = block_stride - block;
       const int64_t e = m.extents.back();
-      m.span = m.span == 0 ? 0 : (e + m.block - 1) / m.block * m.block_stride;  // whole blocks
+      m.span = m.span == 0 ? 0 : (e + block - 1) / block * block_stride;  // whole blocks
     }
     check_in_bounds(m, env);
     static_cast<PlacedBytes&>(m) = place_bytes(m.span, element_bytes(t), q.misalign, q.guard, kSlack);
