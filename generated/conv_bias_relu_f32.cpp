@@ -3169,7 +3169,7 @@ void conv_bias_relu_f32_neon(const float* in0, const float* in1, const float* in
 //           for rz
 //             for ry
 //               for rx
-//                 sums[6][2] += filter[rx][rz][ry][co] * input[n][y + rz][x + ry][rx]: 0 loads, 7 loads, 12 multiply-adds
+//                 sums[6][2] += filter[rx][rz][ry][co] * input[n][y + rz][x + ry][rx]: 8 loads, 12 multiply-adds
 //           output[n][y][x][co] = relu(sums)
 
 void conv_bias_relu_f32_scalar(const float* in0, const float* in1, const float* in2, int64_t size0,

@@ -4061,7 +4061,7 @@ void conv_oihw_f32_neon(const float* in0, const float* in1, const float* in2, in
 //           for ky
 //             for kx
 //               for ci
-//                 sums[6][2] += weight[co][ci][ky][kx] * input[n][y + ky][x + kx][ci]: 0 loads, 7 loads, 12 multiply-adds
+//                 sums[6][2] += weight[co][ci][ky][kx] * input[n][y + ky][x + kx][ci]: 8 loads, 12 multiply-adds
 //           output[n][y][x][co] = relu(sums)
 
 void conv_oihw_f32_scalar(const float* in0, const float* in1, const float* in2, int64_t size0,

@@ -3299,7 +3299,7 @@ void conv_oihw_packed_f32_neon(const float* in0, const float* in1, const float* 
 //           for ky
 //             for kx
 //               for ci
-//                 sums[6][2] += weight_packed[ky][kx][ci][co] * input[n][y + ky][x + kx][ci]: 0 loads, 7 loads, 12 multiply-adds
+//                 sums[6][2] += weight_packed[ky][kx][ci][co] * input[n][y + ky][x + kx][ci]: 8 loads, 12 multiply-adds
 //           output[n][y][x][co] = relu(sums)
 
 void conv_oihw_packed_f32_scalar(const float* in0, const float* in1, const float* in2,

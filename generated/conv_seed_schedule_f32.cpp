@@ -3768,7 +3768,7 @@ void conv_seed_schedule_f32_neon(const float* in0, const float* in1, const float
 //           for rz
 //             for ry
 //               for rx
-//                 sums[6][2] += filter[rx][rz][ry][c] * input[n][y + rz][x + ry][rx]: 0 loads, 7 loads, 12 multiply-adds
+//                 sums[6][2] += filter[rx][rz][ry][c] * input[n][y + rz][x + ry][rx]: 8 loads, 12 multiply-adds
 //           relu[n][y][x][c] = relu(sums)
 
 void conv_seed_schedule_f32_scalar(const float* in0, const float* in1, const float* in2,

@@ -22247,7 +22247,7 @@ void conv_u8i8_i32_neon(const int8_t* in0, const uint8_t* in1, const int32_t* in
 //           for ky
 //             for kx
 //               for ci
-//                 sums[6][2] += weight[ky][kx][ci][co] * input[n][y + ky][x + kx][ci]: 0 loads, 7 loads, 12 multiply-adds
+//                 sums[6][2] += weight[ky][kx][ci][co] * input[n][y + ky][x + kx][ci]: 8 loads, 12 multiply-adds
 //           output[n][y][x][co] = clamp(sums)
 
 void conv_u8i8_i32_scalar(const int8_t* in0, const uint8_t* in1, const int32_t* in2, int64_t size0,

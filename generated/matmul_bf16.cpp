@@ -8006,7 +8006,7 @@ void matmul_bf16_neon(const uint16_t* in0, const uint16_t* in1, int64_t size0, i
 //     for i: tiles of 6 rows along i
 //       sums[6][2] = 0   (compute_at i: in registers)
 //       for k
-//         sums[6][2] += a[i][k] * b[k][j]: 0 loads, 7 loads, 12 multiply-adds
+//         sums[6][2] += a[i][k] * b[k][j]: 8 loads, 12 multiply-adds
 //       c[i][j] = sums
 
 void matmul_bf16_scalar(const uint16_t* in0, const uint16_t* in1, int64_t size0, int64_t size1,

@@ -2169,7 +2169,7 @@ void matmul_bt_packed_f32_neon(const float* in0, const float* in1, const float* 
 //     for i: tiles of 6 rows along i
 //       sums[6][2] = bias[j]   (compute_at i: in registers)
 //       for k
-//         sums[6][2] += a[i][k] * bt_packed[k][j]: 0 loads, 7 loads, 12 multiply-adds
+//         sums[6][2] += a[i][k] * bt_packed[k][j]: 8 loads, 12 multiply-adds
 //       c[i][j] = sums
 
 void matmul_bt_packed_f32_scalar(const float* in0, const float* in1, const float* in2,

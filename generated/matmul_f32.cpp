@@ -2705,7 +2705,7 @@ void matmul_f32_neon(const float* in0, const float* in1, int64_t size0, int64_t 
 //     for i: tiles of 6 rows along i
 //       sums[6][2] = 0   (compute_at i: in registers)
 //       for k
-//         sums[6][2] += a[i][k] * b[k][j]: 0 loads, 7 loads, 12 multiply-adds
+//         sums[6][2] += a[i][k] * b[k][j]: 8 loads, 12 multiply-adds
 //       c[i][j] = sums
 
 void matmul_f32_scalar(const float* in0, const float* in1, int64_t size0, int64_t size1,

@@ -7804,7 +7804,7 @@ void matmul_i16_i32_neon(const int16_t* in0, const int16_t* in1, const int32_t* 
 //     for i: tiles of 6 rows along i
 //       sums[6][2] = bias[j]   (compute_at i: in registers)
 //       for k
-//         sums[6][2] += a[i][k] * b[k][j]: 0 loads, 7 loads, 12 multiply-adds
+//         sums[6][2] += a[i][k] * b[k][j]: 8 loads, 12 multiply-adds
 //       c[i][j] = sums
 
 void matmul_i16_i32_scalar(const int16_t* in0, const int16_t* in1, const int32_t* in2,

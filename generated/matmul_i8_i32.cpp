@@ -13077,7 +13077,7 @@ void matmul_i8_i32_neon(const int8_t* in0, const int8_t* in1, int64_t size0, int
 //     for i: tiles of 6 rows along i
 //       sums[6][2] = c[i][j]   (compute_at i: in registers)
 //       for k
-//         sums[6][2] += a[i][k] * b[k][j]: 0 loads, 7 loads, 12 multiply-adds
+//         sums[6][2] += a[i][k] * b[k][j]: 8 loads, 12 multiply-adds
 //       c[i][j] = sums
 
 void matmul_i8_i32_scalar(const int8_t* in0, const int8_t* in1, int64_t size0, int64_t size1,

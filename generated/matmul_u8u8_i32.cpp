@@ -11672,7 +11672,7 @@ void matmul_u8u8_i32_neon(const uint8_t* in0, const uint8_t* in1, const int32_t*
 //     for i: tiles of 6 rows along i
 //       sums[6][2] = bias[j]   (compute_at i: in registers)
 //       for k
-//         sums[6][2] += a[i][k] * b[k][j]: 0 loads, 7 loads, 12 multiply-adds
+//         sums[6][2] += a[i][k] * b[k][j]: 8 loads, 12 multiply-adds
 //       c[i][j] = sums
 
 void matmul_u8u8_i32_scalar(const uint8_t* in0, const uint8_t* in1, const int32_t* in2,

@@ -92,6 +92,9 @@ TEST_CASE("contraction schedule: the seed's full schedule gives the seed's loop 
   CHECK(has(nest, "                sums[5][4] += filter[rx][rz][ry][c] * input[n][y + rz][x + ry][rx]"));
   CHECK(has(nest, "4 vector loads, 5 broadcasts, 20 FMAs"));
   CHECK(has(nest, "          relu[n][y][x][c] = relu(sums)"));
+  // On one lane every value is one element: 6 of the input (one per row), 2 of the filter.
+  const ir::Plan scalar = buildPlan(s, targetNamed("scalar"));
+  CHECK(has(scalar.summary, "sums[6][2] += filter[rx][rz][ry][c] * input[n][y + rz][x + ry][rx]: 8 loads, 12 multiply-adds"));
   // The same computation under the spec's other schedules and the default, on every target.
   for (int64_t w : {1, 5, 7, 12})
     for (int64_t cout : {3, 40, 70})

@@ -1814,14 +1814,16 @@ class ContractionBuilder {
       pad += "  ";
     }
     int vectorLoads = 0, gathers = 0, broadcasts = 0;
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 0; k < 2; ++k) {  // one load per distinct (row, vector) an operand depends on (reductionStep)
       const PlannedTensor& t = inputs_[size_t(k)];
-      const bool byRow = dependsOn(t, tdim_), byVec = dependsOn(t, vdim_) && lanes_.lanes > 1;
-      (byVec ? isGathered(t) ? gathers : vectorLoads : broadcasts) += (byVec ? nr_ : 1) * (byRow ? mr_ : 1);
+      const bool byRow = dependsOn(t, tdim_), byVec = dependsOn(t, vdim_);
+      const int loads = (byVec ? nr_ : 1) * (byRow ? mr_ : 1);
+      (byVec && lanes_.lanes > 1 ? isGathered(t) ? gathers : vectorLoads : broadcasts) += loads;
     }
-    line(tileName + " += " + c_.operands[0].name + indexText(c_.operands[0]) + " * " + c_.operands[1].name + indexText(c_.operands[1]) + ": " +
-         (vectorLoads || !gathers ? std::to_string(vectorLoads) + (lanes_.lanes > 1 ? " vector loads, " : " loads, ") : "") +
-         (gathers ? std::to_string(gathers) + " gathers (strided lanes), " : "") + std::to_string(broadcasts) + (lanes_.lanes > 1 ? " broadcasts, " : " loads, ") +
+    const std::string loads = lanes_.lanes == 1 ? std::to_string(broadcasts) + " loads, "  // one lane: every value is one element
+                                                : (vectorLoads || !gathers ? std::to_string(vectorLoads) + " vector loads, " : "") +
+                                                      (gathers ? std::to_string(gathers) + " gathers (strided lanes), " : "") + std::to_string(broadcasts) + " broadcasts, ";
+    line(tileName + " += " + c_.operands[0].name + indexText(c_.operands[0]) + " * " + c_.operands[1].name + indexText(c_.operands[1]) + ": " + loads +
          std::to_string(mr_ * nr_) + (group_ ? " " + dotIns + " (" + groupSteps + " each)" : hasFma() ? " FMAs" : " multiply-adds"));
     pad.resize(pad.size() - 2 * nest_.reductions.size());
     std::string result = "sums";
