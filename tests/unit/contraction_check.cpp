@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <map>
 #include <random>
 #include <string>
@@ -24,8 +25,9 @@ namespace {
 
 // One tensor's memory in the test: its layout, the values (data) and, for an operand stored as
 // bf16, the bits the kernel reads (data: their values).
+template <class T>
 struct Mem : TensorLayout {
-  std::vector<float> data;
+  std::vector<T> data;
   std::vector<uint16_t> bf16;
 };
 
@@ -130,8 +132,9 @@ std::string withBf16Operands(std::string body, const std::vector<std::string>& n
   return body;
 }
 
-void checkPlans(const std::string& text, const std::map<std::string, int64_t>& sizes, uint64_t seed) {
-  const KernelSpec s = parseSpecText(text, "t.json");
+// checkPlans for element type T: float (f32 sums, of f32 or bf16 operands) or double (f64).
+template <class T>
+void checkPlansOf(const KernelSpec& s, const std::map<std::string, int64_t>& sizes, uint64_t seed) {
   const ContractionSpec& c = s.contraction;
   std::mt19937_64 rng(seed);
   std::vector<int64_t> ext;
@@ -139,23 +142,23 @@ void checkPlans(const std::string& text, const std::map<std::string, int64_t>& s
   std::map<std::string, int64_t> runtime;  // public name -> value
   for (const auto& [k, v] : sizes) runtime[k] = v;
   const std::vector<const ContractionTensor*> tensors = planTensors(c);
-  std::vector<Mem> mem(tensors.size());
+  std::vector<Mem<T>> mem(tensors.size());
   for (size_t k = 0; k < tensors.size(); ++k) {
     const ContractionTensor& t = *tensors[k];
-    Mem& m = mem[k];
+    Mem<T>& m = mem[k];
     static_cast<TensorLayout&>(m) = layoutOf(t, ext, runtime, rng);
-    m.data.assign(size_t(m.span), 0.0f);
+    m.data.assign(size_t(m.span), T(0));
     const bool out = k + 1 == tensors.size();
-    for (float& x : m.data) x = out && c.init != ContractionInit::output ? -777.0f : float(int64_t(rng() % 2001) - 1000) / 256.0f;
+    for (T& x : m.data) x = out && c.init != ContractionInit::output ? T(-777) : T(int64_t(rng() % 2001) - 1000) / T(256);
     if (t.bf16) {  // values a bf16 holds (8 significant bits, some of these round), and their bits
-      for (float& x : m.data) x = bf16Value(m.bf16.emplace_back(bf16Bits(x * 1.0078125f)));
+      for (T& x : m.data) x = bf16Value(m.bf16.emplace_back(bf16Bits(float(x) * 1.0078125f)));
     }
   }
-  const std::vector<float> before = mem.back().data;
+  const std::vector<T> before = mem.back().data;
   float scale = 1.0f;
-  std::map<std::string, float> scalars;
+  std::map<std::string, T> scalars;
   for (const EpilogueStep& e : c.epilogue)
-    if (e.kind == EpilogueStep::Kind::scale && !e.param.empty()) scalars[e.param] = float(int64_t(rng() % 9) - 4) / 4.0f + 0.125f;
+    if (e.kind == EpilogueStep::Kind::scale && !e.param.empty()) scalars[e.param] = T(int64_t(rng() % 9) - 4) / T(4) + T(0.125);
 
   // The reference: every output point, in double.
   std::vector<double> want(mem.back().data.size()), bound(mem.back().data.size());
@@ -189,7 +192,7 @@ void checkPlans(const std::string& text, const std::map<std::string, int64_t>& s
     // Any order of binary32 sums and FMAs: |error| <= gamma_n * sum |terms| (n = terms), and
     // each epilogue step is 1-Lipschitz (relu, clamp), scales the error (scale) or adds one
     // rounding (scale, add).
-    const double u = std::ldexp(1.0, -24);
+    const double u = std::ldexp(1.0, -std::numeric_limits<T>::digits);
     double err = terms * u / (1 - terms * u) * abs;
     size_t added = c.init == ContractionInit::operand ? 3 : 2;
     for (const EpilogueStep& e : c.epilogue) {
@@ -220,11 +223,11 @@ void checkPlans(const std::string& text, const std::map<std::string, int64_t>& s
         if (p.kind == ir::Param::Kind::extent) params[p.name] = runtime.at(p.publicName);
         if (p.kind == ir::Param::Kind::scalar) {
           int64_t bits = 0;
-          std::memcpy(&bits, &scalars.at(p.publicName), sizeof(float));
+          std::memcpy(&bits, &scalars.at(p.publicName), sizeof(T));
           params[p.name] = bits;
         }
       }
-      std::vector<float> out = before;
+      std::vector<T> out = before;
       std::vector<sim::Buffer> buffers;
       for (size_t k = 0; k + 1 < tensors.size(); ++k) {
         if (tensors[k]->bf16) buffers.push_back({plan.tensors[k].name, mem[k].bf16.data(), nullptr, mem[k].bf16.size()});
@@ -234,13 +237,20 @@ void checkPlans(const std::string& text, const std::map<std::string, int64_t>& s
       sim::runPlan(plan, params, buffers, vscale);
       for (size_t e = 0; e < out.size(); ++e) {
         if (!written[e]) {
-          REQUIRE_MESSAGE(std::memcmp(&out[e], &before[e], sizeof(float)) == 0, "element " << e << " outside the output was written");
+          REQUIRE_MESSAGE(std::memcmp(&out[e], &before[e], sizeof(T)) == 0, "element " << e << " outside the output was written");
           continue;
         }
         REQUIRE_MESSAGE(std::fabs(out[e] - want[e]) <= bound[e], "element " << e << ": got " << out[e] << ", want " << want[e] << " +- " << bound[e]);
       }
     }
   }
+}
+
+void checkPlans(const std::string& text, const std::map<std::string, int64_t>& sizes, uint64_t seed) {
+  const KernelSpec s = parseSpecText(text, "t.json");
+  if (s.contraction.dtype == DType::f64) return checkPlansOf<double>(s, sizes, seed);
+  REQUIRE(s.contraction.dtype == DType::f32);  // i32: checkIntPlans
+  checkPlansOf<float>(s, sizes, seed);
 }
 
 }  // namespace simdgen::testing

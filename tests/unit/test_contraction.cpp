@@ -135,6 +135,11 @@ TEST_CASE("contraction plans: matmul, transposed and accumulated forms agree wit
   "operands": [{"name": "x", "index": ["k"]}, {"name": "a", "index": ["k", "j"]}],
   "output": {"name": "y", "index": ["j"]})J";
   checkPlans(spec(vecmat), {{"n", 37}, {"k", 6}}, 8);
+  // f64: half the lanes, the same nests (a panel of several blocks, the transposing panel, the
+  // accumulating form with its epilogue), checked in double against a 53-bit rounding bound.
+  checkPlans(contractionSpec(kMatmul, "k", "f64"), {{"m", 7}, {"n", 37}, {"k", 1100}}, 25);
+  checkPlans(contractionSpec(bt, "k", "f64"), {{"m", 6}, {"n", 19}, {"k", 9}}, 26);
+  checkPlans(contractionSpec(acc, "k", "f64"), {{"m", 5}, {"n", 17}, {"k", 3}}, 27);
 }
 
 TEST_CASE("contraction plans: the seed convolution, a depthwise convolution and a batched matmul") {
