@@ -8,6 +8,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <fstream>
 #include <map>
 #include <random>
 #include <string>
@@ -190,6 +192,9 @@ TEST_CASE("contraction plans: random specs agree with the definition on every ta
       if (r.exact) simdgen::testing::checkIntPlans(r.text, r.sizes, seed);
       else simdgen::testing::checkPlans(r.text, r.sizes, seed);
       ++accepted;
+      // To run the draws as generated code too: configure a build with SIMDGEN_SPECS_DIR set to
+      // this directory (tests/exec then builds and runs each one against its reference).
+      if (const char* dir = std::getenv("SIMDGEN_RANDOM_CONTRACTIONS_DIR")) std::ofstream(std::string(dir) + "/rand" + std::to_string(seed) + ".json") << r.text;
     } catch (const SpecError& e) {
       ++refused;
       MESSAGE("refused by the spec: " << std::string(e.what()));

@@ -6,11 +6,13 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <tuple>
 
 #include "contraction_check.h"
+#include "emit/emitter.h"
 #include "ir/plan.h"
 #include "plan/family.h"
 #include "plan/reduce_builder.h"  // PlanError
@@ -520,4 +522,43 @@ TEST_CASE("contraction with byte operands: vpdpbusd (u8 x i8, and i8 x i8 and u8
   for (int64_t k : {1, 2, 3, 4, 6, 7, 2053})
     for (const auto& [a, b] : {std::pair<const char*, const char*>{"u8", "i8"}, {"i8", "u8"}, {"i8", "i8"}, {"u8", "u8"}})
       checkIntPlans(ints(a, b, false), {{"m", 7}, {"n", k > 100 ? 17 : 71}, {"k", k}}, uint64_t(k));
+}
+
+TEST_CASE("contraction code: copies of the inner reduction loops in an unrolled step reuse their variable, and a one-row blocked copy needs no block terms") {
+  // Unrolling kx (not the innermost reduction) copies the ci loop: each copy starts ci's
+  // variable again in the same C++ scope, which must be an assignment, not a second declaration.
+  const std::string conv = contractionSpec(kConv + R"J(,
+  "schedule": {"update": [{"unroll": "ry", "factor": 3}]})J");
+  for (const char* isa : {"avx512", "avx2", "neon", "sve", "scalar"}) {
+    CAPTURE(isa);
+    const Target target = isa == std::string("avx2") ? targetNamed(isa, {"fma"}) : targetNamed(isa);
+    const ir::Plan plan = buildPlan(parseSpecText(conv, "conv.json"), target);
+    const std::string code = emit::emitFunction(plan, target, "k").function;
+    // The innermost reduction's variable (rx: r6) is declared once per scope: once in the
+    // unrolled step (its three copies), once per tail tile.
+    CHECK(code.find("r6 = 0;") != std::string::npos);
+    std::istringstream lines(code);
+    std::string line, previous;
+    int depth = 0;
+    std::map<int, int> declaredAt;  // depth -> declarations of r6 in the current scope
+    for (; std::getline(lines, line);) {
+      if (line.find("int64_t r6 = 0;") != std::string::npos) CHECK_MESSAGE(++declaredAt[depth] == 1, "r6 declared twice in one scope:\n" << code);
+      for (char ch : line) {
+        if (ch == '{') ++depth;
+        if (ch == '}') declaredAt.erase(depth--);
+      }
+    }
+  }
+  checkPlans(conv, {{"batch", 1}, {"h", 2}, {"w", 7}, {"cout", 19}, {"cin", 3}}, 61);
+  // A copy packed ahead whose only dim is the vector dim: its blocks follow one another densely
+  // (no other dims between them), so its addresses have no block terms and no block locals.
+  const std::string oneRow = contractionSpec(R"J(  "dims": [{"name": "c", "extent": 70}, {"name": "r", "extent": 3, "kind": "reduction"}],
+  "operands": [{"name": "a", "index": ["c + r"]}, {"name": "w", "index": ["c"], "pack": "ahead"}],
+  "output": {"name": "o", "index": ["c"]})J");
+  for (const char* isa : {"avx512", "neon", "sve", "scalar"}) {
+    CAPTURE(isa);
+    const ir::Plan plan = buildPlan(parseSpecText(oneRow, "one_row.json"), targetNamed(isa));
+    CHECK(emit::emitFunction(plan, targetNamed(isa), "k").function.find("_block0") == std::string::npos);
+  }
+  checkPlans(oneRow, {}, 62);
 }

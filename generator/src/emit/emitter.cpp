@@ -90,6 +90,11 @@ struct BodyWriter {
   }
 
   void block(const ir::Block& b) {
+    // Index variables this block (one C++ scope) has declared: a later loop or let of the same
+    // name assigns it (the copies of a loop nest inside an unrolled reduction step: each copy's
+    // inner loops start their variable again).
+    std::set<std::string> declared;
+    auto declare = [&](const std::string& var) { return declared.insert(var).second ? "int64_t " + var : var; };
     for (size_t k = 0; k < b.size(); ++k) {
       const ir::Stmt& s = b[k];
       switch (s.kind) {
@@ -114,7 +119,7 @@ struct BodyWriter {
         case ir::Stmt::Kind::For: {
           if (!s.text.empty()) lines.push_back("// " + s.text);
           if (governedLoop(s)) break;
-          if (!s.continues) lines.push_back("int64_t " + s.var + " = " + idx(s.lo) + ";");
+          if (!s.continues) lines.push_back(declare(s.var) + " = " + idx(s.lo) + ";");
           const bool one = s.step.constantValue() == 1;
           const std::string step = one ? "++" + s.var : s.var + " += " + idx(s.step);
           // Whole steps only. A scalable step is written `j <= hi - step` so the bound is loop-invariant
@@ -146,7 +151,7 @@ struct BodyWriter {
           }
           if (s.alignBytes)  // 1 when the element's address is a multiple of alignBytes
             value = "(uintptr_t)(" + s.tensor + (s.lo.constantValue() == 0 ? "" : " + " + idx(s.lo)) + ") % " + std::to_string(s.alignBytes) + " == 0";
-          lines.push_back("int64_t " + s.var + " = " + value + ";");
+          lines.push_back(declare(s.var) + " = " + value + ";");
           break;
         }
         case ir::Stmt::Kind::IfValues:

@@ -253,7 +253,7 @@ class ContractionBuilder {
   // vector straddles two blocks: each starts at a multiple of the lanes (tails shifted inwards
   // are not blocked: spec_parser.cpp), which divide the block (2048 bits).
   void blockLets(ir::Block& out, const PlannedTensor& t, int nr) const {
-    if (!t.block) return;
+    if (!t.block || t.blockSkip.constantValue() == int64_t{0}) return;  // one block row: the dense layout, no block terms
     if (t.block % lanes_.lanes != 0 || (lanes_.scalable && t.block % (lanes_.lanes * kMaxVscale) != 0) || shiftedVec_)
       throw std::logic_error("internal error: vectors of " + toString(lanes_) + " would straddle blocks of " + std::to_string(t.block) + " elements of " + t.spec->name);
     for (int v = 0; v < nr; ++v) out.push_back(ir::letRoundDown(blockVar(t, v), (sym(loopVar(vdim_)) + lanesIndex() * v).simplified(), t.block));

@@ -62,6 +62,7 @@ struct AlignedBuffer {
   std::unique_ptr<T, decltype(&std::free)> p{nullptr, &std::free};
   explicit AlignedBuffer(int64_t n) {
     p.reset(static_cast<T*>(std::aligned_alloc(64, size_t((n * int64_t(sizeof(T)) + 63) / 64 * 64 + 64))));
+    REQUIRE_MESSAGE(p, "the test could not allocate " << n << " elements (a shape too large for this machine)");
   }
   T* get() const { return p.get(); }
 };
