@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "../reference/map_reference.h"
+#include "map_check.h"
 #include "plan/family.h"
 #include "sim/interpreter.h"
 #include "spec/spec.h"
@@ -218,72 +218,8 @@ TEST_CASE("map spec: scalar params are named, typed and checked like inputs") {
   "params": [{"name": "int", "dtype": "f32"}])J"), "/params/0/name", 0, "");
 }
 
-namespace {
-
-// Every output element of `mem` (inputs first, then outputs, as the plan's tensors) against the
-// reference evaluating the spec's expression text, input k's element i read at i * stride[k]; and
-// nothing written past the n-th element.
-void checkOutputs(const KernelSpec& spec, const std::vector<std::vector<unsigned char>>& mem, int64_t n, const std::vector<int64_t>& stride,
-                  const std::map<std::string, simdgen_ref::map::Value>& scalars) {
-  std::map<std::string, simdgen_ref::map::DType> names;
-  for (const MapInputName& p : spec.mapParams) names[p.name] = simdgen_ref::map::DType::parse(std::string(nameOf(p.dtype)));
-  for (const MapInputName& in : spec.mapInputs) names[in.name] = simdgen_ref::map::DType::parse(std::string(nameOf(in.dtype)));
-  for (size_t o = 0; o < spec.mapOutputs.size(); ++o) {
-    const auto dt = simdgen_ref::map::DType::parse(std::string(nameOf(spec.mapOutputs[o].dtype)));
-    const simdgen_ref::map::Expression e(spec.mapOutputs[o].exprText, names, dt);
-    const auto& out = mem[spec.mapInputs.size() + o];
-    for (int64_t i = 0; i < n; ++i) {
-      const auto want = e.eval([&](const std::string& name) {
-        if (scalars.count(name)) return scalars.at(name);
-        for (size_t k = 0; k < spec.mapInputs.size(); ++k)
-          if (spec.mapInputs[k].name == name) return simdgen_ref::map::read(names[name], mem[k].data(), i * stride[k]);
-        throw std::logic_error(name);
-      });
-      const auto got = simdgen_ref::map::read(dt, out.data(), i);
-      const bool same = dt.is_float() ? (got.f == want.f || (got.f != got.f && want.f != want.f)) : got.u == want.u;
-      REQUIRE_MESSAGE(same, spec.mapOutputs[o].name << "[" << i << "] of " << n);
-    }
-    CHECK(out[size_t(n * dt.bits / 8)] == 0xA5);  // nothing written past the end
-  }
-}
-
-// Runs the plan of `text` for a generic target of `bits` on random data over n elements and
-// compares every output with the reference.
-void checkPlan(const std::string& text, int bits, int64_t n, uint64_t seed) {
-  const KernelSpec spec = parseSpecText(text, "t.json");
-  const ir::Plan plan = buildPlan(spec, makeGenericTarget(bits));
-  CAPTURE(bits);
-  std::mt19937_64 rng(seed);
-  std::vector<std::vector<unsigned char>> mem;
-  std::vector<sim::Buffer> buffers;
-  std::map<std::string, const std::vector<unsigned char>*> byName;
-  for (const ir::Tensor& t : plan.tensors) {
-    const auto dt = simdgen_ref::map::DType::parse(std::string(nameOf(t.dtype)));
-    mem.emplace_back(size_t(n * dt.bits / 8 + 1));
-    for (auto& b : mem.back()) b = t.output ? 0xA5 : static_cast<unsigned char>(rng() % 7 == 0 ? 0x80 : rng());
-  }
-  for (size_t k = 0; k < plan.tensors.size(); ++k) {
-    const ir::Tensor& t = plan.tensors[k];
-    buffers.push_back({t.name, t.output ? nullptr : mem[k].data(), t.output ? mem[k].data() : nullptr, size_t(n)});
-  }
-  // Scalar params: one random value each, bound by its bytes (the interpreter's convention).
-  std::map<std::string, int64_t> bindings{{"n", n}};
-  std::map<std::string, simdgen_ref::map::Value> scalars;
-  for (size_t k = 0; k < spec.mapParams.size(); ++k) {
-    const auto dt = simdgen_ref::map::DType::parse(std::string(nameOf(spec.mapParams[k].dtype)));
-    simdgen_ref::map::Value v;
-    if (dt.is_float()) v.f = simdgen_ref::map::round_to(dt, double(int64_t(rng() % 2001) - 1000) / 64);
-    else v.u = simdgen_ref::map::wrap(dt, rng());
-    int64_t bits = 0;
-    simdgen_ref::map::write(dt, &bits, 0, v);
-    scalars[spec.mapParams[k].name] = simdgen_ref::map::read(dt, &bits, 0);
-    bindings["scalar" + std::to_string(k)] = bits;
-  }
-  sim::runPlan(plan, bindings, buffers, 1);
-  checkOutputs(spec, mem, n, std::vector<int64_t>(spec.mapInputs.size(), 1), scalars);
-}
-
-}  // namespace
+using simdgen::testing::checkMapPlan;
+using simdgen::testing::checkOutputs;
 
 TEST_CASE("map plans: the interpreter agrees with the reference at 128..2048 bits, both tails") {
   const std::string f32 = mapSpec(R"J([{"name": "o", "dtype": "f32", "expr": "select(x < y, fma(x, 2, y), clamp(abs(x - y), -1, 3))"},
@@ -335,7 +271,7 @@ TEST_CASE("map plans: the interpreter agrees with the reference at 128..2048 bit
       std::string text = *base;
       text.insert(text.rfind('\n', text.size() - 3), tail);
       for (int bits : {128, 256, 512, 1024, 2048})
-        for (int64_t n : {0, 1, 3, 15, 16, 17, 63, 64, 65, 100, 257}) checkPlan(text, bits, n, uint64_t(bits * 1000 + n));
+        for (int64_t n : {0, 1, 3, 15, 16, 17, 63, 64, 65, 100, 257}) checkMapPlan(text, bits, n, uint64_t(bits * 1000 + n));
     }
 }
 
