@@ -19,7 +19,7 @@
 namespace simdgen_bench {
 namespace {
 
-#define SIMDGEN_AVX512 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2")))
+#define SIMDGEN_AVX512 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma")))
 
 SIMDGEN_AVX512 inline __mmask16 tail16(int64_t left) {
   return static_cast<__mmask16>(_bzhi_u32(0xffffu, static_cast<unsigned>(left)));

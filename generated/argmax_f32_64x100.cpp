@@ -55,8 +55,8 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void argmax_f32_64x100_avx512(
-    const float* input, float* values, int32_t* indices) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
+argmax_f32_64x100_avx512(const float* input, float* values, int32_t* indices) {
   constexpr int64_t kRows = 64;
   constexpr int64_t kCols = 100;
   int64_t i = 0;
@@ -1106,7 +1106,7 @@ bool argmax_f32_64x100_forced(argmax_f32_64x100_choice& choice) {
   if (argmax_f32_64x100_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {argmax_f32_64x100_avx512, "avx512"};
       return true;
     }
@@ -1157,7 +1157,7 @@ argmax_f32_64x100_choice argmax_f32_64x100_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {argmax_f32_64x100_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {argmax_f32_64x100_avx2, "avx2"};
 #endif

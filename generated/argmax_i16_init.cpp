@@ -127,7 +127,7 @@ static inline uint8x16_t simdgen_load_prefix(const void* from, int64_t bytes) {
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void argmax_i16_init_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void argmax_i16_init_avx512(
     const int16_t* input, int64_t n, int16_t* values, int64_t* indices) {
   constexpr int64_t kRows = 1;
   int64_t i = 0;
@@ -1048,7 +1048,7 @@ bool argmax_i16_init_forced(argmax_i16_init_choice& choice) {
   if (argmax_i16_init_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {argmax_i16_init_avx512, "avx512"};
       return true;
     }
@@ -1098,7 +1098,7 @@ argmax_i16_init_choice argmax_i16_init_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {argmax_i16_init_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {argmax_i16_init_avx2, "avx2"};
 #endif

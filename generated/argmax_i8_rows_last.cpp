@@ -127,9 +127,9 @@ static inline uint8x16_t simdgen_load_prefix(const void* from, int64_t bytes) {
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void argmax_i8_rows_last_avx512(
-    const int8_t* input, int64_t rows, int64_t cols, int64_t stride, int8_t* values,
-    int32_t* indices) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
+argmax_i8_rows_last_avx512(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
+                           int8_t* values, int32_t* indices) {
   int64_t i = 0;
   for (; i < rows; ++i) {
     int8_t best = (int8_t)(-128);
@@ -1082,7 +1082,7 @@ bool argmax_i8_rows_last_forced(argmax_i8_rows_last_choice& choice) {
   if (argmax_i8_rows_last_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {argmax_i8_rows_last_avx512, "avx512"};
       return true;
     }
@@ -1133,7 +1133,7 @@ argmax_i8_rows_last_choice argmax_i8_rows_last_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {argmax_i8_rows_last_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {argmax_i8_rows_last_avx2, "avx2"};
 #endif

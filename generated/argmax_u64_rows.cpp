@@ -53,7 +53,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void argmax_u64_rows_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void argmax_u64_rows_avx512(
     const uint64_t* input, int64_t rows, int64_t cols, int64_t stride, uint64_t* values,
     int64_t* indices) {
   int64_t i = 0;
@@ -1185,7 +1185,7 @@ bool argmax_u64_rows_forced(argmax_u64_rows_choice& choice) {
   if (argmax_u64_rows_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {argmax_u64_rows_avx512, "avx512"};
       return true;
     }
@@ -1235,7 +1235,7 @@ argmax_u64_rows_choice argmax_u64_rows_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {argmax_u64_rows_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {argmax_u64_rows_avx2, "avx2"};
 #endif

@@ -89,7 +89,7 @@ static inline uint8x16_t simdgen_load_prefix(const void* from, int64_t bytes) {
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void argmin_f32_init_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void argmin_f32_init_avx512(
     const float* input, int64_t n, float* values, int64_t* indices) {
   constexpr int64_t kRows = 1;
   int64_t i = 0;
@@ -1061,7 +1061,7 @@ bool argmin_f32_init_forced(argmin_f32_init_choice& choice) {
   if (argmin_f32_init_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {argmin_f32_init_avx512, "avx512"};
       return true;
     }
@@ -1111,7 +1111,7 @@ argmin_f32_init_choice argmin_f32_init_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {argmin_f32_init_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {argmin_f32_init_avx2, "avx2"};
 #endif

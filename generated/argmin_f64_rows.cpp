@@ -54,7 +54,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void argmin_f64_rows_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void argmin_f64_rows_avx512(
     const double* input, int64_t rows, int64_t cols, int64_t stride, double* values,
     int64_t* indices) {
   int64_t i = 0;
@@ -1242,7 +1242,7 @@ bool argmin_f64_rows_forced(argmin_f64_rows_choice& choice) {
   if (argmin_f64_rows_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {argmin_f64_rows_avx512, "avx512"};
       return true;
     }
@@ -1292,7 +1292,7 @@ argmin_f64_rows_choice argmin_f64_rows_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {argmin_f64_rows_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {argmin_f64_rows_avx2, "avx2"};
 #endif

@@ -88,7 +88,7 @@ static inline uint8x16_t simdgen_load_prefix(const void* from, int64_t bytes) {
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void argmin_u32_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void argmin_u32_avx512(
     const uint32_t* input, int64_t n, uint32_t* values, int64_t* indices) {
   constexpr int64_t kRows = 1;
   int64_t i = 0;
@@ -1117,7 +1117,7 @@ bool argmin_u32_forced(argmin_u32_choice& choice) {
   if (argmin_u32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {argmin_u32_avx512, "avx512"};
       return true;
     }
@@ -1167,7 +1167,7 @@ argmin_u32_choice argmin_u32_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {argmin_u32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {argmin_u32_avx2, "avx2"};
 #endif

@@ -140,7 +140,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void colmax_f64_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void colmax_f64_avx512(
     const double* input, int64_t rows, int64_t cols, int64_t stride, double* output) {
   // 16 columns per step
   int64_t j = 0;
@@ -433,7 +433,7 @@ bool colmax_f64_forced(colmax_f64_choice& choice) {
   if (colmax_f64_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {colmax_f64_avx512, "avx512"};
       return true;
     }
@@ -483,7 +483,7 @@ colmax_f64_choice colmax_f64_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {colmax_f64_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {colmax_f64_avx2, "avx2"};
 #endif

@@ -180,7 +180,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses vpmovsx/vpmovzx widening
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void colmin_i8_to_i32_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void colmin_i8_to_i32_avx512(
     const int8_t* input, int64_t rows, int64_t cols, int64_t stride, int32_t* output) {
   // 128 columns per step
   int64_t j = 0;
@@ -609,7 +609,7 @@ bool colmin_i8_to_i32_forced(colmin_i8_to_i32_choice& choice) {
   if (colmin_i8_to_i32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {colmin_i8_to_i32_avx512, "avx512"};
       return true;
     }
@@ -660,7 +660,7 @@ colmin_i8_to_i32_choice colmin_i8_to_i32_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {colmin_i8_to_i32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {colmin_i8_to_i32_avx2, "avx2"};
 #endif

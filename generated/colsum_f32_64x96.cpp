@@ -52,7 +52,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // column reduction: lanes = columns, rows walked in order (sequential per column)
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void colsum_f32_64x96_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void colsum_f32_64x96_avx512(
     const float* input, float* output) {
   constexpr int64_t kRows = 64;
   constexpr int64_t kCols = 96;
@@ -264,7 +264,7 @@ bool colsum_f32_64x96_forced(colsum_f32_64x96_choice& choice) {
   if (colsum_f32_64x96_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {colsum_f32_64x96_avx512, "avx512"};
       return true;
     }
@@ -315,7 +315,7 @@ colsum_f32_64x96_choice colsum_f32_64x96_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {colsum_f32_64x96_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {colsum_f32_64x96_avx2, "avx2"};
 #endif

@@ -173,7 +173,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses vpmovsx/vpmovzx widening
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void colsum_i16_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void colsum_i16_avx512(
     const int16_t* input, int64_t rows, int64_t cols, int64_t stride, int32_t* output) {
   // 64 columns per step
   int64_t j = 0;
@@ -555,7 +555,7 @@ bool colsum_i16_forced(colsum_i16_choice& choice) {
   if (colsum_i16_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {colsum_i16_avx512, "avx512"};
       return true;
     }
@@ -605,7 +605,7 @@ colsum_i16_choice colsum_i16_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {colsum_i16_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {colsum_i16_avx2, "avx2"};
 #endif

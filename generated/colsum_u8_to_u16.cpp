@@ -53,7 +53,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses vpmovsx/vpmovzx widening
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void colsum_u8_to_u16_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void colsum_u8_to_u16_avx512(
     const uint8_t* input, int64_t rows, int64_t cols, int64_t stride, uint16_t* output) {
   // 128 columns per step
   int64_t j = 0;
@@ -398,7 +398,7 @@ bool colsum_u8_to_u16_forced(colsum_u8_to_u16_choice& choice) {
   if (colsum_u8_to_u16_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {colsum_u8_to_u16_avx512, "avx512"};
       return true;
     }
@@ -449,7 +449,7 @@ colsum_u8_to_u16_choice colsum_u8_to_u16_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {colsum_u8_to_u16_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {colsum_u8_to_u16_avx2, "avx2"};
 #endif

@@ -125,9 +125,10 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses vfmadd fused multiply-add
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_oihw_packed_f32_avx512(
-    const float* in0, const float* in1, const float* in2, int64_t size0, int64_t size1,
-    int64_t size2, int64_t size3, int64_t size6, int64_t stride0, int64_t stride1, float* out) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
+conv_oihw_packed_f32_avx512(const float* in0, const float* in1, const float* in2, int64_t size0,
+                            int64_t size1, int64_t size2, int64_t size3, int64_t size6,
+                            int64_t stride0, int64_t stride1, float* out) {
   constexpr int64_t kSize4 = 3;
   constexpr int64_t kSize5 = 3;
   int64_t in0_block_skip = kSize4 * kSize5 * size6 - 1;
@@ -3816,7 +3817,7 @@ bool conv_oihw_packed_f32_forced(conv_oihw_packed_f32_choice& choice) {
   if (conv_oihw_packed_f32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {conv_oihw_packed_f32_avx512, "avx512"};
       return true;
     }
@@ -3867,7 +3868,7 @@ conv_oihw_packed_f32_choice conv_oihw_packed_f32_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {conv_oihw_packed_f32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
     return {conv_oihw_packed_f32_avx2_fma, "avx2_fma"};

@@ -128,7 +128,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses vfmadd fused multiply-add
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
 conv_seed_schedule_f32_avx512(const float* in0, const float* in1, const float* in2, int64_t size0,
                               int64_t size1, int64_t size2, int64_t size3, int64_t size6,
                               float* out) {
@@ -4263,7 +4263,7 @@ bool conv_seed_schedule_f32_forced(conv_seed_schedule_f32_choice& choice) {
   if (conv_seed_schedule_f32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {conv_seed_schedule_f32_avx512, "avx512"};
       return true;
     }
@@ -4314,7 +4314,7 @@ conv_seed_schedule_f32_choice conv_seed_schedule_f32_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {conv_seed_schedule_f32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
     return {conv_seed_schedule_f32_avx2_fma, "avx2_fma"};

@@ -175,7 +175,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,avx512vnni"))) void
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma,avx512vnni"))) void
 conv_u8i8_i32_avx512_vnni(const int8_t* in0, const uint8_t* in1, const int32_t* in2, int64_t size0,
                           int64_t size1, int64_t size2, int64_t size3, int64_t size6,
                           int64_t stride0, int64_t stride1, int32_t* out) {
@@ -2889,7 +2889,7 @@ conv_u8i8_i32_avx512_vnni(const int8_t* in0, const uint8_t* in1, const int32_t* 
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void conv_u8i8_i32_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void conv_u8i8_i32_avx512(
     const int8_t* in0, const uint8_t* in1, const int32_t* in2, int64_t size0, int64_t size1,
     int64_t size2, int64_t size3, int64_t size6, int64_t stride0, int64_t stride1, int32_t* out) {
   constexpr int64_t kSize4 = 3;
@@ -22835,7 +22835,8 @@ bool conv_u8i8_i32_forced(conv_u8i8_i32_choice& choice) {
   if (conv_u8i8_i32_names(requested, "avx512_vnni", "avx512+vnni")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("avx512vnni")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma") &&
+        __builtin_cpu_supports("avx512vnni")) {
       choice = {conv_u8i8_i32_avx512_vnni, "avx512_vnni"};
       return true;
     }
@@ -22845,7 +22846,7 @@ bool conv_u8i8_i32_forced(conv_u8i8_i32_choice& choice) {
   if (conv_u8i8_i32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {conv_u8i8_i32_avx512, "avx512"};
       return true;
     }
@@ -22928,11 +22929,12 @@ conv_u8i8_i32_choice conv_u8i8_i32_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("avx512vnni"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma") &&
+      __builtin_cpu_supports("avx512vnni"))
     return {conv_u8i8_i32_avx512_vnni, "avx512_vnni"};
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {conv_u8i8_i32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("avxvnni"))
     return {conv_u8i8_i32_avx2_avx_vnni, "avx2_avx_vnni"};

@@ -175,7 +175,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_absdiff_i16_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void map_absdiff_i16_avx512(
     const int16_t* in0, const int16_t* in1, int64_t n, int16_t* out0) {
   int64_t i = 0;
   // at least one whole vector
@@ -449,7 +449,7 @@ bool map_absdiff_i16_forced(map_absdiff_i16_choice& choice) {
   if (map_absdiff_i16_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {map_absdiff_i16_avx512, "avx512"};
       return true;
     }
@@ -499,7 +499,7 @@ map_absdiff_i16_choice map_absdiff_i16_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {map_absdiff_i16_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_absdiff_i16_avx2, "avx2"};
 #endif

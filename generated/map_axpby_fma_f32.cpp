@@ -102,8 +102,9 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses vfmadd fused multiply-add
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_axpby_fma_f32_avx512(
-    const float* in0, const float* in1, int64_t n, float scalar0, float scalar1, float* out0) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
+map_axpby_fma_f32_avx512(const float* in0, const float* in1, int64_t n, float scalar0,
+                         float scalar1, float* out0) {
   __m512 k0 = _mm512_set1_ps(scalar0);
   __m512 k1 = _mm512_set1_ps(scalar1);
   int64_t i = 0;
@@ -362,7 +363,7 @@ bool map_axpby_fma_f32_forced(map_axpby_fma_f32_choice& choice) {
   if (map_axpby_fma_f32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {map_axpby_fma_f32_avx512, "avx512"};
       return true;
     }
@@ -413,7 +414,7 @@ map_axpby_fma_f32_choice map_axpby_fma_f32_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {map_axpby_fma_f32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
     return {map_axpby_fma_f32_avx2_fma, "avx2_fma"};

@@ -57,9 +57,9 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses vfmadd fused multiply-add
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_axpy_f32_rows_avx512(
-    const float* in0, const float* in1, int64_t rows, int64_t cols, int64_t stride, float* out0,
-    float* out1, float* out2) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
+map_axpy_f32_rows_avx512(const float* in0, const float* in1, int64_t rows, int64_t cols,
+                         int64_t stride, float* out0, float* out1, float* out2) {
   __m512 k0 = _mm512_set1_ps(2.5f);
   __m512 k1 = _mm512_set1_ps(-0.75f);
   __m512 k2 = _mm512_set1_ps(0.5f);
@@ -433,7 +433,7 @@ bool map_axpy_f32_rows_forced(map_axpy_f32_rows_choice& choice) {
   if (map_axpy_f32_rows_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {map_axpy_f32_rows_avx512, "avx512"};
       return true;
     }
@@ -484,7 +484,7 @@ map_axpy_f32_rows_choice map_axpy_f32_rows_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {map_axpy_f32_rows_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
     return {map_axpy_f32_rows_avx2_fma, "avx2_fma"};

@@ -149,7 +149,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_bits_i32_u64_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void map_bits_i32_u64_avx512(
     const uint64_t* in0, const int64_t* in1, const int32_t* in2, int64_t n, uint64_t* out0,
     int64_t* out1, int32_t* out2) {
   __m512i k0 = _mm512_set1_epi64((long long)(18446462598732906495ull));
@@ -666,7 +666,7 @@ bool map_bits_i32_u64_forced(map_bits_i32_u64_choice& choice) {
   if (map_bits_i32_u64_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {map_bits_i32_u64_avx512, "avx512"};
       return true;
     }
@@ -717,7 +717,7 @@ map_bits_i32_u64_choice map_bits_i32_u64_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {map_bits_i32_u64_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_bits_i32_u64_avx2, "avx2"};
 #endif

@@ -51,7 +51,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses vpmov/vpmovs/vpmovus narrowing, vcvtpd2ps, vcvtqq2ps between element widths
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_bits_rgb565_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void map_bits_rgb565_avx512(
     const uint16_t* in0, const int16_t* in1, int64_t rows, int64_t cols, int64_t stride,
     uint8_t* out0, uint8_t* out1, uint8_t* out2, int16_t* out3) {
   __m512i k0 = _mm512_set1_epi16((short)(63));
@@ -684,7 +684,7 @@ bool map_bits_rgb565_forced(map_bits_rgb565_choice& choice) {
   if (map_bits_rgb565_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {map_bits_rgb565_avx512, "avx512"};
       return true;
     }
@@ -734,7 +734,7 @@ map_bits_rgb565_choice map_bits_rgb565_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {map_bits_rgb565_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_bits_rgb565_avx2, "avx2"};
 #endif

@@ -176,7 +176,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,gfni"))) void
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma,gfni"))) void
 map_bits_u8_i8_avx512_gfni(const uint8_t* in0, const int8_t* in1, int64_t n, uint8_t* out0,
                            uint8_t* out1, int8_t* out2, int8_t* out3) {
   __m512i k0 = _mm512_set1_epi8((char)(255));
@@ -333,7 +333,7 @@ map_bits_u8_i8_avx512_gfni(const uint8_t* in0, const int8_t* in1, int64_t n, uin
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_bits_u8_i8_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void map_bits_u8_i8_avx512(
     const uint8_t* in0, const int8_t* in1, int64_t n, uint8_t* out0, uint8_t* out1, int8_t* out2,
     int8_t* out3) {
   __m512i k0 = _mm512_set1_epi8((char)(255));
@@ -886,7 +886,8 @@ bool map_bits_u8_i8_forced(map_bits_u8_i8_choice& choice) {
   if (map_bits_u8_i8_names(requested, "avx512_gfni", "avx512+gfni")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("gfni")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma") &&
+        __builtin_cpu_supports("gfni")) {
       choice = {map_bits_u8_i8_avx512_gfni, "avx512_gfni"};
       return true;
     }
@@ -896,7 +897,7 @@ bool map_bits_u8_i8_forced(map_bits_u8_i8_choice& choice) {
   if (map_bits_u8_i8_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {map_bits_u8_i8_avx512, "avx512"};
       return true;
     }
@@ -946,11 +947,12 @@ map_bits_u8_i8_choice map_bits_u8_i8_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("gfni"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma") &&
+      __builtin_cpu_supports("gfni"))
     return {map_bits_u8_i8_avx512_gfni, "avx512_gfni"};
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {map_bits_u8_i8_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_bits_u8_i8_avx2, "avx2"};
 #endif

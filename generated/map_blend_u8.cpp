@@ -174,7 +174,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_blend_u8_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void map_blend_u8_avx512(
     const uint8_t* in0, const uint8_t* in1, int64_t n, uint8_t* out0, uint8_t* out1,
     uint8_t* out2) {
   int64_t i = 0;
@@ -467,7 +467,7 @@ bool map_blend_u8_forced(map_blend_u8_choice& choice) {
   if (map_blend_u8_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {map_blend_u8_avx512, "avx512"};
       return true;
     }
@@ -525,7 +525,7 @@ map_blend_u8_choice map_blend_u8_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {map_blend_u8_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_blend_u8_avx2, "avx2"};
 #endif

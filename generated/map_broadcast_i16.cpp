@@ -176,8 +176,9 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_broadcast_i16_avx512(
-    const int16_t* in0, const int16_t* in1, const int16_t* in2, int64_t cols, int16_t* out0) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
+map_broadcast_i16_avx512(const int16_t* in0, const int16_t* in1, const int16_t* in2, int64_t cols,
+                         int16_t* out0) {
   constexpr int64_t kRows = 5;
   // rows
   int64_t r = 0;
@@ -568,7 +569,7 @@ bool map_broadcast_i16_forced(map_broadcast_i16_choice& choice) {
   if (map_broadcast_i16_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {map_broadcast_i16_avx512, "avx512"};
       return true;
     }
@@ -619,7 +620,7 @@ map_broadcast_i16_choice map_broadcast_i16_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {map_broadcast_i16_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_broadcast_i16_avx2, "avx2"};
 #endif

@@ -109,9 +109,10 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_convert_f64_i16_avx512(
-    const double* in0, const int32_t* in1, const int16_t* in2, int16_t* out0, uint8_t* out1,
-    int64_t* out2, int16_t* out3, int8_t* out4, float* out5, double* out6) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
+map_convert_f64_i16_avx512(const double* in0, const int32_t* in1, const int16_t* in2, int16_t* out0,
+                           uint8_t* out1, int64_t* out2, int16_t* out3, int8_t* out4, float* out5,
+                           double* out6) {
   constexpr int64_t kCols = 100;
   __m512d k0 = _mm512_set1_pd(1e15);
   double k1_s = (double)(1e15);
@@ -985,7 +986,7 @@ bool map_convert_f64_i16_forced(map_convert_f64_i16_choice& choice) {
   if (map_convert_f64_i16_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {map_convert_f64_i16_avx512, "avx512"};
       return true;
     }
@@ -1036,7 +1037,7 @@ map_convert_f64_i16_choice map_convert_f64_i16_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {map_convert_f64_i16_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_convert_f64_i16_avx2, "avx2"};
 #endif

@@ -56,9 +56,10 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // tail: scalar cleanup loop after the whole vectors
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_convert_i32_f32_avx512(
-    const float* in0, const int32_t* in1, const uint32_t* in2, int64_t n, int32_t* out0,
-    int32_t* out1, int32_t* out2, uint32_t* out3, uint32_t* out4, uint32_t* out5, float* out6) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
+map_convert_i32_f32_avx512(const float* in0, const int32_t* in1, const uint32_t* in2, int64_t n,
+                           int32_t* out0, int32_t* out1, int32_t* out2, uint32_t* out3,
+                           uint32_t* out4, uint32_t* out5, float* out6) {
   __m512 k0 = _mm512_set1_ps(65536.0f);
   __m512 k1 = _mm512_set1_ps(0.5f);
   float k2_s = (float)(65536.0f);
@@ -1086,7 +1087,7 @@ bool map_convert_i32_f32_forced(map_convert_i32_f32_choice& choice) {
   if (map_convert_i32_f32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {map_convert_i32_f32_avx512, "avx512"};
       return true;
     }
@@ -1137,7 +1138,7 @@ map_convert_i32_f32_choice map_convert_i32_f32_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {map_convert_i32_f32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_convert_i32_f32_avx2, "avx2"};
 #endif

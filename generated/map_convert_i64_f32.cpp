@@ -152,9 +152,9 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_convert_i64_f32_avx512(
-    const int64_t* in0, const uint64_t* in1, const uint8_t* in2, int64_t n, float* out0,
-    float* out1, int64_t* out2, uint64_t* out3, int8_t* out4) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
+map_convert_i64_f32_avx512(const int64_t* in0, const uint64_t* in1, const uint8_t* in2, int64_t n,
+                           float* out0, float* out1, int64_t* out2, uint64_t* out3, int8_t* out4) {
   int64_t i = 0;
   // at least one whole vector
   if (n > 7) {
@@ -970,7 +970,7 @@ bool map_convert_i64_f32_forced(map_convert_i64_f32_choice& choice) {
   if (map_convert_i64_f32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {map_convert_i64_f32_avx512, "avx512"};
       return true;
     }
@@ -1021,7 +1021,7 @@ map_convert_i64_f32_choice map_convert_i64_f32_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {map_convert_i64_f32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_convert_i64_f32_avx2, "avx2"};
 #endif

@@ -158,9 +158,9 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_convert_u8_f32_avx512(
-    const uint8_t* in0, const float* in1, int64_t n, float scalar0, uint8_t* out0, int32_t* out1,
-    int16_t* out2, float* out3) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
+map_convert_u8_f32_avx512(const uint8_t* in0, const float* in1, int64_t n, float scalar0,
+                          uint8_t* out0, int32_t* out1, int16_t* out2, float* out3) {
   __m512 k0 = _mm512_set1_ps(scalar0);
   int64_t i = 0;
   // at least one whole vector
@@ -830,7 +830,7 @@ bool map_convert_u8_f32_forced(map_convert_u8_f32_choice& choice) {
   if (map_convert_u8_f32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {map_convert_u8_f32_avx512, "avx512"};
       return true;
     }
@@ -881,7 +881,7 @@ map_convert_u8_f32_choice map_convert_u8_f32_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {map_convert_u8_f32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_convert_u8_f32_avx2, "avx2"};
 #endif

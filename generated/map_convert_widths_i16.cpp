@@ -53,7 +53,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
 map_convert_widths_i16_avx512(const int8_t* in0, const uint8_t* in1, const int16_t* in2,
                               int16_t* out0, int8_t* out1, uint8_t* out2, int16_t* out3) {
   constexpr int64_t kCols = 77;
@@ -624,7 +624,7 @@ bool map_convert_widths_i16_forced(map_convert_widths_i16_choice& choice) {
   if (map_convert_widths_i16_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {map_convert_widths_i16_avx512, "avx512"};
       return true;
     }
@@ -675,7 +675,7 @@ map_convert_widths_i16_choice map_convert_widths_i16_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {map_convert_widths_i16_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_convert_widths_i16_avx2, "avx2"};
 #endif

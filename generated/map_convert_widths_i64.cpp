@@ -158,7 +158,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
 map_convert_widths_i64_avx512(const int8_t* in0, const uint8_t* in1, const int16_t* in2,
                               const uint16_t* in3, const int32_t* in4, const uint32_t* in5,
                               const int64_t* in6, const uint64_t* in7, const float* in8,
@@ -2852,7 +2852,7 @@ bool map_convert_widths_i64_forced(map_convert_widths_i64_choice& choice) {
   if (map_convert_widths_i64_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {map_convert_widths_i64_avx512, "avx512"};
       return true;
     }
@@ -2903,7 +2903,7 @@ map_convert_widths_i64_choice map_convert_widths_i64_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {map_convert_widths_i64_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_convert_widths_i64_avx2, "avx2"};
 #endif

@@ -125,7 +125,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses vpmov/vpmovs/vpmovus narrowing, vcvtpd2ps, vcvtqq2ps between element widths
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
 map_f32_to_u8_nearest_avx512(const float* in0, int64_t n, float scalar0, uint8_t* out0) {
   __m512 k0 = _mm512_set1_ps(scalar0);
   int64_t i = 0;
@@ -445,7 +445,7 @@ bool map_f32_to_u8_nearest_forced(map_f32_to_u8_nearest_choice& choice) {
   if (map_f32_to_u8_nearest_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {map_f32_to_u8_nearest_avx512, "avx512"};
       return true;
     }
@@ -496,7 +496,7 @@ map_f32_to_u8_nearest_choice map_f32_to_u8_nearest_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {map_f32_to_u8_nearest_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_f32_to_u8_nearest_avx2, "avx2"};
 #endif

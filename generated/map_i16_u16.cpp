@@ -50,7 +50,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // tail: scalar cleanup loop after the whole vectors
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_i16_u16_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void map_i16_u16_avx512(
     const int16_t* in0, const int16_t* in1, const uint16_t* in2, int64_t n, int16_t* out0,
     int16_t* out1, uint16_t* out2) {
   __m512i k0 = _mm512_set1_epi16((short)(1000));
@@ -520,7 +520,7 @@ bool map_i16_u16_forced(map_i16_u16_choice& choice) {
   if (map_i16_u16_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {map_i16_u16_avx512, "avx512"};
       return true;
     }
@@ -570,7 +570,7 @@ map_i16_u16_choice map_i16_u16_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {map_i16_u16_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_i16_u16_avx2, "avx2"};
 #endif

@@ -101,7 +101,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_i32_u32_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void map_i32_u32_avx512(
     const int32_t* in0, const uint32_t* in1, const float* in2, int64_t n, int32_t* out0,
     uint32_t* out1, float* out2, float* out3) {
   __m512i k0 = _mm512_set1_epi32((int)(7));
@@ -563,7 +563,7 @@ bool map_i32_u32_forced(map_i32_u32_choice& choice) {
   if (map_i32_u32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {map_i32_u32_avx512, "avx512"};
       return true;
     }
@@ -613,7 +613,7 @@ map_i32_u32_choice map_i32_u32_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {map_i32_u32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_i32_u32_avx2, "avx2"};
 #endif

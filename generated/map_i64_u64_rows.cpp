@@ -111,7 +111,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_i64_u64_rows_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void map_i64_u64_rows_avx512(
     const int64_t* in0, const int64_t* in1, const uint64_t* in2, int64_t rows, int64_t cols,
     int64_t* out0, int64_t* out1, uint64_t* out2, double* out3) {
   __m512i k0 = _mm512_set1_epi64((long long)((-9223372036854775807ll - 1)));
@@ -683,7 +683,7 @@ bool map_i64_u64_rows_forced(map_i64_u64_rows_choice& choice) {
   if (map_i64_u64_rows_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {map_i64_u64_rows_avx512, "avx512"};
       return true;
     }
@@ -734,7 +734,7 @@ map_i64_u64_rows_choice map_i64_u64_rows_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {map_i64_u64_rows_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_i64_u64_rows_avx2, "avx2"};
 #endif

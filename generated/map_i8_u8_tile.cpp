@@ -175,7 +175,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_i8_u8_tile_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void map_i8_u8_tile_avx512(
     const int8_t* in0, const int8_t* in1, const uint8_t* in2, int8_t* out0, uint8_t* out1,
     uint8_t* out2) {
   constexpr int64_t kRows = 7;
@@ -600,7 +600,7 @@ bool map_i8_u8_tile_forced(map_i8_u8_tile_choice& choice) {
   if (map_i8_u8_tile_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {map_i8_u8_tile_avx512, "avx512"};
       return true;
     }
@@ -650,7 +650,7 @@ map_i8_u8_tile_choice map_i8_u8_tile_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {map_i8_u8_tile_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_i8_u8_tile_avx2, "avx2"};
 #endif

@@ -101,9 +101,9 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_neg_params_int_avx512(
-    const int32_t* in0, const uint32_t* in1, int64_t n, int32_t scalar0, uint32_t scalar1,
-    int32_t* out0, uint32_t* out1) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
+map_neg_params_int_avx512(const int32_t* in0, const uint32_t* in1, int64_t n, int32_t scalar0,
+                          uint32_t scalar1, int32_t* out0, uint32_t* out1) {
   __m512i k0 = _mm512_set1_epi32((int)(scalar0));
   __m512i k1 = _mm512_set1_epi32((int)(scalar1));
   int64_t i = 0;
@@ -415,7 +415,7 @@ bool map_neg_params_int_forced(map_neg_params_int_choice& choice) {
   if (map_neg_params_int_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {map_neg_params_int_avx512, "avx512"};
       return true;
     }
@@ -466,7 +466,7 @@ map_neg_params_int_choice map_neg_params_int_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {map_neg_params_int_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_neg_params_int_avx2, "avx2"};
 #endif

@@ -107,8 +107,8 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_norm_floor_f32_avx512(
-    const float* in0, const float* in1, int64_t n, float* out0, float* out1) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
+map_norm_floor_f32_avx512(const float* in0, const float* in1, int64_t n, float* out0, float* out1) {
   __m512 k0 = _mm512_set1_ps(0.25f);
   int64_t i = 0;
   // at least one whole vector
@@ -410,7 +410,7 @@ bool map_norm_floor_f32_forced(map_norm_floor_f32_choice& choice) {
   if (map_norm_floor_f32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {map_norm_floor_f32_avx512, "avx512"};
       return true;
     }
@@ -461,7 +461,7 @@ map_norm_floor_f32_choice map_norm_floor_f32_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {map_norm_floor_f32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_norm_floor_f32_avx2, "avx2"};
 #endif

@@ -50,7 +50,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // tail: scalar cleanup loop after the whole vectors
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
 map_saturate_i32_u64_rows_avx512(const int32_t* in0, const int32_t* in1, const uint32_t* in2,
                                  const uint32_t* in3, const int64_t* in4, const int64_t* in5,
                                  const uint64_t* in6, const uint64_t* in7, int64_t rows,
@@ -1141,7 +1141,7 @@ bool map_saturate_i32_u64_rows_forced(map_saturate_i32_u64_rows_choice& choice) 
   if (map_saturate_i32_u64_rows_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {map_saturate_i32_u64_rows_avx512, "avx512"};
       return true;
     }
@@ -1200,7 +1200,7 @@ map_saturate_i32_u64_rows_choice map_saturate_i32_u64_rows_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {map_saturate_i32_u64_rows_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_saturate_i32_u64_rows_avx2, "avx2"};
 #endif

@@ -177,12 +177,14 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_saturate_i8_u16_avx512(
-    const int8_t* in0, const int8_t* in1, const uint8_t* in2, const uint8_t* in3,
-    const int16_t* in4, const int16_t* in5, const uint16_t* in6, const uint16_t* in7, int64_t n,
-    int8_t* out0, int8_t* out1, int8_t* out2, uint8_t* out3, uint8_t* out4, uint8_t* out5,
-    int16_t* out6, int16_t* out7, int16_t* out8, uint16_t* out9, uint16_t* out10, uint16_t* out11,
-    uint8_t* out12, uint8_t* out13, int8_t* out14, int16_t* out15, int16_t* out16, uint8_t* out17) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
+map_saturate_i8_u16_avx512(const int8_t* in0, const int8_t* in1, const uint8_t* in2,
+                           const uint8_t* in3, const int16_t* in4, const int16_t* in5,
+                           const uint16_t* in6, const uint16_t* in7, int64_t n, int8_t* out0,
+                           int8_t* out1, int8_t* out2, uint8_t* out3, uint8_t* out4, uint8_t* out5,
+                           int16_t* out6, int16_t* out7, int16_t* out8, uint16_t* out9,
+                           uint16_t* out10, uint16_t* out11, uint8_t* out12, uint8_t* out13,
+                           int8_t* out14, int16_t* out15, int16_t* out16, uint8_t* out17) {
   __m512i k0 = _mm512_set1_epi16((short)(254));
   int64_t i = 0;
   // at least one whole vector
@@ -1171,7 +1173,7 @@ bool map_saturate_i8_u16_forced(map_saturate_i8_u16_choice& choice) {
   if (map_saturate_i8_u16_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {map_saturate_i8_u16_avx512, "avx512"};
       return true;
     }
@@ -1230,7 +1232,7 @@ map_saturate_i8_u16_choice map_saturate_i8_u16_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {map_saturate_i8_u16_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_saturate_i8_u16_avx2, "avx2"};
 #endif

@@ -56,7 +56,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // tail: scalar cleanup loop after the whole vectors
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
 map_scale_params_f64_rows_avx512(const double* in0, const double* in1, int64_t rows, int64_t cols,
                                  int64_t stride, double scalar0, double scalar1, double* out0,
                                  double* out1) {
@@ -361,7 +361,7 @@ bool map_scale_params_f64_rows_forced(map_scale_params_f64_rows_choice& choice) 
   if (map_scale_params_f64_rows_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {map_scale_params_f64_rows_avx512, "avx512"};
       return true;
     }
@@ -412,7 +412,7 @@ map_scale_params_f64_rows_choice map_scale_params_f64_rows_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {map_scale_params_f64_rows_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_scale_params_f64_rows_avx2, "avx2"};
 #endif

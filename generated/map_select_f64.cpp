@@ -107,7 +107,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_select_f64_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void map_select_f64_avx512(
     const double* in0, const double* in1, int64_t n, double* out0, double* out1, double* out2,
     double* out3, double* out4) {
   __m512d k0 = _mm512_set1_pd(-1.5);
@@ -499,7 +499,7 @@ bool map_select_f64_forced(map_select_f64_choice& choice) {
   if (map_select_f64_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {map_select_f64_avx512, "avx512"};
       return true;
     }
@@ -549,7 +549,7 @@ map_select_f64_choice map_select_f64_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {map_select_f64_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_select_f64_avx2, "avx2"};
 #endif

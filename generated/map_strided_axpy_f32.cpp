@@ -108,9 +108,10 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_strided_axpy_f32_avx512(
-    const float* in0, const float* in1, const int32_t* in2, int64_t n, int64_t stride1,
-    int64_t stride2, float scalar0, float* out0, int32_t* out1) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
+map_strided_axpy_f32_avx512(const float* in0, const float* in1, const int32_t* in2, int64_t n,
+                            int64_t stride1, int64_t stride2, float scalar0, float* out0,
+                            int32_t* out1) {
   __m512 k0 = _mm512_set1_ps(scalar0);
   __m512i k1 = _mm512_set1_epi32((int)(3));
   __m512i k2 = _mm512_set1_epi32((int)(1));
@@ -923,7 +924,7 @@ bool map_strided_axpy_f32_forced(map_strided_axpy_f32_choice& choice) {
   if (map_strided_axpy_f32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {map_strided_axpy_f32_avx512, "avx512"};
       return true;
     }
@@ -974,7 +975,7 @@ map_strided_axpy_f32_choice map_strided_axpy_f32_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {map_strided_axpy_f32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_strided_axpy_f32_avx2, "avx2"};
 #endif

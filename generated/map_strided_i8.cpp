@@ -50,7 +50,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_strided_i8_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void map_strided_i8_avx512(
     const int8_t* in0, const int8_t* in1, int64_t n, int64_t stride1, int8_t* out0) {
   // contiguous input (a stride of 1): whole-vector loads
   if (stride1 == 1) {
@@ -665,7 +665,7 @@ bool map_strided_i8_forced(map_strided_i8_choice& choice) {
   if (map_strided_i8_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {map_strided_i8_avx512, "avx512"};
       return true;
     }
@@ -715,7 +715,7 @@ map_strided_i8_choice map_strided_i8_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {map_strided_i8_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_strided_i8_avx2, "avx2"};
 #endif

@@ -158,7 +158,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
 map_strided_mixed_f64_avx512(const float* in0, const int16_t* in1, const int8_t* in2, int64_t rows,
                              int64_t cols, int64_t stride, int64_t stride1, double* out0,
                              int8_t* out1, float* out2) {
@@ -949,7 +949,7 @@ bool map_strided_mixed_f64_forced(map_strided_mixed_f64_choice& choice) {
   if (map_strided_mixed_f64_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {map_strided_mixed_f64_avx512, "avx512"};
       return true;
     }
@@ -1000,7 +1000,7 @@ map_strided_mixed_f64_choice map_strided_mixed_f64_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {map_strided_mixed_f64_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_strided_mixed_f64_avx2, "avx2"};
 #endif

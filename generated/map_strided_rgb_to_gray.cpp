@@ -105,7 +105,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
 map_strided_rgb_to_gray_avx512(const uint8_t* in0, const uint8_t* in1, const uint8_t* in2,
                                int64_t rows, int64_t cols, int64_t stride1, uint8_t* out0) {
   __m512 k0 = _mm512_set1_ps(0.299f);
@@ -653,7 +653,7 @@ bool map_strided_rgb_to_gray_forced(map_strided_rgb_to_gray_choice& choice) {
   if (map_strided_rgb_to_gray_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {map_strided_rgb_to_gray_avx512, "avx512"};
       return true;
     }
@@ -704,7 +704,7 @@ map_strided_rgb_to_gray_choice map_strided_rgb_to_gray_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {map_strided_rgb_to_gray_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {map_strided_rgb_to_gray_avx2, "avx2"};
 #endif

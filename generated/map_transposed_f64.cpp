@@ -52,9 +52,9 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses vfmadd fused multiply-add
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_transposed_f64_avx512(
-    const double* in0, const double* in1, int64_t rows, int64_t cols, int64_t stride,
-    int64_t stride1, double* out0) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
+map_transposed_f64_avx512(const double* in0, const double* in1, int64_t rows, int64_t cols,
+                          int64_t stride, int64_t stride1, double* out0) {
   __m512d k0 = _mm512_set1_pd(0.5);
   double k1_s = (double)(0.5);
   // rows
@@ -403,7 +403,7 @@ bool map_transposed_f64_forced(map_transposed_f64_choice& choice) {
   if (map_transposed_f64_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {map_transposed_f64_avx512, "avx512"};
       return true;
     }
@@ -454,7 +454,7 @@ map_transposed_f64_choice map_transposed_f64_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {map_transposed_f64_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
     return {map_transposed_f64_avx2_fma, "avx2_fma"};

@@ -130,8 +130,8 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void map_u8_to_f32_fma_avx512(
-    const uint8_t* in0, int64_t n, float scalar0, float scalar1, float* out0) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
+map_u8_to_f32_fma_avx512(const uint8_t* in0, int64_t n, float scalar0, float scalar1, float* out0) {
   __m512 k0 = _mm512_set1_ps(scalar0);
   __m512 k1 = _mm512_set1_ps(scalar1);
   int64_t i = 0;
@@ -387,7 +387,7 @@ bool map_u8_to_f32_fma_forced(map_u8_to_f32_fma_choice& choice) {
   if (map_u8_to_f32_fma_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {map_u8_to_f32_fma_avx512, "avx512"};
       return true;
     }
@@ -438,7 +438,7 @@ map_u8_to_f32_fma_choice map_u8_to_f32_fma_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {map_u8_to_f32_fma_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
     return {map_u8_to_f32_fma_avx2_fma, "avx2_fma"};

@@ -176,7 +176,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,avx512bf16"))) void
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma,avx512bf16"))) void
 matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0, int64_t size1,
                         int64_t size2, int64_t stride0, int64_t stride1, int64_t stride2,
                         float* out) {
@@ -1589,7 +1589,7 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_bf16_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matmul_bf16_avx512(
     const uint16_t* in0, const uint16_t* in1, int64_t size0, int64_t size1, int64_t size2,
     int64_t stride0, int64_t stride1, int64_t stride2, float* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
@@ -8470,7 +8470,8 @@ bool matmul_bf16_forced(matmul_bf16_choice& choice) {
   if (matmul_bf16_names(requested, "avx512_bf16", "avx512+bf16")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("avx512bf16")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma") &&
+        __builtin_cpu_supports("avx512bf16")) {
       choice = {matmul_bf16_avx512_bf16, "avx512_bf16"};
       return true;
     }
@@ -8480,7 +8481,7 @@ bool matmul_bf16_forced(matmul_bf16_choice& choice) {
   if (matmul_bf16_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {matmul_bf16_avx512, "avx512"};
       return true;
     }
@@ -8547,11 +8548,12 @@ matmul_bf16_choice matmul_bf16_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("avx512bf16"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma") &&
+      __builtin_cpu_supports("avx512bf16"))
     return {matmul_bf16_avx512_bf16, "avx512_bf16"};
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {matmul_bf16_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
     return {matmul_bf16_avx2_fma, "avx2_fma"};

@@ -144,7 +144,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses vfmadd fused multiply-add
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_bt_f32_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matmul_bt_f32_avx512(
     const float* in0, const float* in1, int64_t size0, int64_t size1, int64_t size2,
     int64_t stride0, int64_t stride1, int64_t stride2, float* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
@@ -3324,7 +3324,7 @@ bool matmul_bt_f32_forced(matmul_bt_f32_choice& choice) {
   if (matmul_bt_f32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {matmul_bt_f32_avx512, "avx512"};
       return true;
     }
@@ -3374,7 +3374,7 @@ matmul_bt_f32_choice matmul_bt_f32_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {matmul_bt_f32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
     return {matmul_bt_f32_avx2_fma, "avx2_fma"};

@@ -171,7 +171,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,avx512vnni"))) void
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma,avx512vnni"))) void
 matmul_i8_i32_avx512_vnni(const int8_t* in0, const int8_t* in1, int64_t size0, int64_t size1,
                           int64_t size2, int64_t stride0, int64_t stride1, int64_t stride2,
                           int32_t* out) {
@@ -2548,7 +2548,7 @@ matmul_i8_i32_avx512_vnni(const int8_t* in0, const int8_t* in1, int64_t size0, i
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void matmul_i8_i32_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matmul_i8_i32_avx512(
     const int8_t* in0, const int8_t* in1, int64_t size0, int64_t size1, int64_t size2,
     int64_t stride0, int64_t stride1, int64_t stride2, int32_t* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
@@ -13465,7 +13465,8 @@ bool matmul_i8_i32_forced(matmul_i8_i32_choice& choice) {
   if (matmul_i8_i32_names(requested, "avx512_vnni", "avx512+vnni")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("avx512vnni")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma") &&
+        __builtin_cpu_supports("avx512vnni")) {
       choice = {matmul_i8_i32_avx512_vnni, "avx512_vnni"};
       return true;
     }
@@ -13475,7 +13476,7 @@ bool matmul_i8_i32_forced(matmul_i8_i32_choice& choice) {
   if (matmul_i8_i32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {matmul_i8_i32_avx512, "avx512"};
       return true;
     }
@@ -13541,11 +13542,12 @@ matmul_i8_i32_choice matmul_i8_i32_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("avx512vnni"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma") &&
+      __builtin_cpu_supports("avx512vnni"))
     return {matmul_i8_i32_avx512_vnni, "avx512_vnni"};
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {matmul_i8_i32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("avxvnni"))
     return {matmul_i8_i32_avx2_avx_vnni, "avx2_avx_vnni"};

@@ -102,7 +102,7 @@ static const uint8_t simdgen_tail_keep[32] = {
 // uses tails: the row's last whole vector, blended with the identity
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void prod_f64_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void prod_f64_avx512(
     const double* input, int64_t n, double* output) {
   constexpr int64_t kRows = 1;
   int64_t short_rows_below = 32;
@@ -804,7 +804,7 @@ bool prod_f64_forced(prod_f64_choice& choice) {
   if (prod_f64_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {prod_f64_avx512, "avx512"};
       return true;
     }
@@ -854,7 +854,7 @@ prod_f64_choice prod_f64_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {prod_f64_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {prod_f64_avx2, "avx2"};
 #endif

@@ -148,7 +148,7 @@ static const uint8_t simdgen_tail_keep[32] = {
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowand_u16_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rowand_u16_avx512(
     const uint16_t* input, int64_t rows, int64_t cols, int64_t stride, uint16_t* output) {
   int64_t i = 0;
   for (; i < rows; ++i) {
@@ -477,7 +477,7 @@ bool rowand_u16_forced(rowand_u16_choice& choice) {
   if (rowand_u16_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {rowand_u16_avx512, "avx512"};
       return true;
     }
@@ -527,7 +527,7 @@ rowand_u16_choice rowand_u16_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {rowand_u16_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowand_u16_avx2, "avx2"};
 #endif

@@ -102,7 +102,7 @@ static const uint8_t simdgen_tail_keep[32] = {
 // uses tails: the row's last whole vector, blended with the identity
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowmax_f32_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rowmax_f32_avx512(
     const float* input, int64_t rows, int64_t cols, int64_t stride, float* output) {
   int64_t short_rows_below = 64;
   // the input fits in L1: blocks of rows pay off for longer rows
@@ -1036,7 +1036,7 @@ bool rowmax_f32_forced(rowmax_f32_choice& choice) {
   if (rowmax_f32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {rowmax_f32_avx512, "avx512"};
       return true;
     }
@@ -1086,7 +1086,7 @@ rowmax_f32_choice rowmax_f32_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {rowmax_f32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowmax_f32_avx2, "avx2"};
 #endif

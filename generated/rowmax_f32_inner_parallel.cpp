@@ -53,7 +53,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
 rowmax_f32_inner_parallel_avx512(const float* input, int64_t rows, int64_t cols, int64_t stride,
                                  float* output) {
   // 16 rows per vector, lane = row
@@ -302,7 +302,7 @@ bool rowmax_f32_inner_parallel_forced(rowmax_f32_inner_parallel_choice& choice) 
   if (rowmax_f32_inner_parallel_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {rowmax_f32_inner_parallel_avx512, "avx512"};
       return true;
     }
@@ -353,7 +353,7 @@ rowmax_f32_inner_parallel_choice rowmax_f32_inner_parallel_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {rowmax_f32_inner_parallel_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowmax_f32_inner_parallel_avx2, "avx2"};
 #endif

@@ -54,7 +54,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowmax_i8_to_i32_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rowmax_i8_to_i32_avx512(
     const int8_t* input, int64_t rows, int64_t cols, int64_t stride, int32_t* output) {
   int64_t i = 0;
   for (; i < rows; ++i) {
@@ -347,7 +347,7 @@ bool rowmax_i8_to_i32_forced(rowmax_i8_to_i32_choice& choice) {
   if (rowmax_i8_to_i32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {rowmax_i8_to_i32_avx512, "avx512"};
       return true;
     }
@@ -398,7 +398,7 @@ rowmax_i8_to_i32_choice rowmax_i8_to_i32_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {rowmax_i8_to_i32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowmax_i8_to_i32_avx2, "avx2"};
 #endif

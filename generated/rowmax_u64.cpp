@@ -53,7 +53,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowmax_u64_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rowmax_u64_avx512(
     const uint64_t* input, int64_t rows, int64_t cols, int64_t stride, uint64_t* output) {
   int64_t i = 0;
   for (; i < rows; ++i) {
@@ -385,7 +385,7 @@ bool rowmax_u64_forced(rowmax_u64_choice& choice) {
   if (rowmax_u64_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {rowmax_u64_avx512, "avx512"};
       return true;
     }
@@ -435,7 +435,7 @@ rowmax_u64_choice rowmax_u64_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {rowmax_u64_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowmax_u64_avx2, "avx2"};
 #endif

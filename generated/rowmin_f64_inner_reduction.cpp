@@ -99,7 +99,7 @@ static const uint8_t simdgen_tail_keep[32] = {
 // uses tails: the row's last whole vector, blended with the identity
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
 rowmin_f64_inner_reduction_avx512(const double* input, int64_t rows, int64_t cols, int64_t stride,
                                   double* output) {
   int64_t i = 0;
@@ -420,7 +420,7 @@ bool rowmin_f64_inner_reduction_forced(rowmin_f64_inner_reduction_choice& choice
   if (rowmin_f64_inner_reduction_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {rowmin_f64_inner_reduction_avx512, "avx512"};
       return true;
     }
@@ -471,7 +471,7 @@ rowmin_f64_inner_reduction_choice rowmin_f64_inner_reduction_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {rowmin_f64_inner_reduction_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowmin_f64_inner_reduction_avx2, "avx2"};
 #endif

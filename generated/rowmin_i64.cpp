@@ -102,7 +102,7 @@ static const uint8_t simdgen_tail_keep[32] = {
 // uses tails: the row's last whole vector, blended with the identity
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowmin_i64_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rowmin_i64_avx512(
     const int64_t* input, int64_t rows, int64_t cols, int64_t stride, int64_t* output) {
   int64_t short_rows_below = 32;
   // the input fits in L1: blocks of rows pay off for longer rows
@@ -874,7 +874,7 @@ bool rowmin_i64_forced(rowmin_i64_choice& choice) {
   if (rowmin_i64_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {rowmin_i64_avx512, "avx512"};
       return true;
     }
@@ -924,7 +924,7 @@ rowmin_i64_choice rowmin_i64_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {rowmin_i64_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowmin_i64_avx2, "avx2"};
 #endif

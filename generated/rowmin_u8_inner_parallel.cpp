@@ -112,7 +112,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
 rowmin_u8_inner_parallel_avx512(const uint8_t* input, int64_t rows, int64_t cols, int64_t stride,
                                 uint8_t* output) {
   // 64 rows per vector, lane = row
@@ -572,7 +572,7 @@ bool rowmin_u8_inner_parallel_forced(rowmin_u8_inner_parallel_choice& choice) {
   if (rowmin_u8_inner_parallel_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {rowmin_u8_inner_parallel_avx512, "avx512"};
       return true;
     }
@@ -623,7 +623,7 @@ rowmin_u8_inner_parallel_choice rowmin_u8_inner_parallel_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {rowmin_u8_inner_parallel_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowmin_u8_inner_parallel_avx2, "avx2"};
 #endif

@@ -142,7 +142,7 @@ static const uint8_t simdgen_tail_keep[32] = {
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowor_i8_to_i32_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rowor_i8_to_i32_avx512(
     const int8_t* input, int64_t rows, int64_t cols, int64_t stride, int32_t* output) {
   int64_t i = 0;
   for (; i < rows; ++i) {
@@ -472,7 +472,7 @@ bool rowor_i8_to_i32_forced(rowor_i8_to_i32_choice& choice) {
   if (rowor_i8_to_i32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {rowor_i8_to_i32_avx512, "avx512"};
       return true;
     }
@@ -522,7 +522,7 @@ rowor_i8_to_i32_choice rowor_i8_to_i32_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {rowor_i8_to_i32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowor_i8_to_i32_avx2, "avx2"};
 #endif

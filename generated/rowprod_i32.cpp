@@ -102,7 +102,7 @@ static const uint8_t simdgen_tail_keep[32] = {
 // uses tails: the row's last whole vector, blended with the identity
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowprod_i32_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rowprod_i32_avx512(
     const int32_t* input, int64_t rows, int64_t cols, int64_t stride, int32_t* output) {
   int64_t short_rows_below = 64;
   // the input fits in L1: blocks of rows pay off for longer rows
@@ -1045,7 +1045,7 @@ bool rowprod_i32_forced(rowprod_i32_choice& choice) {
   if (rowprod_i32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {rowprod_i32_avx512, "avx512"};
       return true;
     }
@@ -1095,7 +1095,7 @@ rowprod_i32_choice rowprod_i32_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {rowprod_i32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowprod_i32_avx2, "avx2"};
 #endif

@@ -149,7 +149,7 @@ static const uint8_t simdgen_tail_keep[32] = {
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowprod_i8_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rowprod_i8_avx512(
     const int8_t* input, int64_t rows, int64_t cols, int64_t stride, int8_t* output) {
   int64_t i = 0;
   for (; i < rows; ++i) {
@@ -589,7 +589,7 @@ bool rowprod_i8_forced(rowprod_i8_choice& choice) {
   if (rowprod_i8_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {rowprod_i8_avx512, "avx512"};
       return true;
     }
@@ -639,7 +639,7 @@ rowprod_i8_choice rowprod_i8_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {rowprod_i8_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowprod_i8_avx2, "avx2"};
 #endif

@@ -112,7 +112,7 @@ static const uint8_t simdgen_tail_keep[32] = {
 // uses tails: the row's last whole vector, blended with the identity
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowprod_u64_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rowprod_u64_avx512(
     const uint64_t* input, int64_t rows, int64_t cols, int64_t stride, uint64_t* output) {
   int64_t short_rows_below = 32;
   // the input fits in L1: blocks of rows pay off for longer rows
@@ -1028,7 +1028,7 @@ bool rowprod_u64_forced(rowprod_u64_choice& choice) {
   if (rowprod_u64_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {rowprod_u64_avx512, "avx512"};
       return true;
     }
@@ -1078,7 +1078,7 @@ rowprod_u64_choice rowprod_u64_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {rowprod_u64_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowprod_u64_avx2, "avx2"};
 #endif

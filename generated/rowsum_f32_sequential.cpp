@@ -77,7 +77,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
 rowsum_f32_sequential_avx512(const float* input, int64_t rows, int64_t cols, int64_t stride,
                              float* output) {
   // 16 rows per vector, lane = row
@@ -369,7 +369,7 @@ bool rowsum_f32_sequential_forced(rowsum_f32_sequential_choice& choice) {
   if (rowsum_f32_sequential_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {rowsum_f32_sequential_avx512, "avx512"};
       return true;
     }
@@ -420,7 +420,7 @@ rowsum_f32_sequential_choice rowsum_f32_sequential_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {rowsum_f32_sequential_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowsum_f32_sequential_avx2, "avx2"};
 #endif

@@ -96,8 +96,9 @@ static const uint8_t simdgen_tail_keep[32] = {
 // uses tails: the row's last whole vector, blended with the identity
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowsum_f32_to_f64_avx512(
-    const float* input, int64_t rows, int64_t cols, int64_t stride, double* output) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
+rowsum_f32_to_f64_avx512(const float* input, int64_t rows, int64_t cols, int64_t stride,
+                         double* output) {
   int64_t short_rows_below = 64;
   // the input fits in L1: blocks of rows pay off for longer rows
   if (rows * stride < 8193) {
@@ -1053,7 +1054,7 @@ bool rowsum_f32_to_f64_forced(rowsum_f32_to_f64_choice& choice) {
   if (rowsum_f32_to_f64_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {rowsum_f32_to_f64_avx512, "avx512"};
       return true;
     }
@@ -1104,7 +1105,7 @@ rowsum_f32_to_f64_choice rowsum_f32_to_f64_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {rowsum_f32_to_f64_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowsum_f32_to_f64_avx2, "avx2"};
 #endif

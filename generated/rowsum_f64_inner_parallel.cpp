@@ -53,7 +53,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
 rowsum_f64_inner_parallel_avx512(const double* input, int64_t rows, int64_t cols, int64_t stride,
                                  double* output) {
   // 8 rows per vector, lane = row
@@ -290,7 +290,7 @@ bool rowsum_f64_inner_parallel_forced(rowsum_f64_inner_parallel_choice& choice) 
   if (rowsum_f64_inner_parallel_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {rowsum_f64_inner_parallel_avx512, "avx512"};
       return true;
     }
@@ -341,7 +341,7 @@ rowsum_f64_inner_parallel_choice rowsum_f64_inner_parallel_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {rowsum_f64_inner_parallel_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowsum_f64_inner_parallel_avx2, "avx2"};
 #endif

@@ -144,7 +144,7 @@ static const uint8_t simdgen_tail_keep[32] = {
 // uses vpdpbusd: 4 int8 products with a ones vector, accumulated per int32 lane
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,avx512vnni"))) void
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma,avx512vnni"))) void
 rowsum_i8_avx512_vnni(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
                       int32_t* output) {
   const __m512i ones_u8 = _mm512_set1_epi8(1);
@@ -433,7 +433,7 @@ rowsum_i8_avx512_vnni(const int8_t* input, int64_t rows, int64_t cols, int64_t s
 // uses vpmaddubsw + vpmaddwd: 4 int8 per int32 lane without VNNI
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowsum_i8_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rowsum_i8_avx512(
     const int8_t* input, int64_t rows, int64_t cols, int64_t stride, int32_t* output) {
   const __m512i ones_u8 = _mm512_set1_epi8(1);
   const __m512i ones_i16 = _mm512_set1_epi16(1);
@@ -1655,7 +1655,8 @@ bool rowsum_i8_forced(rowsum_i8_choice& choice) {
   if (rowsum_i8_names(requested, "avx512_vnni", "avx512+vnni")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("avx512vnni")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma") &&
+        __builtin_cpu_supports("avx512vnni")) {
       choice = {rowsum_i8_avx512_vnni, "avx512_vnni"};
       return true;
     }
@@ -1665,7 +1666,7 @@ bool rowsum_i8_forced(rowsum_i8_choice& choice) {
   if (rowsum_i8_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {rowsum_i8_avx512, "avx512"};
       return true;
     }
@@ -1723,11 +1724,12 @@ rowsum_i8_choice rowsum_i8_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("avx512vnni"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma") &&
+      __builtin_cpu_supports("avx512vnni"))
     return {rowsum_i8_avx512_vnni, "avx512_vnni"};
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {rowsum_i8_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowsum_i8_avx2, "avx2"};
 #endif

@@ -54,7 +54,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses vpdpbusd: 4 int8 products with a ones vector, accumulated per int32 lane
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,avx512vnni"))) void
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma,avx512vnni"))) void
 rowsum_i8_64x64_avx512_vnni(const int8_t* input, int32_t* output) {
   constexpr int64_t kRows = 64;
   constexpr int64_t kCols = 64;
@@ -164,7 +164,7 @@ rowsum_i8_64x64_avx512_vnni(const int8_t* input, int32_t* output) {
 // uses vpmaddubsw + vpmaddwd: 4 int8 per int32 lane without VNNI
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowsum_i8_64x64_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rowsum_i8_64x64_avx512(
     const int8_t* input, int32_t* output) {
   constexpr int64_t kRows = 64;
   constexpr int64_t kCols = 64;
@@ -659,7 +659,8 @@ bool rowsum_i8_64x64_forced(rowsum_i8_64x64_choice& choice) {
   if (rowsum_i8_64x64_names(requested, "avx512_vnni", "avx512+vnni")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("avx512vnni")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma") &&
+        __builtin_cpu_supports("avx512vnni")) {
       choice = {rowsum_i8_64x64_avx512_vnni, "avx512_vnni"};
       return true;
     }
@@ -669,7 +670,7 @@ bool rowsum_i8_64x64_forced(rowsum_i8_64x64_choice& choice) {
   if (rowsum_i8_64x64_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {rowsum_i8_64x64_avx512, "avx512"};
       return true;
     }
@@ -727,11 +728,12 @@ rowsum_i8_64x64_choice rowsum_i8_64x64_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("avx512vnni"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma") &&
+      __builtin_cpu_supports("avx512vnni"))
     return {rowsum_i8_64x64_avx512_vnni, "avx512_vnni"};
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {rowsum_i8_64x64_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowsum_i8_64x64_avx2, "avx2"};
 #endif

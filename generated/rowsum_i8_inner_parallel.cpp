@@ -77,7 +77,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses 8/16-bit or widening columns filled lane by lane through a stack tile (x86 has no byte gather)
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
 rowsum_i8_inner_parallel_avx512(const int8_t* input, int64_t rows, int64_t cols, int64_t stride,
                                 int32_t* output) {
   // 16 rows per vector, lane = row
@@ -336,7 +336,7 @@ bool rowsum_i8_inner_parallel_forced(rowsum_i8_inner_parallel_choice& choice) {
   if (rowsum_i8_inner_parallel_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {rowsum_i8_inner_parallel_avx512, "avx512"};
       return true;
     }
@@ -387,7 +387,7 @@ rowsum_i8_inner_parallel_choice rowsum_i8_inner_parallel_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {rowsum_i8_inner_parallel_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowsum_i8_inner_parallel_avx2, "avx2"};
 #endif

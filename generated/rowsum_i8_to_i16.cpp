@@ -142,7 +142,7 @@ static const uint8_t simdgen_tail_keep[32] = {
 // uses vpmaddubsw: 2 int8 per int16 lane
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowsum_i8_to_i16_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rowsum_i8_to_i16_avx512(
     const int8_t* input, int64_t rows, int64_t cols, int64_t stride, int16_t* output) {
   const __m512i ones_u8 = _mm512_set1_epi8(1);
   int64_t i = 0;
@@ -554,7 +554,7 @@ bool rowsum_i8_to_i16_forced(rowsum_i8_to_i16_choice& choice) {
   if (rowsum_i8_to_i16_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {rowsum_i8_to_i16_avx512, "avx512"};
       return true;
     }
@@ -613,7 +613,7 @@ rowsum_i8_to_i16_choice rowsum_i8_to_i16_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {rowsum_i8_to_i16_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowsum_i8_to_i16_avx2, "avx2"};
 #endif

@@ -142,7 +142,7 @@ static const uint8_t simdgen_tail_keep[32] = {
 // uses vpsadbw: sums of 8 unsigned bytes per 64-bit lane
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowsum_u8_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rowsum_u8_avx512(
     const uint8_t* input, int64_t rows, int64_t cols, int64_t stride, uint32_t* output) {
   const __m512i zero = _mm512_setzero_si512();
   int64_t i = 0;
@@ -748,7 +748,7 @@ bool rowsum_u8_forced(rowsum_u8_choice& choice) {
   if (rowsum_u8_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {rowsum_u8_avx512, "avx512"};
       return true;
     }
@@ -806,7 +806,7 @@ rowsum_u8_choice rowsum_u8_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {rowsum_u8_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowsum_u8_avx2, "avx2"};
 #endif

@@ -92,7 +92,7 @@ static const uint8_t simdgen_tail_keep[32] = {
 // uses tails: the row's last whole vector, blended with the identity
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void rowxor_u32_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rowxor_u32_avx512(
     const uint32_t* input, int64_t rows, int64_t cols, int64_t stride, uint32_t* output) {
   int64_t i = 0;
   for (; i < rows; ++i) {
@@ -376,7 +376,7 @@ bool rowxor_u32_forced(rowxor_u32_choice& choice) {
   if (rowxor_u32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {rowxor_u32_avx512, "avx512"};
       return true;
     }
@@ -426,7 +426,7 @@ rowxor_u32_choice rowxor_u32_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {rowxor_u32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {rowxor_u32_avx2, "avx2"};
 #endif

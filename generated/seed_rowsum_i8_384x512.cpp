@@ -53,7 +53,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses vpdpbusd: 4 int8 products with a ones vector, accumulated per int32 lane
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,avx512vnni"))) void
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma,avx512vnni"))) void
 seed_rowsum_i8_384x512_avx512_vnni(const int8_t* input, int32_t* output) {
   constexpr int64_t kRows = 384;
   constexpr int64_t kCols = 512;
@@ -98,7 +98,7 @@ seed_rowsum_i8_384x512_avx512_vnni(const int8_t* input, int32_t* output) {
 // uses vpmaddubsw + vpmaddwd: 4 int8 per int32 lane without VNNI
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
 seed_rowsum_i8_384x512_avx512(const int8_t* input, int32_t* output) {
   constexpr int64_t kRows = 384;
   constexpr int64_t kCols = 512;
@@ -429,7 +429,8 @@ bool seed_rowsum_i8_384x512_forced(seed_rowsum_i8_384x512_choice& choice) {
   if (seed_rowsum_i8_384x512_names(requested, "avx512_vnni", "avx512+vnni")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("avx512vnni")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma") &&
+        __builtin_cpu_supports("avx512vnni")) {
       choice = {seed_rowsum_i8_384x512_avx512_vnni, "avx512_vnni"};
       return true;
     }
@@ -439,7 +440,7 @@ bool seed_rowsum_i8_384x512_forced(seed_rowsum_i8_384x512_choice& choice) {
   if (seed_rowsum_i8_384x512_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {seed_rowsum_i8_384x512_avx512, "avx512"};
       return true;
     }
@@ -498,11 +499,12 @@ seed_rowsum_i8_384x512_choice seed_rowsum_i8_384x512_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("avx512vnni"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma") &&
+      __builtin_cpu_supports("avx512vnni"))
     return {seed_rowsum_i8_384x512_avx512_vnni, "avx512_vnni"};
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {seed_rowsum_i8_384x512_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {seed_rowsum_i8_384x512_avx2, "avx2"};
 #endif

@@ -95,7 +95,7 @@ static const uint8_t simdgen_tail_keep[32] = {
 // uses tails: the row's last whole vector, blended with the identity
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void sum_u64_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void sum_u64_avx512(
     const uint64_t* input, int64_t n, uint64_t* output) {
   constexpr int64_t kRows = 1;
   int64_t short_rows_below = 32;
@@ -785,7 +785,7 @@ bool sum_u64_forced(sum_u64_choice& choice) {
   if (sum_u64_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {sum_u64_avx512, "avx512"};
       return true;
     }
@@ -835,7 +835,7 @@ sum_u64_choice sum_u64_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {sum_u64_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {sum_u64_avx2, "avx2"};
 #endif

@@ -50,7 +50,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void times_two_128_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void times_two_128_avx512(
     const float* in0, float* out0) {
   constexpr int64_t kCols = 128;
   __m512 k0 = _mm512_set1_ps(2.0f);
@@ -218,7 +218,7 @@ bool times_two_128_forced(times_two_128_choice& choice) {
   if (times_two_128_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {times_two_128_avx512, "avx512"};
       return true;
     }
@@ -268,7 +268,7 @@ times_two_128_choice times_two_128_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {times_two_128_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {times_two_128_avx2, "avx2"};
 #endif

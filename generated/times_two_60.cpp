@@ -50,7 +50,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void times_two_60_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void times_two_60_avx512(
     const float* in0, float* out0) {
   constexpr int64_t kCols = 60;
   __m512 k0 = _mm512_set1_ps(2.0f);
@@ -232,7 +232,7 @@ bool times_two_60_forced(times_two_60_choice& choice) {
   if (times_two_60_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {times_two_60_avx512, "avx512"};
       return true;
     }
@@ -282,7 +282,7 @@ times_two_60_choice times_two_60_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {times_two_60_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {times_two_60_avx2, "avx2"};
 #endif

@@ -101,7 +101,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void times_two_n_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void times_two_n_avx512(
     const float* in0, int64_t n, float* out0) {
   __m512 k0 = _mm512_set1_ps(2.0f);
   int64_t i = 0;
@@ -308,7 +308,7 @@ bool times_two_n_forced(times_two_n_choice& choice) {
   if (times_two_n_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {times_two_n_avx512, "avx512"};
       return true;
     }
@@ -358,7 +358,7 @@ times_two_n_choice times_two_n_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {times_two_n_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {times_two_n_avx2, "avx2"};
 #endif

@@ -70,8 +70,8 @@ static inline int simdgen_cpu_splits_512(void) {
 // a static matrix that fits in L1: on CPUs that run 512-bit operations as two halves (AMD Zen 4) the dispatcher takes the 256-bit variant instead
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpose_16x16_f32_avx512(
-    const float* input, float* output) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
+transpose_16x16_f32_avx512(const float* input, float* output) {
   constexpr int64_t kRows = 16;
   constexpr int64_t kCols = 16;
   // row blocks of 64 x 64 elements (cache blocking)
@@ -897,7 +897,7 @@ bool transpose_16x16_f32_forced(transpose_16x16_f32_choice& choice) {
   if (transpose_16x16_f32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {transpose_16x16_f32_avx512, "avx512"};
       return true;
     }
@@ -948,7 +948,7 @@ transpose_16x16_f32_choice transpose_16x16_f32_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2") && !simdgen_cpu_splits_512())
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma") && !simdgen_cpu_splits_512())
     return {transpose_16x16_f32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {transpose_16x16_f32_avx2, "avx2"};
 #endif

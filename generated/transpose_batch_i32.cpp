@@ -225,9 +225,10 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpose_batch_i32_avx512(
-    const int32_t* input, int64_t batch, int64_t rows, int64_t cols, int64_t stride,
-    int64_t out_stride, int64_t batch_stride, int64_t out_batch_stride, int32_t* output) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
+transpose_batch_i32_avx512(const int32_t* input, int64_t batch, int64_t rows, int64_t cols,
+                           int64_t stride, int64_t out_stride, int64_t batch_stride,
+                           int64_t out_batch_stride, int32_t* output) {
   // matrices of the batch
   int64_t b = 0;
   for (; b < batch; ++b) {
@@ -4972,7 +4973,7 @@ bool transpose_batch_i32_forced(transpose_batch_i32_choice& choice) {
   if (transpose_batch_i32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {transpose_batch_i32_avx512, "avx512"};
       return true;
     }
@@ -5023,7 +5024,7 @@ transpose_batch_i32_choice transpose_batch_i32_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {transpose_batch_i32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {transpose_batch_i32_avx2, "avx2"};
 #endif

@@ -96,7 +96,7 @@ static inline int64_t simdgen_opaque(int64_t v) {
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
 transpose_batch_u16_4_avx512(const uint16_t* input, int64_t rows, int64_t cols, uint16_t* output) {
   constexpr int64_t kBatch = 4;
   // matrices of the batch
@@ -1615,7 +1615,7 @@ bool transpose_batch_u16_4_forced(transpose_batch_u16_4_choice& choice) {
   if (transpose_batch_u16_4_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {transpose_batch_u16_4_avx512, "avx512"};
       return true;
     }
@@ -1666,7 +1666,7 @@ transpose_batch_u16_4_choice transpose_batch_u16_4_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {transpose_batch_u16_4_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {transpose_batch_u16_4_avx2, "avx2"};
 #endif

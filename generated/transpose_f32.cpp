@@ -225,7 +225,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpose_f32_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void transpose_f32_avx512(
     const float* input, int64_t rows, int64_t cols, int64_t stride, int64_t out_stride,
     float* output) {
   // one column
@@ -4706,7 +4706,7 @@ bool transpose_f32_forced(transpose_f32_choice& choice) {
   if (transpose_f32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {transpose_f32_avx512, "avx512"};
       return true;
     }
@@ -4756,7 +4756,7 @@ transpose_f32_choice transpose_f32_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {transpose_f32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {transpose_f32_avx2, "avx2"};
 #endif

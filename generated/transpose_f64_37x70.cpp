@@ -70,8 +70,8 @@ static inline int simdgen_cpu_splits_512(void) {
 // a static matrix that fits in L1: on CPUs that run 512-bit operations as two halves (AMD Zen 4) the dispatcher takes the 256-bit variant instead
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpose_f64_37x70_avx512(
-    const double* input, double* output) {
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
+transpose_f64_37x70_avx512(const double* input, double* output) {
   constexpr int64_t kRows = 37;
   constexpr int64_t kCols = 70;
   constexpr int64_t kOutStride = 40;
@@ -929,7 +929,7 @@ bool transpose_f64_37x70_forced(transpose_f64_37x70_choice& choice) {
   if (transpose_f64_37x70_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {transpose_f64_37x70_avx512, "avx512"};
       return true;
     }
@@ -980,7 +980,7 @@ transpose_f64_37x70_choice transpose_f64_37x70_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2") && !simdgen_cpu_splits_512())
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma") && !simdgen_cpu_splits_512())
     return {transpose_f64_37x70_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {transpose_f64_37x70_avx2, "avx2"};
 #endif

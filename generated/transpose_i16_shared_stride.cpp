@@ -223,7 +223,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
 transpose_i16_shared_stride_avx512(const int16_t* input, int64_t rows, int64_t cols, int64_t stride,
                                    int16_t* output) {
   // one column
@@ -3474,7 +3474,7 @@ bool transpose_i16_shared_stride_forced(transpose_i16_shared_stride_choice& choi
   if (transpose_i16_shared_stride_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {transpose_i16_shared_stride_avx512, "avx512"};
       return true;
     }
@@ -3525,7 +3525,7 @@ transpose_i16_shared_stride_choice transpose_i16_shared_stride_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {transpose_i16_shared_stride_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {transpose_i16_shared_stride_avx2, "avx2"};
 #endif

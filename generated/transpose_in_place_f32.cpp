@@ -96,7 +96,7 @@ static inline int64_t simdgen_opaque(int64_t v) {
 // of the two nests above, the second (half-width tiles) runs on CPUs that split 512-bit operations (AMD Zen 4) unless the row stride is a multiple of 2048 bytes
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
 transpose_in_place_f32_avx512(const float* input, int64_t rows, int64_t stride, float* output) {
   int64_t stride_aliased = (stride) / 512 * 512;
   int64_t half_width = simdgen_cpu_splits_512() ? stride - stride_aliased : 0;
@@ -1933,7 +1933,7 @@ bool transpose_in_place_f32_forced(transpose_in_place_f32_choice& choice) {
   if (transpose_in_place_f32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {transpose_in_place_f32_avx512, "avx512"};
       return true;
     }
@@ -1984,7 +1984,7 @@ transpose_in_place_f32_choice transpose_in_place_f32_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {transpose_in_place_f32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {transpose_in_place_f32_avx2, "avx2"};
 #endif

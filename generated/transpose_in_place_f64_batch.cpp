@@ -96,7 +96,7 @@ static inline int64_t simdgen_opaque(int64_t v) {
 // of the two nests above, the second (half-width tiles) runs on CPUs that split 512-bit operations (AMD Zen 4) unless the row stride is a multiple of 2048 bytes
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
 transpose_in_place_f64_batch_avx512(const double* input, int64_t batch, int64_t rows,
                                     int64_t stride, int64_t batch_stride, double* output) {
   // matrices of the batch
@@ -1557,7 +1557,7 @@ bool transpose_in_place_f64_batch_forced(transpose_in_place_f64_batch_choice& ch
   if (transpose_in_place_f64_batch_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {transpose_in_place_f64_batch_avx512, "avx512"};
       return true;
     }
@@ -1608,7 +1608,7 @@ transpose_in_place_f64_batch_choice transpose_in_place_f64_batch_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {transpose_in_place_f64_batch_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {transpose_in_place_f64_batch_avx2, "avx2"};
 #endif

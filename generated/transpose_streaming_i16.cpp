@@ -207,7 +207,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
 transpose_streaming_i16_avx512(const int16_t* input, int64_t batch, int64_t rows, int64_t cols,
                                int64_t stride, int64_t out_stride, int64_t out_batch_stride,
                                int16_t* output) {
@@ -3406,7 +3406,7 @@ bool transpose_streaming_i16_forced(transpose_streaming_i16_choice& choice) {
   if (transpose_streaming_i16_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {transpose_streaming_i16_avx512, "avx512"};
       return true;
     }
@@ -3449,7 +3449,7 @@ transpose_streaming_i16_choice transpose_streaming_i16_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {transpose_streaming_i16_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {transpose_streaming_i16_avx2, "avx2"};
 #endif

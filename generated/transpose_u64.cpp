@@ -177,7 +177,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpose_u64_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void transpose_u64_avx512(
     const uint64_t* input, int64_t rows, int64_t cols, int64_t stride, uint64_t* output) {
   // one column
   if (cols == 1) {
@@ -3170,7 +3170,7 @@ bool transpose_u64_forced(transpose_u64_choice& choice) {
   if (transpose_u64_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {transpose_u64_avx512, "avx512"};
       return true;
     }
@@ -3220,7 +3220,7 @@ transpose_u64_choice transpose_u64_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {transpose_u64_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {transpose_u64_avx2, "avx2"};
 #endif

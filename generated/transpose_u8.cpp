@@ -243,7 +243,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void transpose_u8_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void transpose_u8_avx512(
     const uint8_t* input, int64_t rows, int64_t cols, uint8_t* output) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
   void* tile_buf_heap __attribute__((cleanup(simdgen_scratch_free))) =
@@ -4399,7 +4399,7 @@ bool transpose_u8_forced(transpose_u8_choice& choice) {
   if (transpose_u8_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {transpose_u8_avx512, "avx512"};
       return true;
     }
@@ -4449,7 +4449,7 @@ transpose_u8_choice transpose_u8_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {transpose_u8_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {transpose_u8_avx2, "avx2"};
 #endif

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "emit/emitter.h"
 #include "map_check.h"
 #include "plan/family.h"
 #include "sim/interpreter.h"
@@ -428,4 +429,26 @@ TEST_CASE("map plans with strided inputs: the interpreter reads exactly the stri
             }
           }
     }
+}
+
+TEST_CASE("map code: an input no output reads is cast to void, and integer self-comparisons are constants in scalar code") {
+  // -Wextra -Werror builds of the generated code: an unread parameter and `a < a` on integers
+  // (-Wtautological-compare) are both warnings; random expressions found them.
+  const std::string text = mapSpec(R"J([{"name": "o", "dtype": "i32", "expr": "select(a < a, min(a, a), max(b, b)) + select(a >= a, 1, 2)"}])J", "",
+                                   R"J([{"name": "a", "dtype": "i32"}, {"name": "b", "dtype": "i32"}, {"name": "unread", "dtype": "f32"}])J");
+  const KernelSpec spec = parseSpecText(text, "t.json");
+  for (const char* isa : {"avx512", "avx2", "neon", "sve", "scalar"}) {
+    CAPTURE(isa);
+    const Target target = makeTarget({isa, {}});
+    const std::string code = emit::emitFunction(buildPlan(spec, target), target, "k").function;
+    CHECK(code.find("(void)in2;") != std::string::npos);
+    CHECK(code.find("(void)in0;") == std::string::npos);
+    if (std::string(isa) == "scalar") {
+      CHECK(code.find("a_v < a_v") == std::string::npos);
+      CHECK(code.find("= false;") != std::string::npos);
+      CHECK(code.find("= true;") != std::string::npos);
+    }
+  }
+  for (int bits : {128, 512})
+    for (int64_t n : {0, 5, 33}) checkMapPlan(text, bits, n, uint64_t(bits + n));
 }

@@ -287,7 +287,7 @@ TEST_CASE("target factory: attributes, CPU checks, capabilities, errors") {
   CHECK(arm.attribute == "arch=armv8.2-a+dotprod+i8mm");
   CHECK(contains(arm.cpuCheck, "HWCAP_ASIMDDP"));
   CHECK(contains(arm.cpuCheck, "HWCAP2_I8MM"));
-  CHECK(makeTarget({"avx512", {"gfni", "vnni"}}).attribute == "avx512f,avx512bw,avx512dq,avx512vl,bmi2,gfni,avx512vnni");
+  CHECK(makeTarget({"avx512", {"gfni", "vnni"}}).attribute == "avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma,gfni,avx512vnni");
   CHECK_THROWS_WITH(makeTarget({"avx2", {"vnni"}}), doctest::Contains("allowed: avx_vnni, fma"));
   CHECK_THROWS_WITH(makeTarget({"sse9", {}}), doctest::Contains("allowed: scalar, avx2, avx512"));
 }

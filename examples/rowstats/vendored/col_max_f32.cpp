@@ -140,7 +140,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // uses masked loads (AVX-512 k-registers) for the tail
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2"))) void col_max_f32_avx512(
+__attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void col_max_f32_avx512(
     const float* input, int64_t rows, int64_t cols, int64_t stride, float* output) {
   // 32 columns per step
   int64_t j = 0;
@@ -433,7 +433,7 @@ bool col_max_f32_forced(col_max_f32_choice& choice) {
   if (col_max_f32_names(requested, "avx512", "avx512")) {
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("bmi2")) {
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma")) {
       choice = {col_max_f32_avx512, "avx512"};
       return true;
     }
@@ -483,7 +483,7 @@ col_max_f32_choice col_max_f32_select() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-      __builtin_cpu_supports("bmi2"))
+      __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("fma"))
     return {col_max_f32_avx512, "avx512"};
   if (__builtin_cpu_supports("avx2")) return {col_max_f32_avx2, "avx2"};
 #endif

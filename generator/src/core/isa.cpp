@@ -45,9 +45,12 @@ constexpr IsaInfo kIsas[] = {
     {"scalar", LoweringModule::scalar, 0, false, 0, false, "", "", 0, {}, ""},
     {"avx2", LoweringModule::x86, 256, false, 16, false, "avx2", "__builtin_cpu_supports(\"avx2\")", 10, kAvx2Features, ""},
     // BMI2 (on every AVX-512 CPU with BW and VL): bzhi makes a tail's k-mask in one instruction.
-    {"avx512", LoweringModule::x86, 512, false, 32, true, "avx512f,avx512bw,avx512dq,avx512vl,bmi2",
+    // FMA (likewise): GCC's avx512f does not enable the 128/256-bit FMA intrinsics, which the
+    // fractional vectors of a mixed-width map use (f32 values beside f64 ones).
+    {"avx512", LoweringModule::x86, 512, false, 32, true, "avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma",
      "__builtin_cpu_supports(\"avx512f\") && __builtin_cpu_supports(\"avx512bw\") && "
-     "__builtin_cpu_supports(\"avx512dq\") && __builtin_cpu_supports(\"avx512vl\") && __builtin_cpu_supports(\"bmi2\")",
+     "__builtin_cpu_supports(\"avx512dq\") && __builtin_cpu_supports(\"avx512vl\") && __builtin_cpu_supports(\"bmi2\") && "
+     "__builtin_cpu_supports(\"fma\")",
      20, kAvx512Features, "avx512 already implies F, BW, DQ and VL"},
     {"neon", LoweringModule::neon, 128, false, 32, false, "", "", 10, kNeonFeatures, ""},
     // SVE code is vector-length agnostic: one variant for every length, predicates in registers.

@@ -126,6 +126,9 @@ std::vector<std::string> convertLines(const std::string& target, const std::stri
 
 std::string binary(ReduceOp op, DType t, const std::string& a, const std::string& b) {
   const std::string ct = carrier(t, op);
+  // min(a, a) = max(a, a) = a (NaN included): written as a comparison of a with itself, it is a
+  // -Wtautological-compare warning for integers.
+  if ((op == ReduceOp::min || op == ReduceOp::max) && a == b) return a;
   if (op == ReduceOp::min) return "(" + a + " < " + b + " ? " + a + " : " + b + ")";
   if (op == ReduceOp::max) return "(" + a + " > " + b + " ? " + a + " : " + b + ")";
   if (isFloat(t)) return "(" + a + (op == ReduceOp::add ? " + " : " * ") + b + ")";

@@ -217,6 +217,15 @@ std::vector<std::string> lowerBody(LowerContext& cx) {
   }
   lines.insert(lines.end(), cx.prelude.begin(), cx.prelude.end());
   lines.insert(lines.end(), w.lines.begin(), w.lines.end());
+  // A parameter the variant never reads (a map input or param no output's expression uses) is
+  // cast to void: the signature stays the spec's, without an unused-parameter warning.
+  std::vector<std::string> unread;
+  for (const ir::Param& p : cx.plan.params) {
+    const std::regex word("\\b" + p.name + "\\b");
+    if (std::none_of(lines.begin(), lines.end(), [&](const std::string& l) { return std::regex_search(l.substr(0, l.find("//")), word); }))
+      unread.push_back("(void)" + p.name + ";  // read by no output");
+  }
+  lines.insert(lines.begin(), unread.begin(), unread.end());
   return lines;
 }
 
