@@ -16,10 +16,12 @@
 #include <vector>
 
 #include "contraction_check.h"
+#include "random_draw.h"
 #include "plan/reduce_builder.h"  // PlanError
 #include "spec/spec.h"
 
 using namespace simdgen;
+using simdgen::testing::Draw;
 
 namespace {
 
@@ -36,22 +38,6 @@ std::string list(const std::vector<std::string>& items) {
   for (size_t k = 0; k < items.size(); ++k) out += (k ? ", " : "") + items[k];
   return out + "]";
 }
-
-class Draw {
- public:
-  explicit Draw(uint64_t seed) : rng_(seed) {}
-  int64_t below(int64_t n) { return int64_t(rng_() % uint64_t(n)); }
-  bool chance(int percent) { return below(100) < percent; }
-  template <class T>
-  const T& pick(const std::vector<T>& v) { return v[size_t(below(int64_t(v.size())))]; }
-  template <class T>
-  void shuffle(std::vector<T>& v) {
-    for (size_t k = v.size(); k > 1; --k) std::swap(v[k - 1], v[size_t(below(int64_t(k)))]);
-  }
-
- private:
-  std::mt19937_64 rng_;
-};
 
 RandomContraction randomContraction(uint64_t seed) {
   Draw d(seed);

@@ -9,11 +9,11 @@
 
 #include <cstdlib>
 #include <fstream>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "map_check.h"
+#include "random_draw.h"
 #include "spec/spec.h"
 
 using namespace simdgen;
@@ -27,12 +27,10 @@ bool isFloat(const std::string& t) { return t[0] == 'f'; }
 bool isSigned(const std::string& t) { return t[0] == 'i' || isFloat(t); }
 int bitsOf(const std::string& t) { return std::stoi(t.substr(1)); }
 
-class MapDraw {
+class MapDraw : public simdgen::testing::Draw {
  public:
-  explicit MapDraw(uint64_t seed) : rng_(seed) {}
-  int64_t below(int64_t n) { return int64_t(rng_() % uint64_t(n)); }
-  bool chance(int percent) { return below(100) < percent; }
-  const std::string& pick(const std::vector<std::string>& v) { return v[size_t(below(int64_t(v.size())))]; }
+  explicit MapDraw(uint64_t seed) : Draw(seed) {}
+  std::string pick(const std::vector<std::string>& v) { return Draw::pick(v); }  // also from a braced list
 
   std::vector<std::pair<std::string, std::string>> inputs, params;  // (name, dtype)
 
@@ -49,7 +47,7 @@ class MapDraw {
         return "clamp(" + expr(t, depth - 1) + ", " + lo + ", " + hi + ")";
       }
       case 4: {  // select on a comparison of values of any dtype
-        const std::string& u = pick(kTypes);
+        const std::string u = pick(kTypes);
         return "select(" + expr(u, depth - 1) + pick({" < ", " <= ", " > ", " >= ", " == ", " != "}) + operand(u, depth - 1) + ", " + expr(t, depth - 1) +
                ", " + expr(t, depth - 1) + ")";
       }
@@ -109,8 +107,6 @@ class MapDraw {
     }
     return "convert(" + x + ", " + t + (mode.empty() ? "" : ", " + mode) + ")";
   }
-
-  std::mt19937_64 rng_;
 };
 
 std::string randomMap(uint64_t seed) {
