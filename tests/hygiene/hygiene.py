@@ -43,10 +43,16 @@ FIXTURES = {
     "map_strides_i32": "hygiene::checkStrides(K, V, F)",
     # transpose: both matrices share the row stride @S@ (one leading dimension)
     "transpose_f32": "hygiene::checkTranspose(K, V, F)",
+    # contraction: a matmul with a bias and ReLU, its extents and a stride renamed, then (extents
+    # fixed) its first operand, its bias and its epilogue's runtime scale
+    "contraction_extents_f32": "hygiene::checkContraction<false>(K, V, F)",
+    "contraction_names_f32": "hygiene::checkContraction<true>(K, V, F)",
 }
 # Names a fixture's slots must not take although the spec accepts them: a stride named like a
 # shape extent is that extent (one parameter fewer: another signature than the driver calls).
-UNUSABLE = {"map_strides_i32": {"nr", "nc", "ns"}}
+UNUSABLE = {"map_strides_i32": {"nr", "nc", "ns"},
+            "contraction_extents_f32": {"nk", "nlb", "nlc"},
+            "contraction_names_f32": {"nm", "nn", "nk", "nla", "nlb", "nlc"}}
 SLOTS = ["@R@", "@C@", "@S@"]
 PLAIN = ["rows", "cols", "stride"]
 REPORTED = ["r", "c", "acc0", "x0", "row_sum", "lane_acc", "column", "k", "mask"]

@@ -172,4 +172,39 @@ bool checkTranspose(const char* kernel, const char* variant, Fn fn) {
   return ok;
 }
 
+// fn(a, b, bias, rows, cols, depth, lda, ldb, ldc, [scale,] res): res[r][c] = relu([scale *] (bias[c] +
+// sum over k of a[r][k] * b[k][c])), a matmul whose rows, cols and depth cover tiles and their
+// tails. The data are integers in -100..100 and the scales halves, so every sum is exact in f32
+// (|sum| < 2^24) in any order: the results must equal the reference exactly. The padding between
+// the output's rows stays untouched.
+template <bool Scaled, class Fn>
+bool checkContraction(const char* kernel, const char* variant, Fn fn) {
+  if (!runs(variant)) return true;
+  std::mt19937 rng(47);
+  bool ok = true;
+  for (const Shape& s : shapes()) {
+    for (int64_t depth : {int64_t(0), int64_t(1), int64_t(37)}) {
+      const int64_t pad = s.stride - s.cols, lda = depth + pad, ldb = s.cols + 1, ldc = s.stride;
+      const std::vector<float> a = randomData<float>(size_t(s.rows * lda), rng);
+      const std::vector<float> b = randomData<float>(size_t(depth * ldb), rng);
+      const std::vector<float> bias = randomData<float>(size_t(s.cols), rng);
+      const float scale = Scaled ? float(int(rng() % 9) - 4) * 0.5f : 1.0f;
+      std::vector<float> got(size_t(s.rows * ldc), -777.0f), want(got);
+      if constexpr (Scaled)
+        fn(a.data(), b.data(), bias.data(), s.rows, s.cols, depth, lda, ldb, ldc, scale, got.data());
+      else
+        fn(a.data(), b.data(), bias.data(), s.rows, s.cols, depth, lda, ldb, ldc, got.data());
+      for (int64_t r = 0; r < s.rows; ++r)
+        for (int64_t c = 0; c < s.cols; ++c) {
+          float sum = bias[size_t(c)];
+          for (int64_t k = 0; k < depth; ++k) sum += a[size_t(r * lda + k)] * b[size_t(k * ldb + c)];
+          sum *= scale;
+          want[size_t(r * ldc + c)] = sum > 0.0f ? sum : 0.0f;
+        }
+      ok = report(kernel, variant, s, got == want) && ok;
+    }
+  }
+  return ok;
+}
+
 }  // namespace hygiene
