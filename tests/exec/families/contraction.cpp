@@ -601,6 +601,7 @@ class Runner {
   std::set<std::string> seen_;
   int64_t runs_ = 0;
 
+  friend class RunBase;
   template <class T, class Acc>
   friend class Run;
   friend class IntRun;
@@ -657,29 +658,87 @@ T random_value(Data data, TestRng& rng) {
   }
 }
 
-template <class T, class Acc>
-class Run {
- public:
-  Run(Runner& r, const Request& q, const Env& env, std::vector<Mem>& mems, TestRng& rng, std::string shape)
+// What the float and the integer runs share: the request, its buffers, its extents split into
+// parallel and reduction dims, the scalar arguments' bits, the output elements the reference
+// computes, and a variant's call on the buffers as they were filled.
+class RunBase {
+ protected:
+  RunBase(Runner& r, const Request& q, const Env& env, std::vector<Mem>& mems, TestRng& rng, std::string shape)
       : r_(r), def_(r.def_), q_(q), env_(env), mems_(mems), rng_(rng), shape_(std::move(shape)) {
     for (const Dim& d : def_.dims) ext_.push_back(Expr::eval(d.extent, env));
     for (size_t d = 0; d < def_.dims.size(); ++d) (def_.dims[d].reduction ? red_ : par_).push_back(d);
   }
 
-  void go() {
-    fill();
-    widen();
-    reference();
-    snapshot();
-    for (const Variant& v : r_.variants_) call(v);
-  }
-
- private:
   Mem& mem(const std::string& name) const {  // mems_ is a reference: its elements stay writable
     for (Mem& m : mems_)
       if (m.t->name == name) return m;
     throw std::logic_error("exec driver: no tensor " + name);
   }
+  template <class S>
+  void set_scalar(const std::string& name, S x) {
+    uint64_t b = 0;
+    std::memcpy(&b, &x, sizeof x);
+    scalar_bits_[name] = b;
+  }
+  // Every buffer's bytes as filled, and the output elements the reference computes (each once:
+  // two output points on one element is a definition the runner cannot check).
+  void snapshot(const std::vector<int64_t>& computed) {
+    for (const Mem& m : mems_) before_.emplace_back(m.lo, m.hi);
+    element_.assign(size_t(mem(def_.out).span), false);
+    for (int64_t o : computed) {
+      if (element_[size_t(o)]) bad_definition(r_.k_, "two output points share element " + std::to_string(o));
+      element_[size_t(o)] = true;
+    }
+  }
+  // Calls v on the buffers as they were filled (the output's bytes restored); returns the head of
+  // its failure messages.
+  std::string call_as_filled(const Variant& v) {
+    const std::string head = r_.k_.name + " [" + v.suffix + "] " + shape_;
+    CrashContext::set(head);
+    std::map<std::string, void*, std::less<>> args;
+    for (size_t i = 0; i < mems_.size(); ++i) {
+      if (mems_[i].t->output) std::copy(before_[i].begin(), before_[i].end(), mems_[i].lo);
+      args[mems_[i].t->name] = mems_[i].data;
+    }
+    v.call(Binding(env_, std::move(args), scalar_bits_));
+    return head;
+  }
+  // The bytes besides the computed elements, unchanged.
+  void check_memory(const std::string& head, int64_t element_bytes) {
+    check_unchanged(r_.rep_, head, mems_, before_, element_, element_bytes);
+  }
+
+  Runner& r_;
+  const Definition& def_;
+  const Request& q_;
+  const Env& env_;
+  std::vector<Mem>& mems_;
+  TestRng& rng_;
+  std::string shape_;
+  std::vector<int64_t> ext_;
+  std::vector<size_t> par_, red_;
+  std::map<std::string, uint64_t, std::less<>> scalar_bits_;
+  std::vector<std::vector<unsigned char>> before_;
+  std::vector<bool> element_;
+};
+
+template <class T, class Acc>
+class Run : RunBase {
+ public:
+  Run(Runner& r, const Request& q, const Env& env, std::vector<Mem>& mems, TestRng& rng, std::string shape)
+      : RunBase(r, q, env, mems, rng, std::move(shape)) {}
+
+  void go() {
+    fill();
+    widen();
+    reference();
+    std::vector<int64_t> computed;
+    for (const Want<Acc>& w : wants_) computed.push_back(w.offset);
+    snapshot(computed);
+    for (const Variant& v : r_.variants_) call(v);
+  }
+
+ private:
   T* elems(const std::string& name) { return reinterpret_cast<T*>(mem(name).data); }
   bool bf16(const std::string& name) const { return r_.bf16_.count(name) > 0; }
   // The values of an input's elements: its own, or those its bf16 bits stand for (widen()).
@@ -732,9 +791,7 @@ class Run {
     for (const ScalarParam& p : r_.k_.scalar_params) {
       const T x = scalar_value();
       scalars_[p.name] = x;
-      uint64_t b = 0;
-      std::memcpy(&b, &x, sizeof x);
-      scalar_bits_[p.name] = b;
+      set_scalar(p.name, x);
     }
   }
   void fill_elements(Mem& m) {
@@ -869,27 +926,10 @@ class Run {
   }
 
   // -- Calls and checks.
-  void snapshot() {
-    for (const Mem& m : mems_) before_.emplace_back(m.lo, m.hi);
-    const Mem& o = mem(def_.out);
-    element_.assign(size_t(o.span), false);
-    for (const Want<Acc>& w : wants_) {
-      if (element_[size_t(w.offset)]) bad_definition(r_.k_, "two output points share element " + std::to_string(w.offset));
-      element_[size_t(w.offset)] = true;
-    }
-  }
-
   void call(const Variant& v) {
-    const std::string head = r_.k_.name + " [" + v.suffix + "] " + shape_;
-    CrashContext::set(head);
-    std::map<std::string, void*, std::less<>> args;
-    for (size_t i = 0; i < mems_.size(); ++i) {
-      if (mems_[i].t->output) std::copy(before_[i].begin(), before_[i].end(), mems_[i].lo);
-      args[mems_[i].t->name] = mems_[i].data;
-    }
-    v.call(Binding(env_, std::move(args), scalar_bits_));
+    const std::string head = call_as_filled(v);
     check_values(head);
-    check_memory(head);
+    check_memory(head, int64_t(sizeof(T)));
   }
 
   void check_values(const std::string& head) {
@@ -923,23 +963,9 @@ class Run {
            " (bound from |init| + sum |a*b| = " + show_acc(w.magnitude) + " over " + std::to_string(products) + " products)";
   }
 
-  void check_memory(const std::string& head) { check_unchanged(r_.rep_, head, mems_, before_, element_, int64_t(sizeof(T))); }
-
-  Runner& r_;
-  const Definition& def_;
-  const Request& q_;
-  const Env& env_;
-  std::vector<Mem>& mems_;
-  TestRng& rng_;
-  std::string shape_;
-  std::vector<int64_t> ext_;
   std::map<std::string, std::vector<T>, std::less<>> widened_;  // bf16 operands' values, element by element
-  std::vector<size_t> par_, red_;
   std::map<std::string, T> scalars_;
-  std::map<std::string, uint64_t, std::less<>> scalar_bits_;
   std::vector<Want<Acc>> wants_;
-  std::vector<std::vector<unsigned char>> before_;
-  std::vector<bool> element_;
 };
 
 template <class T, class Acc>
@@ -952,27 +978,21 @@ void Runner::execute(const Request& q, const Env& env, std::vector<Mem>& mems, T
 // exact modulo 2^32, so the reference is exact: uint32_t arithmetic (which wraps as the kernel's
 // does) over the values widened as C widens them, and the epilogue in int32_t.
 
-class IntRun {
+class IntRun : RunBase {
  public:
   IntRun(Runner& r, const Request& q, const Env& env, std::vector<Mem>& mems, TestRng& rng, std::string shape)
-      : r_(r), def_(r.def_), q_(q), env_(env), mems_(mems), rng_(rng), shape_(std::move(shape)) {
-    for (const Dim& d : def_.dims) ext_.push_back(Expr::eval(d.extent, env));
-    for (size_t d = 0; d < def_.dims.size(); ++d) (def_.dims[d].reduction ? red_ : par_).push_back(d);
-  }
+      : RunBase(r, q, env, mems, rng, std::move(shape)) {}
 
   void go() {
     fill();
     reference();
-    for (const Mem& m : mems_) before_.emplace_back(m.lo, m.hi);
+    std::vector<int64_t> computed;
+    for (const auto& [o, v] : wants_) computed.push_back(o);
+    snapshot(computed);
     for (const Variant& v : r_.variants_) call(v);
   }
 
  private:
-  Mem& mem(const std::string& name) const {
-    for (Mem& m : mems_)
-      if (m.t->name == name) return m;
-    throw std::logic_error("exec driver: no tensor " + name);
-  }
   // Element o of m as C widens it to int64_t, and the store of v (truncated to the element type).
   static int64_t get(const Mem& m, int64_t o) {
     const std::string& t = m.t->dtype;
@@ -1018,9 +1038,7 @@ class IntRun {
     for (const ScalarParam& p : r_.k_.scalar_params) {
       const int32_t x = int32_t(value("i32"));
       scalars_[p.name] = x;
-      uint64_t b = 0;
-      std::memcpy(&b, &x, sizeof x);
-      scalar_bits_[p.name] = b;
+      set_scalar(p.name, x);
     }
   }
 
@@ -1052,22 +1070,10 @@ class IntRun {
       }
       wants_.push_back({out.access.at(x), v});
     } while (step(x, par_, ext_));
-    element_.assign(size_t(out.span), false);
-    for (const auto& [o, v] : wants_) {
-      if (element_[size_t(o)]) bad_definition(r_.k_, "two output points share element " + std::to_string(o));
-      element_[size_t(o)] = true;
-    }
   }
 
   void call(const Variant& v) {
-    const std::string head = r_.k_.name + " [" + v.suffix + "] " + shape_;
-    CrashContext::set(head);
-    std::map<std::string, void*, std::less<>> args;
-    for (size_t i = 0; i < mems_.size(); ++i) {
-      if (mems_[i].t->output) std::copy(before_[i].begin(), before_[i].end(), mems_[i].lo);
-      args[mems_[i].t->name] = mems_[i].data;
-    }
-    v.call(Binding(env_, std::move(args), scalar_bits_));
+    const std::string head = call_as_filled(v);
     const Mem& out = mem(def_.out);
     int64_t bad = 0;
     for (const auto& [o, want] : wants_) {
@@ -1076,23 +1082,11 @@ class IntRun {
         r_.rep_.fail(head + ": " + out.t->name + " element " + std::to_string(o) + " = " + std::to_string(got) + ", expected " + std::to_string(want) + " (exact)");
     }
     if (bad > 1) r_.rep_.fail(head + ": " + std::to_string(bad) + " of " + std::to_string(wants_.size()) + " output elements wrong");
-    check_unchanged(r_.rep_, head, mems_, before_, element_, 4);
+    check_memory(head, 4);
   }
 
-  Runner& r_;
-  const Definition& def_;
-  const Request& q_;
-  const Env& env_;
-  std::vector<Mem>& mems_;
-  TestRng& rng_;
-  std::string shape_;
-  std::vector<int64_t> ext_;
-  std::vector<size_t> par_, red_;
   std::map<std::string, int32_t> scalars_;
-  std::map<std::string, uint64_t, std::less<>> scalar_bits_;
   std::vector<std::pair<int64_t, int32_t>> wants_;  // (output element, its value)
-  std::vector<std::vector<unsigned char>> before_;
-  std::vector<bool> element_;
 };
 
 void Runner::execute_int(const Request& q, const Env& env, std::vector<Mem>& mems, TestRng& rng, const std::string& shape) {
