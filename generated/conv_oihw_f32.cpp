@@ -1022,6 +1022,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void conv
   }
   // the rest of co: one partial vector, its loads and stores masked
   if (j < size3) {
+    const __mmask16 tail_lanes = (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j));
     // n
     int64_t p0 = 0;
     for (; p0 < size0; ++p0) {
@@ -1033,22 +1034,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void conv
         for (; i + 8 <= size2; i += 8) {
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-          __m512 acc0_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-          __m512 acc1_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-          __m512 acc2_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-          __m512 acc3_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-          __m512 acc4_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-          __m512 acc5_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-          __m512 acc6_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-          __m512 acc7_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
+          __m512 acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+          __m512 acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+          __m512 acc2_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+          __m512 acc3_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+          __m512 acc4_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+          __m512 acc5_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+          __m512 acc6_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+          __m512 acc7_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
           // ky
           int64_t r4 = 0;
           for (; r4 < kSize4; ++r4) {
@@ -1119,35 +1112,23 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void conv
           acc5_0 = _mm512_max_ps(acc5_0, zero_e0);
           acc6_0 = _mm512_max_ps(acc6_0, zero_e0);
           acc7_0 = _mm512_max_ps(acc7_0, zero_e0);
-          _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                                acc0_0);
-          _mm512_mask_storeu_ps(out + out_base + size3,
-                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc1_0);
-          _mm512_mask_storeu_ps(out + out_base + 2 * size3,
-                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc2_0);
-          _mm512_mask_storeu_ps(out + out_base + 3 * size3,
-                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc3_0);
-          _mm512_mask_storeu_ps(out + out_base + 4 * size3,
-                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc4_0);
-          _mm512_mask_storeu_ps(out + out_base + 5 * size3,
-                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc5_0);
-          _mm512_mask_storeu_ps(out + out_base + 6 * size3,
-                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc6_0);
-          _mm512_mask_storeu_ps(out + out_base + 7 * size3,
-                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc7_0);
+          _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
+          _mm512_mask_storeu_ps(out + out_base + size3, tail_lanes, acc1_0);
+          _mm512_mask_storeu_ps(out + out_base + 2 * size3, tail_lanes, acc2_0);
+          _mm512_mask_storeu_ps(out + out_base + 3 * size3, tail_lanes, acc3_0);
+          _mm512_mask_storeu_ps(out + out_base + 4 * size3, tail_lanes, acc4_0);
+          _mm512_mask_storeu_ps(out + out_base + 5 * size3, tail_lanes, acc5_0);
+          _mm512_mask_storeu_ps(out + out_base + 6 * size3, tail_lanes, acc6_0);
+          _mm512_mask_storeu_ps(out + out_base + 7 * size3, tail_lanes, acc7_0);
         }
         // the rest: 4 rows
         for (; i + 4 <= size2; i += 4) {
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-          __m512 acc0_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-          __m512 acc1_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-          __m512 acc2_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-          __m512 acc3_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
+          __m512 acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+          __m512 acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+          __m512 acc2_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+          __m512 acc3_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
           // ky
           int64_t r4 = 0;
           for (; r4 < kSize4; ++r4) {
@@ -1202,23 +1183,17 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void conv
           acc1_0 = _mm512_max_ps(acc1_0, zero_e0);
           acc2_0 = _mm512_max_ps(acc2_0, zero_e0);
           acc3_0 = _mm512_max_ps(acc3_0, zero_e0);
-          _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                                acc0_0);
-          _mm512_mask_storeu_ps(out + out_base + size3,
-                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc1_0);
-          _mm512_mask_storeu_ps(out + out_base + 2 * size3,
-                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc2_0);
-          _mm512_mask_storeu_ps(out + out_base + 3 * size3,
-                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc3_0);
+          _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
+          _mm512_mask_storeu_ps(out + out_base + size3, tail_lanes, acc1_0);
+          _mm512_mask_storeu_ps(out + out_base + 2 * size3, tail_lanes, acc2_0);
+          _mm512_mask_storeu_ps(out + out_base + 3 * size3, tail_lanes, acc3_0);
         }
         // the rest: 2 rows
         for (; i + 2 <= size2; i += 2) {
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-          __m512 acc0_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-          __m512 acc1_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
+          __m512 acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+          __m512 acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
           // ky
           int64_t r4 = 0;
           for (; r4 < kSize4; ++r4) {
@@ -1265,17 +1240,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void conv
           __m512 zero_e0 = _mm512_setzero_ps();
           acc0_0 = _mm512_max_ps(acc0_0, zero_e0);
           acc1_0 = _mm512_max_ps(acc1_0, zero_e0);
-          _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                                acc0_0);
-          _mm512_mask_storeu_ps(out + out_base + size3,
-                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc1_0);
+          _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
+          _mm512_mask_storeu_ps(out + out_base + size3, tail_lanes, acc1_0);
         }
         // the rest: 1 row
         for (; i < size2; ++i) {
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-          __m512 acc0_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
+          __m512 acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
           // ky
           int64_t r4 = 0;
           for (; r4 < kSize4; ++r4) {
@@ -1318,8 +1290,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void conv
           }
           __m512 zero_e0 = _mm512_setzero_ps();
           acc0_0 = _mm512_max_ps(acc0_0, zero_e0);
-          _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                                acc0_0);
+          _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
         }
       }
     }
@@ -2643,6 +2614,8 @@ __attribute__((target("avx2,fma"))) void conv_oihw_f32_avx2_fma(
   }
   // the rest of co: one partial vector, its loads and stores masked
   if (j < size3) {
+    const __m256i tail_lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
+                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     // n
     int64_t p0 = 0;
     for (; p0 < size0; ++p0) {
@@ -2654,46 +2627,14 @@ __attribute__((target("avx2,fma"))) void conv_oihw_f32_avx2_fma(
         for (; i + 8 <= size2; i += 8) {
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-          const __m256i acc0_0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 acc0_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc0_0_active),
-              _mm256_castsi256_ps(acc0_0_active));
-          const __m256i acc1_0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 acc1_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc1_0_active),
-              _mm256_castsi256_ps(acc1_0_active));
-          const __m256i acc2_0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 acc2_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc2_0_active),
-              _mm256_castsi256_ps(acc2_0_active));
-          const __m256i acc3_0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 acc3_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc3_0_active),
-              _mm256_castsi256_ps(acc3_0_active));
-          const __m256i acc4_0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 acc4_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc4_0_active),
-              _mm256_castsi256_ps(acc4_0_active));
-          const __m256i acc5_0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 acc5_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc5_0_active),
-              _mm256_castsi256_ps(acc5_0_active));
-          const __m256i acc6_0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 acc6_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc6_0_active),
-              _mm256_castsi256_ps(acc6_0_active));
-          const __m256i acc7_0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 acc7_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc7_0_active),
-              _mm256_castsi256_ps(acc7_0_active));
+          __m256 acc0_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+          __m256 acc1_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+          __m256 acc2_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+          __m256 acc3_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+          __m256 acc4_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+          __m256 acc5_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+          __m256 acc6_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+          __m256 acc7_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
           // ky
           int64_t r4 = 0;
           for (; r4 < kSize4; ++r4) {
@@ -2751,63 +2692,23 @@ __attribute__((target("avx2,fma"))) void conv_oihw_f32_avx2_fma(
           acc5_0 = _mm256_max_ps(acc5_0, zero_e0);
           acc6_0 = _mm256_max_ps(acc6_0, zero_e0);
           acc7_0 = _mm256_max_ps(acc7_0, zero_e0);
-          _mm256_maskstore_ps((float*)(out + out_base),
-                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                              acc0_0);
-          _mm256_maskstore_ps((float*)(out + out_base + size3),
-                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                              acc1_0);
-          _mm256_maskstore_ps((float*)(out + out_base + 2 * size3),
-                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                              acc2_0);
-          _mm256_maskstore_ps((float*)(out + out_base + 3 * size3),
-                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                              acc3_0);
-          _mm256_maskstore_ps((float*)(out + out_base + 4 * size3),
-                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                              acc4_0);
-          _mm256_maskstore_ps((float*)(out + out_base + 5 * size3),
-                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                              acc5_0);
-          _mm256_maskstore_ps((float*)(out + out_base + 6 * size3),
-                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                              acc6_0);
-          _mm256_maskstore_ps((float*)(out + out_base + 7 * size3),
-                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                              acc7_0);
+          _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
+          _mm256_maskstore_ps((float*)(out + out_base + size3), tail_lanes, acc1_0);
+          _mm256_maskstore_ps((float*)(out + out_base + 2 * size3), tail_lanes, acc2_0);
+          _mm256_maskstore_ps((float*)(out + out_base + 3 * size3), tail_lanes, acc3_0);
+          _mm256_maskstore_ps((float*)(out + out_base + 4 * size3), tail_lanes, acc4_0);
+          _mm256_maskstore_ps((float*)(out + out_base + 5 * size3), tail_lanes, acc5_0);
+          _mm256_maskstore_ps((float*)(out + out_base + 6 * size3), tail_lanes, acc6_0);
+          _mm256_maskstore_ps((float*)(out + out_base + 7 * size3), tail_lanes, acc7_0);
         }
         // the rest: 4 rows
         for (; i + 4 <= size2; i += 4) {
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-          const __m256i acc0_0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 acc0_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc0_0_active),
-              _mm256_castsi256_ps(acc0_0_active));
-          const __m256i acc1_0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 acc1_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc1_0_active),
-              _mm256_castsi256_ps(acc1_0_active));
-          const __m256i acc2_0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 acc2_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc2_0_active),
-              _mm256_castsi256_ps(acc2_0_active));
-          const __m256i acc3_0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 acc3_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc3_0_active),
-              _mm256_castsi256_ps(acc3_0_active));
+          __m256 acc0_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+          __m256 acc1_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+          __m256 acc2_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+          __m256 acc3_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
           // ky
           int64_t r4 = 0;
           for (; r4 < kSize4; ++r4) {
@@ -2849,37 +2750,17 @@ __attribute__((target("avx2,fma"))) void conv_oihw_f32_avx2_fma(
           acc1_0 = _mm256_max_ps(acc1_0, zero_e0);
           acc2_0 = _mm256_max_ps(acc2_0, zero_e0);
           acc3_0 = _mm256_max_ps(acc3_0, zero_e0);
-          _mm256_maskstore_ps((float*)(out + out_base),
-                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                              acc0_0);
-          _mm256_maskstore_ps((float*)(out + out_base + size3),
-                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                              acc1_0);
-          _mm256_maskstore_ps((float*)(out + out_base + 2 * size3),
-                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                              acc2_0);
-          _mm256_maskstore_ps((float*)(out + out_base + 3 * size3),
-                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                              acc3_0);
+          _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
+          _mm256_maskstore_ps((float*)(out + out_base + size3), tail_lanes, acc1_0);
+          _mm256_maskstore_ps((float*)(out + out_base + 2 * size3), tail_lanes, acc2_0);
+          _mm256_maskstore_ps((float*)(out + out_base + 3 * size3), tail_lanes, acc3_0);
         }
         // the rest: 2 rows
         for (; i + 2 <= size2; i += 2) {
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-          const __m256i acc0_0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 acc0_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc0_0_active),
-              _mm256_castsi256_ps(acc0_0_active));
-          const __m256i acc1_0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 acc1_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc1_0_active),
-              _mm256_castsi256_ps(acc1_0_active));
+          __m256 acc0_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+          __m256 acc1_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
           // ky
           int64_t r4 = 0;
           for (; r4 < kSize4; ++r4) {
@@ -2913,24 +2794,14 @@ __attribute__((target("avx2,fma"))) void conv_oihw_f32_avx2_fma(
           __m256 zero_e0 = _mm256_setzero_ps();
           acc0_0 = _mm256_max_ps(acc0_0, zero_e0);
           acc1_0 = _mm256_max_ps(acc1_0, zero_e0);
-          _mm256_maskstore_ps((float*)(out + out_base),
-                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                              acc0_0);
-          _mm256_maskstore_ps((float*)(out + out_base + size3),
-                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                              acc1_0);
+          _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
+          _mm256_maskstore_ps((float*)(out + out_base + size3), tail_lanes, acc1_0);
         }
         // the rest: 1 row
         for (; i < size2; ++i) {
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-          const __m256i acc0_0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 acc0_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc0_0_active),
-              _mm256_castsi256_ps(acc0_0_active));
+          __m256 acc0_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
           // ky
           int64_t r4 = 0;
           for (; r4 < kSize4; ++r4) {
@@ -2960,10 +2831,7 @@ __attribute__((target("avx2,fma"))) void conv_oihw_f32_avx2_fma(
           }
           __m256 zero_e0 = _mm256_setzero_ps();
           acc0_0 = _mm256_max_ps(acc0_0, zero_e0);
-          _mm256_maskstore_ps((float*)(out + out_base),
-                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                              acc0_0);
+          _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
         }
       }
     }

@@ -703,6 +703,7 @@ conv_oihw_packed_f32_avx512(const float* in0, const float* in1, const float* in2
   }
   // the rest of co: one partial vector, its loads and stores masked
   if (j < size3) {
+    const __mmask16 tail_lanes = (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j));
     // n
     int64_t p0 = 0;
     for (; p0 < size0; ++p0) {
@@ -716,22 +717,14 @@ conv_oihw_packed_f32_avx512(const float* in0, const float* in1, const float* in2
           int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-          __m512 acc0_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-          __m512 acc1_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-          __m512 acc2_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-          __m512 acc3_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-          __m512 acc4_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-          __m512 acc5_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-          __m512 acc6_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-          __m512 acc7_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
+          __m512 acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+          __m512 acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+          __m512 acc2_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+          __m512 acc3_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+          __m512 acc4_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+          __m512 acc5_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+          __m512 acc6_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+          __m512 acc7_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
           // ky
           int64_t r4 = 0;
           for (; r4 < kSize4; ++r4) {
@@ -742,7 +735,7 @@ conv_oihw_packed_f32_avx512(const float* in0, const float* in1, const float* in2
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
                 __m512 in0_v0 = _mm512_mask_loadu_ps(
-                    _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+                    _mm512_setzero_ps(), tail_lanes,
                     in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
@@ -779,22 +772,14 @@ conv_oihw_packed_f32_avx512(const float* in0, const float* in1, const float* in2
           acc5_0 = _mm512_max_ps(acc5_0, zero_e0);
           acc6_0 = _mm512_max_ps(acc6_0, zero_e0);
           acc7_0 = _mm512_max_ps(acc7_0, zero_e0);
-          _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                                acc0_0);
-          _mm512_mask_storeu_ps(out + out_base + size3,
-                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc1_0);
-          _mm512_mask_storeu_ps(out + out_base + 2 * size3,
-                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc2_0);
-          _mm512_mask_storeu_ps(out + out_base + 3 * size3,
-                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc3_0);
-          _mm512_mask_storeu_ps(out + out_base + 4 * size3,
-                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc4_0);
-          _mm512_mask_storeu_ps(out + out_base + 5 * size3,
-                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc5_0);
-          _mm512_mask_storeu_ps(out + out_base + 6 * size3,
-                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc6_0);
-          _mm512_mask_storeu_ps(out + out_base + 7 * size3,
-                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc7_0);
+          _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
+          _mm512_mask_storeu_ps(out + out_base + size3, tail_lanes, acc1_0);
+          _mm512_mask_storeu_ps(out + out_base + 2 * size3, tail_lanes, acc2_0);
+          _mm512_mask_storeu_ps(out + out_base + 3 * size3, tail_lanes, acc3_0);
+          _mm512_mask_storeu_ps(out + out_base + 4 * size3, tail_lanes, acc4_0);
+          _mm512_mask_storeu_ps(out + out_base + 5 * size3, tail_lanes, acc5_0);
+          _mm512_mask_storeu_ps(out + out_base + 6 * size3, tail_lanes, acc6_0);
+          _mm512_mask_storeu_ps(out + out_base + 7 * size3, tail_lanes, acc7_0);
         }
         // the rest: 4 rows
         for (; i + 4 <= size2; i += 4) {
@@ -802,14 +787,10 @@ conv_oihw_packed_f32_avx512(const float* in0, const float* in1, const float* in2
           int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-          __m512 acc0_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-          __m512 acc1_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-          __m512 acc2_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-          __m512 acc3_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
+          __m512 acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+          __m512 acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+          __m512 acc2_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+          __m512 acc3_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
           // ky
           int64_t r4 = 0;
           for (; r4 < kSize4; ++r4) {
@@ -820,7 +801,7 @@ conv_oihw_packed_f32_avx512(const float* in0, const float* in1, const float* in2
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
                 __m512 in0_v0 = _mm512_mask_loadu_ps(
-                    _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+                    _mm512_setzero_ps(), tail_lanes,
                     in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
@@ -841,14 +822,10 @@ conv_oihw_packed_f32_avx512(const float* in0, const float* in1, const float* in2
           acc1_0 = _mm512_max_ps(acc1_0, zero_e0);
           acc2_0 = _mm512_max_ps(acc2_0, zero_e0);
           acc3_0 = _mm512_max_ps(acc3_0, zero_e0);
-          _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                                acc0_0);
-          _mm512_mask_storeu_ps(out + out_base + size3,
-                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc1_0);
-          _mm512_mask_storeu_ps(out + out_base + 2 * size3,
-                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc2_0);
-          _mm512_mask_storeu_ps(out + out_base + 3 * size3,
-                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc3_0);
+          _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
+          _mm512_mask_storeu_ps(out + out_base + size3, tail_lanes, acc1_0);
+          _mm512_mask_storeu_ps(out + out_base + 2 * size3, tail_lanes, acc2_0);
+          _mm512_mask_storeu_ps(out + out_base + 3 * size3, tail_lanes, acc3_0);
         }
         // the rest: 2 rows
         for (; i + 2 <= size2; i += 2) {
@@ -856,10 +833,8 @@ conv_oihw_packed_f32_avx512(const float* in0, const float* in1, const float* in2
           int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-          __m512 acc0_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-          __m512 acc1_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
+          __m512 acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+          __m512 acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
           // ky
           int64_t r4 = 0;
           for (; r4 < kSize4; ++r4) {
@@ -870,7 +845,7 @@ conv_oihw_packed_f32_avx512(const float* in0, const float* in1, const float* in2
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
                 __m512 in0_v0 = _mm512_mask_loadu_ps(
-                    _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+                    _mm512_setzero_ps(), tail_lanes,
                     in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
@@ -883,10 +858,8 @@ conv_oihw_packed_f32_avx512(const float* in0, const float* in1, const float* in2
           __m512 zero_e0 = _mm512_setzero_ps();
           acc0_0 = _mm512_max_ps(acc0_0, zero_e0);
           acc1_0 = _mm512_max_ps(acc1_0, zero_e0);
-          _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                                acc0_0);
-          _mm512_mask_storeu_ps(out + out_base + size3,
-                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc1_0);
+          _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
+          _mm512_mask_storeu_ps(out + out_base + size3, tail_lanes, acc1_0);
         }
         // the rest: 1 row
         for (; i < size2; ++i) {
@@ -894,8 +867,7 @@ conv_oihw_packed_f32_avx512(const float* in0, const float* in1, const float* in2
           int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-          __m512 acc0_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
+          __m512 acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
           // ky
           int64_t r4 = 0;
           for (; r4 < kSize4; ++r4) {
@@ -906,7 +878,7 @@ conv_oihw_packed_f32_avx512(const float* in0, const float* in1, const float* in2
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
                 __m512 in0_v0 = _mm512_mask_loadu_ps(
-                    _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+                    _mm512_setzero_ps(), tail_lanes,
                     in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
@@ -915,8 +887,7 @@ conv_oihw_packed_f32_avx512(const float* in0, const float* in1, const float* in2
           }
           __m512 zero_e0 = _mm512_setzero_ps();
           acc0_0 = _mm512_max_ps(acc0_0, zero_e0);
-          _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                                acc0_0);
+          _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
         }
       }
     }
@@ -2170,6 +2141,8 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
   }
   // the rest of co: one partial vector, its loads and stores masked
   if (j < size3) {
+    const __m256i tail_lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
+                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     // n
     int64_t p0 = 0;
     for (; p0 < size0; ++p0) {
@@ -2183,46 +2156,14 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
           int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-          const __m256i acc0_0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 acc0_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc0_0_active),
-              _mm256_castsi256_ps(acc0_0_active));
-          const __m256i acc1_0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 acc1_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc1_0_active),
-              _mm256_castsi256_ps(acc1_0_active));
-          const __m256i acc2_0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 acc2_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc2_0_active),
-              _mm256_castsi256_ps(acc2_0_active));
-          const __m256i acc3_0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 acc3_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc3_0_active),
-              _mm256_castsi256_ps(acc3_0_active));
-          const __m256i acc4_0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 acc4_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc4_0_active),
-              _mm256_castsi256_ps(acc4_0_active));
-          const __m256i acc5_0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 acc5_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc5_0_active),
-              _mm256_castsi256_ps(acc5_0_active));
-          const __m256i acc6_0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 acc6_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc6_0_active),
-              _mm256_castsi256_ps(acc6_0_active));
-          const __m256i acc7_0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 acc7_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc7_0_active),
-              _mm256_castsi256_ps(acc7_0_active));
+          __m256 acc0_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+          __m256 acc1_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+          __m256 acc2_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+          __m256 acc3_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+          __m256 acc4_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+          __m256 acc5_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+          __m256 acc6_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+          __m256 acc7_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
           // ky
           int64_t r4 = 0;
           for (; r4 < kSize4; ++r4) {
@@ -2232,14 +2173,9 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
               // ci
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
-                const __m256i in0_v0_active = _mm256_cmpgt_epi32(
-                    _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                __m256 in0_v0 = _mm256_blendv_ps(
-                    _mm256_setzero_ps(),
-                    _mm256_maskload_ps((const float*)(in0 + in0_base0 + in0_stride0 * r4 +
-                                                      in0_stride1 * r5 + 64 * r6),
-                                       in0_v0_active),
-                    _mm256_castsi256_ps(in0_v0_active));
+                __m256 in0_v0 = _mm256_maskload_ps(
+                    (const float*)(in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6),
+                    tail_lanes);
                 __m256 in1_r0 = _mm256_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm256_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 __m256 in1_r1 =
@@ -2275,38 +2211,14 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
           acc5_0 = _mm256_max_ps(acc5_0, zero_e0);
           acc6_0 = _mm256_max_ps(acc6_0, zero_e0);
           acc7_0 = _mm256_max_ps(acc7_0, zero_e0);
-          _mm256_maskstore_ps((float*)(out + out_base),
-                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                              acc0_0);
-          _mm256_maskstore_ps((float*)(out + out_base + size3),
-                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                              acc1_0);
-          _mm256_maskstore_ps((float*)(out + out_base + 2 * size3),
-                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                              acc2_0);
-          _mm256_maskstore_ps((float*)(out + out_base + 3 * size3),
-                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                              acc3_0);
-          _mm256_maskstore_ps((float*)(out + out_base + 4 * size3),
-                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                              acc4_0);
-          _mm256_maskstore_ps((float*)(out + out_base + 5 * size3),
-                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                              acc5_0);
-          _mm256_maskstore_ps((float*)(out + out_base + 6 * size3),
-                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                              acc6_0);
-          _mm256_maskstore_ps((float*)(out + out_base + 7 * size3),
-                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                              acc7_0);
+          _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
+          _mm256_maskstore_ps((float*)(out + out_base + size3), tail_lanes, acc1_0);
+          _mm256_maskstore_ps((float*)(out + out_base + 2 * size3), tail_lanes, acc2_0);
+          _mm256_maskstore_ps((float*)(out + out_base + 3 * size3), tail_lanes, acc3_0);
+          _mm256_maskstore_ps((float*)(out + out_base + 4 * size3), tail_lanes, acc4_0);
+          _mm256_maskstore_ps((float*)(out + out_base + 5 * size3), tail_lanes, acc5_0);
+          _mm256_maskstore_ps((float*)(out + out_base + 6 * size3), tail_lanes, acc6_0);
+          _mm256_maskstore_ps((float*)(out + out_base + 7 * size3), tail_lanes, acc7_0);
         }
         // the rest: 4 rows
         for (; i + 4 <= size2; i += 4) {
@@ -2314,26 +2226,10 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
           int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-          const __m256i acc0_0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 acc0_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc0_0_active),
-              _mm256_castsi256_ps(acc0_0_active));
-          const __m256i acc1_0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 acc1_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc1_0_active),
-              _mm256_castsi256_ps(acc1_0_active));
-          const __m256i acc2_0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 acc2_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc2_0_active),
-              _mm256_castsi256_ps(acc2_0_active));
-          const __m256i acc3_0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 acc3_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc3_0_active),
-              _mm256_castsi256_ps(acc3_0_active));
+          __m256 acc0_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+          __m256 acc1_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+          __m256 acc2_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+          __m256 acc3_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
           // ky
           int64_t r4 = 0;
           for (; r4 < kSize4; ++r4) {
@@ -2343,14 +2239,9 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
               // ci
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
-                const __m256i in0_v0_active = _mm256_cmpgt_epi32(
-                    _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                __m256 in0_v0 = _mm256_blendv_ps(
-                    _mm256_setzero_ps(),
-                    _mm256_maskload_ps((const float*)(in0 + in0_base0 + in0_stride0 * r4 +
-                                                      in0_stride1 * r5 + 64 * r6),
-                                       in0_v0_active),
-                    _mm256_castsi256_ps(in0_v0_active));
+                __m256 in0_v0 = _mm256_maskload_ps(
+                    (const float*)(in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6),
+                    tail_lanes);
                 __m256 in1_r0 = _mm256_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm256_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 __m256 in1_r1 =
@@ -2370,22 +2261,10 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
           acc1_0 = _mm256_max_ps(acc1_0, zero_e0);
           acc2_0 = _mm256_max_ps(acc2_0, zero_e0);
           acc3_0 = _mm256_max_ps(acc3_0, zero_e0);
-          _mm256_maskstore_ps((float*)(out + out_base),
-                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                              acc0_0);
-          _mm256_maskstore_ps((float*)(out + out_base + size3),
-                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                              acc1_0);
-          _mm256_maskstore_ps((float*)(out + out_base + 2 * size3),
-                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                              acc2_0);
-          _mm256_maskstore_ps((float*)(out + out_base + 3 * size3),
-                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                              acc3_0);
+          _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
+          _mm256_maskstore_ps((float*)(out + out_base + size3), tail_lanes, acc1_0);
+          _mm256_maskstore_ps((float*)(out + out_base + 2 * size3), tail_lanes, acc2_0);
+          _mm256_maskstore_ps((float*)(out + out_base + 3 * size3), tail_lanes, acc3_0);
         }
         // the rest: 2 rows
         for (; i + 2 <= size2; i += 2) {
@@ -2393,16 +2272,8 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
           int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-          const __m256i acc0_0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 acc0_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc0_0_active),
-              _mm256_castsi256_ps(acc0_0_active));
-          const __m256i acc1_0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 acc1_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc1_0_active),
-              _mm256_castsi256_ps(acc1_0_active));
+          __m256 acc0_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+          __m256 acc1_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
           // ky
           int64_t r4 = 0;
           for (; r4 < kSize4; ++r4) {
@@ -2412,14 +2283,9 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
               // ci
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
-                const __m256i in0_v0_active = _mm256_cmpgt_epi32(
-                    _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                __m256 in0_v0 = _mm256_blendv_ps(
-                    _mm256_setzero_ps(),
-                    _mm256_maskload_ps((const float*)(in0 + in0_base0 + in0_stride0 * r4 +
-                                                      in0_stride1 * r5 + 64 * r6),
-                                       in0_v0_active),
-                    _mm256_castsi256_ps(in0_v0_active));
+                __m256 in0_v0 = _mm256_maskload_ps(
+                    (const float*)(in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6),
+                    tail_lanes);
                 __m256 in1_r0 = _mm256_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm256_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 __m256 in1_r1 =
@@ -2431,14 +2297,8 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
           __m256 zero_e0 = _mm256_setzero_ps();
           acc0_0 = _mm256_max_ps(acc0_0, zero_e0);
           acc1_0 = _mm256_max_ps(acc1_0, zero_e0);
-          _mm256_maskstore_ps((float*)(out + out_base),
-                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                              acc0_0);
-          _mm256_maskstore_ps((float*)(out + out_base + size3),
-                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                              acc1_0);
+          _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
+          _mm256_maskstore_ps((float*)(out + out_base + size3), tail_lanes, acc1_0);
         }
         // the rest: 1 row
         for (; i < size2; ++i) {
@@ -2446,11 +2306,7 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
           int64_t in0_base0 = in0_block0 * in0_block_skip + j;
           int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-          const __m256i acc0_0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 acc0_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in2 + j), acc0_0_active),
-              _mm256_castsi256_ps(acc0_0_active));
+          __m256 acc0_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
           // ky
           int64_t r4 = 0;
           for (; r4 < kSize4; ++r4) {
@@ -2460,14 +2316,9 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
               // ci
               int64_t r6 = 0;
               for (; r6 < size6; ++r6) {
-                const __m256i in0_v0_active = _mm256_cmpgt_epi32(
-                    _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                __m256 in0_v0 = _mm256_blendv_ps(
-                    _mm256_setzero_ps(),
-                    _mm256_maskload_ps((const float*)(in0 + in0_base0 + in0_stride0 * r4 +
-                                                      in0_stride1 * r5 + 64 * r6),
-                                       in0_v0_active),
-                    _mm256_castsi256_ps(in0_v0_active));
+                __m256 in0_v0 = _mm256_maskload_ps(
+                    (const float*)(in0 + in0_base0 + in0_stride0 * r4 + in0_stride1 * r5 + 64 * r6),
+                    tail_lanes);
                 __m256 in1_r0 = _mm256_set1_ps(in1[in1_base + r4 * stride1 + r5 * size6 + r6]);
                 acc0_0 = _mm256_fmadd_ps(in0_v0, in1_r0, acc0_0);
               }
@@ -2475,10 +2326,7 @@ __attribute__((target("avx2,fma"))) void conv_oihw_packed_f32_avx2_fma(
           }
           __m256 zero_e0 = _mm256_setzero_ps();
           acc0_0 = _mm256_max_ps(acc0_0, zero_e0);
-          _mm256_maskstore_ps((float*)(out + out_base),
-                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                              acc0_0);
+          _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
         }
       }
     }

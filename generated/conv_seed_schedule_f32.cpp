@@ -945,6 +945,7 @@ conv_seed_schedule_f32_avx512(const float* in0, const float* in1, const float* i
   }
   // the rest of c: one partial vector, its loads and stores masked
   if (j < size3) {
+    const __mmask16 tail_lanes = (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j));
     // n
     int64_t p0 = 0;
     for (; p0 < size0; ++p0) {
@@ -956,16 +957,11 @@ conv_seed_schedule_f32_avx512(const float* in0, const float* in1, const float* i
         for (; i + 5 <= size2; i += 5) {
           int64_t in1_base = i * size6 + in1_stride0 * p0 + in1_stride1 * p1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-          __m512 acc0_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-          __m512 acc1_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-          __m512 acc2_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-          __m512 acc3_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-          __m512 acc4_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
+          __m512 acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+          __m512 acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+          __m512 acc2_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+          __m512 acc3_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+          __m512 acc4_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
           // rz
           int64_t r4 = 0;
           for (; r4 < kSize4; ++r4) {
@@ -976,7 +972,7 @@ conv_seed_schedule_f32_avx512(const float* in0, const float* in1, const float* i
               int64_t r6 = 0;
               for (; r6 + 2 <= size6; r6 += 2) {
                 __m512 in0_v0 = _mm512_mask_loadu_ps(
-                    _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+                    _mm512_setzero_ps(), tail_lanes,
                     in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
                 acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
@@ -993,7 +989,7 @@ conv_seed_schedule_f32_avx512(const float* in0, const float* in1, const float* i
                     _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 4 * size6]);
                 acc4_0 = _mm512_fmadd_ps(in0_v0, in1_r4, acc4_0);
                 __m512 in0_v0_u1 = _mm512_mask_loadu_ps(
-                    _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+                    _mm512_setzero_ps(), tail_lanes,
                     in0 + in0_stride0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3);
                 __m512 in1_r0_u1 =
                     _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 1]);
@@ -1014,7 +1010,7 @@ conv_seed_schedule_f32_avx512(const float* in0, const float* in1, const float* i
               // the rest of rx
               for (; r6 < size6; ++r6) {
                 __m512 in0_v0 = _mm512_mask_loadu_ps(
-                    _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+                    _mm512_setzero_ps(), tail_lanes,
                     in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
                 acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
@@ -1039,29 +1035,20 @@ conv_seed_schedule_f32_avx512(const float* in0, const float* in1, const float* i
           acc2_0 = _mm512_max_ps(acc2_0, zero_e0);
           acc3_0 = _mm512_max_ps(acc3_0, zero_e0);
           acc4_0 = _mm512_max_ps(acc4_0, zero_e0);
-          _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                                acc0_0);
-          _mm512_mask_storeu_ps(out + out_base + size3,
-                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc1_0);
-          _mm512_mask_storeu_ps(out + out_base + 2 * size3,
-                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc2_0);
-          _mm512_mask_storeu_ps(out + out_base + 3 * size3,
-                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc3_0);
-          _mm512_mask_storeu_ps(out + out_base + 4 * size3,
-                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc4_0);
+          _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
+          _mm512_mask_storeu_ps(out + out_base + size3, tail_lanes, acc1_0);
+          _mm512_mask_storeu_ps(out + out_base + 2 * size3, tail_lanes, acc2_0);
+          _mm512_mask_storeu_ps(out + out_base + 3 * size3, tail_lanes, acc3_0);
+          _mm512_mask_storeu_ps(out + out_base + 4 * size3, tail_lanes, acc4_0);
         }
         // the rest: 4 rows
         for (; i + 4 <= size2; i += 4) {
           int64_t in1_base = i * size6 + in1_stride0 * p0 + in1_stride1 * p1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-          __m512 acc0_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-          __m512 acc1_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-          __m512 acc2_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-          __m512 acc3_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
+          __m512 acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+          __m512 acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+          __m512 acc2_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+          __m512 acc3_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
           // rz
           int64_t r4 = 0;
           for (; r4 < kSize4; ++r4) {
@@ -1072,7 +1059,7 @@ conv_seed_schedule_f32_avx512(const float* in0, const float* in1, const float* i
               int64_t r6 = 0;
               for (; r6 + 2 <= size6; r6 += 2) {
                 __m512 in0_v0 = _mm512_mask_loadu_ps(
-                    _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+                    _mm512_setzero_ps(), tail_lanes,
                     in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
                 acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
@@ -1086,7 +1073,7 @@ conv_seed_schedule_f32_avx512(const float* in0, const float* in1, const float* i
                     _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 3 * size6]);
                 acc3_0 = _mm512_fmadd_ps(in0_v0, in1_r3, acc3_0);
                 __m512 in0_v0_u1 = _mm512_mask_loadu_ps(
-                    _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+                    _mm512_setzero_ps(), tail_lanes,
                     in0 + in0_stride0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3);
                 __m512 in1_r0_u1 =
                     _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 1]);
@@ -1104,7 +1091,7 @@ conv_seed_schedule_f32_avx512(const float* in0, const float* in1, const float* i
               // the rest of rx
               for (; r6 < size6; ++r6) {
                 __m512 in0_v0 = _mm512_mask_loadu_ps(
-                    _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+                    _mm512_setzero_ps(), tail_lanes,
                     in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
                 acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
@@ -1125,23 +1112,17 @@ conv_seed_schedule_f32_avx512(const float* in0, const float* in1, const float* i
           acc1_0 = _mm512_max_ps(acc1_0, zero_e0);
           acc2_0 = _mm512_max_ps(acc2_0, zero_e0);
           acc3_0 = _mm512_max_ps(acc3_0, zero_e0);
-          _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                                acc0_0);
-          _mm512_mask_storeu_ps(out + out_base + size3,
-                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc1_0);
-          _mm512_mask_storeu_ps(out + out_base + 2 * size3,
-                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc2_0);
-          _mm512_mask_storeu_ps(out + out_base + 3 * size3,
-                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc3_0);
+          _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
+          _mm512_mask_storeu_ps(out + out_base + size3, tail_lanes, acc1_0);
+          _mm512_mask_storeu_ps(out + out_base + 2 * size3, tail_lanes, acc2_0);
+          _mm512_mask_storeu_ps(out + out_base + 3 * size3, tail_lanes, acc3_0);
         }
         // the rest: 2 rows
         for (; i + 2 <= size2; i += 2) {
           int64_t in1_base = i * size6 + in1_stride0 * p0 + in1_stride1 * p1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-          __m512 acc0_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-          __m512 acc1_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
+          __m512 acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+          __m512 acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
           // rz
           int64_t r4 = 0;
           for (; r4 < kSize4; ++r4) {
@@ -1152,7 +1133,7 @@ conv_seed_schedule_f32_avx512(const float* in0, const float* in1, const float* i
               int64_t r6 = 0;
               for (; r6 + 2 <= size6; r6 += 2) {
                 __m512 in0_v0 = _mm512_mask_loadu_ps(
-                    _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+                    _mm512_setzero_ps(), tail_lanes,
                     in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
                 acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
@@ -1160,7 +1141,7 @@ conv_seed_schedule_f32_avx512(const float* in0, const float* in1, const float* i
                     _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + size6]);
                 acc1_0 = _mm512_fmadd_ps(in0_v0, in1_r1, acc1_0);
                 __m512 in0_v0_u1 = _mm512_mask_loadu_ps(
-                    _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+                    _mm512_setzero_ps(), tail_lanes,
                     in0 + in0_stride0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3);
                 __m512 in1_r0_u1 =
                     _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 1]);
@@ -1172,7 +1153,7 @@ conv_seed_schedule_f32_avx512(const float* in0, const float* in1, const float* i
               // the rest of rx
               for (; r6 < size6; ++r6) {
                 __m512 in0_v0 = _mm512_mask_loadu_ps(
-                    _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+                    _mm512_setzero_ps(), tail_lanes,
                     in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
                 acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
@@ -1185,17 +1166,14 @@ conv_seed_schedule_f32_avx512(const float* in0, const float* in1, const float* i
           __m512 zero_e0 = _mm512_setzero_ps();
           acc0_0 = _mm512_max_ps(acc0_0, zero_e0);
           acc1_0 = _mm512_max_ps(acc1_0, zero_e0);
-          _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                                acc0_0);
-          _mm512_mask_storeu_ps(out + out_base + size3,
-                                (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc1_0);
+          _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
+          _mm512_mask_storeu_ps(out + out_base + size3, tail_lanes, acc1_0);
         }
         // the rest: 1 row
         for (; i < size2; ++i) {
           int64_t in1_base = i * size6 + in1_stride0 * p0 + in1_stride1 * p1;
           int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-          __m512 acc0_0 = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
+          __m512 acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
           // rz
           int64_t r4 = 0;
           for (; r4 < kSize4; ++r4) {
@@ -1206,12 +1184,12 @@ conv_seed_schedule_f32_avx512(const float* in0, const float* in1, const float* i
               int64_t r6 = 0;
               for (; r6 + 2 <= size6; r6 += 2) {
                 __m512 in0_v0 = _mm512_mask_loadu_ps(
-                    _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+                    _mm512_setzero_ps(), tail_lanes,
                     in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
                 acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
                 __m512 in0_v0_u1 = _mm512_mask_loadu_ps(
-                    _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+                    _mm512_setzero_ps(), tail_lanes,
                     in0 + in0_stride0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3);
                 __m512 in1_r0_u1 =
                     _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6 + 1]);
@@ -1220,7 +1198,7 @@ conv_seed_schedule_f32_avx512(const float* in0, const float* in1, const float* i
               // the rest of rx
               for (; r6 < size6; ++r6) {
                 __m512 in0_v0 = _mm512_mask_loadu_ps(
-                    _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+                    _mm512_setzero_ps(), tail_lanes,
                     in0 + in0_stride0 * r6 + in0_stride1 * r4 + j + r5 * size3);
                 __m512 in1_r0 = _mm512_set1_ps(in1[in1_base + in1_stride1 * r4 + r5 * size6 + r6]);
                 acc0_0 = _mm512_fmadd_ps(in0_v0, in1_r0, acc0_0);
@@ -1229,8 +1207,7 @@ conv_seed_schedule_f32_avx512(const float* in0, const float* in1, const float* i
           }
           __m512 zero_e0 = _mm512_setzero_ps();
           acc0_0 = _mm512_max_ps(acc0_0, zero_e0);
-          _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                                acc0_0);
+          _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
         }
       }
     }

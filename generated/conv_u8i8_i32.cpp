@@ -2046,6 +2046,7 @@ conv_u8i8_i32_avx512_vnni(const int8_t* in0, const uint8_t* in1, const int32_t* 
   }
   // the rest of co: one partial vector, its loads and stores masked
   if (j < size3) {
+    const __mmask16 tail_lanes = (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j));
     int64_t k_blocks_end = size6 > 1 ? size6 : 1;
     // blocks of 224 steps of ci through the panel
     int64_t k0 = 0;
@@ -2062,28 +2063,24 @@ conv_u8i8_i32_avx512_vnni(const int8_t* in0, const uint8_t* in1, const int32_t* 
           // pack: 1 vector of weight per 4 steps, as byte quads
           int64_t kp = k0;
           for (; kp + 4 <= k_end; kp += 4) {
-            __m128i group0_0_i8 = _mm_mask_loadu_epi8(
-                _mm_setzero_si128(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                in0 + kp * size3 + window_base);
+            __m128i group0_0_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes,
+                                                      in0 + kp * size3 + window_base);
             __m128i group0_0_u8 = group0_0_i8;
             __m512i group0 = _mm512_cvtepu8_epi32(group0_0_u8);
-            __m128i group0_1_i8 = _mm_mask_loadu_epi8(
-                _mm_setzero_si128(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                in0 + kp * size3 + size3 + window_base);
+            __m128i group0_1_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes,
+                                                      in0 + kp * size3 + size3 + window_base);
             __m128i group0_1_u8 = group0_1_i8;
             __m512i group0_1 = _mm512_cvtepu8_epi32(group0_1_u8);
             __m512i group0_1_high = _mm512_slli_epi32(group0_1, 8);
             group0 = _mm512_or_si512(group0, group0_1_high);
-            __m128i group0_2_i8 = _mm_mask_loadu_epi8(
-                _mm_setzero_si128(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                in0 + kp * size3 + 2 * size3 + window_base);
+            __m128i group0_2_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes,
+                                                      in0 + kp * size3 + 2 * size3 + window_base);
             __m128i group0_2_u8 = group0_2_i8;
             __m512i group0_2 = _mm512_cvtepu8_epi32(group0_2_u8);
             __m512i group0_2_high = _mm512_slli_epi32(group0_2, 16);
             group0 = _mm512_or_si512(group0, group0_2_high);
-            __m128i group0_3_i8 = _mm_mask_loadu_epi8(
-                _mm_setzero_si128(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                in0 + kp * size3 + 3 * size3 + window_base);
+            __m128i group0_3_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes,
+                                                      in0 + kp * size3 + 3 * size3 + window_base);
             __m128i group0_3_u8 = group0_3_i8;
             __m512i group0_3 = _mm512_cvtepu8_epi32(group0_3_u8);
             __m512i group0_3_high = _mm512_slli_epi32(group0_3, 24);
@@ -2092,33 +2089,29 @@ conv_u8i8_i32_avx512_vnni(const int8_t* in0, const uint8_t* in1, const int32_t* 
           }
           // the last steps, the missing ones zero
           if (kp < k_end) {
-            __m128i group0_0_i8 = _mm_mask_loadu_epi8(
-                _mm_setzero_si128(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                in0 + kp * size3 + window_base);
+            __m128i group0_0_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes,
+                                                      in0 + kp * size3 + window_base);
             __m128i group0_0_u8 = group0_0_i8;
             __m512i group0 = _mm512_cvtepu8_epi32(group0_0_u8);
             if (kp + 1 < k_end) {
-              __m128i group0_1_i8 = _mm_mask_loadu_epi8(
-                  _mm_setzero_si128(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                  in0 + kp * size3 + size3 + window_base);
+              __m128i group0_1_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes,
+                                                        in0 + kp * size3 + size3 + window_base);
               __m128i group0_1_u8 = group0_1_i8;
               __m512i group0_1 = _mm512_cvtepu8_epi32(group0_1_u8);
               __m512i group0_1_high = _mm512_slli_epi32(group0_1, 8);
               group0 = _mm512_or_si512(group0, group0_1_high);
             }
             if (kp + 2 < k_end) {
-              __m128i group0_2_i8 = _mm_mask_loadu_epi8(
-                  _mm_setzero_si128(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                  in0 + kp * size3 + 2 * size3 + window_base);
+              __m128i group0_2_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes,
+                                                        in0 + kp * size3 + 2 * size3 + window_base);
               __m128i group0_2_u8 = group0_2_i8;
               __m512i group0_2 = _mm512_cvtepu8_epi32(group0_2_u8);
               __m512i group0_2_high = _mm512_slli_epi32(group0_2, 16);
               group0 = _mm512_or_si512(group0, group0_2_high);
             }
             if (kp + 3 < k_end) {
-              __m128i group0_3_i8 = _mm_mask_loadu_epi8(
-                  _mm_setzero_si128(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                  in0 + kp * size3 + 3 * size3 + window_base);
+              __m128i group0_3_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes,
+                                                        in0 + kp * size3 + 3 * size3 + window_base);
               __m128i group0_3_u8 = group0_3_i8;
               __m512i group0_3 = _mm512_cvtepu8_epi32(group0_3_u8);
               __m512i group0_3_high = _mm512_slli_epi32(group0_3, 24);
@@ -2139,47 +2132,30 @@ conv_u8i8_i32_avx512_vnni(const int8_t* in0, const uint8_t* in1, const int32_t* 
           for (; i + 8 <= size2; i += 8) {
             int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
             int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-            __m512i acc0_0 = _mm512_mask_loadu_epi32(
-                _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-            __m512i acc1_0 = _mm512_mask_loadu_epi32(
-                _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-            __m512i acc2_0 = _mm512_mask_loadu_epi32(
-                _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-            __m512i acc3_0 = _mm512_mask_loadu_epi32(
-                _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-            __m512i acc4_0 = _mm512_mask_loadu_epi32(
-                _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-            __m512i acc5_0 = _mm512_mask_loadu_epi32(
-                _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-            __m512i acc6_0 = _mm512_mask_loadu_epi32(
-                _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-            __m512i acc7_0 = _mm512_mask_loadu_epi32(
-                _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
+            __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+            __m512i acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+            __m512i acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+            __m512i acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+            __m512i acc4_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+            __m512i acc5_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+            __m512i acc6_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+            __m512i acc7_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
             // a later block: the sums so far
             if (k0 > 0) {
-              acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                                               out + out_base);
-              acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+              acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
+              acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                out + out_base + size3);
-              acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+              acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                out + out_base + 2 * size3);
-              acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+              acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                out + out_base + 3 * size3);
-              acc4_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+              acc4_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                out + out_base + 4 * size3);
-              acc5_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+              acc5_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                out + out_base + 5 * size3);
-              acc6_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+              acc6_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                out + out_base + 6 * size3);
-              acc7_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+              acc7_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                out + out_base + 7 * size3);
             }
             // ky
@@ -2193,9 +2169,8 @@ conv_u8i8_i32_avx512_vnni(const int8_t* in0, const uint8_t* in1, const int32_t* 
                 // ci, 4 steps per vpdpbusd
                 int64_t r6 = k0;
                 for (; r6 + 4 <= k_end; r6 += 4) {
-                  __m512i panel_v0 = _mm512_mask_loadu_epi32(
-                      _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                      panel + panel_window + 4 * r6);
+                  __m512i panel_v0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
+                                                             panel + panel_window + 4 * r6);
                   uint32_t in1_r0_group;
                   __builtin_memcpy(&in1_r0_group, in1 + in1_window + r6, sizeof in1_r0_group);
                   __m512i in1_r0 = _mm512_set1_epi32((int)(in1_r0_group));
@@ -2239,8 +2214,7 @@ conv_u8i8_i32_avx512_vnni(const int8_t* in0, const uint8_t* in1, const int32_t* 
                 // the last steps of ci
                 if (r6 < k_end) {
                   __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-                      _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                      panel + panel_window + 4 * r6);
+                      _mm512_setzero_si512(), tail_lanes, panel + panel_window + 4 * r6);
                   uint8_t in1_r0_last_group_0_u8 = in1[in1_window + r6];
                   uint32_t in1_r0_last_group = (uint32_t)in1_r0_last_group_0_u8;
                   if (r6 + 1 < k_end) {
@@ -2465,48 +2439,31 @@ conv_u8i8_i32_avx512_vnni(const int8_t* in0, const uint8_t* in1, const int32_t* 
               acc7_0 = _mm512_max_epi32(acc7_0, lo_e0);
               acc7_0 = _mm512_min_epi32(acc7_0, hi_e0);
             }
-            _mm512_mask_storeu_epi32(out + out_base,
-                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc0_0);
-            _mm512_mask_storeu_epi32(out + out_base + size3,
-                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc1_0);
-            _mm512_mask_storeu_epi32(out + out_base + 2 * size3,
-                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc2_0);
-            _mm512_mask_storeu_epi32(out + out_base + 3 * size3,
-                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc3_0);
-            _mm512_mask_storeu_epi32(out + out_base + 4 * size3,
-                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc4_0);
-            _mm512_mask_storeu_epi32(out + out_base + 5 * size3,
-                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc5_0);
-            _mm512_mask_storeu_epi32(out + out_base + 6 * size3,
-                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc6_0);
-            _mm512_mask_storeu_epi32(out + out_base + 7 * size3,
-                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc7_0);
+            _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
+            _mm512_mask_storeu_epi32(out + out_base + size3, tail_lanes, acc1_0);
+            _mm512_mask_storeu_epi32(out + out_base + 2 * size3, tail_lanes, acc2_0);
+            _mm512_mask_storeu_epi32(out + out_base + 3 * size3, tail_lanes, acc3_0);
+            _mm512_mask_storeu_epi32(out + out_base + 4 * size3, tail_lanes, acc4_0);
+            _mm512_mask_storeu_epi32(out + out_base + 5 * size3, tail_lanes, acc5_0);
+            _mm512_mask_storeu_epi32(out + out_base + 6 * size3, tail_lanes, acc6_0);
+            _mm512_mask_storeu_epi32(out + out_base + 7 * size3, tail_lanes, acc7_0);
           }
           // the rest: 4 rows
           for (; i + 4 <= size2; i += 4) {
             int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
             int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-            __m512i acc0_0 = _mm512_mask_loadu_epi32(
-                _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-            __m512i acc1_0 = _mm512_mask_loadu_epi32(
-                _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-            __m512i acc2_0 = _mm512_mask_loadu_epi32(
-                _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-            __m512i acc3_0 = _mm512_mask_loadu_epi32(
-                _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
+            __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+            __m512i acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+            __m512i acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+            __m512i acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
             // a later block: the sums so far
             if (k0 > 0) {
-              acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                                               out + out_base);
-              acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+              acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
+              acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                out + out_base + size3);
-              acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+              acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                out + out_base + 2 * size3);
-              acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+              acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                out + out_base + 3 * size3);
             }
             // ky
@@ -2520,9 +2477,8 @@ conv_u8i8_i32_avx512_vnni(const int8_t* in0, const uint8_t* in1, const int32_t* 
                 // ci, 4 steps per vpdpbusd
                 int64_t r6 = k0;
                 for (; r6 + 4 <= k_end; r6 += 4) {
-                  __m512i panel_v0 = _mm512_mask_loadu_epi32(
-                      _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                      panel + panel_window + 4 * r6);
+                  __m512i panel_v0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
+                                                             panel + panel_window + 4 * r6);
                   uint32_t in1_r0_group;
                   __builtin_memcpy(&in1_r0_group, in1 + in1_window + r6, sizeof in1_r0_group);
                   __m512i in1_r0 = _mm512_set1_epi32((int)(in1_r0_group));
@@ -2546,8 +2502,7 @@ conv_u8i8_i32_avx512_vnni(const int8_t* in0, const uint8_t* in1, const int32_t* 
                 // the last steps of ci
                 if (r6 < k_end) {
                   __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-                      _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                      panel + panel_window + 4 * r6);
+                      _mm512_setzero_si512(), tail_lanes, panel + panel_window + 4 * r6);
                   uint8_t in1_r0_last_group_0_u8 = in1[in1_window + r6];
                   uint32_t in1_r0_last_group = (uint32_t)in1_r0_last_group_0_u8;
                   if (r6 + 1 < k_end) {
@@ -2664,30 +2619,21 @@ conv_u8i8_i32_avx512_vnni(const int8_t* in0, const uint8_t* in1, const int32_t* 
               acc3_0 = _mm512_max_epi32(acc3_0, lo_e0);
               acc3_0 = _mm512_min_epi32(acc3_0, hi_e0);
             }
-            _mm512_mask_storeu_epi32(out + out_base,
-                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc0_0);
-            _mm512_mask_storeu_epi32(out + out_base + size3,
-                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc1_0);
-            _mm512_mask_storeu_epi32(out + out_base + 2 * size3,
-                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc2_0);
-            _mm512_mask_storeu_epi32(out + out_base + 3 * size3,
-                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc3_0);
+            _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
+            _mm512_mask_storeu_epi32(out + out_base + size3, tail_lanes, acc1_0);
+            _mm512_mask_storeu_epi32(out + out_base + 2 * size3, tail_lanes, acc2_0);
+            _mm512_mask_storeu_epi32(out + out_base + 3 * size3, tail_lanes, acc3_0);
           }
           // the rest: 2 rows
           for (; i + 2 <= size2; i += 2) {
             int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
             int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-            __m512i acc0_0 = _mm512_mask_loadu_epi32(
-                _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-            __m512i acc1_0 = _mm512_mask_loadu_epi32(
-                _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
+            __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+            __m512i acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
             // a later block: the sums so far
             if (k0 > 0) {
-              acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                                               out + out_base);
-              acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+              acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
+              acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                out + out_base + size3);
             }
             // ky
@@ -2701,9 +2647,8 @@ conv_u8i8_i32_avx512_vnni(const int8_t* in0, const uint8_t* in1, const int32_t* 
                 // ci, 4 steps per vpdpbusd
                 int64_t r6 = k0;
                 for (; r6 + 4 <= k_end; r6 += 4) {
-                  __m512i panel_v0 = _mm512_mask_loadu_epi32(
-                      _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                      panel + panel_window + 4 * r6);
+                  __m512i panel_v0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
+                                                             panel + panel_window + 4 * r6);
                   uint32_t in1_r0_group;
                   __builtin_memcpy(&in1_r0_group, in1 + in1_window + r6, sizeof in1_r0_group);
                   __m512i in1_r0 = _mm512_set1_epi32((int)(in1_r0_group));
@@ -2717,8 +2662,7 @@ conv_u8i8_i32_avx512_vnni(const int8_t* in0, const uint8_t* in1, const int32_t* 
                 // the last steps of ci
                 if (r6 < k_end) {
                   __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-                      _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                      panel + panel_window + 4 * r6);
+                      _mm512_setzero_si512(), tail_lanes, panel + panel_window + 4 * r6);
                   uint8_t in1_r0_last_group_0_u8 = in1[in1_window + r6];
                   uint32_t in1_r0_last_group = (uint32_t)in1_r0_last_group_0_u8;
                   if (r6 + 1 < k_end) {
@@ -2781,22 +2725,17 @@ conv_u8i8_i32_avx512_vnni(const int8_t* in0, const uint8_t* in1, const int32_t* 
               acc1_0 = _mm512_max_epi32(acc1_0, lo_e0);
               acc1_0 = _mm512_min_epi32(acc1_0, hi_e0);
             }
-            _mm512_mask_storeu_epi32(out + out_base,
-                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc0_0);
-            _mm512_mask_storeu_epi32(out + out_base + size3,
-                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc1_0);
+            _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
+            _mm512_mask_storeu_epi32(out + out_base + size3, tail_lanes, acc1_0);
           }
           // the rest: 1 row
           for (; i < size2; ++i) {
             int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
             int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-            __m512i acc0_0 = _mm512_mask_loadu_epi32(
-                _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
+            __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
             // a later block: the sums so far
             if (k0 > 0) {
-              acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                                               out + out_base);
+              acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
             }
             // ky
             int64_t r4 = 0;
@@ -2809,9 +2748,8 @@ conv_u8i8_i32_avx512_vnni(const int8_t* in0, const uint8_t* in1, const int32_t* 
                 // ci, 4 steps per vpdpbusd
                 int64_t r6 = k0;
                 for (; r6 + 4 <= k_end; r6 += 4) {
-                  __m512i panel_v0 = _mm512_mask_loadu_epi32(
-                      _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                      panel + panel_window + 4 * r6);
+                  __m512i panel_v0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
+                                                             panel + panel_window + 4 * r6);
                   uint32_t in1_r0_group;
                   __builtin_memcpy(&in1_r0_group, in1 + in1_window + r6, sizeof in1_r0_group);
                   __m512i in1_r0 = _mm512_set1_epi32((int)(in1_r0_group));
@@ -2820,8 +2758,7 @@ conv_u8i8_i32_avx512_vnni(const int8_t* in0, const uint8_t* in1, const int32_t* 
                 // the last steps of ci
                 if (r6 < k_end) {
                   __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-                      _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                      panel + panel_window + 4 * r6);
+                      _mm512_setzero_si512(), tail_lanes, panel + panel_window + 4 * r6);
                   uint8_t in1_r0_last_group_0_u8 = in1[in1_window + r6];
                   uint32_t in1_r0_last_group = (uint32_t)in1_r0_last_group_0_u8;
                   if (r6 + 1 < k_end) {
@@ -2857,8 +2794,7 @@ conv_u8i8_i32_avx512_vnni(const int8_t* in0, const uint8_t* in1, const int32_t* 
               acc0_0 = _mm512_max_epi32(acc0_0, lo_e0);
               acc0_0 = _mm512_min_epi32(acc0_0, hi_e0);
             }
-            _mm512_mask_storeu_epi32(out + out_base,
-                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc0_0);
+            _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
           }
         }
       }
@@ -4355,6 +4291,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void conv
   }
   // the rest of co: one partial vector, its loads and stores masked
   if (j < size3) {
+    const __mmask16 tail_lanes = (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j));
     int64_t k_blocks_end = size6 > 1 ? size6 : 1;
     // blocks of 112 steps of ci through the panel
     int64_t k0 = 0;
@@ -4371,15 +4308,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void conv
           // pack: 1 vector of weight per 2 steps, as i16 pairs
           int64_t kp = k0;
           for (; kp + 2 <= k_end; kp += 2) {
-            __m128i group0_0_i8 = _mm_mask_loadu_epi8(
-                _mm_setzero_si128(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                in0 + kp * size3 + window_base);
+            __m128i group0_0_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes,
+                                                      in0 + kp * size3 + window_base);
             __m256i group0_0_i16 = _mm256_cvtepi8_epi16(group0_0_i8);
             __m256i group0_0_u16 = group0_0_i16;
             __m512i group0 = _mm512_cvtepu16_epi32(group0_0_u16);
-            __m128i group0_1_i8 = _mm_mask_loadu_epi8(
-                _mm_setzero_si128(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                in0 + kp * size3 + size3 + window_base);
+            __m128i group0_1_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes,
+                                                      in0 + kp * size3 + size3 + window_base);
             __m256i group0_1_i16 = _mm256_cvtepi8_epi16(group0_1_i8);
             __m256i group0_1_u16 = group0_1_i16;
             __m512i group0_1 = _mm512_cvtepu16_epi32(group0_1_u16);
@@ -4389,16 +4324,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void conv
           }
           // the last steps, the missing ones zero
           if (kp < k_end) {
-            __m128i group0_0_i8 = _mm_mask_loadu_epi8(
-                _mm_setzero_si128(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                in0 + kp * size3 + window_base);
+            __m128i group0_0_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes,
+                                                      in0 + kp * size3 + window_base);
             __m256i group0_0_i16 = _mm256_cvtepi8_epi16(group0_0_i8);
             __m256i group0_0_u16 = group0_0_i16;
             __m512i group0 = _mm512_cvtepu16_epi32(group0_0_u16);
             if (kp + 1 < k_end) {
-              __m128i group0_1_i8 = _mm_mask_loadu_epi8(
-                  _mm_setzero_si128(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                  in0 + kp * size3 + size3 + window_base);
+              __m128i group0_1_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes,
+                                                        in0 + kp * size3 + size3 + window_base);
               __m256i group0_1_i16 = _mm256_cvtepi8_epi16(group0_1_i8);
               __m256i group0_1_u16 = group0_1_i16;
               __m512i group0_1 = _mm512_cvtepu16_epi32(group0_1_u16);
@@ -4420,47 +4353,30 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void conv
           for (; i + 8 <= size2; i += 8) {
             int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
             int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-            __m512i acc0_0 = _mm512_mask_loadu_epi32(
-                _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-            __m512i acc1_0 = _mm512_mask_loadu_epi32(
-                _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-            __m512i acc2_0 = _mm512_mask_loadu_epi32(
-                _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-            __m512i acc3_0 = _mm512_mask_loadu_epi32(
-                _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-            __m512i acc4_0 = _mm512_mask_loadu_epi32(
-                _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-            __m512i acc5_0 = _mm512_mask_loadu_epi32(
-                _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-            __m512i acc6_0 = _mm512_mask_loadu_epi32(
-                _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-            __m512i acc7_0 = _mm512_mask_loadu_epi32(
-                _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
+            __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+            __m512i acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+            __m512i acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+            __m512i acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+            __m512i acc4_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+            __m512i acc5_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+            __m512i acc6_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+            __m512i acc7_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
             // a later block: the sums so far
             if (k0 > 0) {
-              acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                                               out + out_base);
-              acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+              acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
+              acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                out + out_base + size3);
-              acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+              acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                out + out_base + 2 * size3);
-              acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+              acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                out + out_base + 3 * size3);
-              acc4_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+              acc4_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                out + out_base + 4 * size3);
-              acc5_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+              acc5_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                out + out_base + 5 * size3);
-              acc6_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+              acc6_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                out + out_base + 6 * size3);
-              acc7_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+              acc7_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                out + out_base + 7 * size3);
             }
             // ky
@@ -4474,9 +4390,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void conv
                 // ci, 2 steps per vpmaddwd
                 int64_t r6 = k0;
                 for (; r6 + 2 <= k_end; r6 += 2) {
-                  __m512i panel_v0 = _mm512_mask_loadu_epi32(
-                      _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                      panel + panel_window + 8 * r6);
+                  __m512i panel_v0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
+                                                             panel + panel_window + 8 * r6);
                   uint16_t in1_r0_bytes2;
                   __builtin_memcpy(&in1_r0_bytes2, in1 + in1_window + r6, sizeof in1_r0_bytes2);
                   __m256i in1_r0_halves = _mm256_set1_epi16((short)(in1_r0_bytes2));
@@ -4544,8 +4459,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void conv
                 // the last steps of ci
                 if (r6 < k_end) {
                   __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-                      _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                      panel + panel_window + 8 * r6);
+                      _mm512_setzero_si512(), tail_lanes, panel + panel_window + 8 * r6);
                   uint8_t in1_r0_last_group_0_u8 = in1[in1_window + r6];
                   uint32_t in1_r0_last_group = (uint32_t)in1_r0_last_group_0_u8;
                   if (r6 + 1 < k_end) {
@@ -4658,48 +4572,31 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void conv
               acc7_0 = _mm512_max_epi32(acc7_0, lo_e0);
               acc7_0 = _mm512_min_epi32(acc7_0, hi_e0);
             }
-            _mm512_mask_storeu_epi32(out + out_base,
-                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc0_0);
-            _mm512_mask_storeu_epi32(out + out_base + size3,
-                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc1_0);
-            _mm512_mask_storeu_epi32(out + out_base + 2 * size3,
-                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc2_0);
-            _mm512_mask_storeu_epi32(out + out_base + 3 * size3,
-                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc3_0);
-            _mm512_mask_storeu_epi32(out + out_base + 4 * size3,
-                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc4_0);
-            _mm512_mask_storeu_epi32(out + out_base + 5 * size3,
-                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc5_0);
-            _mm512_mask_storeu_epi32(out + out_base + 6 * size3,
-                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc6_0);
-            _mm512_mask_storeu_epi32(out + out_base + 7 * size3,
-                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc7_0);
+            _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
+            _mm512_mask_storeu_epi32(out + out_base + size3, tail_lanes, acc1_0);
+            _mm512_mask_storeu_epi32(out + out_base + 2 * size3, tail_lanes, acc2_0);
+            _mm512_mask_storeu_epi32(out + out_base + 3 * size3, tail_lanes, acc3_0);
+            _mm512_mask_storeu_epi32(out + out_base + 4 * size3, tail_lanes, acc4_0);
+            _mm512_mask_storeu_epi32(out + out_base + 5 * size3, tail_lanes, acc5_0);
+            _mm512_mask_storeu_epi32(out + out_base + 6 * size3, tail_lanes, acc6_0);
+            _mm512_mask_storeu_epi32(out + out_base + 7 * size3, tail_lanes, acc7_0);
           }
           // the rest: 4 rows
           for (; i + 4 <= size2; i += 4) {
             int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
             int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-            __m512i acc0_0 = _mm512_mask_loadu_epi32(
-                _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-            __m512i acc1_0 = _mm512_mask_loadu_epi32(
-                _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-            __m512i acc2_0 = _mm512_mask_loadu_epi32(
-                _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-            __m512i acc3_0 = _mm512_mask_loadu_epi32(
-                _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
+            __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+            __m512i acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+            __m512i acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+            __m512i acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
             // a later block: the sums so far
             if (k0 > 0) {
-              acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                                               out + out_base);
-              acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+              acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
+              acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                out + out_base + size3);
-              acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+              acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                out + out_base + 2 * size3);
-              acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+              acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                out + out_base + 3 * size3);
             }
             // ky
@@ -4713,9 +4610,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void conv
                 // ci, 2 steps per vpmaddwd
                 int64_t r6 = k0;
                 for (; r6 + 2 <= k_end; r6 += 2) {
-                  __m512i panel_v0 = _mm512_mask_loadu_epi32(
-                      _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                      panel + panel_window + 8 * r6);
+                  __m512i panel_v0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
+                                                             panel + panel_window + 8 * r6);
                   uint16_t in1_r0_bytes2;
                   __builtin_memcpy(&in1_r0_bytes2, in1 + in1_window + r6, sizeof in1_r0_bytes2);
                   __m256i in1_r0_halves = _mm256_set1_epi16((short)(in1_r0_bytes2));
@@ -4751,8 +4647,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void conv
                 // the last steps of ci
                 if (r6 < k_end) {
                   __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-                      _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                      panel + panel_window + 8 * r6);
+                      _mm512_setzero_si512(), tail_lanes, panel + panel_window + 8 * r6);
                   uint8_t in1_r0_last_group_0_u8 = in1[in1_window + r6];
                   uint32_t in1_r0_last_group = (uint32_t)in1_r0_last_group_0_u8;
                   if (r6 + 1 < k_end) {
@@ -4813,30 +4708,21 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void conv
               acc3_0 = _mm512_max_epi32(acc3_0, lo_e0);
               acc3_0 = _mm512_min_epi32(acc3_0, hi_e0);
             }
-            _mm512_mask_storeu_epi32(out + out_base,
-                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc0_0);
-            _mm512_mask_storeu_epi32(out + out_base + size3,
-                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc1_0);
-            _mm512_mask_storeu_epi32(out + out_base + 2 * size3,
-                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc2_0);
-            _mm512_mask_storeu_epi32(out + out_base + 3 * size3,
-                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc3_0);
+            _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
+            _mm512_mask_storeu_epi32(out + out_base + size3, tail_lanes, acc1_0);
+            _mm512_mask_storeu_epi32(out + out_base + 2 * size3, tail_lanes, acc2_0);
+            _mm512_mask_storeu_epi32(out + out_base + 3 * size3, tail_lanes, acc3_0);
           }
           // the rest: 2 rows
           for (; i + 2 <= size2; i += 2) {
             int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
             int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-            __m512i acc0_0 = _mm512_mask_loadu_epi32(
-                _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
-            __m512i acc1_0 = _mm512_mask_loadu_epi32(
-                _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
+            __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+            __m512i acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
             // a later block: the sums so far
             if (k0 > 0) {
-              acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                                               out + out_base);
-              acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
+              acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
+              acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                out + out_base + size3);
             }
             // ky
@@ -4850,9 +4736,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void conv
                 // ci, 2 steps per vpmaddwd
                 int64_t r6 = k0;
                 for (; r6 + 2 <= k_end; r6 += 2) {
-                  __m512i panel_v0 = _mm512_mask_loadu_epi32(
-                      _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                      panel + panel_window + 8 * r6);
+                  __m512i panel_v0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
+                                                             panel + panel_window + 8 * r6);
                   uint16_t in1_r0_bytes2;
                   __builtin_memcpy(&in1_r0_bytes2, in1 + in1_window + r6, sizeof in1_r0_bytes2);
                   __m256i in1_r0_halves = _mm256_set1_epi16((short)(in1_r0_bytes2));
@@ -4872,8 +4757,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void conv
                 // the last steps of ci
                 if (r6 < k_end) {
                   __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-                      _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                      panel + panel_window + 8 * r6);
+                      _mm512_setzero_si512(), tail_lanes, panel + panel_window + 8 * r6);
                   uint8_t in1_r0_last_group_0_u8 = in1[in1_window + r6];
                   uint32_t in1_r0_last_group = (uint32_t)in1_r0_last_group_0_u8;
                   if (r6 + 1 < k_end) {
@@ -4908,22 +4792,17 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void conv
               acc1_0 = _mm512_max_epi32(acc1_0, lo_e0);
               acc1_0 = _mm512_min_epi32(acc1_0, hi_e0);
             }
-            _mm512_mask_storeu_epi32(out + out_base,
-                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc0_0);
-            _mm512_mask_storeu_epi32(out + out_base + size3,
-                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc1_0);
+            _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
+            _mm512_mask_storeu_epi32(out + out_base + size3, tail_lanes, acc1_0);
           }
           // the rest: 1 row
           for (; i < size2; ++i) {
             int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
             int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-            __m512i acc0_0 = _mm512_mask_loadu_epi32(
-                _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), in2 + j);
+            __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
             // a later block: the sums so far
             if (k0 > 0) {
-              acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                                               out + out_base);
+              acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
             }
             // ky
             int64_t r4 = 0;
@@ -4936,9 +4815,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void conv
                 // ci, 2 steps per vpmaddwd
                 int64_t r6 = k0;
                 for (; r6 + 2 <= k_end; r6 += 2) {
-                  __m512i panel_v0 = _mm512_mask_loadu_epi32(
-                      _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                      panel + panel_window + 8 * r6);
+                  __m512i panel_v0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
+                                                             panel + panel_window + 8 * r6);
                   uint16_t in1_r0_bytes2;
                   __builtin_memcpy(&in1_r0_bytes2, in1 + in1_window + r6, sizeof in1_r0_bytes2);
                   __m256i in1_r0_halves = _mm256_set1_epi16((short)(in1_r0_bytes2));
@@ -4950,8 +4828,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void conv
                 // the last steps of ci
                 if (r6 < k_end) {
                   __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-                      _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)),
-                      panel + panel_window + 8 * r6);
+                      _mm512_setzero_si512(), tail_lanes, panel + panel_window + 8 * r6);
                   uint8_t in1_r0_last_group_0_u8 = in1[in1_window + r6];
                   uint32_t in1_r0_last_group = (uint32_t)in1_r0_last_group_0_u8;
                   if (r6 + 1 < k_end) {
@@ -4973,8 +4850,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void conv
               acc0_0 = _mm512_max_epi32(acc0_0, lo_e0);
               acc0_0 = _mm512_min_epi32(acc0_0, hi_e0);
             }
-            _mm512_mask_storeu_epi32(out + out_base,
-                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(size3 - j)), acc0_0);
+            _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
           }
         }
       }
@@ -12429,6 +12305,8 @@ __attribute__((target("avx2,avxvnni"))) void conv_u8i8_i32_avx2_avx_vnni(
   }
   // the rest of co: one partial vector, its loads and stores masked
   if (j < size3) {
+    const __m256i tail_lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
+                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     int64_t k_blocks_end = size6 > 1 ? size6 : 1;
     // blocks of 908 steps of ci through the panel
     int64_t k0 = 0;
@@ -12514,96 +12392,24 @@ __attribute__((target("avx2,avxvnni"))) void conv_u8i8_i32_avx2_avx_vnni(
           for (; i + 8 <= size2; i += 8) {
             int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
             int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-            const __m256i acc0_0_active = _mm256_cmpgt_epi32(
-                _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            __m256i acc0_0 = _mm256_blendv_epi8(
-                _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-                acc0_0_active);
-            const __m256i acc1_0_active = _mm256_cmpgt_epi32(
-                _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            __m256i acc1_0 = _mm256_blendv_epi8(
-                _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc1_0_active),
-                acc1_0_active);
-            const __m256i acc2_0_active = _mm256_cmpgt_epi32(
-                _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            __m256i acc2_0 = _mm256_blendv_epi8(
-                _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc2_0_active),
-                acc2_0_active);
-            const __m256i acc3_0_active = _mm256_cmpgt_epi32(
-                _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            __m256i acc3_0 = _mm256_blendv_epi8(
-                _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc3_0_active),
-                acc3_0_active);
-            const __m256i acc4_0_active = _mm256_cmpgt_epi32(
-                _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            __m256i acc4_0 = _mm256_blendv_epi8(
-                _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc4_0_active),
-                acc4_0_active);
-            const __m256i acc5_0_active = _mm256_cmpgt_epi32(
-                _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            __m256i acc5_0 = _mm256_blendv_epi8(
-                _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc5_0_active),
-                acc5_0_active);
-            const __m256i acc6_0_active = _mm256_cmpgt_epi32(
-                _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            __m256i acc6_0 = _mm256_blendv_epi8(
-                _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc6_0_active),
-                acc6_0_active);
-            const __m256i acc7_0_active = _mm256_cmpgt_epi32(
-                _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            __m256i acc7_0 = _mm256_blendv_epi8(
-                _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc7_0_active),
-                acc7_0_active);
+            __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+            __m256i acc1_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+            __m256i acc2_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+            __m256i acc3_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+            __m256i acc4_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+            __m256i acc5_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+            __m256i acc6_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+            __m256i acc7_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
             // a later block: the sums so far
             if (k0 > 0) {
-              const __m256i acc0_0_active_2 = _mm256_cmpgt_epi32(
-                  _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              acc0_0 = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_2),
-                  acc0_0_active_2);
-              const __m256i acc1_0_active_2 = _mm256_cmpgt_epi32(
-                  _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              acc1_0 = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(out + out_base + size3), acc1_0_active_2),
-                  acc1_0_active_2);
-              const __m256i acc2_0_active_2 = _mm256_cmpgt_epi32(
-                  _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              acc2_0 = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(out + out_base + 2 * size3), acc2_0_active_2),
-                  acc2_0_active_2);
-              const __m256i acc3_0_active_2 = _mm256_cmpgt_epi32(
-                  _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              acc3_0 = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(out + out_base + 3 * size3), acc3_0_active_2),
-                  acc3_0_active_2);
-              const __m256i acc4_0_active_2 = _mm256_cmpgt_epi32(
-                  _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              acc4_0 = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(out + out_base + 4 * size3), acc4_0_active_2),
-                  acc4_0_active_2);
-              const __m256i acc5_0_active_2 = _mm256_cmpgt_epi32(
-                  _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              acc5_0 = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(out + out_base + 5 * size3), acc5_0_active_2),
-                  acc5_0_active_2);
-              const __m256i acc6_0_active_2 = _mm256_cmpgt_epi32(
-                  _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              acc6_0 = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(out + out_base + 6 * size3), acc6_0_active_2),
-                  acc6_0_active_2);
-              const __m256i acc7_0_active_2 = _mm256_cmpgt_epi32(
-                  _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              acc7_0 = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(out + out_base + 7 * size3), acc7_0_active_2),
-                  acc7_0_active_2);
+              acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+              acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + size3), tail_lanes);
+              acc2_0 = _mm256_maskload_epi32((const int*)(out + out_base + 2 * size3), tail_lanes);
+              acc3_0 = _mm256_maskload_epi32((const int*)(out + out_base + 3 * size3), tail_lanes);
+              acc4_0 = _mm256_maskload_epi32((const int*)(out + out_base + 4 * size3), tail_lanes);
+              acc5_0 = _mm256_maskload_epi32((const int*)(out + out_base + 5 * size3), tail_lanes);
+              acc6_0 = _mm256_maskload_epi32((const int*)(out + out_base + 6 * size3), tail_lanes);
+              acc7_0 = _mm256_maskload_epi32((const int*)(out + out_base + 7 * size3), tail_lanes);
             }
             // ky
             int64_t r4 = 0;
@@ -12616,14 +12422,8 @@ __attribute__((target("avx2,avxvnni"))) void conv_u8i8_i32_avx2_avx_vnni(
                 // ci, 4 steps per vpdpbusd
                 int64_t r6 = k0;
                 for (; r6 + 4 <= k_end; r6 += 4) {
-                  const __m256i panel_v0_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  __m256i panel_v0 = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi32((const int*)(panel + panel_window + 2 * r6),
-                                            panel_v0_active),
-                      panel_v0_active);
+                  __m256i panel_v0 = _mm256_maskload_epi32(
+                      (const int*)(panel + panel_window + 2 * r6), tail_lanes);
                   uint32_t in1_r0_group;
                   __builtin_memcpy(&in1_r0_group, in1 + in1_window + r6, sizeof in1_r0_group);
                   __m256i in1_r0 = _mm256_set1_epi32((int)(in1_r0_group));
@@ -12666,14 +12466,8 @@ __attribute__((target("avx2,avxvnni"))) void conv_u8i8_i32_avx2_avx_vnni(
                 }
                 // the last steps of ci
                 if (r6 < k_end) {
-                  const __m256i panel_v0_last_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  __m256i panel_v0_last = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi32((const int*)(panel + panel_window + 2 * r6),
-                                            panel_v0_last_active),
-                      panel_v0_last_active);
+                  __m256i panel_v0_last = _mm256_maskload_epi32(
+                      (const int*)(panel + panel_window + 2 * r6), tail_lanes);
                   uint8_t in1_r0_last_group_0_u8 = in1[in1_window + r6];
                   uint32_t in1_r0_last_group = (uint32_t)in1_r0_last_group_0_u8;
                   if (r6 + 1 < k_end) {
@@ -12898,89 +12692,29 @@ __attribute__((target("avx2,avxvnni"))) void conv_u8i8_i32_avx2_avx_vnni(
               acc7_0 = _mm256_max_epi32(acc7_0, lo_e0);
               acc7_0 = _mm256_min_epi32(acc7_0, hi_e0);
             }
-            _mm256_maskstore_epi32((int*)(out + out_base),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                                   acc0_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + size3),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                                   acc1_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 2 * size3),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                                   acc2_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 3 * size3),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                                   acc3_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 4 * size3),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                                   acc4_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 5 * size3),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                                   acc5_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 6 * size3),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                                   acc6_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 7 * size3),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                                   acc7_0);
+            _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+            _mm256_maskstore_epi32((int*)(out + out_base + size3), tail_lanes, acc1_0);
+            _mm256_maskstore_epi32((int*)(out + out_base + 2 * size3), tail_lanes, acc2_0);
+            _mm256_maskstore_epi32((int*)(out + out_base + 3 * size3), tail_lanes, acc3_0);
+            _mm256_maskstore_epi32((int*)(out + out_base + 4 * size3), tail_lanes, acc4_0);
+            _mm256_maskstore_epi32((int*)(out + out_base + 5 * size3), tail_lanes, acc5_0);
+            _mm256_maskstore_epi32((int*)(out + out_base + 6 * size3), tail_lanes, acc6_0);
+            _mm256_maskstore_epi32((int*)(out + out_base + 7 * size3), tail_lanes, acc7_0);
           }
           // the rest: 4 rows
           for (; i + 4 <= size2; i += 4) {
             int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
             int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-            const __m256i acc0_0_active = _mm256_cmpgt_epi32(
-                _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            __m256i acc0_0 = _mm256_blendv_epi8(
-                _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-                acc0_0_active);
-            const __m256i acc1_0_active = _mm256_cmpgt_epi32(
-                _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            __m256i acc1_0 = _mm256_blendv_epi8(
-                _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc1_0_active),
-                acc1_0_active);
-            const __m256i acc2_0_active = _mm256_cmpgt_epi32(
-                _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            __m256i acc2_0 = _mm256_blendv_epi8(
-                _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc2_0_active),
-                acc2_0_active);
-            const __m256i acc3_0_active = _mm256_cmpgt_epi32(
-                _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            __m256i acc3_0 = _mm256_blendv_epi8(
-                _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc3_0_active),
-                acc3_0_active);
+            __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+            __m256i acc1_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+            __m256i acc2_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+            __m256i acc3_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
             // a later block: the sums so far
             if (k0 > 0) {
-              const __m256i acc0_0_active_3 = _mm256_cmpgt_epi32(
-                  _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              acc0_0 = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_3),
-                  acc0_0_active_3);
-              const __m256i acc1_0_active_3 = _mm256_cmpgt_epi32(
-                  _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              acc1_0 = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(out + out_base + size3), acc1_0_active_3),
-                  acc1_0_active_3);
-              const __m256i acc2_0_active_3 = _mm256_cmpgt_epi32(
-                  _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              acc2_0 = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(out + out_base + 2 * size3), acc2_0_active_3),
-                  acc2_0_active_3);
-              const __m256i acc3_0_active_3 = _mm256_cmpgt_epi32(
-                  _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              acc3_0 = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(out + out_base + 3 * size3), acc3_0_active_3),
-                  acc3_0_active_3);
+              acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+              acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + size3), tail_lanes);
+              acc2_0 = _mm256_maskload_epi32((const int*)(out + out_base + 2 * size3), tail_lanes);
+              acc3_0 = _mm256_maskload_epi32((const int*)(out + out_base + 3 * size3), tail_lanes);
             }
             // ky
             int64_t r4 = 0;
@@ -12993,14 +12727,8 @@ __attribute__((target("avx2,avxvnni"))) void conv_u8i8_i32_avx2_avx_vnni(
                 // ci, 4 steps per vpdpbusd
                 int64_t r6 = k0;
                 for (; r6 + 4 <= k_end; r6 += 4) {
-                  const __m256i panel_v0_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  __m256i panel_v0 = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi32((const int*)(panel + panel_window + 2 * r6),
-                                            panel_v0_active),
-                      panel_v0_active);
+                  __m256i panel_v0 = _mm256_maskload_epi32(
+                      (const int*)(panel + panel_window + 2 * r6), tail_lanes);
                   uint32_t in1_r0_group;
                   __builtin_memcpy(&in1_r0_group, in1 + in1_window + r6, sizeof in1_r0_group);
                   __m256i in1_r0 = _mm256_set1_epi32((int)(in1_r0_group));
@@ -13023,14 +12751,8 @@ __attribute__((target("avx2,avxvnni"))) void conv_u8i8_i32_avx2_avx_vnni(
                 }
                 // the last steps of ci
                 if (r6 < k_end) {
-                  const __m256i panel_v0_last_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  __m256i panel_v0_last = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi32((const int*)(panel + panel_window + 2 * r6),
-                                            panel_v0_last_active),
-                      panel_v0_last_active);
+                  __m256i panel_v0_last = _mm256_maskload_epi32(
+                      (const int*)(panel + panel_window + 2 * r6), tail_lanes);
                   uint8_t in1_r0_last_group_0_u8 = in1[in1_window + r6];
                   uint32_t in1_r0_last_group = (uint32_t)in1_r0_last_group_0_u8;
                   if (r6 + 1 < k_end) {
@@ -13147,51 +12869,21 @@ __attribute__((target("avx2,avxvnni"))) void conv_u8i8_i32_avx2_avx_vnni(
               acc3_0 = _mm256_max_epi32(acc3_0, lo_e0);
               acc3_0 = _mm256_min_epi32(acc3_0, hi_e0);
             }
-            _mm256_maskstore_epi32((int*)(out + out_base),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                                   acc0_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + size3),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                                   acc1_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 2 * size3),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                                   acc2_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 3 * size3),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                                   acc3_0);
+            _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+            _mm256_maskstore_epi32((int*)(out + out_base + size3), tail_lanes, acc1_0);
+            _mm256_maskstore_epi32((int*)(out + out_base + 2 * size3), tail_lanes, acc2_0);
+            _mm256_maskstore_epi32((int*)(out + out_base + 3 * size3), tail_lanes, acc3_0);
           }
           // the rest: 2 rows
           for (; i + 2 <= size2; i += 2) {
             int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
             int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-            const __m256i acc0_0_active = _mm256_cmpgt_epi32(
-                _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            __m256i acc0_0 = _mm256_blendv_epi8(
-                _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-                acc0_0_active);
-            const __m256i acc1_0_active = _mm256_cmpgt_epi32(
-                _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            __m256i acc1_0 = _mm256_blendv_epi8(
-                _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc1_0_active),
-                acc1_0_active);
+            __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+            __m256i acc1_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
             // a later block: the sums so far
             if (k0 > 0) {
-              const __m256i acc0_0_active_4 = _mm256_cmpgt_epi32(
-                  _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              acc0_0 = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_4),
-                  acc0_0_active_4);
-              const __m256i acc1_0_active_4 = _mm256_cmpgt_epi32(
-                  _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              acc1_0 = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(out + out_base + size3), acc1_0_active_4),
-                  acc1_0_active_4);
+              acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+              acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + size3), tail_lanes);
             }
             // ky
             int64_t r4 = 0;
@@ -13204,14 +12896,8 @@ __attribute__((target("avx2,avxvnni"))) void conv_u8i8_i32_avx2_avx_vnni(
                 // ci, 4 steps per vpdpbusd
                 int64_t r6 = k0;
                 for (; r6 + 4 <= k_end; r6 += 4) {
-                  const __m256i panel_v0_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  __m256i panel_v0 = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi32((const int*)(panel + panel_window + 2 * r6),
-                                            panel_v0_active),
-                      panel_v0_active);
+                  __m256i panel_v0 = _mm256_maskload_epi32(
+                      (const int*)(panel + panel_window + 2 * r6), tail_lanes);
                   uint32_t in1_r0_group;
                   __builtin_memcpy(&in1_r0_group, in1 + in1_window + r6, sizeof in1_r0_group);
                   __m256i in1_r0 = _mm256_set1_epi32((int)(in1_r0_group));
@@ -13224,14 +12910,8 @@ __attribute__((target("avx2,avxvnni"))) void conv_u8i8_i32_avx2_avx_vnni(
                 }
                 // the last steps of ci
                 if (r6 < k_end) {
-                  const __m256i panel_v0_last_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  __m256i panel_v0_last = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi32((const int*)(panel + panel_window + 2 * r6),
-                                            panel_v0_last_active),
-                      panel_v0_last_active);
+                  __m256i panel_v0_last = _mm256_maskload_epi32(
+                      (const int*)(panel + panel_window + 2 * r6), tail_lanes);
                   uint8_t in1_r0_last_group_0_u8 = in1[in1_window + r6];
                   uint32_t in1_r0_last_group = (uint32_t)in1_r0_last_group_0_u8;
                   if (r6 + 1 < k_end) {
@@ -13294,32 +12974,17 @@ __attribute__((target("avx2,avxvnni"))) void conv_u8i8_i32_avx2_avx_vnni(
               acc1_0 = _mm256_max_epi32(acc1_0, lo_e0);
               acc1_0 = _mm256_min_epi32(acc1_0, hi_e0);
             }
-            _mm256_maskstore_epi32((int*)(out + out_base),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                                   acc0_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + size3),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                                   acc1_0);
+            _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+            _mm256_maskstore_epi32((int*)(out + out_base + size3), tail_lanes, acc1_0);
           }
           // the rest: 1 row
           for (; i < size2; ++i) {
             int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
             int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-            const __m256i acc0_0_active = _mm256_cmpgt_epi32(
-                _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            __m256i acc0_0 = _mm256_blendv_epi8(
-                _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-                acc0_0_active);
+            __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
             // a later block: the sums so far
             if (k0 > 0) {
-              const __m256i acc0_0_active_5 = _mm256_cmpgt_epi32(
-                  _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              acc0_0 = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_5),
-                  acc0_0_active_5);
+              acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
             }
             // ky
             int64_t r4 = 0;
@@ -13332,14 +12997,8 @@ __attribute__((target("avx2,avxvnni"))) void conv_u8i8_i32_avx2_avx_vnni(
                 // ci, 4 steps per vpdpbusd
                 int64_t r6 = k0;
                 for (; r6 + 4 <= k_end; r6 += 4) {
-                  const __m256i panel_v0_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  __m256i panel_v0 = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi32((const int*)(panel + panel_window + 2 * r6),
-                                            panel_v0_active),
-                      panel_v0_active);
+                  __m256i panel_v0 = _mm256_maskload_epi32(
+                      (const int*)(panel + panel_window + 2 * r6), tail_lanes);
                   uint32_t in1_r0_group;
                   __builtin_memcpy(&in1_r0_group, in1 + in1_window + r6, sizeof in1_r0_group);
                   __m256i in1_r0 = _mm256_set1_epi32((int)(in1_r0_group));
@@ -13347,14 +13006,8 @@ __attribute__((target("avx2,avxvnni"))) void conv_u8i8_i32_avx2_avx_vnni(
                 }
                 // the last steps of ci
                 if (r6 < k_end) {
-                  const __m256i panel_v0_last_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  __m256i panel_v0_last = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi32((const int*)(panel + panel_window + 2 * r6),
-                                            panel_v0_last_active),
-                      panel_v0_last_active);
+                  __m256i panel_v0_last = _mm256_maskload_epi32(
+                      (const int*)(panel + panel_window + 2 * r6), tail_lanes);
                   uint8_t in1_r0_last_group_0_u8 = in1[in1_window + r6];
                   uint32_t in1_r0_last_group = (uint32_t)in1_r0_last_group_0_u8;
                   if (r6 + 1 < k_end) {
@@ -13390,10 +13043,7 @@ __attribute__((target("avx2,avxvnni"))) void conv_u8i8_i32_avx2_avx_vnni(
               acc0_0 = _mm256_max_epi32(acc0_0, lo_e0);
               acc0_0 = _mm256_min_epi32(acc0_0, hi_e0);
             }
-            _mm256_maskstore_epi32((int*)(out + out_base),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                                   acc0_0);
+            _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
           }
         }
       }
@@ -20449,6 +20099,8 @@ __attribute__((target("avx2"))) void conv_u8i8_i32_avx2(const int8_t* in0, const
   }
   // the rest of co: one partial vector, its loads and stores masked
   if (j < size3) {
+    const __m256i tail_lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
+                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     int64_t k_blocks_end = size6 > 1 ? size6 : 1;
     // blocks of 454 steps of ci through the panel
     int64_t k0 = 0;
@@ -20510,96 +20162,24 @@ __attribute__((target("avx2"))) void conv_u8i8_i32_avx2(const int8_t* in0, const
           for (; i + 8 <= size2; i += 8) {
             int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
             int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-            const __m256i acc0_0_active = _mm256_cmpgt_epi32(
-                _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            __m256i acc0_0 = _mm256_blendv_epi8(
-                _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-                acc0_0_active);
-            const __m256i acc1_0_active = _mm256_cmpgt_epi32(
-                _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            __m256i acc1_0 = _mm256_blendv_epi8(
-                _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc1_0_active),
-                acc1_0_active);
-            const __m256i acc2_0_active = _mm256_cmpgt_epi32(
-                _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            __m256i acc2_0 = _mm256_blendv_epi8(
-                _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc2_0_active),
-                acc2_0_active);
-            const __m256i acc3_0_active = _mm256_cmpgt_epi32(
-                _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            __m256i acc3_0 = _mm256_blendv_epi8(
-                _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc3_0_active),
-                acc3_0_active);
-            const __m256i acc4_0_active = _mm256_cmpgt_epi32(
-                _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            __m256i acc4_0 = _mm256_blendv_epi8(
-                _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc4_0_active),
-                acc4_0_active);
-            const __m256i acc5_0_active = _mm256_cmpgt_epi32(
-                _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            __m256i acc5_0 = _mm256_blendv_epi8(
-                _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc5_0_active),
-                acc5_0_active);
-            const __m256i acc6_0_active = _mm256_cmpgt_epi32(
-                _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            __m256i acc6_0 = _mm256_blendv_epi8(
-                _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc6_0_active),
-                acc6_0_active);
-            const __m256i acc7_0_active = _mm256_cmpgt_epi32(
-                _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            __m256i acc7_0 = _mm256_blendv_epi8(
-                _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc7_0_active),
-                acc7_0_active);
+            __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+            __m256i acc1_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+            __m256i acc2_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+            __m256i acc3_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+            __m256i acc4_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+            __m256i acc5_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+            __m256i acc6_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+            __m256i acc7_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
             // a later block: the sums so far
             if (k0 > 0) {
-              const __m256i acc0_0_active_2 = _mm256_cmpgt_epi32(
-                  _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              acc0_0 = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_2),
-                  acc0_0_active_2);
-              const __m256i acc1_0_active_2 = _mm256_cmpgt_epi32(
-                  _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              acc1_0 = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(out + out_base + size3), acc1_0_active_2),
-                  acc1_0_active_2);
-              const __m256i acc2_0_active_2 = _mm256_cmpgt_epi32(
-                  _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              acc2_0 = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(out + out_base + 2 * size3), acc2_0_active_2),
-                  acc2_0_active_2);
-              const __m256i acc3_0_active_2 = _mm256_cmpgt_epi32(
-                  _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              acc3_0 = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(out + out_base + 3 * size3), acc3_0_active_2),
-                  acc3_0_active_2);
-              const __m256i acc4_0_active_2 = _mm256_cmpgt_epi32(
-                  _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              acc4_0 = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(out + out_base + 4 * size3), acc4_0_active_2),
-                  acc4_0_active_2);
-              const __m256i acc5_0_active_2 = _mm256_cmpgt_epi32(
-                  _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              acc5_0 = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(out + out_base + 5 * size3), acc5_0_active_2),
-                  acc5_0_active_2);
-              const __m256i acc6_0_active_2 = _mm256_cmpgt_epi32(
-                  _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              acc6_0 = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(out + out_base + 6 * size3), acc6_0_active_2),
-                  acc6_0_active_2);
-              const __m256i acc7_0_active_2 = _mm256_cmpgt_epi32(
-                  _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              acc7_0 = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(out + out_base + 7 * size3), acc7_0_active_2),
-                  acc7_0_active_2);
+              acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+              acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + size3), tail_lanes);
+              acc2_0 = _mm256_maskload_epi32((const int*)(out + out_base + 2 * size3), tail_lanes);
+              acc3_0 = _mm256_maskload_epi32((const int*)(out + out_base + 3 * size3), tail_lanes);
+              acc4_0 = _mm256_maskload_epi32((const int*)(out + out_base + 4 * size3), tail_lanes);
+              acc5_0 = _mm256_maskload_epi32((const int*)(out + out_base + 5 * size3), tail_lanes);
+              acc6_0 = _mm256_maskload_epi32((const int*)(out + out_base + 6 * size3), tail_lanes);
+              acc7_0 = _mm256_maskload_epi32((const int*)(out + out_base + 7 * size3), tail_lanes);
             }
             // ky
             int64_t r4 = 0;
@@ -20612,14 +20192,8 @@ __attribute__((target("avx2"))) void conv_u8i8_i32_avx2(const int8_t* in0, const
                 // ci, 2 steps per vpmaddwd
                 int64_t r6 = k0;
                 for (; r6 + 2 <= k_end; r6 += 2) {
-                  const __m256i panel_v0_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  __m256i panel_v0 = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi32((const int*)(panel + panel_window + 4 * r6),
-                                            panel_v0_active),
-                      panel_v0_active);
+                  __m256i panel_v0 = _mm256_maskload_epi32(
+                      (const int*)(panel + panel_window + 4 * r6), tail_lanes);
                   uint16_t in1_r0_bytes2;
                   __builtin_memcpy(&in1_r0_bytes2, in1 + in1_window + r6, sizeof in1_r0_bytes2);
                   __m128i in1_r0_halves = _mm_set1_epi16((short)(in1_r0_bytes2));
@@ -20686,14 +20260,8 @@ __attribute__((target("avx2"))) void conv_u8i8_i32_avx2(const int8_t* in0, const
                 }
                 // the last steps of ci
                 if (r6 < k_end) {
-                  const __m256i panel_v0_last_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  __m256i panel_v0_last = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi32((const int*)(panel + panel_window + 4 * r6),
-                                            panel_v0_last_active),
-                      panel_v0_last_active);
+                  __m256i panel_v0_last = _mm256_maskload_epi32(
+                      (const int*)(panel + panel_window + 4 * r6), tail_lanes);
                   uint8_t in1_r0_last_group_0_u8 = in1[in1_window + r6];
                   uint32_t in1_r0_last_group = (uint32_t)in1_r0_last_group_0_u8;
                   if (r6 + 1 < k_end) {
@@ -20806,89 +20374,29 @@ __attribute__((target("avx2"))) void conv_u8i8_i32_avx2(const int8_t* in0, const
               acc7_0 = _mm256_max_epi32(acc7_0, lo_e0);
               acc7_0 = _mm256_min_epi32(acc7_0, hi_e0);
             }
-            _mm256_maskstore_epi32((int*)(out + out_base),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                                   acc0_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + size3),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                                   acc1_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 2 * size3),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                                   acc2_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 3 * size3),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                                   acc3_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 4 * size3),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                                   acc4_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 5 * size3),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                                   acc5_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 6 * size3),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                                   acc6_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 7 * size3),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                                   acc7_0);
+            _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+            _mm256_maskstore_epi32((int*)(out + out_base + size3), tail_lanes, acc1_0);
+            _mm256_maskstore_epi32((int*)(out + out_base + 2 * size3), tail_lanes, acc2_0);
+            _mm256_maskstore_epi32((int*)(out + out_base + 3 * size3), tail_lanes, acc3_0);
+            _mm256_maskstore_epi32((int*)(out + out_base + 4 * size3), tail_lanes, acc4_0);
+            _mm256_maskstore_epi32((int*)(out + out_base + 5 * size3), tail_lanes, acc5_0);
+            _mm256_maskstore_epi32((int*)(out + out_base + 6 * size3), tail_lanes, acc6_0);
+            _mm256_maskstore_epi32((int*)(out + out_base + 7 * size3), tail_lanes, acc7_0);
           }
           // the rest: 4 rows
           for (; i + 4 <= size2; i += 4) {
             int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
             int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-            const __m256i acc0_0_active = _mm256_cmpgt_epi32(
-                _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            __m256i acc0_0 = _mm256_blendv_epi8(
-                _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-                acc0_0_active);
-            const __m256i acc1_0_active = _mm256_cmpgt_epi32(
-                _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            __m256i acc1_0 = _mm256_blendv_epi8(
-                _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc1_0_active),
-                acc1_0_active);
-            const __m256i acc2_0_active = _mm256_cmpgt_epi32(
-                _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            __m256i acc2_0 = _mm256_blendv_epi8(
-                _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc2_0_active),
-                acc2_0_active);
-            const __m256i acc3_0_active = _mm256_cmpgt_epi32(
-                _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            __m256i acc3_0 = _mm256_blendv_epi8(
-                _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc3_0_active),
-                acc3_0_active);
+            __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+            __m256i acc1_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+            __m256i acc2_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+            __m256i acc3_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
             // a later block: the sums so far
             if (k0 > 0) {
-              const __m256i acc0_0_active_3 = _mm256_cmpgt_epi32(
-                  _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              acc0_0 = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_3),
-                  acc0_0_active_3);
-              const __m256i acc1_0_active_3 = _mm256_cmpgt_epi32(
-                  _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              acc1_0 = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(out + out_base + size3), acc1_0_active_3),
-                  acc1_0_active_3);
-              const __m256i acc2_0_active_3 = _mm256_cmpgt_epi32(
-                  _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              acc2_0 = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(out + out_base + 2 * size3), acc2_0_active_3),
-                  acc2_0_active_3);
-              const __m256i acc3_0_active_3 = _mm256_cmpgt_epi32(
-                  _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              acc3_0 = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(out + out_base + 3 * size3), acc3_0_active_3),
-                  acc3_0_active_3);
+              acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+              acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + size3), tail_lanes);
+              acc2_0 = _mm256_maskload_epi32((const int*)(out + out_base + 2 * size3), tail_lanes);
+              acc3_0 = _mm256_maskload_epi32((const int*)(out + out_base + 3 * size3), tail_lanes);
             }
             // ky
             int64_t r4 = 0;
@@ -20901,14 +20409,8 @@ __attribute__((target("avx2"))) void conv_u8i8_i32_avx2(const int8_t* in0, const
                 // ci, 2 steps per vpmaddwd
                 int64_t r6 = k0;
                 for (; r6 + 2 <= k_end; r6 += 2) {
-                  const __m256i panel_v0_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  __m256i panel_v0 = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi32((const int*)(panel + panel_window + 4 * r6),
-                                            panel_v0_active),
-                      panel_v0_active);
+                  __m256i panel_v0 = _mm256_maskload_epi32(
+                      (const int*)(panel + panel_window + 4 * r6), tail_lanes);
                   uint16_t in1_r0_bytes2;
                   __builtin_memcpy(&in1_r0_bytes2, in1 + in1_window + r6, sizeof in1_r0_bytes2);
                   __m128i in1_r0_halves = _mm_set1_epi16((short)(in1_r0_bytes2));
@@ -20943,14 +20445,8 @@ __attribute__((target("avx2"))) void conv_u8i8_i32_avx2(const int8_t* in0, const
                 }
                 // the last steps of ci
                 if (r6 < k_end) {
-                  const __m256i panel_v0_last_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  __m256i panel_v0_last = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi32((const int*)(panel + panel_window + 4 * r6),
-                                            panel_v0_last_active),
-                      panel_v0_last_active);
+                  __m256i panel_v0_last = _mm256_maskload_epi32(
+                      (const int*)(panel + panel_window + 4 * r6), tail_lanes);
                   uint8_t in1_r0_last_group_0_u8 = in1[in1_window + r6];
                   uint32_t in1_r0_last_group = (uint32_t)in1_r0_last_group_0_u8;
                   if (r6 + 1 < k_end) {
@@ -21011,51 +20507,21 @@ __attribute__((target("avx2"))) void conv_u8i8_i32_avx2(const int8_t* in0, const
               acc3_0 = _mm256_max_epi32(acc3_0, lo_e0);
               acc3_0 = _mm256_min_epi32(acc3_0, hi_e0);
             }
-            _mm256_maskstore_epi32((int*)(out + out_base),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                                   acc0_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + size3),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                                   acc1_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 2 * size3),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                                   acc2_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 3 * size3),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                                   acc3_0);
+            _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+            _mm256_maskstore_epi32((int*)(out + out_base + size3), tail_lanes, acc1_0);
+            _mm256_maskstore_epi32((int*)(out + out_base + 2 * size3), tail_lanes, acc2_0);
+            _mm256_maskstore_epi32((int*)(out + out_base + 3 * size3), tail_lanes, acc3_0);
           }
           // the rest: 2 rows
           for (; i + 2 <= size2; i += 2) {
             int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
             int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-            const __m256i acc0_0_active = _mm256_cmpgt_epi32(
-                _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            __m256i acc0_0 = _mm256_blendv_epi8(
-                _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-                acc0_0_active);
-            const __m256i acc1_0_active = _mm256_cmpgt_epi32(
-                _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            __m256i acc1_0 = _mm256_blendv_epi8(
-                _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc1_0_active),
-                acc1_0_active);
+            __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+            __m256i acc1_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
             // a later block: the sums so far
             if (k0 > 0) {
-              const __m256i acc0_0_active_4 = _mm256_cmpgt_epi32(
-                  _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              acc0_0 = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_4),
-                  acc0_0_active_4);
-              const __m256i acc1_0_active_4 = _mm256_cmpgt_epi32(
-                  _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              acc1_0 = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(out + out_base + size3), acc1_0_active_4),
-                  acc1_0_active_4);
+              acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+              acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + size3), tail_lanes);
             }
             // ky
             int64_t r4 = 0;
@@ -21068,14 +20534,8 @@ __attribute__((target("avx2"))) void conv_u8i8_i32_avx2(const int8_t* in0, const
                 // ci, 2 steps per vpmaddwd
                 int64_t r6 = k0;
                 for (; r6 + 2 <= k_end; r6 += 2) {
-                  const __m256i panel_v0_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  __m256i panel_v0 = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi32((const int*)(panel + panel_window + 4 * r6),
-                                            panel_v0_active),
-                      panel_v0_active);
+                  __m256i panel_v0 = _mm256_maskload_epi32(
+                      (const int*)(panel + panel_window + 4 * r6), tail_lanes);
                   uint16_t in1_r0_bytes2;
                   __builtin_memcpy(&in1_r0_bytes2, in1 + in1_window + r6, sizeof in1_r0_bytes2);
                   __m128i in1_r0_halves = _mm_set1_epi16((short)(in1_r0_bytes2));
@@ -21094,14 +20554,8 @@ __attribute__((target("avx2"))) void conv_u8i8_i32_avx2(const int8_t* in0, const
                 }
                 // the last steps of ci
                 if (r6 < k_end) {
-                  const __m256i panel_v0_last_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  __m256i panel_v0_last = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi32((const int*)(panel + panel_window + 4 * r6),
-                                            panel_v0_last_active),
-                      panel_v0_last_active);
+                  __m256i panel_v0_last = _mm256_maskload_epi32(
+                      (const int*)(panel + panel_window + 4 * r6), tail_lanes);
                   uint8_t in1_r0_last_group_0_u8 = in1[in1_window + r6];
                   uint32_t in1_r0_last_group = (uint32_t)in1_r0_last_group_0_u8;
                   if (r6 + 1 < k_end) {
@@ -21136,32 +20590,17 @@ __attribute__((target("avx2"))) void conv_u8i8_i32_avx2(const int8_t* in0, const
               acc1_0 = _mm256_max_epi32(acc1_0, lo_e0);
               acc1_0 = _mm256_min_epi32(acc1_0, hi_e0);
             }
-            _mm256_maskstore_epi32((int*)(out + out_base),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                                   acc0_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + size3),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                                   acc1_0);
+            _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+            _mm256_maskstore_epi32((int*)(out + out_base + size3), tail_lanes, acc1_0);
           }
           // the rest: 1 row
           for (; i < size2; ++i) {
             int64_t in1_base = i * size6 + p0 * stride0 + p1 * stride1;
             int64_t out_base = i * size3 + j + out_stride0 * p0 + out_stride1 * p1;
-            const __m256i acc0_0_active = _mm256_cmpgt_epi32(
-                _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-            __m256i acc0_0 = _mm256_blendv_epi8(
-                _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-                acc0_0_active);
+            __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
             // a later block: the sums so far
             if (k0 > 0) {
-              const __m256i acc0_0_active_5 = _mm256_cmpgt_epi32(
-                  _mm256_set1_epi32((int)(size3 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              acc0_0 = _mm256_blendv_epi8(
-                  _mm256_setzero_si256(),
-                  _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_5),
-                  acc0_0_active_5);
+              acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
             }
             // ky
             int64_t r4 = 0;
@@ -21174,14 +20613,8 @@ __attribute__((target("avx2"))) void conv_u8i8_i32_avx2(const int8_t* in0, const
                 // ci, 2 steps per vpmaddwd
                 int64_t r6 = k0;
                 for (; r6 + 2 <= k_end; r6 += 2) {
-                  const __m256i panel_v0_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  __m256i panel_v0 = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi32((const int*)(panel + panel_window + 4 * r6),
-                                            panel_v0_active),
-                      panel_v0_active);
+                  __m256i panel_v0 = _mm256_maskload_epi32(
+                      (const int*)(panel + panel_window + 4 * r6), tail_lanes);
                   uint16_t in1_r0_bytes2;
                   __builtin_memcpy(&in1_r0_bytes2, in1 + in1_window + r6, sizeof in1_r0_bytes2);
                   __m128i in1_r0_halves = _mm_set1_epi16((short)(in1_r0_bytes2));
@@ -21192,14 +20625,8 @@ __attribute__((target("avx2"))) void conv_u8i8_i32_avx2(const int8_t* in0, const
                 }
                 // the last steps of ci
                 if (r6 < k_end) {
-                  const __m256i panel_v0_last_active =
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                  __m256i panel_v0_last = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi32((const int*)(panel + panel_window + 4 * r6),
-                                            panel_v0_last_active),
-                      panel_v0_last_active);
+                  __m256i panel_v0_last = _mm256_maskload_epi32(
+                      (const int*)(panel + panel_window + 4 * r6), tail_lanes);
                   uint8_t in1_r0_last_group_0_u8 = in1[in1_window + r6];
                   uint32_t in1_r0_last_group = (uint32_t)in1_r0_last_group_0_u8;
                   if (r6 + 1 < k_end) {
@@ -21221,10 +20648,7 @@ __attribute__((target("avx2"))) void conv_u8i8_i32_avx2(const int8_t* in0, const
               acc0_0 = _mm256_max_epi32(acc0_0, lo_e0);
               acc0_0 = _mm256_min_epi32(acc0_0, hi_e0);
             }
-            _mm256_maskstore_epi32((int*)(out + out_base),
-                                   _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size3 - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                                   acc0_0);
+            _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
           }
         }
       }

@@ -224,15 +224,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void map_
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    __m512i a_v_tail = _mm512_mask_loadu_epi16(
-        _mm512_setzero_si512(), (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), in0 + i);
-    __m512i b_v_tail = _mm512_mask_loadu_epi16(
-        _mm512_setzero_si512(), (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), in1 + i);
+    const __mmask32 active = (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i));
+    __m512i a_v_tail = _mm512_mask_loadu_epi16(_mm512_setzero_si512(), active, in0 + i);
+    __m512i b_v_tail = _mm512_mask_loadu_epi16(_mm512_setzero_si512(), active, in1 + i);
     __mmask32 t8_tail = _mm512_cmp_epi16_mask(a_v_tail, b_v_tail, _MM_CMPINT_NLE);
     __m512i t9_tail = _mm512_sub_epi16(a_v_tail, b_v_tail);
     __m512i t10_tail = _mm512_sub_epi16(b_v_tail, a_v_tail);
     __m512i t11_tail = _mm512_mask_blend_epi16(t8_tail, t10_tail, t9_tail);
-    _mm512_mask_storeu_epi16(out0 + i, (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), t11_tail);
+    _mm512_mask_storeu_epi16(out0 + i, active, t11_tail);
   }
 }
 #endif

@@ -139,13 +139,12 @@ map_axpby_fma_f32_avx512(const float* in0, const float* in1, int64_t n, float sc
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    __m512 x_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in0 + i);
-    __m512 y_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in1 + i);
+    const __mmask16 active = (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i));
+    __m512 x_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(), active, in0 + i);
+    __m512 y_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(), active, in1 + i);
     __m512 t4_tail = _mm512_mul_ps(k1, y_v_tail);
     __m512 t5_tail = _mm512_fmadd_ps(k0, x_v_tail, t4_tail);
-    _mm512_mask_storeu_ps(out0 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t5_tail);
+    _mm512_mask_storeu_ps(out0 + i, active, t5_tail);
   }
 }
 #endif
@@ -222,22 +221,13 @@ __attribute__((target("avx2,fma"))) void map_axpby_fma_f32_avx2_fma(const float*
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    const __m256i x_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    __m256 x_v_tail = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                       _mm256_maskload_ps((const float*)(in0 + i), x_v_tail_active),
-                                       _mm256_castsi256_ps(x_v_tail_active));
-    const __m256i y_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    __m256 y_v_tail = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                       _mm256_maskload_ps((const float*)(in1 + i), y_v_tail_active),
-                                       _mm256_castsi256_ps(y_v_tail_active));
+    const __m256i active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    __m256 x_v_tail = _mm256_maskload_ps((const float*)(in0 + i), active);
+    __m256 y_v_tail = _mm256_maskload_ps((const float*)(in1 + i), active);
     __m256 t4_tail = _mm256_mul_ps(k1, y_v_tail);
     __m256 t5_tail = _mm256_fmadd_ps(k0, x_v_tail, t4_tail);
-    _mm256_maskstore_ps((float*)(out0 + i),
-                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        t5_tail);
+    _mm256_maskstore_ps((float*)(out0 + i), active, t5_tail);
   }
 }
 #endif

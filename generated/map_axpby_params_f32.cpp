@@ -163,10 +163,9 @@ map_axpby_params_f32_avx512(const float* in0, const float* in1, int64_t n, float
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    __m512 x_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in0 + i);
-    __m512 y_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in1 + i);
+    const __mmask16 active = (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i));
+    __m512 x_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(), active, in0 + i);
+    __m512 y_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(), active, in1 + i);
     __m512 t16_tail = _mm512_mul_ps(k0, x_v_tail);
     __m512 t17_tail = _mm512_mul_ps(k1, y_v_tail);
     __m512 t18_tail = _mm512_add_ps(t16_tail, t17_tail);
@@ -175,9 +174,9 @@ map_axpby_params_f32_avx512(const float* in0, const float* in1, int64_t n, float
     __m512 t21_tail = _mm512_div_ps(t19_tail, t20_tail);
     __m512 t22_tail = _mm512_mul_ps(x_v_tail, k1);
     __m512 t23_tail = _mm512_xor_ps(t22_tail, _mm512_set1_ps(-0.0f));
-    _mm512_mask_storeu_ps(out0 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t18_tail);
-    _mm512_mask_storeu_ps(out1 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t21_tail);
-    _mm512_mask_storeu_ps(out2 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t23_tail);
+    _mm512_mask_storeu_ps(out0 + i, active, t18_tail);
+    _mm512_mask_storeu_ps(out1 + i, active, t21_tail);
+    _mm512_mask_storeu_ps(out2 + i, active, t23_tail);
   }
 }
 #endif
@@ -281,16 +280,10 @@ __attribute__((target("avx2,fma"))) void map_axpby_params_f32_avx2_fma(const flo
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    const __m256i x_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    __m256 x_v_tail = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                       _mm256_maskload_ps((const float*)(in0 + i), x_v_tail_active),
-                                       _mm256_castsi256_ps(x_v_tail_active));
-    const __m256i y_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    __m256 y_v_tail = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                       _mm256_maskload_ps((const float*)(in1 + i), y_v_tail_active),
-                                       _mm256_castsi256_ps(y_v_tail_active));
+    const __m256i active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    __m256 x_v_tail = _mm256_maskload_ps((const float*)(in0 + i), active);
+    __m256 y_v_tail = _mm256_maskload_ps((const float*)(in1 + i), active);
     __m256 t16_tail = _mm256_mul_ps(k0, x_v_tail);
     __m256 t17_tail = _mm256_mul_ps(k1, y_v_tail);
     __m256 t18_tail = _mm256_add_ps(t16_tail, t17_tail);
@@ -299,18 +292,9 @@ __attribute__((target("avx2,fma"))) void map_axpby_params_f32_avx2_fma(const flo
     __m256 t21_tail = _mm256_div_ps(t19_tail, t20_tail);
     __m256 t22_tail = _mm256_mul_ps(x_v_tail, k1);
     __m256 t23_tail = _mm256_xor_ps(t22_tail, _mm256_set1_ps(-0.0f));
-    _mm256_maskstore_ps((float*)(out0 + i),
-                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        t18_tail);
-    _mm256_maskstore_ps((float*)(out1 + i),
-                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        t21_tail);
-    _mm256_maskstore_ps((float*)(out2 + i),
-                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        t23_tail);
+    _mm256_maskstore_ps((float*)(out0 + i), active, t18_tail);
+    _mm256_maskstore_ps((float*)(out1 + i), active, t21_tail);
+    _mm256_maskstore_ps((float*)(out2 + i), active, t23_tail);
   }
 }
 #endif

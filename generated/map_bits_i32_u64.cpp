@@ -239,12 +239,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void map_
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    __m512i x_v_tail = _mm512_mask_loadu_epi64(
-        _mm512_setzero_si512(), (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), in0 + i);
-    __m512i y_v_tail = _mm512_mask_loadu_epi64(
-        _mm512_setzero_si512(), (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), in1 + i);
-    __m256i w_v_tail = _mm256_mask_loadu_epi32(
-        _mm256_setzero_si256(), (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), in2 + i);
+    const __mmask8 active = (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i));
+    __m512i x_v_tail = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), active, in0 + i);
+    __m512i y_v_tail = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), active, in1 + i);
+    __m256i w_v_tail = _mm256_mask_loadu_epi32(_mm256_setzero_si256(), active, in2 + i);
     __m512i t36_tail = _mm512_srli_epi64(x_v_tail, 33);
     __m512i t37_tail = _mm512_slli_epi64(x_v_tail, 31);
     __m512i t38_tail = _mm512_or_si512(t36_tail, t37_tail);
@@ -263,9 +261,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void map_
     __m256i t51_tail = _mm256_srai_epi32(w_v_tail, 31);
     __m256i t52_tail = _mm256_and_si256(t51_tail, k2);
     __m256i t53_tail = _mm256_xor_si256(t50_tail, t52_tail);
-    _mm512_mask_storeu_epi64(out0 + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), t40_tail);
-    _mm512_mask_storeu_epi64(out1 + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), t46_tail);
-    _mm256_mask_storeu_epi32(out2 + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), t53_tail);
+    _mm512_mask_storeu_epi64(out0 + i, active, t40_tail);
+    _mm512_mask_storeu_epi64(out1 + i, active, t46_tail);
+    _mm256_mask_storeu_epi32(out2 + i, active, t53_tail);
   }
 }
 #endif
@@ -437,16 +435,10 @@ __attribute__((target("avx2"))) void map_bits_i32_u64_avx2(const uint64_t* in0, 
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    const __m256i x_v_tail_active =
+    const __m256i active =
         _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3));
-    __m256i x_v_tail = _mm256_blendv_epi8(
-        _mm256_setzero_si256(), _mm256_maskload_epi64((const long long*)(in0 + i), x_v_tail_active),
-        x_v_tail_active);
-    const __m256i y_v_tail_active =
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3));
-    __m256i y_v_tail = _mm256_blendv_epi8(
-        _mm256_setzero_si256(), _mm256_maskload_epi64((const long long*)(in1 + i), y_v_tail_active),
-        y_v_tail_active);
+    __m256i x_v_tail = _mm256_maskload_epi64((const long long*)(in0 + i), active);
+    __m256i y_v_tail = _mm256_maskload_epi64((const long long*)(in1 + i), active);
     __m128i w_v_tail = simdgen_load_prefix16((const uint8_t*)(in2 + i), (n - i) * 4);
     __m256i t36_tail = _mm256_srli_epi64(x_v_tail, 33);
     __m256i t37_tail = _mm256_slli_epi64(x_v_tail, 31);
@@ -472,14 +464,8 @@ __attribute__((target("avx2"))) void map_bits_i32_u64_avx2(const uint64_t* in0, 
     __m128i t51_tail = _mm_srai_epi32(w_v_tail, 31);
     __m128i t52_tail = _mm_and_si128(t51_tail, k2);
     __m128i t53_tail = _mm_xor_si128(t50_tail, t52_tail);
-    _mm256_maskstore_epi64(
-        (long long*)(out0 + i),
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3)),
-        t40_tail);
-    _mm256_maskstore_epi64(
-        (long long*)(out1 + i),
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3)),
-        t46_tail);
+    _mm256_maskstore_epi64((long long*)(out0 + i), active, t40_tail);
+    _mm256_maskstore_epi64((long long*)(out1 + i), active, t46_tail);
     simdgen_store_prefix16((uint8_t*)(out2 + i), t53_tail, (n - i) * 4);
   }
 }

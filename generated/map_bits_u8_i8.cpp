@@ -289,10 +289,9 @@ map_bits_u8_i8_avx512_gfni(const uint8_t* in0, const int8_t* in1, int64_t n, uin
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    __m512i a_v_tail = _mm512_mask_loadu_epi8(
-        _mm512_setzero_si512(), (__mmask64)_bzhi_u64(~0ull, (unsigned)(n - i)), in0 + i);
-    __m512i s_v_tail = _mm512_mask_loadu_epi8(
-        _mm512_setzero_si512(), (__mmask64)_bzhi_u64(~0ull, (unsigned)(n - i)), in1 + i);
+    const __mmask64 active = (__mmask64)_bzhi_u64(~0ull, (unsigned)(n - i));
+    __m512i a_v_tail = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), active, in0 + i);
+    __m512i s_v_tail = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), active, in1 + i);
     __m512i t36_tail = _mm512_gf2p8affine_epi64_epi8(
         a_v_tail, _mm512_set1_epi64((long long)0x1020408000000000ull), 0);
     __m512i t37_tail = _mm512_gf2p8affine_epi64_epi8(
@@ -318,10 +317,10 @@ map_bits_u8_i8_avx512_gfni(const uint8_t* in0, const int8_t* in1, int64_t n, uin
     __m512i t51_tail = _mm512_xor_si512(s_v_tail, k3);
     __m512i t52_tail = _mm512_or_si512(t51_tail, k4);
     __m512i t53_tail = _mm512_mask_blend_epi8(t49_tail, t52_tail, t50_tail);
-    _mm512_mask_storeu_epi8(out0 + i, (__mmask64)_bzhi_u64(~0ull, (unsigned)(n - i)), t38_tail);
-    _mm512_mask_storeu_epi8(out1 + i, (__mmask64)_bzhi_u64(~0ull, (unsigned)(n - i)), t42_tail);
-    _mm512_mask_storeu_epi8(out2 + i, (__mmask64)_bzhi_u64(~0ull, (unsigned)(n - i)), t47_tail);
-    _mm512_mask_storeu_epi8(out3 + i, (__mmask64)_bzhi_u64(~0ull, (unsigned)(n - i)), t53_tail);
+    _mm512_mask_storeu_epi8(out0 + i, active, t38_tail);
+    _mm512_mask_storeu_epi8(out1 + i, active, t42_tail);
+    _mm512_mask_storeu_epi8(out2 + i, active, t47_tail);
+    _mm512_mask_storeu_epi8(out3 + i, active, t53_tail);
   }
 }
 #endif
@@ -452,10 +451,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void map_
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    __m512i a_v_tail = _mm512_mask_loadu_epi8(
-        _mm512_setzero_si512(), (__mmask64)_bzhi_u64(~0ull, (unsigned)(n - i)), in0 + i);
-    __m512i s_v_tail = _mm512_mask_loadu_epi8(
-        _mm512_setzero_si512(), (__mmask64)_bzhi_u64(~0ull, (unsigned)(n - i)), in1 + i);
+    const __mmask64 active = (__mmask64)_bzhi_u64(~0ull, (unsigned)(n - i));
+    __m512i a_v_tail = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), active, in0 + i);
+    __m512i s_v_tail = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), active, in1 + i);
     __m512i t36_tail = _mm512_and_si512(_mm512_srli_epi16(a_v_tail, 4), _mm512_set1_epi8(15));
     __m512i t37_tail = _mm512_and_si512(_mm512_slli_epi16(a_v_tail, 4), _mm512_set1_epi8(-16));
     __m512i t38_tail = _mm512_or_si512(t36_tail, t37_tail);
@@ -483,10 +481,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void map_
     __m512i t51_tail = _mm512_xor_si512(s_v_tail, k3);
     __m512i t52_tail = _mm512_or_si512(t51_tail, k4);
     __m512i t53_tail = _mm512_mask_blend_epi8(t49_tail, t52_tail, t50_tail);
-    _mm512_mask_storeu_epi8(out0 + i, (__mmask64)_bzhi_u64(~0ull, (unsigned)(n - i)), t38_tail);
-    _mm512_mask_storeu_epi8(out1 + i, (__mmask64)_bzhi_u64(~0ull, (unsigned)(n - i)), t42_tail);
-    _mm512_mask_storeu_epi8(out2 + i, (__mmask64)_bzhi_u64(~0ull, (unsigned)(n - i)), t47_tail);
-    _mm512_mask_storeu_epi8(out3 + i, (__mmask64)_bzhi_u64(~0ull, (unsigned)(n - i)), t53_tail);
+    _mm512_mask_storeu_epi8(out0 + i, active, t38_tail);
+    _mm512_mask_storeu_epi8(out1 + i, active, t42_tail);
+    _mm512_mask_storeu_epi8(out2 + i, active, t47_tail);
+    _mm512_mask_storeu_epi8(out3 + i, active, t53_tail);
   }
 }
 #endif

@@ -213,16 +213,15 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void map_
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    __m512i a_v_tail = _mm512_mask_loadu_epi8(
-        _mm512_setzero_si512(), (__mmask64)_bzhi_u64(~0ull, (unsigned)(n - i)), in0 + i);
-    __m512i b_v_tail = _mm512_mask_loadu_epi8(
-        _mm512_setzero_si512(), (__mmask64)_bzhi_u64(~0ull, (unsigned)(n - i)), in1 + i);
+    const __mmask64 active = (__mmask64)_bzhi_u64(~0ull, (unsigned)(n - i));
+    __m512i a_v_tail = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), active, in0 + i);
+    __m512i b_v_tail = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), active, in1 + i);
     __m512i t6_tail = _mm512_adds_epu8(a_v_tail, b_v_tail);
     __m512i t7_tail = _mm512_subs_epu8(a_v_tail, b_v_tail);
     __m512i t8_tail = _mm512_avg_epu8(a_v_tail, b_v_tail);
-    _mm512_mask_storeu_epi8(out0 + i, (__mmask64)_bzhi_u64(~0ull, (unsigned)(n - i)), t6_tail);
-    _mm512_mask_storeu_epi8(out1 + i, (__mmask64)_bzhi_u64(~0ull, (unsigned)(n - i)), t7_tail);
-    _mm512_mask_storeu_epi8(out2 + i, (__mmask64)_bzhi_u64(~0ull, (unsigned)(n - i)), t8_tail);
+    _mm512_mask_storeu_epi8(out0 + i, active, t6_tail);
+    _mm512_mask_storeu_epi8(out1 + i, active, t7_tail);
+    _mm512_mask_storeu_epi8(out2 + i, active, t8_tail);
   }
 }
 #endif

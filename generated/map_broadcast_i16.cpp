@@ -213,11 +213,10 @@ map_broadcast_i16_avx512(const int16_t* in0, const int16_t* in1, const int16_t* 
     }
     // the rest: one partial vector, its loads and stores masked
     if (c < cols) {
-      __m512i x_v_tail = _mm512_mask_loadu_epi16(_mm512_setzero_si512(),
-                                                 (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                                                 in0 + c + cols * r);
-      __m512i bias_v_tail = _mm512_mask_loadu_epi16(
-          _mm512_setzero_si512(), (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - c)), in1 + c);
+      const __mmask32 active = (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - c));
+      __m512i x_v_tail =
+          _mm512_mask_loadu_epi16(_mm512_setzero_si512(), active, in0 + c + cols * r);
+      __m512i bias_v_tail = _mm512_mask_loadu_epi16(_mm512_setzero_si512(), active, in1 + c);
       const int16_t* scale_v_tail_at = in2 + r;
       __m128i scale_v_tail_q0 = _mm_setzero_si128();
       if (0 < cols - c)
@@ -293,8 +292,7 @@ map_broadcast_i16_avx512(const int16_t* in0, const int16_t* in1, const int16_t* 
       scale_v_tail = _mm512_inserti32x4(scale_v_tail, scale_v_tail_q3, 3);
       __m512i t4_tail = _mm512_mullo_epi16(x_v_tail, scale_v_tail);
       __m512i t5_tail = _mm512_add_epi16(t4_tail, bias_v_tail);
-      _mm512_mask_storeu_epi16(out0 + c + cols * r, (__mmask32)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                               t5_tail);
+      _mm512_mask_storeu_epi16(out0 + c + cols * r, active, t5_tail);
     }
   }
 }

@@ -108,6 +108,7 @@ map_complex_norm_f64_avx512(const double* in0, const double* in1, int64_t n, dou
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
+    const __mmask8 active = (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i));
     const double* re_v_tail_at = in0 + 2 * i;
     const __m128d re_v_tail_q0 = _mm_setr_pd((0 < n - i ? re_v_tail_at[0] : (double)(0)),
                                              (1 < n - i ? re_v_tail_at[2] : (double)(0)));
@@ -137,8 +138,8 @@ map_complex_norm_f64_avx512(const double* in0, const double* in1, int64_t n, dou
     __m512d t3_tail = _mm512_mul_pd(im_v_tail, im_v_tail);
     __m512d t4_tail = _mm512_fmadd_pd(re_v_tail, re_v_tail, t3_tail);
     __m512d t5_tail = _mm512_mul_pd(re_v_tail, k0);
-    _mm512_mask_storeu_pd(out0 + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), t4_tail);
-    _mm512_mask_storeu_pd(out1 + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), t5_tail);
+    _mm512_mask_storeu_pd(out0 + i, active, t4_tail);
+    _mm512_mask_storeu_pd(out1 + i, active, t5_tail);
   }
 }
 #endif
@@ -211,6 +212,8 @@ __attribute__((target("avx2,fma"))) void map_complex_norm_f64_avx2_fma(const dou
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
+    const __m256i active =
+        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3));
     const double* re_v_tail_at = in0 + 2 * i;
     const __m128d re_v_tail_q0 = _mm_setr_pd((0 < n - i ? re_v_tail_at[0] : (double)(0)),
                                              (1 < n - i ? re_v_tail_at[2] : (double)(0)));
@@ -226,14 +229,8 @@ __attribute__((target("avx2,fma"))) void map_complex_norm_f64_avx2_fma(const dou
     __m256d t3_tail = _mm256_mul_pd(im_v_tail, im_v_tail);
     __m256d t4_tail = _mm256_fmadd_pd(re_v_tail, re_v_tail, t3_tail);
     __m256d t5_tail = _mm256_mul_pd(re_v_tail, k0);
-    _mm256_maskstore_pd(
-        (double*)(out0 + i),
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3)),
-        t4_tail);
-    _mm256_maskstore_pd(
-        (double*)(out1 + i),
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3)),
-        t5_tail);
+    _mm256_maskstore_pd((double*)(out0 + i), active, t4_tail);
+    _mm256_maskstore_pd((double*)(out1 + i), active, t5_tail);
   }
 }
 #endif

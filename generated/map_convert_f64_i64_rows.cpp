@@ -234,15 +234,12 @@ map_convert_f64_i64_rows_avx512(const double* in0, const int64_t* in1, const uin
     }
     // the rest: one partial vector, its loads and stores masked
     if (c < cols) {
-      __m512d x_v_tail =
-          _mm512_mask_loadu_pd(_mm512_setzero_pd(), (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                               in0 + c + r * stride);
-      __m512i a_v_tail = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                 (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                                                 in1 + c + r * stride);
-      __m512i u_v_tail = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                 (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                                                 in2 + c + r * stride);
+      const __mmask8 active = (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c));
+      __m512d x_v_tail = _mm512_mask_loadu_pd(_mm512_setzero_pd(), active, in0 + c + r * stride);
+      __m512i a_v_tail =
+          _mm512_mask_loadu_epi64(_mm512_setzero_si512(), active, in1 + c + r * stride);
+      __m512i u_v_tail =
+          _mm512_mask_loadu_epi64(_mm512_setzero_si512(), active, in2 + c + r * stride);
       __m512d t26_tail = _mm512_mul_pd(x_v_tail, k0);
       __m512d t27_tail_r = t26_tail;
       __m512i t27_tail = _mm512_maskz_mov_epi64(
@@ -271,16 +268,11 @@ map_convert_f64_i64_rows_avx512(const double* in0, const int64_t* in1, const uin
       __m512d t36_tail = _mm512_cvtepi64_pd(a_v_tail);
       __m512d t37_tail = _mm512_cvtepu64_pd(u_v_tail);
       __m512d t38_tail = _mm512_sub_pd(t36_tail, t37_tail);
-      _mm512_mask_storeu_epi64(out0 + c + r * stride,
-                               (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)), t29_tail);
-      _mm512_mask_storeu_epi64(out1 + c + r * stride,
-                               (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)), t30_tail);
-      _mm512_mask_storeu_epi64(out2 + c + r * stride,
-                               (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)), t33_tail);
-      _mm512_mask_storeu_epi64(out3 + c + r * stride,
-                               (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)), t35_tail);
-      _mm512_mask_storeu_pd(out4 + c + r * stride, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                            t38_tail);
+      _mm512_mask_storeu_epi64(out0 + c + r * stride, active, t29_tail);
+      _mm512_mask_storeu_epi64(out1 + c + r * stride, active, t30_tail);
+      _mm512_mask_storeu_epi64(out2 + c + r * stride, active, t33_tail);
+      _mm512_mask_storeu_epi64(out3 + c + r * stride, active, t35_tail);
+      _mm512_mask_storeu_pd(out4 + c + r * stride, active, t38_tail);
     }
   }
 }
@@ -696,24 +688,11 @@ __attribute__((target("avx2"))) void map_convert_f64_i64_rows_avx2(
     }
     // the rest: one partial vector, its loads and stores masked
     if (c < cols) {
-      const __m256i x_v_tail_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                                         _mm256_setr_epi64x(0, 1, 2, 3));
-      __m256d x_v_tail = _mm256_blendv_pd(
-          _mm256_setzero_pd(),
-          _mm256_maskload_pd((const double*)(in0 + c + r * stride), x_v_tail_active),
-          _mm256_castsi256_pd(x_v_tail_active));
-      const __m256i a_v_tail_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                                         _mm256_setr_epi64x(0, 1, 2, 3));
-      __m256i a_v_tail = _mm256_blendv_epi8(
-          _mm256_setzero_si256(),
-          _mm256_maskload_epi64((const long long*)(in1 + c + r * stride), a_v_tail_active),
-          a_v_tail_active);
-      const __m256i u_v_tail_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                                         _mm256_setr_epi64x(0, 1, 2, 3));
-      __m256i u_v_tail = _mm256_blendv_epi8(
-          _mm256_setzero_si256(),
-          _mm256_maskload_epi64((const long long*)(in2 + c + r * stride), u_v_tail_active),
-          u_v_tail_active);
+      const __m256i active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
+                                                _mm256_setr_epi64x(0, 1, 2, 3));
+      __m256d x_v_tail = _mm256_maskload_pd((const double*)(in0 + c + r * stride), active);
+      __m256i a_v_tail = _mm256_maskload_epi64((const long long*)(in1 + c + r * stride), active);
+      __m256i u_v_tail = _mm256_maskload_epi64((const long long*)(in2 + c + r * stride), active);
       __m256d t26_tail = _mm256_mul_pd(x_v_tail, k0);
       double t27_tail_lanes_in[4];
       _mm256_storeu_pd(t27_tail_lanes_in, t26_tail);
@@ -819,26 +798,11 @@ __attribute__((target("avx2"))) void map_convert_f64_i64_rows_avx2(
           _mm256_castsi256_pd(_mm256_blend_epi16(
               u_v_tail, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0xCC)));
       __m256d t38_tail = _mm256_sub_pd(t36_tail, t37_tail);
-      _mm256_maskstore_epi64((long long*)(out0 + c + r * stride),
-                             _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                                _mm256_setr_epi64x(0, 1, 2, 3)),
-                             t29_tail);
-      _mm256_maskstore_epi64((long long*)(out1 + c + r * stride),
-                             _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                                _mm256_setr_epi64x(0, 1, 2, 3)),
-                             t30_tail);
-      _mm256_maskstore_epi64((long long*)(out2 + c + r * stride),
-                             _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                                _mm256_setr_epi64x(0, 1, 2, 3)),
-                             t33_tail);
-      _mm256_maskstore_epi64((long long*)(out3 + c + r * stride),
-                             _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                                _mm256_setr_epi64x(0, 1, 2, 3)),
-                             t35_tail);
-      _mm256_maskstore_pd((double*)(out4 + c + r * stride),
-                          _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                             _mm256_setr_epi64x(0, 1, 2, 3)),
-                          t38_tail);
+      _mm256_maskstore_epi64((long long*)(out0 + c + r * stride), active, t29_tail);
+      _mm256_maskstore_epi64((long long*)(out1 + c + r * stride), active, t30_tail);
+      _mm256_maskstore_epi64((long long*)(out2 + c + r * stride), active, t33_tail);
+      _mm256_maskstore_epi64((long long*)(out3 + c + r * stride), active, t35_tail);
+      _mm256_maskstore_pd((double*)(out4 + c + r * stride), active, t38_tail);
     }
   }
 }

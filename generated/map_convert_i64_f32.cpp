@@ -263,12 +263,10 @@ map_convert_i64_f32_avx512(const int64_t* in0, const uint64_t* in1, const uint8_
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    __m512i a_v_tail = _mm512_mask_loadu_epi64(
-        _mm512_setzero_si512(), (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), in0 + i);
-    __m512i u_v_tail = _mm512_mask_loadu_epi64(
-        _mm512_setzero_si512(), (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), in1 + i);
-    __m128i b_v_tail = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                           (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), in2 + i);
+    const __mmask8 active = (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i));
+    __m512i a_v_tail = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), active, in0 + i);
+    __m512i u_v_tail = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), active, in1 + i);
+    __m128i b_v_tail = _mm_mask_loadu_epi8(_mm_setzero_si128(), active, in2 + i);
     __m256 t26_tail = _mm512_cvtepi64_ps(a_v_tail);
     __m256 t27_tail = _mm512_cvtepu64_ps(u_v_tail);
     __m256i t28_tail_w = _mm256_cvtepu8_epi32(b_v_tail);
@@ -293,11 +291,11 @@ map_convert_i64_f32_avx512(const int64_t* in0, const uint64_t* in1, const uint8_
     __m128i t36_tail = _mm_min_epu8(b_v_tail, _mm_set1_epi8((char)(127ull)));
     __m128i t37_tail = _mm512_cvtepi64_epi8(a_v_tail);
     __m128i t38_tail = _mm_sub_epi8(t36_tail, t37_tail);
-    _mm256_mask_storeu_ps(out0 + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), t26_tail);
-    _mm256_mask_storeu_ps(out1 + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), t29_tail);
-    _mm512_mask_storeu_epi64(out2 + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), t33_tail);
-    _mm512_mask_storeu_epi64(out3 + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), t35_tail);
-    _mm_mask_storeu_epi8(out4 + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), t38_tail);
+    _mm256_mask_storeu_ps(out0 + i, active, t26_tail);
+    _mm256_mask_storeu_ps(out1 + i, active, t29_tail);
+    _mm512_mask_storeu_epi64(out2 + i, active, t33_tail);
+    _mm512_mask_storeu_epi64(out3 + i, active, t35_tail);
+    _mm_mask_storeu_epi8(out4 + i, active, t38_tail);
   }
 }
 #endif
@@ -634,16 +632,10 @@ __attribute__((target("avx2"))) void map_convert_i64_f32_avx2(
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    const __m256i a_v_tail_active =
+    const __m256i active =
         _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3));
-    __m256i a_v_tail = _mm256_blendv_epi8(
-        _mm256_setzero_si256(), _mm256_maskload_epi64((const long long*)(in0 + i), a_v_tail_active),
-        a_v_tail_active);
-    const __m256i u_v_tail_active =
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3));
-    __m256i u_v_tail = _mm256_blendv_epi8(
-        _mm256_setzero_si256(), _mm256_maskload_epi64((const long long*)(in1 + i), u_v_tail_active),
-        u_v_tail_active);
+    __m256i a_v_tail = _mm256_maskload_epi64((const long long*)(in0 + i), active);
+    __m256i u_v_tail = _mm256_maskload_epi64((const long long*)(in1 + i), active);
     __m128i b_v_tail = simdgen_load_prefix16((const uint8_t*)(in2 + i), (n - i) * 1);
     int64_t t26_tail_lanes_in[4];
     _mm256_storeu_si256((__m256i*)(t26_tail_lanes_in), a_v_tail);
@@ -725,14 +717,8 @@ __attribute__((target("avx2"))) void map_convert_i64_f32_avx2(
     __m128i t38_tail = _mm_sub_epi8(t36_tail, t37_tail);
     simdgen_store_prefix16((uint8_t*)(out0 + i), _mm_castps_si128(t26_tail), (n - i) * 4);
     simdgen_store_prefix16((uint8_t*)(out1 + i), _mm_castps_si128(t29_tail), (n - i) * 4);
-    _mm256_maskstore_epi64(
-        (long long*)(out2 + i),
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3)),
-        t33_tail);
-    _mm256_maskstore_epi64(
-        (long long*)(out3 + i),
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3)),
-        t35_tail);
+    _mm256_maskstore_epi64((long long*)(out2 + i), active, t33_tail);
+    _mm256_maskstore_epi64((long long*)(out3 + i), active, t35_tail);
     simdgen_store_prefix16((uint8_t*)(out4 + i), t38_tail, (n - i) * 1);
   }
 }

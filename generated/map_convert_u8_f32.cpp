@@ -291,10 +291,9 @@ map_convert_u8_f32_avx512(const uint8_t* in0, const float* in1, int64_t n, float
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    __m128i px_v_tail = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                            (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in0 + i);
-    __m512 x_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in1 + i);
+    const __mmask16 active = (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i));
+    __m128i px_v_tail = _mm_mask_loadu_epi8(_mm_setzero_si128(), active, in0 + i);
+    __m512 x_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(), active, in1 + i);
     __m512i t22_tail_w = _mm512_cvtepu8_epi32(px_v_tail);
     __m512 t22_tail = _mm512_cvtepi32_ps(t22_tail_w);
     __m512 t23_tail = _mm512_mul_ps(t22_tail, k0);
@@ -328,10 +327,10 @@ map_convert_u8_f32_avx512(const uint8_t* in0, const float* in1, int64_t n, float
             _mm512_cmp_ps_mask(t31_tail_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
             _mm512_set1_epi32((int)(2147483647))));
     __m512 t32_tail = _mm512_cvtepi32_ps(t31_tail);
-    _mm_mask_storeu_epi8(out0 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t25_tail);
-    _mm512_mask_storeu_epi32(out1 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t28_tail);
-    _mm256_mask_storeu_epi16(out2 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t30_tail);
-    _mm512_mask_storeu_ps(out3 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t32_tail);
+    _mm_mask_storeu_epi8(out0 + i, active, t25_tail);
+    _mm512_mask_storeu_epi32(out1 + i, active, t28_tail);
+    _mm256_mask_storeu_epi16(out2 + i, active, t30_tail);
+    _mm512_mask_storeu_ps(out3 + i, active, t32_tail);
   }
 }
 #endif
@@ -555,12 +554,10 @@ __attribute__((target("avx2"))) void map_convert_u8_f32_avx2(const uint8_t* in0,
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
+    const __m256i active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     __m128i px_v_tail = simdgen_load_prefix16((const uint8_t*)(in0 + i), (n - i) * 1);
-    const __m256i x_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    __m256 x_v_tail = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                       _mm256_maskload_ps((const float*)(in1 + i), x_v_tail_active),
-                                       _mm256_castsi256_ps(x_v_tail_active));
+    __m256 x_v_tail = _mm256_maskload_ps((const float*)(in1 + i), active);
     __m256i t22_tail_w = _mm256_cvtepu8_epi32(px_v_tail);
     __m256 t22_tail = _mm256_cvtepi32_ps(t22_tail_w);
     __m256 t23_tail = _mm256_mul_ps(t22_tail, k0);
@@ -606,15 +603,9 @@ __attribute__((target("avx2"))) void map_convert_u8_f32_avx2(const uint8_t* in0,
         _mm256_castps_si256(_mm256_cmp_ps(x_v_tail, x_v_tail, _CMP_ORD_Q)));
     __m256 t32_tail = _mm256_cvtepi32_ps(t31_tail);
     simdgen_store_prefix16((uint8_t*)(out0 + i), t25_tail, (n - i) * 1);
-    _mm256_maskstore_epi32((int*)(out1 + i),
-                           _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                           t28_tail);
+    _mm256_maskstore_epi32((int*)(out1 + i), active, t28_tail);
     simdgen_store_prefix16((uint8_t*)(out2 + i), t30_tail, (n - i) * 2);
-    _mm256_maskstore_ps((float*)(out3 + i),
-                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        t32_tail);
+    _mm256_maskstore_ps((float*)(out3 + i), active, t32_tail);
   }
 }
 #endif

@@ -564,36 +564,21 @@ map_convert_widths_i64_avx512(const int8_t* in0, const uint8_t* in1, const int16
     }
     // the rest: one partial vector, its loads and stores masked
     if (c < cols) {
-      __m128i a_v_tail =
-          _mm_mask_loadu_epi8(_mm_setzero_si128(), (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                              in0 + c + r * stride);
-      __m128i b_v_tail =
-          _mm_mask_loadu_epi8(_mm_setzero_si128(), (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                              in1 + c + r * stride);
-      __m128i c_v_tail =
-          _mm_mask_loadu_epi16(_mm_setzero_si128(), (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                               in2 + c + r * stride);
-      __m128i d_v_tail =
-          _mm_mask_loadu_epi16(_mm_setzero_si128(), (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                               in3 + c + r * stride);
-      __m256i e_v_tail = _mm256_mask_loadu_epi32(_mm256_setzero_si256(),
-                                                 (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                                                 in4 + c + r * stride);
-      __m256i f_v_tail = _mm256_mask_loadu_epi32(_mm256_setzero_si256(),
-                                                 (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                                                 in5 + c + r * stride);
-      __m512i g_v_tail = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                 (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                                                 in6 + c + r * stride);
-      __m512i h_v_tail = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                 (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                                                 in7 + c + r * stride);
-      __m256 x_v_tail =
-          _mm256_mask_loadu_ps(_mm256_setzero_ps(), (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                               in8 + c + r * stride);
-      __m512d y_v_tail =
-          _mm512_mask_loadu_pd(_mm512_setzero_pd(), (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                               in9 + c + r * stride);
+      const __mmask8 active = (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c));
+      __m128i a_v_tail = _mm_mask_loadu_epi8(_mm_setzero_si128(), active, in0 + c + r * stride);
+      __m128i b_v_tail = _mm_mask_loadu_epi8(_mm_setzero_si128(), active, in1 + c + r * stride);
+      __m128i c_v_tail = _mm_mask_loadu_epi16(_mm_setzero_si128(), active, in2 + c + r * stride);
+      __m128i d_v_tail = _mm_mask_loadu_epi16(_mm_setzero_si128(), active, in3 + c + r * stride);
+      __m256i e_v_tail =
+          _mm256_mask_loadu_epi32(_mm256_setzero_si256(), active, in4 + c + r * stride);
+      __m256i f_v_tail =
+          _mm256_mask_loadu_epi32(_mm256_setzero_si256(), active, in5 + c + r * stride);
+      __m512i g_v_tail =
+          _mm512_mask_loadu_epi64(_mm512_setzero_si512(), active, in6 + c + r * stride);
+      __m512i h_v_tail =
+          _mm512_mask_loadu_epi64(_mm512_setzero_si512(), active, in7 + c + r * stride);
+      __m256 x_v_tail = _mm256_mask_loadu_ps(_mm256_setzero_ps(), active, in8 + c + r * stride);
+      __m512d y_v_tail = _mm512_mask_loadu_pd(_mm512_setzero_pd(), active, in9 + c + r * stride);
       __m512i t126_tail = _mm512_cvtepi8_epi64(a_v_tail);
       __m512i t127_tail_w = _mm512_cvtepu8_epi64(b_v_tail);
       __m512i t127_tail = t127_tail_w;
@@ -702,30 +687,18 @@ map_convert_widths_i64_avx512(const int8_t* in0, const uint8_t* in1, const int16
       __mmask8 t186_tail = _mm512_cmp_epi64_mask(t185_tail, g_v_tail, _MM_CMPINT_NLE);
       __m128i t187_tail = _mm512_cvtepi64_epi8(g_v_tail);
       __m128i t188_tail = _mm_mask_blend_epi8(t186_tail, t187_tail, a_v_tail);
-      _mm512_mask_storeu_epi64(out0 + c + r * stride,
-                               (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)), t136_tail);
-      _mm_mask_storeu_epi8(out1 + c + r * stride, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                           t141_tail);
-      _mm_mask_storeu_epi8(out2 + c + r * stride, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                           t146_tail);
-      _mm_mask_storeu_epi16(out3 + c + r * stride, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                            t151_tail);
-      _mm_mask_storeu_epi16(out4 + c + r * stride, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                            t156_tail);
-      _mm256_mask_storeu_epi32(out5 + c + r * stride,
-                               (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)), t161_tail);
-      _mm256_mask_storeu_ps(out6 + c + r * stride, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                            t168_tail);
-      _mm512_mask_storeu_pd(out7 + c + r * stride, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                            t175_tail);
-      _mm512_mask_storeu_epi64(out8 + c + r * stride,
-                               (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)), t178_tail);
-      _mm_mask_storeu_epi8(out9 + c + r * stride, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                           t181_tail);
-      _mm_mask_storeu_epi16(out10 + c + r * stride, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                            t184_tail);
-      _mm_mask_storeu_epi8(out11 + c + r * stride, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                           t188_tail);
+      _mm512_mask_storeu_epi64(out0 + c + r * stride, active, t136_tail);
+      _mm_mask_storeu_epi8(out1 + c + r * stride, active, t141_tail);
+      _mm_mask_storeu_epi8(out2 + c + r * stride, active, t146_tail);
+      _mm_mask_storeu_epi16(out3 + c + r * stride, active, t151_tail);
+      _mm_mask_storeu_epi16(out4 + c + r * stride, active, t156_tail);
+      _mm256_mask_storeu_epi32(out5 + c + r * stride, active, t161_tail);
+      _mm256_mask_storeu_ps(out6 + c + r * stride, active, t168_tail);
+      _mm512_mask_storeu_pd(out7 + c + r * stride, active, t175_tail);
+      _mm512_mask_storeu_epi64(out8 + c + r * stride, active, t178_tail);
+      _mm_mask_storeu_epi8(out9 + c + r * stride, active, t181_tail);
+      _mm_mask_storeu_epi16(out10 + c + r * stride, active, t184_tail);
+      _mm_mask_storeu_epi8(out11 + c + r * stride, active, t188_tail);
     }
   }
 }
@@ -1882,6 +1855,8 @@ __attribute__((target("avx2"))) void map_convert_widths_i64_avx2(
     }
     // the rest: one partial vector, its loads and stores masked
     if (c < cols) {
+      const __m256i active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
+                                                _mm256_setr_epi64x(0, 1, 2, 3));
       __m128i a_v_tail =
           simdgen_load_prefix16((const uint8_t*)(in0 + c + r * stride), (cols - c) * 1);
       __m128i b_v_tail =
@@ -1894,26 +1869,11 @@ __attribute__((target("avx2"))) void map_convert_widths_i64_avx2(
           simdgen_load_prefix16((const uint8_t*)(in4 + c + r * stride), (cols - c) * 4);
       __m128i f_v_tail =
           simdgen_load_prefix16((const uint8_t*)(in5 + c + r * stride), (cols - c) * 4);
-      const __m256i g_v_tail_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                                         _mm256_setr_epi64x(0, 1, 2, 3));
-      __m256i g_v_tail = _mm256_blendv_epi8(
-          _mm256_setzero_si256(),
-          _mm256_maskload_epi64((const long long*)(in6 + c + r * stride), g_v_tail_active),
-          g_v_tail_active);
-      const __m256i h_v_tail_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                                         _mm256_setr_epi64x(0, 1, 2, 3));
-      __m256i h_v_tail = _mm256_blendv_epi8(
-          _mm256_setzero_si256(),
-          _mm256_maskload_epi64((const long long*)(in7 + c + r * stride), h_v_tail_active),
-          h_v_tail_active);
+      __m256i g_v_tail = _mm256_maskload_epi64((const long long*)(in6 + c + r * stride), active);
+      __m256i h_v_tail = _mm256_maskload_epi64((const long long*)(in7 + c + r * stride), active);
       __m128 x_v_tail = _mm_castsi128_ps(
           simdgen_load_prefix16((const uint8_t*)(in8 + c + r * stride), (cols - c) * 4));
-      const __m256i y_v_tail_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                                         _mm256_setr_epi64x(0, 1, 2, 3));
-      __m256d y_v_tail = _mm256_blendv_pd(
-          _mm256_setzero_pd(),
-          _mm256_maskload_pd((const double*)(in9 + c + r * stride), y_v_tail_active),
-          _mm256_castsi256_pd(y_v_tail_active));
+      __m256d y_v_tail = _mm256_maskload_pd((const double*)(in9 + c + r * stride), active);
       __m256i t126_tail = _mm256_cvtepi8_epi64(a_v_tail);
       __m256i t127_tail_w = _mm256_cvtepu8_epi64(b_v_tail);
       __m256i t127_tail = t127_tail_w;
@@ -2221,10 +2181,7 @@ __attribute__((target("avx2"))) void map_convert_widths_i64_avx2(
                            _mm_and_si128(t188_tail_mw_16, _mm_set1_epi16(0x00FF)));
       __m128i t188_tail_p = _mm_xor_si128(_mm_cmpeq_epi8(t188_tail_mw, k2), _mm_set1_epi32(-1));
       __m128i t188_tail = _mm_blendv_epi8(t187_tail, a_v_tail, t188_tail_p);
-      _mm256_maskstore_epi64((long long*)(out0 + c + r * stride),
-                             _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                                _mm256_setr_epi64x(0, 1, 2, 3)),
-                             t136_tail);
+      _mm256_maskstore_epi64((long long*)(out0 + c + r * stride), active, t136_tail);
       simdgen_store_prefix16((uint8_t*)(out1 + c + r * stride), t141_tail, (cols - c) * 1);
       simdgen_store_prefix16((uint8_t*)(out2 + c + r * stride), t146_tail, (cols - c) * 1);
       simdgen_store_prefix16((uint8_t*)(out3 + c + r * stride), t151_tail, (cols - c) * 2);
@@ -2232,14 +2189,8 @@ __attribute__((target("avx2"))) void map_convert_widths_i64_avx2(
       simdgen_store_prefix16((uint8_t*)(out5 + c + r * stride), t161_tail, (cols - c) * 4);
       simdgen_store_prefix16((uint8_t*)(out6 + c + r * stride), _mm_castps_si128(t168_tail),
                              (cols - c) * 4);
-      _mm256_maskstore_pd((double*)(out7 + c + r * stride),
-                          _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                             _mm256_setr_epi64x(0, 1, 2, 3)),
-                          t175_tail);
-      _mm256_maskstore_epi64((long long*)(out8 + c + r * stride),
-                             _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                                _mm256_setr_epi64x(0, 1, 2, 3)),
-                             t178_tail);
+      _mm256_maskstore_pd((double*)(out7 + c + r * stride), active, t175_tail);
+      _mm256_maskstore_epi64((long long*)(out8 + c + r * stride), active, t178_tail);
       simdgen_store_prefix16((uint8_t*)(out9 + c + r * stride), t181_tail, (cols - c) * 1);
       simdgen_store_prefix16((uint8_t*)(out10 + c + r * stride), t184_tail, (cols - c) * 2);
       simdgen_store_prefix16((uint8_t*)(out11 + c + r * stride), t188_tail, (cols - c) * 1);

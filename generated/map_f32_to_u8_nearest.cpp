@@ -165,13 +165,13 @@ map_f32_to_u8_nearest_avx512(const float* in0, int64_t n, float scalar0, uint8_t
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    __m512 x_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in0 + i);
+    const __mmask16 active = (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i));
+    __m512 x_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(), active, in0 + i);
     __m512 t4_tail = _mm512_mul_ps(x_v_tail, k0);
     __m512 t5_tail_w_r = _mm512_roundscale_ps(t4_tail, 0x08);
     __m512i t5_tail_w = _mm512_cvttps_epu32(_mm512_max_ps(t5_tail_w_r, _mm512_setzero_ps()));
     __m128i t5_tail = _mm512_cvtusepi32_epi8(t5_tail_w);
-    _mm_mask_storeu_epi8(out0 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t5_tail);
+    _mm_mask_storeu_epi8(out0 + i, active, t5_tail);
   }
 }
 #endif
@@ -295,11 +295,9 @@ __attribute__((target("avx2"))) void map_f32_to_u8_nearest_avx2(const float* in0
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    const __m256i x_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    __m256 x_v_tail = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                       _mm256_maskload_ps((const float*)(in0 + i), x_v_tail_active),
-                                       _mm256_castsi256_ps(x_v_tail_active));
+    __m256 x_v_tail = _mm256_maskload_ps(
+        (const float*)(in0 + i), _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                                    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
     __m256 t4_tail = _mm256_mul_ps(x_v_tail, k0);
     __m256 t5_tail_w_r = _mm256_round_ps(t4_tail, 0x08);
     __m256i t5_tail_w = _mm256_and_si256(

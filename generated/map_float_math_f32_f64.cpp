@@ -283,15 +283,10 @@ map_float_math_f32_f64_avx512(const float* in0, const float* in1, const double* 
     }
     // the rest: one partial vector, its loads and stores masked
     if (c < cols) {
-      __m256 x_v_tail =
-          _mm256_mask_loadu_ps(_mm256_setzero_ps(), (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                               in0 + c + r * stride);
-      __m256 y_v_tail =
-          _mm256_mask_loadu_ps(_mm256_setzero_ps(), (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                               in1 + c + r * stride);
-      __m512d d_v_tail =
-          _mm512_mask_loadu_pd(_mm512_setzero_pd(), (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                               in2 + c + r * stride);
+      const __mmask8 active = (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c));
+      __m256 x_v_tail = _mm256_mask_loadu_ps(_mm256_setzero_ps(), active, in0 + c + r * stride);
+      __m256 y_v_tail = _mm256_mask_loadu_ps(_mm256_setzero_ps(), active, in1 + c + r * stride);
+      __m512d d_v_tail = _mm512_mask_loadu_pd(_mm512_setzero_pd(), active, in2 + c + r * stride);
       __m256 t38_tail = _mm256_mul_ps(x_v_tail, x_v_tail);
       __m256 t39_tail = _mm256_mul_ps(y_v_tail, y_v_tail);
       __m256 t40_tail = _mm256_add_ps(t38_tail, t39_tail);
@@ -319,20 +314,13 @@ map_float_math_f32_f64_avx512(const float* in0, const float* in1, const double* 
               _mm256_cvttps_epi32(t56_tail_r),
               _mm256_cmp_ps_mask(t56_tail_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ),
               _mm256_set1_epi32((int)(2147483647))));
-      _mm256_mask_storeu_ps(out0 + c + r * stride, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                            t41_tail);
-      _mm512_mask_storeu_pd(out1 + c + r * stride, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                            t42_tail);
-      _mm256_mask_storeu_ps(out2 + c + r * stride, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                            t43_tail);
-      _mm512_mask_storeu_pd(out3 + c + r * stride, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                            t44_tail);
-      _mm256_mask_storeu_ps(out4 + c + r * stride, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                            t46_tail);
-      _mm512_mask_storeu_pd(out5 + c + r * stride, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                            t50_tail);
-      _mm256_mask_storeu_epi32(out6 + c + r * stride,
-                               (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)), t56_tail);
+      _mm256_mask_storeu_ps(out0 + c + r * stride, active, t41_tail);
+      _mm512_mask_storeu_pd(out1 + c + r * stride, active, t42_tail);
+      _mm256_mask_storeu_ps(out2 + c + r * stride, active, t43_tail);
+      _mm512_mask_storeu_pd(out3 + c + r * stride, active, t44_tail);
+      _mm256_mask_storeu_ps(out4 + c + r * stride, active, t46_tail);
+      _mm512_mask_storeu_pd(out5 + c + r * stride, active, t50_tail);
+      _mm256_mask_storeu_epi32(out6 + c + r * stride, active, t56_tail);
     }
   }
 }
@@ -531,16 +519,13 @@ __attribute__((target("avx2"))) void map_float_math_f32_f64_avx2(
     }
     // the rest: one partial vector, its loads and stores masked
     if (c < cols) {
+      const __m256i active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
+                                                _mm256_setr_epi64x(0, 1, 2, 3));
       __m128 x_v_tail = _mm_castsi128_ps(
           simdgen_load_prefix16((const uint8_t*)(in0 + c + r * stride), (cols - c) * 4));
       __m128 y_v_tail = _mm_castsi128_ps(
           simdgen_load_prefix16((const uint8_t*)(in1 + c + r * stride), (cols - c) * 4));
-      const __m256i d_v_tail_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                                         _mm256_setr_epi64x(0, 1, 2, 3));
-      __m256d d_v_tail = _mm256_blendv_pd(
-          _mm256_setzero_pd(),
-          _mm256_maskload_pd((const double*)(in2 + c + r * stride), d_v_tail_active),
-          _mm256_castsi256_pd(d_v_tail_active));
+      __m256d d_v_tail = _mm256_maskload_pd((const double*)(in2 + c + r * stride), active);
       __m128 t38_tail = _mm_mul_ps(x_v_tail, x_v_tail);
       __m128 t39_tail = _mm_mul_ps(y_v_tail, y_v_tail);
       __m128 t40_tail = _mm_add_ps(t38_tail, t39_tail);
@@ -567,22 +552,13 @@ __attribute__((target("avx2"))) void map_float_math_f32_f64_avx2(
           _mm_castps_si128(_mm_cmp_ps(t55_tail, t55_tail, _CMP_ORD_Q)));
       simdgen_store_prefix16((uint8_t*)(out0 + c + r * stride), _mm_castps_si128(t41_tail),
                              (cols - c) * 4);
-      _mm256_maskstore_pd((double*)(out1 + c + r * stride),
-                          _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                             _mm256_setr_epi64x(0, 1, 2, 3)),
-                          t42_tail);
+      _mm256_maskstore_pd((double*)(out1 + c + r * stride), active, t42_tail);
       simdgen_store_prefix16((uint8_t*)(out2 + c + r * stride), _mm_castps_si128(t43_tail),
                              (cols - c) * 4);
-      _mm256_maskstore_pd((double*)(out3 + c + r * stride),
-                          _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                             _mm256_setr_epi64x(0, 1, 2, 3)),
-                          t44_tail);
+      _mm256_maskstore_pd((double*)(out3 + c + r * stride), active, t44_tail);
       simdgen_store_prefix16((uint8_t*)(out4 + c + r * stride), _mm_castps_si128(t46_tail),
                              (cols - c) * 4);
-      _mm256_maskstore_pd((double*)(out5 + c + r * stride),
-                          _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                             _mm256_setr_epi64x(0, 1, 2, 3)),
-                          t50_tail);
+      _mm256_maskstore_pd((double*)(out5 + c + r * stride), active, t50_tail);
       simdgen_store_prefix16((uint8_t*)(out6 + c + r * stride), t56_tail, (cols - c) * 4);
     }
   }

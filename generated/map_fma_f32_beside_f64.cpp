@@ -194,16 +194,15 @@ map_fma_f32_beside_f64_avx512(const float* in0, const double* in1, const int32_t
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    __m256 x_v_tail = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
-                                           (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), in0 + i);
-    __m512d d_v_tail = _mm512_mask_loadu_pd(_mm512_setzero_pd(),
-                                            (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), in1 + i);
+    const __mmask8 active = (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i));
+    __m256 x_v_tail = _mm256_mask_loadu_ps(_mm256_setzero_ps(), active, in0 + i);
+    __m512d d_v_tail = _mm512_mask_loadu_pd(_mm512_setzero_pd(), active, in1 + i);
     __m256 t8_tail = _mm512_cvtpd_ps(d_v_tail);
     __m256 t9_tail = _mm256_fmadd_ps(x_v_tail, k0, t8_tail);
     __m512d t10_tail = _mm512_cvtps_pd(x_v_tail);
     __m512d t11_tail = _mm512_fmadd_pd(d_v_tail, k1, t10_tail);
-    _mm256_mask_storeu_ps(out0 + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), t9_tail);
-    _mm512_mask_storeu_pd(out1 + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), t11_tail);
+    _mm256_mask_storeu_ps(out0 + i, active, t9_tail);
+    _mm512_mask_storeu_pd(out1 + i, active, t11_tail);
   }
 }
 #endif
@@ -297,22 +296,17 @@ __attribute__((target("avx2,fma"))) void map_fma_f32_beside_f64_avx2_fma(
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
+    const __m256i active =
+        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3));
     __m128 x_v_tail =
         _mm_castsi128_ps(simdgen_load_prefix16((const uint8_t*)(in0 + i), (n - i) * 4));
-    const __m256i d_v_tail_active =
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3));
-    __m256d d_v_tail = _mm256_blendv_pd(
-        _mm256_setzero_pd(), _mm256_maskload_pd((const double*)(in1 + i), d_v_tail_active),
-        _mm256_castsi256_pd(d_v_tail_active));
+    __m256d d_v_tail = _mm256_maskload_pd((const double*)(in1 + i), active);
     __m128 t8_tail = _mm256_cvtpd_ps(d_v_tail);
     __m128 t9_tail = _mm_fmadd_ps(x_v_tail, k0, t8_tail);
     __m256d t10_tail = _mm256_cvtps_pd(x_v_tail);
     __m256d t11_tail = _mm256_fmadd_pd(d_v_tail, k1, t10_tail);
     simdgen_store_prefix16((uint8_t*)(out0 + i), _mm_castps_si128(t9_tail), (n - i) * 4);
-    _mm256_maskstore_pd(
-        (double*)(out1 + i),
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3)),
-        t11_tail);
+    _mm256_maskstore_pd((double*)(out1 + i), active, t11_tail);
   }
 }
 #endif

@@ -180,12 +180,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void map_
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    __m512i a_v_tail = _mm512_mask_loadu_epi32(
-        _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in0 + i);
-    __m512i u_v_tail = _mm512_mask_loadu_epi32(
-        _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in1 + i);
-    __m512 f_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in2 + i);
+    const __mmask16 active = (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i));
+    __m512i a_v_tail = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), active, in0 + i);
+    __m512i u_v_tail = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), active, in1 + i);
+    __m512 f_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(), active, in2 + i);
     __m512i t24_tail = _mm512_abs_epi32(a_v_tail);
     __m512i t25_tail = _mm512_mullo_epi32(a_v_tail, k0);
     __m512i t26_tail = _mm512_max_epi32(t25_tail, k1);
@@ -198,10 +196,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void map_
     __mmask16 t33_tail = _mm512_cmp_epi32_mask(a_v_tail, k5, _MM_CMPINT_NE);
     __m512 t34_tail = _mm512_sub_ps(k6, f_v_tail);
     __m512 t35_tail = _mm512_mask_blend_ps(t33_tail, t34_tail, f_v_tail);
-    _mm512_mask_storeu_epi32(out0 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t28_tail);
-    _mm512_mask_storeu_epi32(out1 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t32_tail);
-    _mm512_mask_storeu_ps(out2 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t35_tail);
-    _mm512_mask_storeu_ps(out3 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), f_v_tail);
+    _mm512_mask_storeu_epi32(out0 + i, active, t28_tail);
+    _mm512_mask_storeu_epi32(out1 + i, active, t32_tail);
+    _mm512_mask_storeu_ps(out2 + i, active, t35_tail);
+    _mm512_mask_storeu_ps(out3 + i, active, f_v_tail);
   }
 }
 #endif
@@ -341,21 +339,11 @@ __attribute__((target("avx2"))) void map_i32_u32_avx2(const int32_t* in0, const 
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    const __m256i a_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    __m256i a_v_tail = _mm256_blendv_epi8(
-        _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in0 + i), a_v_tail_active),
-        a_v_tail_active);
-    const __m256i u_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    __m256i u_v_tail = _mm256_blendv_epi8(
-        _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in1 + i), u_v_tail_active),
-        u_v_tail_active);
-    const __m256i f_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    __m256 f_v_tail = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                       _mm256_maskload_ps((const float*)(in2 + i), f_v_tail_active),
-                                       _mm256_castsi256_ps(f_v_tail_active));
+    const __m256i active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    __m256i a_v_tail = _mm256_maskload_epi32((const int*)(in0 + i), active);
+    __m256i u_v_tail = _mm256_maskload_epi32((const int*)(in1 + i), active);
+    __m256 f_v_tail = _mm256_maskload_ps((const float*)(in2 + i), active);
     __m256i t24_tail = _mm256_abs_epi32(a_v_tail);
     __m256i t25_tail = _mm256_mullo_epi32(a_v_tail, k0);
     __m256i t26_tail = _mm256_max_epi32(t25_tail, k1);
@@ -370,22 +358,10 @@ __attribute__((target("avx2"))) void map_i32_u32_avx2(const int32_t* in0, const 
     __m256i t33_tail = _mm256_xor_si256(_mm256_cmpeq_epi32(a_v_tail, k5), _mm256_set1_epi32(-1));
     __m256 t34_tail = _mm256_sub_ps(k6, f_v_tail);
     __m256 t35_tail = _mm256_blendv_ps(t34_tail, f_v_tail, _mm256_castsi256_ps(t33_tail));
-    _mm256_maskstore_epi32((int*)(out0 + i),
-                           _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                           t28_tail);
-    _mm256_maskstore_epi32((int*)(out1 + i),
-                           _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                           t32_tail);
-    _mm256_maskstore_ps((float*)(out2 + i),
-                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        t35_tail);
-    _mm256_maskstore_ps((float*)(out3 + i),
-                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        f_v_tail);
+    _mm256_maskstore_epi32((int*)(out0 + i), active, t28_tail);
+    _mm256_maskstore_epi32((int*)(out1 + i), active, t32_tail);
+    _mm256_maskstore_ps((float*)(out2 + i), active, t35_tail);
+    _mm256_maskstore_ps((float*)(out3 + i), active, f_v_tail);
   }
 }
 #endif

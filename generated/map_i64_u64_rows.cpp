@@ -190,15 +190,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void map_
     }
     // the rest: one partial vector, its loads and stores masked
     if (c < cols) {
-      __m512i a_v_tail = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                 (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                                                 in0 + c + cols * r);
-      __m512i b_v_tail = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                 (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                                                 in1 + c + cols * r);
-      __m512i u_v_tail = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                 (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                                                 in2 + c + cols * r);
+      const __mmask8 active = (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c));
+      __m512i a_v_tail =
+          _mm512_mask_loadu_epi64(_mm512_setzero_si512(), active, in0 + c + cols * r);
+      __m512i b_v_tail =
+          _mm512_mask_loadu_epi64(_mm512_setzero_si512(), active, in1 + c + cols * r);
+      __m512i u_v_tail =
+          _mm512_mask_loadu_epi64(_mm512_setzero_si512(), active, in2 + c + cols * r);
       __m512i t22_tail = _mm512_mullo_epi64(a_v_tail, b_v_tail);
       __m512i t23_tail = _mm512_sub_epi64(t22_tail, a_v_tail);
       __m512i t24_tail = _mm512_abs_epi64(b_v_tail);
@@ -210,14 +208,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void map_
       __m512i t30_tail = _mm512_mullo_epi64(t29_tail, k4);
       __m512i t31_tail = _mm512_min_epu64(u_v_tail, k5);
       __m512i t32_tail = _mm512_mask_blend_epi64(t28_tail, t31_tail, t30_tail);
-      _mm512_mask_storeu_epi64(out0 + c + cols * r, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                               t25_tail);
-      _mm512_mask_storeu_epi64(out1 + c + cols * r, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                               t27_tail);
-      _mm512_mask_storeu_epi64(out2 + c + cols * r, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                               t32_tail);
-      _mm512_mask_storeu_pd(out3 + c + cols * r, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                            k6);
+      _mm512_mask_storeu_epi64(out0 + c + cols * r, active, t25_tail);
+      _mm512_mask_storeu_epi64(out1 + c + cols * r, active, t27_tail);
+      _mm512_mask_storeu_epi64(out2 + c + cols * r, active, t32_tail);
+      _mm512_mask_storeu_pd(out3 + c + cols * r, active, k6);
     }
   }
 }
@@ -425,24 +419,11 @@ __attribute__((target("avx2"))) void map_i64_u64_rows_avx2(const int64_t* in0, c
     }
     // the rest: one partial vector, its loads and stores masked
     if (c < cols) {
-      const __m256i a_v_tail_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                                         _mm256_setr_epi64x(0, 1, 2, 3));
-      __m256i a_v_tail = _mm256_blendv_epi8(
-          _mm256_setzero_si256(),
-          _mm256_maskload_epi64((const long long*)(in0 + c + cols * r), a_v_tail_active),
-          a_v_tail_active);
-      const __m256i b_v_tail_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                                         _mm256_setr_epi64x(0, 1, 2, 3));
-      __m256i b_v_tail = _mm256_blendv_epi8(
-          _mm256_setzero_si256(),
-          _mm256_maskload_epi64((const long long*)(in1 + c + cols * r), b_v_tail_active),
-          b_v_tail_active);
-      const __m256i u_v_tail_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                                         _mm256_setr_epi64x(0, 1, 2, 3));
-      __m256i u_v_tail = _mm256_blendv_epi8(
-          _mm256_setzero_si256(),
-          _mm256_maskload_epi64((const long long*)(in2 + c + cols * r), u_v_tail_active),
-          u_v_tail_active);
+      const __m256i active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
+                                                _mm256_setr_epi64x(0, 1, 2, 3));
+      __m256i a_v_tail = _mm256_maskload_epi64((const long long*)(in0 + c + cols * r), active);
+      __m256i b_v_tail = _mm256_maskload_epi64((const long long*)(in1 + c + cols * r), active);
+      __m256i u_v_tail = _mm256_maskload_epi64((const long long*)(in2 + c + cols * r), active);
       __m256i t22_tail = _mm256_add_epi64(
           _mm256_mul_epu32(a_v_tail, b_v_tail),
           _mm256_slli_epi64(
@@ -475,22 +456,10 @@ __attribute__((target("avx2"))) void map_i64_u64_rows_avx2(const int64_t* in0, c
               _mm256_xor_si256(u_v_tail, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
               _mm256_xor_si256(k5, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
       __m256i t32_tail = _mm256_blendv_epi8(t31_tail, t30_tail, t28_tail);
-      _mm256_maskstore_epi64((long long*)(out0 + c + cols * r),
-                             _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                                _mm256_setr_epi64x(0, 1, 2, 3)),
-                             t25_tail);
-      _mm256_maskstore_epi64((long long*)(out1 + c + cols * r),
-                             _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                                _mm256_setr_epi64x(0, 1, 2, 3)),
-                             t27_tail);
-      _mm256_maskstore_epi64((long long*)(out2 + c + cols * r),
-                             _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                                _mm256_setr_epi64x(0, 1, 2, 3)),
-                             t32_tail);
-      _mm256_maskstore_pd((double*)(out3 + c + cols * r),
-                          _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                             _mm256_setr_epi64x(0, 1, 2, 3)),
-                          k6);
+      _mm256_maskstore_epi64((long long*)(out0 + c + cols * r), active, t25_tail);
+      _mm256_maskstore_epi64((long long*)(out1 + c + cols * r), active, t27_tail);
+      _mm256_maskstore_epi64((long long*)(out2 + c + cols * r), active, t32_tail);
+      _mm256_maskstore_pd((double*)(out3 + c + cols * r), active, k6);
     }
   }
 }

@@ -223,15 +223,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void map_
       _mm512_storeu_si512((void*)(out1 + c + kStride * r), t12);
       _mm512_storeu_si512((void*)(out2 + c + kStride * r), t15);
     }
-    __m512i x_v_tail = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                              (__mmask64)_bzhi_u64(~0ull, (unsigned)(kCols - c)),
-                                              in0 + c + kStride * r);
-    __m512i y_v_tail = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                              (__mmask64)_bzhi_u64(~0ull, (unsigned)(kCols - c)),
-                                              in1 + c + kStride * r);
-    __m512i u_v_tail = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                              (__mmask64)_bzhi_u64(~0ull, (unsigned)(kCols - c)),
-                                              in2 + c + kStride * r);
+    const __mmask64 active = (__mmask64)_bzhi_u64(~0ull, (unsigned)(kCols - c));
+    __m512i x_v_tail =
+        _mm512_mask_loadu_epi8(_mm512_setzero_si512(), active, in0 + c + kStride * r);
+    __m512i y_v_tail =
+        _mm512_mask_loadu_epi8(_mm512_setzero_si512(), active, in1 + c + kStride * r);
+    __m512i u_v_tail =
+        _mm512_mask_loadu_epi8(_mm512_setzero_si512(), active, in2 + c + kStride * r);
     __mmask64 t16_tail = _mm512_cmp_epi8_mask(x_v_tail, y_v_tail, _MM_CMPINT_NLE);
     __m512i t17_tail = _mm512_sub_epi8(x_v_tail, y_v_tail);
     __m512i t18_tail = _mm512_abs_epi8(t17_tail);
@@ -254,12 +252,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void map_
     __mmask64 t29_tail = _mm512_cmp_epu8_mask(u_v_tail, k5, _MM_CMPINT_NE);
     __m512i t30_tail = u_v_tail;
     __m512i t31_tail = _mm512_mask_blend_epi8(t29_tail, k6, t30_tail);
-    _mm512_mask_storeu_epi8(out0 + c + kStride * r,
-                            (__mmask64)_bzhi_u64(~0ull, (unsigned)(kCols - c)), t23_tail);
-    _mm512_mask_storeu_epi8(out1 + c + kStride * r,
-                            (__mmask64)_bzhi_u64(~0ull, (unsigned)(kCols - c)), t28_tail);
-    _mm512_mask_storeu_epi8(out2 + c + kStride * r,
-                            (__mmask64)_bzhi_u64(~0ull, (unsigned)(kCols - c)), t31_tail);
+    _mm512_mask_storeu_epi8(out0 + c + kStride * r, active, t23_tail);
+    _mm512_mask_storeu_epi8(out1 + c + kStride * r, active, t28_tail);
+    _mm512_mask_storeu_epi8(out2 + c + kStride * r, active, t31_tail);
   }
 }
 #endif

@@ -148,18 +148,17 @@ map_neg_params_int_avx512(const int32_t* in0, const uint32_t* in1, int64_t n, in
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    __m512i a_v_tail = _mm512_mask_loadu_epi32(
-        _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in0 + i);
-    __m512i u_v_tail = _mm512_mask_loadu_epi32(
-        _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in1 + i);
+    const __mmask16 active = (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i));
+    __m512i a_v_tail = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), active, in0 + i);
+    __m512i u_v_tail = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), active, in1 + i);
     __mmask16 t12_tail = _mm512_cmp_epi32_mask(a_v_tail, k0, _MM_CMPINT_LT);
     __m512i t13_tail = _mm512_sub_epi32(_mm512_setzero_si512(), a_v_tail);
     __m512i t14_tail = _mm512_sub_epi32(a_v_tail, k0);
     __m512i t15_tail = _mm512_mask_blend_epi32(t12_tail, t14_tail, t13_tail);
     __m512i t16_tail = _mm512_sub_epi32(_mm512_setzero_si512(), u_v_tail);
     __m512i t17_tail = _mm512_mullo_epi32(t16_tail, k1);
-    _mm512_mask_storeu_epi32(out0 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t15_tail);
-    _mm512_mask_storeu_epi32(out1 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t17_tail);
+    _mm512_mask_storeu_epi32(out0 + i, active, t15_tail);
+    _mm512_mask_storeu_epi32(out1 + i, active, t17_tail);
   }
 }
 #endif
@@ -250,30 +249,18 @@ __attribute__((target("avx2"))) void map_neg_params_int_avx2(const int32_t* in0,
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    const __m256i a_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    __m256i a_v_tail = _mm256_blendv_epi8(
-        _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in0 + i), a_v_tail_active),
-        a_v_tail_active);
-    const __m256i u_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    __m256i u_v_tail = _mm256_blendv_epi8(
-        _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in1 + i), u_v_tail_active),
-        u_v_tail_active);
+    const __m256i active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    __m256i a_v_tail = _mm256_maskload_epi32((const int*)(in0 + i), active);
+    __m256i u_v_tail = _mm256_maskload_epi32((const int*)(in1 + i), active);
     __m256i t12_tail = _mm256_cmpgt_epi32(k0, a_v_tail);
     __m256i t13_tail = _mm256_sub_epi32(_mm256_setzero_si256(), a_v_tail);
     __m256i t14_tail = _mm256_sub_epi32(a_v_tail, k0);
     __m256i t15_tail = _mm256_blendv_epi8(t14_tail, t13_tail, t12_tail);
     __m256i t16_tail = _mm256_sub_epi32(_mm256_setzero_si256(), u_v_tail);
     __m256i t17_tail = _mm256_mullo_epi32(t16_tail, k1);
-    _mm256_maskstore_epi32((int*)(out0 + i),
-                           _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                           t15_tail);
-    _mm256_maskstore_epi32((int*)(out1 + i),
-                           _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                           t17_tail);
+    _mm256_maskstore_epi32((int*)(out0 + i), active, t15_tail);
+    _mm256_maskstore_epi32((int*)(out1 + i), active, t17_tail);
   }
 }
 #endif

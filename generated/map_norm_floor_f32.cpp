@@ -152,18 +152,17 @@ map_norm_floor_f32_avx512(const float* in0, const float* in1, int64_t n, float* 
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    __m512 x_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in0 + i);
-    __m512 y_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in1 + i);
+    const __mmask16 active = (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i));
+    __m512 x_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(), active, in0 + i);
+    __m512 y_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(), active, in1 + i);
     __m512 t12_tail = _mm512_mul_ps(x_v_tail, x_v_tail);
     __m512 t13_tail = _mm512_mul_ps(y_v_tail, y_v_tail);
     __m512 t14_tail = _mm512_add_ps(t12_tail, t13_tail);
     __m512 t15_tail = _mm512_sqrt_ps(t14_tail);
     __m512 t16_tail = _mm512_mul_ps(x_v_tail, k0);
     __m512 t17_tail = _mm512_roundscale_ps(t16_tail, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-    _mm512_mask_storeu_ps(out0 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t15_tail);
-    _mm512_mask_storeu_ps(out1 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t17_tail);
+    _mm512_mask_storeu_ps(out0 + i, active, t15_tail);
+    _mm512_mask_storeu_ps(out1 + i, active, t17_tail);
   }
 }
 #endif
@@ -248,30 +247,18 @@ __attribute__((target("avx2"))) void map_norm_floor_f32_avx2(const float* in0, c
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    const __m256i x_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    __m256 x_v_tail = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                       _mm256_maskload_ps((const float*)(in0 + i), x_v_tail_active),
-                                       _mm256_castsi256_ps(x_v_tail_active));
-    const __m256i y_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    __m256 y_v_tail = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                       _mm256_maskload_ps((const float*)(in1 + i), y_v_tail_active),
-                                       _mm256_castsi256_ps(y_v_tail_active));
+    const __m256i active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    __m256 x_v_tail = _mm256_maskload_ps((const float*)(in0 + i), active);
+    __m256 y_v_tail = _mm256_maskload_ps((const float*)(in1 + i), active);
     __m256 t12_tail = _mm256_mul_ps(x_v_tail, x_v_tail);
     __m256 t13_tail = _mm256_mul_ps(y_v_tail, y_v_tail);
     __m256 t14_tail = _mm256_add_ps(t12_tail, t13_tail);
     __m256 t15_tail = _mm256_sqrt_ps(t14_tail);
     __m256 t16_tail = _mm256_mul_ps(x_v_tail, k0);
     __m256 t17_tail = _mm256_round_ps(t16_tail, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-    _mm256_maskstore_ps((float*)(out0 + i),
-                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        t15_tail);
-    _mm256_maskstore_ps((float*)(out1 + i),
-                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        t17_tail);
+    _mm256_maskstore_ps((float*)(out0 + i), active, t15_tail);
+    _mm256_maskstore_ps((float*)(out1 + i), active, t17_tail);
   }
 }
 #endif

@@ -375,22 +375,15 @@ map_saturate_i8_u16_avx512(const int8_t* in0, const int8_t* in1, const uint8_t* 
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    __m256i a_v_tail = _mm256_mask_loadu_epi8(
-        _mm256_setzero_si256(), (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), in0 + i);
-    __m256i b_v_tail = _mm256_mask_loadu_epi8(
-        _mm256_setzero_si256(), (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), in1 + i);
-    __m256i c_v_tail = _mm256_mask_loadu_epi8(
-        _mm256_setzero_si256(), (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), in2 + i);
-    __m256i d_v_tail = _mm256_mask_loadu_epi8(
-        _mm256_setzero_si256(), (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), in3 + i);
-    __m512i e_v_tail = _mm512_mask_loadu_epi16(
-        _mm512_setzero_si512(), (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), in4 + i);
-    __m512i f_v_tail = _mm512_mask_loadu_epi16(
-        _mm512_setzero_si512(), (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), in5 + i);
-    __m512i g_v_tail = _mm512_mask_loadu_epi16(
-        _mm512_setzero_si512(), (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), in6 + i);
-    __m512i h_v_tail = _mm512_mask_loadu_epi16(
-        _mm512_setzero_si512(), (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), in7 + i);
+    const __mmask32 active = (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i));
+    __m256i a_v_tail = _mm256_mask_loadu_epi8(_mm256_setzero_si256(), active, in0 + i);
+    __m256i b_v_tail = _mm256_mask_loadu_epi8(_mm256_setzero_si256(), active, in1 + i);
+    __m256i c_v_tail = _mm256_mask_loadu_epi8(_mm256_setzero_si256(), active, in2 + i);
+    __m256i d_v_tail = _mm256_mask_loadu_epi8(_mm256_setzero_si256(), active, in3 + i);
+    __m512i e_v_tail = _mm512_mask_loadu_epi16(_mm512_setzero_si512(), active, in4 + i);
+    __m512i f_v_tail = _mm512_mask_loadu_epi16(_mm512_setzero_si512(), active, in5 + i);
+    __m512i g_v_tail = _mm512_mask_loadu_epi16(_mm512_setzero_si512(), active, in6 + i);
+    __m512i h_v_tail = _mm512_mask_loadu_epi16(_mm512_setzero_si512(), active, in7 + i);
     __m256i t44_tail = _mm256_adds_epi8(a_v_tail, b_v_tail);
     __m256i t45_tail = _mm256_subs_epi8(a_v_tail, b_v_tail);
     __m256i t46_tail = _mm256_xor_si256(
@@ -424,24 +417,24 @@ map_saturate_i8_u16_avx512(const int8_t* in0, const int8_t* in1, const uint8_t* 
     __m512i t63_tail = _mm512_add_epi16(t61_tail, t62_tail);
     __m512i t64_tail = _mm512_min_epi16(t63_tail, k0);
     __m256i t65_tail = _mm512_cvtepi16_epi8(t64_tail);
-    _mm256_mask_storeu_epi8(out0 + i, (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), t44_tail);
-    _mm256_mask_storeu_epi8(out1 + i, (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), t45_tail);
-    _mm256_mask_storeu_epi8(out2 + i, (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), t46_tail);
-    _mm256_mask_storeu_epi8(out3 + i, (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), t47_tail);
-    _mm256_mask_storeu_epi8(out4 + i, (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), t48_tail);
-    _mm256_mask_storeu_epi8(out5 + i, (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), t49_tail);
-    _mm512_mask_storeu_epi16(out6 + i, (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), t50_tail);
-    _mm512_mask_storeu_epi16(out7 + i, (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), t51_tail);
-    _mm512_mask_storeu_epi16(out8 + i, (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), t52_tail);
-    _mm512_mask_storeu_epi16(out9 + i, (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), t53_tail);
-    _mm512_mask_storeu_epi16(out10 + i, (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), t54_tail);
-    _mm512_mask_storeu_epi16(out11 + i, (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), t55_tail);
-    _mm256_mask_storeu_epi8(out12 + i, (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), t56_tail);
-    _mm256_mask_storeu_epi8(out13 + i, (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), t57_tail);
-    _mm256_mask_storeu_epi8(out14 + i, (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), t58_tail);
-    _mm512_mask_storeu_epi16(out15 + i, (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), t59_tail);
-    _mm512_mask_storeu_epi16(out16 + i, (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), t60_tail);
-    _mm256_mask_storeu_epi8(out17 + i, (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i)), t65_tail);
+    _mm256_mask_storeu_epi8(out0 + i, active, t44_tail);
+    _mm256_mask_storeu_epi8(out1 + i, active, t45_tail);
+    _mm256_mask_storeu_epi8(out2 + i, active, t46_tail);
+    _mm256_mask_storeu_epi8(out3 + i, active, t47_tail);
+    _mm256_mask_storeu_epi8(out4 + i, active, t48_tail);
+    _mm256_mask_storeu_epi8(out5 + i, active, t49_tail);
+    _mm512_mask_storeu_epi16(out6 + i, active, t50_tail);
+    _mm512_mask_storeu_epi16(out7 + i, active, t51_tail);
+    _mm512_mask_storeu_epi16(out8 + i, active, t52_tail);
+    _mm512_mask_storeu_epi16(out9 + i, active, t53_tail);
+    _mm512_mask_storeu_epi16(out10 + i, active, t54_tail);
+    _mm512_mask_storeu_epi16(out11 + i, active, t55_tail);
+    _mm256_mask_storeu_epi8(out12 + i, active, t56_tail);
+    _mm256_mask_storeu_epi8(out13 + i, active, t57_tail);
+    _mm256_mask_storeu_epi8(out14 + i, active, t58_tail);
+    _mm512_mask_storeu_epi16(out15 + i, active, t59_tail);
+    _mm512_mask_storeu_epi16(out16 + i, active, t60_tail);
+    _mm256_mask_storeu_epi8(out17 + i, active, t65_tail);
   }
 }
 #endif

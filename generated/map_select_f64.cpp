@@ -172,10 +172,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void map_
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    __m512d x_v_tail = _mm512_mask_loadu_pd(_mm512_setzero_pd(),
-                                            (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), in0 + i);
-    __m512d y_v_tail = _mm512_mask_loadu_pd(_mm512_setzero_pd(),
-                                            (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), in1 + i);
+    const __mmask8 active = (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i));
+    __m512d x_v_tail = _mm512_mask_loadu_pd(_mm512_setzero_pd(), active, in0 + i);
+    __m512d y_v_tail = _mm512_mask_loadu_pd(_mm512_setzero_pd(), active, in1 + i);
     __m512d t18_tail = _mm512_min_pd(x_v_tail, y_v_tail);
     __m512d t19_tail = _mm512_max_pd(x_v_tail, y_v_tail);
     __m512d t20_tail = _mm512_max_pd(x_v_tail, k0);
@@ -185,11 +184,11 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void map_
     __m512d t24_tail = _mm512_sub_pd(y_v_tail, x_v_tail);
     __m512d t25_tail = _mm512_mul_pd(x_v_tail, y_v_tail);
     __m512d t26_tail = _mm512_mask_blend_pd(t23_tail, t25_tail, t24_tail);
-    _mm512_mask_storeu_pd(out0 + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), t18_tail);
-    _mm512_mask_storeu_pd(out1 + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), t19_tail);
-    _mm512_mask_storeu_pd(out2 + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), t21_tail);
-    _mm512_mask_storeu_pd(out3 + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), t22_tail);
-    _mm512_mask_storeu_pd(out4 + i, (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i)), t26_tail);
+    _mm512_mask_storeu_pd(out0 + i, active, t18_tail);
+    _mm512_mask_storeu_pd(out1 + i, active, t19_tail);
+    _mm512_mask_storeu_pd(out2 + i, active, t21_tail);
+    _mm512_mask_storeu_pd(out3 + i, active, t22_tail);
+    _mm512_mask_storeu_pd(out4 + i, active, t26_tail);
   }
 }
 #endif
@@ -302,16 +301,10 @@ __attribute__((target("avx2"))) void map_select_f64_avx2(const double* in0, cons
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    const __m256i x_v_tail_active =
+    const __m256i active =
         _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3));
-    __m256d x_v_tail = _mm256_blendv_pd(
-        _mm256_setzero_pd(), _mm256_maskload_pd((const double*)(in0 + i), x_v_tail_active),
-        _mm256_castsi256_pd(x_v_tail_active));
-    const __m256i y_v_tail_active =
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3));
-    __m256d y_v_tail = _mm256_blendv_pd(
-        _mm256_setzero_pd(), _mm256_maskload_pd((const double*)(in1 + i), y_v_tail_active),
-        _mm256_castsi256_pd(y_v_tail_active));
+    __m256d x_v_tail = _mm256_maskload_pd((const double*)(in0 + i), active);
+    __m256d y_v_tail = _mm256_maskload_pd((const double*)(in1 + i), active);
     __m256d t18_tail = _mm256_min_pd(x_v_tail, y_v_tail);
     __m256d t19_tail = _mm256_max_pd(x_v_tail, y_v_tail);
     __m256d t20_tail = _mm256_max_pd(x_v_tail, k0);
@@ -321,26 +314,11 @@ __attribute__((target("avx2"))) void map_select_f64_avx2(const double* in0, cons
     __m256d t24_tail = _mm256_sub_pd(y_v_tail, x_v_tail);
     __m256d t25_tail = _mm256_mul_pd(x_v_tail, y_v_tail);
     __m256d t26_tail = _mm256_blendv_pd(t25_tail, t24_tail, _mm256_castsi256_pd(t23_tail));
-    _mm256_maskstore_pd(
-        (double*)(out0 + i),
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3)),
-        t18_tail);
-    _mm256_maskstore_pd(
-        (double*)(out1 + i),
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3)),
-        t19_tail);
-    _mm256_maskstore_pd(
-        (double*)(out2 + i),
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3)),
-        t21_tail);
-    _mm256_maskstore_pd(
-        (double*)(out3 + i),
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3)),
-        t22_tail);
-    _mm256_maskstore_pd(
-        (double*)(out4 + i),
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3)),
-        t26_tail);
+    _mm256_maskstore_pd((double*)(out0 + i), active, t18_tail);
+    _mm256_maskstore_pd((double*)(out1 + i), active, t19_tail);
+    _mm256_maskstore_pd((double*)(out2 + i), active, t21_tail);
+    _mm256_maskstore_pd((double*)(out3 + i), active, t22_tail);
+    _mm256_maskstore_pd((double*)(out4 + i), active, t26_tail);
   }
 }
 #endif

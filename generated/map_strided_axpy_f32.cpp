@@ -158,18 +158,16 @@ map_strided_axpy_f32_avx512(const float* in0, const float* in1, const int32_t* i
       }
       // the rest: one partial vector, its loads and stores masked
       if (i < n) {
-        __m512 x_v_tail = _mm512_mask_loadu_ps(
-            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in0 + i);
-        __m512 y_v_tail = _mm512_mask_loadu_ps(
-            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in1 + i);
-        __m512i k_v_tail = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in2 + i);
+        const __mmask16 active = (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i));
+        __m512 x_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(), active, in0 + i);
+        __m512 y_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(), active, in1 + i);
+        __m512i k_v_tail = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), active, in2 + i);
         __m512 t24_tail = _mm512_mul_ps(k0, x_v_tail);
         __m512 t25_tail = _mm512_add_ps(t24_tail, y_v_tail);
         __m512i t26_tail = _mm512_mullo_epi32(k_v_tail, k1);
         __m512i t27_tail = _mm512_add_epi32(t26_tail, k2);
-        _mm512_mask_storeu_ps(out0 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t25_tail);
-        _mm512_mask_storeu_epi32(out1 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t27_tail);
+        _mm512_mask_storeu_ps(out0 + i, active, t25_tail);
+        _mm512_mask_storeu_epi32(out1 + i, active, t27_tail);
       }
     }
     // strided input: gathered lanes
@@ -201,8 +199,8 @@ map_strided_axpy_f32_avx512(const float* in0, const float* in1, const int32_t* i
       }
       // the rest: one partial vector, its loads and stores masked
       if (i < n) {
-        __m512 x_v_tail = _mm512_mask_loadu_ps(
-            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in0 + i);
+        const __mmask16 active = (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i));
+        __m512 x_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(), active, in0 + i);
         const float* y_v_tail_at = in1 + i * stride2;
         const __m128 y_v_tail_q0 = _mm_setr_ps((0 < n - i ? y_v_tail_at[0] : (float)(0)),
                                                (1 < n - i ? y_v_tail_at[stride2] : (float)(0)),
@@ -226,14 +224,13 @@ map_strided_axpy_f32_avx512(const float* in0, const float* in1, const int32_t* i
         y_v_tail = _mm512_insertf32x4(y_v_tail, y_v_tail_q1, 1);
         y_v_tail = _mm512_insertf32x4(y_v_tail, y_v_tail_q2, 2);
         y_v_tail = _mm512_insertf32x4(y_v_tail, y_v_tail_q3, 3);
-        __m512i k_v_tail = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in2 + i);
+        __m512i k_v_tail = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), active, in2 + i);
         __m512 t12_tail = _mm512_mul_ps(k0, x_v_tail);
         __m512 t13_tail = _mm512_add_ps(t12_tail, y_v_tail);
         __m512i t14_tail = _mm512_mullo_epi32(k_v_tail, k1);
         __m512i t15_tail = _mm512_add_epi32(t14_tail, k2);
-        _mm512_mask_storeu_ps(out0 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t13_tail);
-        _mm512_mask_storeu_epi32(out1 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t15_tail);
+        _mm512_mask_storeu_ps(out0 + i, active, t13_tail);
+        _mm512_mask_storeu_epi32(out1 + i, active, t15_tail);
       }
     }
   }
@@ -290,6 +287,7 @@ map_strided_axpy_f32_avx512(const float* in0, const float* in1, const int32_t* i
     }
     // the rest: one partial vector, its loads and stores masked
     if (i < n) {
+      const __mmask16 active = (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i));
       const float* x_v_tail_at = in0 + i * stride1;
       const __m128 x_v_tail_q0 = _mm_setr_ps((0 < n - i ? x_v_tail_at[0] : (float)(0)),
                                              (1 < n - i ? x_v_tail_at[stride1] : (float)(0)),
@@ -367,8 +365,8 @@ map_strided_axpy_f32_avx512(const float* in0, const float* in1, const int32_t* i
       __m512 t5_tail = _mm512_add_ps(t4_tail, y_v_tail);
       __m512i t6_tail = _mm512_mullo_epi32(k_v_tail, k1);
       __m512i t7_tail = _mm512_add_epi32(t6_tail, k2);
-      _mm512_mask_storeu_ps(out0 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t5_tail);
-      _mm512_mask_storeu_epi32(out1 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t7_tail);
+      _mm512_mask_storeu_ps(out0 + i, active, t5_tail);
+      _mm512_mask_storeu_epi32(out1 + i, active, t7_tail);
     }
   }
 }
@@ -524,33 +522,17 @@ __attribute__((target("avx2"))) void map_strided_axpy_f32_avx2(const float* in0,
       }
       // the rest: one partial vector, its loads and stores masked
       if (i < n) {
-        const __m256i x_v_tail_active = _mm256_cmpgt_epi32(
-            _mm256_set1_epi32((int)(n - i)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 x_v_tail = _mm256_blendv_ps(
-            _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in0 + i), x_v_tail_active),
-            _mm256_castsi256_ps(x_v_tail_active));
-        const __m256i y_v_tail_active = _mm256_cmpgt_epi32(
-            _mm256_set1_epi32((int)(n - i)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 y_v_tail = _mm256_blendv_ps(
-            _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in1 + i), y_v_tail_active),
-            _mm256_castsi256_ps(y_v_tail_active));
-        const __m256i k_v_tail_active = _mm256_cmpgt_epi32(
-            _mm256_set1_epi32((int)(n - i)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i k_v_tail = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + i), k_v_tail_active),
-            k_v_tail_active);
+        const __m256i active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 x_v_tail = _mm256_maskload_ps((const float*)(in0 + i), active);
+        __m256 y_v_tail = _mm256_maskload_ps((const float*)(in1 + i), active);
+        __m256i k_v_tail = _mm256_maskload_epi32((const int*)(in2 + i), active);
         __m256 t24_tail = _mm256_mul_ps(k0, x_v_tail);
         __m256 t25_tail = _mm256_add_ps(t24_tail, y_v_tail);
         __m256i t26_tail = _mm256_mullo_epi32(k_v_tail, k1);
         __m256i t27_tail = _mm256_add_epi32(t26_tail, k2);
-        _mm256_maskstore_ps((float*)(out0 + i),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            t25_tail);
-        _mm256_maskstore_epi32((int*)(out1 + i),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               t27_tail);
+        _mm256_maskstore_ps((float*)(out0 + i), active, t25_tail);
+        _mm256_maskstore_epi32((int*)(out1 + i), active, t27_tail);
       }
     }
     // strided input: gathered lanes
@@ -575,11 +557,9 @@ __attribute__((target("avx2"))) void map_strided_axpy_f32_avx2(const float* in0,
       }
       // the rest: one partial vector, its loads and stores masked
       if (i < n) {
-        const __m256i x_v_tail_active = _mm256_cmpgt_epi32(
-            _mm256_set1_epi32((int)(n - i)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 x_v_tail = _mm256_blendv_ps(
-            _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(in0 + i), x_v_tail_active),
-            _mm256_castsi256_ps(x_v_tail_active));
+        const __m256i active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 x_v_tail = _mm256_maskload_ps((const float*)(in0 + i), active);
         const float* y_v_tail_at = in1 + i * stride2;
         const __m128 y_v_tail_q0 = _mm_setr_ps((0 < n - i ? y_v_tail_at[0] : (float)(0)),
                                                (1 < n - i ? y_v_tail_at[stride2] : (float)(0)),
@@ -590,23 +570,13 @@ __attribute__((target("avx2"))) void map_strided_axpy_f32_avx2(const float* in0,
                                                (6 < n - i ? y_v_tail_at[6 * stride2] : (float)(0)),
                                                (7 < n - i ? y_v_tail_at[7 * stride2] : (float)(0)));
         __m256 y_v_tail = _mm256_set_m128(y_v_tail_q1, y_v_tail_q0);
-        const __m256i k_v_tail_active = _mm256_cmpgt_epi32(
-            _mm256_set1_epi32((int)(n - i)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i k_v_tail = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + i), k_v_tail_active),
-            k_v_tail_active);
+        __m256i k_v_tail = _mm256_maskload_epi32((const int*)(in2 + i), active);
         __m256 t12_tail = _mm256_mul_ps(k0, x_v_tail);
         __m256 t13_tail = _mm256_add_ps(t12_tail, y_v_tail);
         __m256i t14_tail = _mm256_mullo_epi32(k_v_tail, k1);
         __m256i t15_tail = _mm256_add_epi32(t14_tail, k2);
-        _mm256_maskstore_ps((float*)(out0 + i),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            t13_tail);
-        _mm256_maskstore_epi32((int*)(out1 + i),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               t15_tail);
+        _mm256_maskstore_ps((float*)(out0 + i), active, t13_tail);
+        _mm256_maskstore_epi32((int*)(out1 + i), active, t15_tail);
       }
     }
   }
@@ -642,6 +612,8 @@ __attribute__((target("avx2"))) void map_strided_axpy_f32_avx2(const float* in0,
     }
     // the rest: one partial vector, its loads and stores masked
     if (i < n) {
+      const __m256i active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
       const float* x_v_tail_at = in0 + i * stride1;
       const __m128 x_v_tail_q0 = _mm_setr_ps((0 < n - i ? x_v_tail_at[0] : (float)(0)),
                                              (1 < n - i ? x_v_tail_at[stride1] : (float)(0)),
@@ -678,14 +650,8 @@ __attribute__((target("avx2"))) void map_strided_axpy_f32_avx2(const float* in0,
       __m256 t5_tail = _mm256_add_ps(t4_tail, y_v_tail);
       __m256i t6_tail = _mm256_mullo_epi32(k_v_tail, k1);
       __m256i t7_tail = _mm256_add_epi32(t6_tail, k2);
-      _mm256_maskstore_ps((float*)(out0 + i),
-                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                          t5_tail);
-      _mm256_maskstore_epi32((int*)(out1 + i),
-                             _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                             t7_tail);
+      _mm256_maskstore_ps((float*)(out0 + i), active, t5_tail);
+      _mm256_maskstore_epi32((int*)(out1 + i), active, t7_tail);
     }
   }
 }

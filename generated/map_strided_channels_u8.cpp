@@ -204,6 +204,7 @@ map_strided_channels_u8_avx512(const uint8_t* in0, const uint8_t* in1, const uin
     }
     // the rest: one partial vector, its loads and stores masked
     if (c < cols) {
+      const __mmask64 active = (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - c));
       const uint8_t* red_v_tail_at = in0 + 3 * c + r * stride1;
       __m128i red_v_tail_q0 = _mm_setzero_si128();
       if (0 < cols - c) red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[0], 0);
@@ -596,10 +597,8 @@ map_strided_channels_u8_avx512(const uint8_t* in0, const uint8_t* in1, const uin
       __m512i t3_tail = _mm512_max_epu8(red_v_tail, green_v_tail);
       __m512i t4_tail = _mm512_max_epu8(t3_tail, blue_v_tail);
       __m512i t5_tail = _mm512_avg_epu8(red_v_tail, blue_v_tail);
-      _mm512_mask_storeu_epi8(out0 + c + cols * r,
-                              (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - c)), t4_tail);
-      _mm512_mask_storeu_epi8(out1 + c + cols * r,
-                              (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - c)), t5_tail);
+      _mm512_mask_storeu_epi8(out0 + c + cols * r, active, t4_tail);
+      _mm512_mask_storeu_epi8(out1 + c + cols * r, active, t5_tail);
     }
   }
 }

@@ -194,9 +194,9 @@ map_strided_mixed_f64_avx512(const float* in0, const int16_t* in1, const int8_t*
       }
       // the rest: one partial vector, its loads and stores masked
       if (c < cols) {
-        __m256 x_v_tail = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
-                                               (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                                               in0 + c + r * stride * stride1);
+        const __mmask8 active = (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c));
+        __m256 x_v_tail =
+            _mm256_mask_loadu_ps(_mm256_setzero_ps(), active, in0 + c + r * stride * stride1);
         const int16_t* w_v_tail_at = in1 + 2 * c + 2 * r * stride;
         __m128i w_v_tail = _mm_setzero_si128();
         if (0 < cols - c) w_v_tail = _mm_insert_epi16(w_v_tail, (short)w_v_tail_at[0], 0);
@@ -229,12 +229,9 @@ map_strided_mixed_f64_avx512(const float* in0, const int16_t* in1, const int8_t*
         __m256i t34_tail_w = _mm256_cvtepi16_epi32(w_v_tail);
         __m256 t34_tail = _mm256_cvtepi32_ps(t34_tail_w);
         __m256 t35_tail = _mm256_mul_ps(x_v_tail, t34_tail);
-        _mm512_mask_storeu_pd(out0 + c + r * stride, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                              t31_tail);
-        _mm_mask_storeu_epi8(out1 + c + r * stride, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                             t33_tail);
-        _mm256_mask_storeu_ps(out2 + c + r * stride, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                              t35_tail);
+        _mm512_mask_storeu_pd(out0 + c + r * stride, active, t31_tail);
+        _mm_mask_storeu_epi8(out1 + c + r * stride, active, t33_tail);
+        _mm256_mask_storeu_ps(out2 + c + r * stride, active, t35_tail);
       }
     }
     // strided input: gathered lanes
@@ -271,6 +268,7 @@ map_strided_mixed_f64_avx512(const float* in0, const int16_t* in1, const int8_t*
       }
       // the rest: one partial vector, its loads and stores masked
       if (c < cols) {
+        const __mmask8 active = (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c));
         const float* x_v_tail_at = in0 + c * stride1 + r * stride * stride1;
         const __m128 x_v_tail_q0 =
             _mm_setr_ps((0 < cols - c ? x_v_tail_at[0] : (float)(0)),
@@ -315,12 +313,9 @@ map_strided_mixed_f64_avx512(const float* in0, const int16_t* in1, const int8_t*
         __m256i t16_tail_w = _mm256_cvtepi16_epi32(w_v_tail);
         __m256 t16_tail = _mm256_cvtepi32_ps(t16_tail_w);
         __m256 t17_tail = _mm256_mul_ps(x_v_tail, t16_tail);
-        _mm512_mask_storeu_pd(out0 + c + r * stride, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                              t13_tail);
-        _mm_mask_storeu_epi8(out1 + c + r * stride, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                             t15_tail);
-        _mm256_mask_storeu_ps(out2 + c + r * stride, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                              t17_tail);
+        _mm512_mask_storeu_pd(out0 + c + r * stride, active, t13_tail);
+        _mm_mask_storeu_epi8(out1 + c + r * stride, active, t15_tail);
+        _mm256_mask_storeu_ps(out2 + c + r * stride, active, t17_tail);
       }
     }
   }

@@ -166,12 +166,12 @@ map_u8_to_f32_fma_avx512(const uint8_t* in0, int64_t n, float scalar0, float sca
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    __m128i px_v_tail = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                            (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in0 + i);
+    const __mmask16 active = (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i));
+    __m128i px_v_tail = _mm_mask_loadu_epi8(_mm_setzero_si128(), active, in0 + i);
     __m512i t4_tail_w = _mm512_cvtepu8_epi32(px_v_tail);
     __m512 t4_tail = _mm512_cvtepi32_ps(t4_tail_w);
     __m512 t5_tail = _mm512_fmadd_ps(t4_tail, k0, k1);
-    _mm512_mask_storeu_ps(out0 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t5_tail);
+    _mm512_mask_storeu_ps(out0 + i, active, t5_tail);
   }
 }
 #endif

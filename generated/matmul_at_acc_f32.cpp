@@ -755,6 +755,7 @@ matmul_at_acc_f32_avx512(const float* in0, const float* in1, int64_t size0, int6
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
+    const __mmask16 tail_lanes = (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j));
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 512 steps of k through the panel
     int64_t k0 = 0;
@@ -763,44 +764,34 @@ matmul_at_acc_f32_avx512(const float* in0, const float* in1, int64_t size0, int6
       // pack: 1 vector of b per step
       int64_t kp = k0;
       for (; kp < k_end; ++kp) {
-        __m512 packed0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                              in1 + j + kp * stride1);
+        __m512 packed0 =
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in1 + j + kp * stride1);
         _mm512_storeu_ps(panel + 16 * kp - 16 * k0, packed0);
       }
       int64_t i = 0;
       // along i: tiles of 8 x 1 vectors
       for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
-        __m512 acc0_0 = _mm512_mask_loadu_ps(
-            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), out + out_base);
-        __m512 acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                             (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                             out + out_base + stride2);
-        __m512 acc2_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                             (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                             out + out_base + 2 * stride2);
-        __m512 acc3_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                             (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                             out + out_base + 3 * stride2);
-        __m512 acc4_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                             (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                             out + out_base + 4 * stride2);
-        __m512 acc5_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                             (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                             out + out_base + 5 * stride2);
-        __m512 acc6_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                             (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                             out + out_base + 6 * stride2);
-        __m512 acc7_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                             (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                             out + out_base + 7 * stride2);
+        __m512 acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base);
+        __m512 acc1_0 =
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + stride2);
+        __m512 acc2_0 =
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 2 * stride2);
+        __m512 acc3_0 =
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 3 * stride2);
+        __m512 acc4_0 =
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 4 * stride2);
+        __m512 acc5_0 =
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 5 * stride2);
+        __m512 acc6_0 =
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 6 * stride2);
+        __m512 acc7_0 =
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 7 * stride2);
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
-          __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                               panel + 16 * r2 - 16 * k0);
+          __m512 in1_v0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, panel + 16 * r2 - 16 * k0);
           __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
           acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
           __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
@@ -848,43 +839,30 @@ matmul_at_acc_f32_avx512(const float* in0, const float* in1, int64_t size0, int6
           acc7_0 = _mm512_max_ps(acc7_0, lo_e1);
           acc7_0 = _mm512_min_ps(acc7_0, hi_e1);
         }
-        _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                              acc0_0);
-        _mm512_mask_storeu_ps(out + out_base + stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
-        _mm512_mask_storeu_ps(out + out_base + 2 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
-        _mm512_mask_storeu_ps(out + out_base + 3 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
-        _mm512_mask_storeu_ps(out + out_base + 4 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc4_0);
-        _mm512_mask_storeu_ps(out + out_base + 5 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc5_0);
-        _mm512_mask_storeu_ps(out + out_base + 6 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc6_0);
-        _mm512_mask_storeu_ps(out + out_base + 7 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc7_0);
+        _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_ps(out + out_base + stride2, tail_lanes, acc1_0);
+        _mm512_mask_storeu_ps(out + out_base + 2 * stride2, tail_lanes, acc2_0);
+        _mm512_mask_storeu_ps(out + out_base + 3 * stride2, tail_lanes, acc3_0);
+        _mm512_mask_storeu_ps(out + out_base + 4 * stride2, tail_lanes, acc4_0);
+        _mm512_mask_storeu_ps(out + out_base + 5 * stride2, tail_lanes, acc5_0);
+        _mm512_mask_storeu_ps(out + out_base + 6 * stride2, tail_lanes, acc6_0);
+        _mm512_mask_storeu_ps(out + out_base + 7 * stride2, tail_lanes, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
         int64_t out_base = i * stride2 + j;
-        __m512 acc0_0 = _mm512_mask_loadu_ps(
-            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), out + out_base);
-        __m512 acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                             (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                             out + out_base + stride2);
-        __m512 acc2_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                             (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                             out + out_base + 2 * stride2);
-        __m512 acc3_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                             (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                             out + out_base + 3 * stride2);
+        __m512 acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base);
+        __m512 acc1_0 =
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + stride2);
+        __m512 acc2_0 =
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 2 * stride2);
+        __m512 acc3_0 =
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 3 * stride2);
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
-          __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                               panel + 16 * r2 - 16 * k0);
+          __m512 in1_v0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, panel + 16 * r2 - 16 * k0);
           __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
           acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
           __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
@@ -912,29 +890,22 @@ matmul_at_acc_f32_avx512(const float* in0, const float* in1, int64_t size0, int6
           acc3_0 = _mm512_max_ps(acc3_0, lo_e1);
           acc3_0 = _mm512_min_ps(acc3_0, hi_e1);
         }
-        _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                              acc0_0);
-        _mm512_mask_storeu_ps(out + out_base + stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
-        _mm512_mask_storeu_ps(out + out_base + 2 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
-        _mm512_mask_storeu_ps(out + out_base + 3 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
+        _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_ps(out + out_base + stride2, tail_lanes, acc1_0);
+        _mm512_mask_storeu_ps(out + out_base + 2 * stride2, tail_lanes, acc2_0);
+        _mm512_mask_storeu_ps(out + out_base + 3 * stride2, tail_lanes, acc3_0);
       }
       // the rest: 2 rows
       for (; i + 2 <= size0; i += 2) {
         int64_t out_base = i * stride2 + j;
-        __m512 acc0_0 = _mm512_mask_loadu_ps(
-            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), out + out_base);
-        __m512 acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                             (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                             out + out_base + stride2);
+        __m512 acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base);
+        __m512 acc1_0 =
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + stride2);
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
-          __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                               panel + 16 * r2 - 16 * k0);
+          __m512 in1_v0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, panel + 16 * r2 - 16 * k0);
           __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
           acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
           __m512 in0_r1 = _mm512_set1_ps(in0[i + r2 * stride0 + 1]);
@@ -952,22 +923,18 @@ matmul_at_acc_f32_avx512(const float* in0, const float* in1, int64_t size0, int6
           acc1_0 = _mm512_max_ps(acc1_0, lo_e1);
           acc1_0 = _mm512_min_ps(acc1_0, hi_e1);
         }
-        _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                              acc0_0);
-        _mm512_mask_storeu_ps(out + out_base + stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
+        _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_ps(out + out_base + stride2, tail_lanes, acc1_0);
       }
       // the rest: 1 row
       for (; i < size0; ++i) {
         int64_t out_base = i * stride2 + j;
-        __m512 acc0_0 = _mm512_mask_loadu_ps(
-            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), out + out_base);
+        __m512 acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base);
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
-          __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                               panel + 16 * r2 - 16 * k0);
+          __m512 in1_v0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, panel + 16 * r2 - 16 * k0);
           __m512 in0_r0 = _mm512_set1_ps(in0[i + r2 * stride0]);
           acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
         }
@@ -980,8 +947,7 @@ matmul_at_acc_f32_avx512(const float* in0, const float* in1, int64_t size0, int6
           acc0_0 = _mm512_max_ps(acc0_0, lo_e1);
           acc0_0 = _mm512_min_ps(acc0_0, hi_e1);
         }
-        _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                              acc0_0);
+        _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
       }
     }
   }
@@ -2279,6 +2245,8 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
+    const __m256i tail_lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 2048 steps of k through the panel
     int64_t k0 = 0;
@@ -2287,74 +2255,31 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
       // pack: 1 vector of b per step
       int64_t kp = k0;
       for (; kp < k_end; ++kp) {
-        const __m256i packed0_active = _mm256_cmpgt_epi32(
-            _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 packed0 = _mm256_blendv_ps(
-            _mm256_setzero_ps(),
-            _mm256_maskload_ps((const float*)(in1 + j + kp * stride1), packed0_active),
-            _mm256_castsi256_ps(packed0_active));
+        __m256 packed0 = _mm256_maskload_ps((const float*)(in1 + j + kp * stride1), tail_lanes);
         _mm256_storeu_ps(panel + 8 * kp - 8 * k0, packed0);
       }
       int64_t i = 0;
       // along i: tiles of 8 x 1 vectors
       for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc0_0 = _mm256_blendv_ps(
-            _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active),
-            _mm256_castsi256_ps(acc0_0_active));
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc1_0 = _mm256_blendv_ps(
-            _mm256_setzero_ps(),
-            _mm256_maskload_ps((const float*)(out + out_base + stride2), acc1_0_active),
-            _mm256_castsi256_ps(acc1_0_active));
-        const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc2_0 = _mm256_blendv_ps(
-            _mm256_setzero_ps(),
-            _mm256_maskload_ps((const float*)(out + out_base + 2 * stride2), acc2_0_active),
-            _mm256_castsi256_ps(acc2_0_active));
-        const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc3_0 = _mm256_blendv_ps(
-            _mm256_setzero_ps(),
-            _mm256_maskload_ps((const float*)(out + out_base + 3 * stride2), acc3_0_active),
-            _mm256_castsi256_ps(acc3_0_active));
-        const __m256i acc4_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc4_0 = _mm256_blendv_ps(
-            _mm256_setzero_ps(),
-            _mm256_maskload_ps((const float*)(out + out_base + 4 * stride2), acc4_0_active),
-            _mm256_castsi256_ps(acc4_0_active));
-        const __m256i acc5_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc5_0 = _mm256_blendv_ps(
-            _mm256_setzero_ps(),
-            _mm256_maskload_ps((const float*)(out + out_base + 5 * stride2), acc5_0_active),
-            _mm256_castsi256_ps(acc5_0_active));
-        const __m256i acc6_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc6_0 = _mm256_blendv_ps(
-            _mm256_setzero_ps(),
-            _mm256_maskload_ps((const float*)(out + out_base + 6 * stride2), acc6_0_active),
-            _mm256_castsi256_ps(acc6_0_active));
-        const __m256i acc7_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc7_0 = _mm256_blendv_ps(
-            _mm256_setzero_ps(),
-            _mm256_maskload_ps((const float*)(out + out_base + 7 * stride2), acc7_0_active),
-            _mm256_castsi256_ps(acc7_0_active));
+        __m256 acc0_0 = _mm256_maskload_ps((const float*)(out + out_base), tail_lanes);
+        __m256 acc1_0 = _mm256_maskload_ps((const float*)(out + out_base + stride2), tail_lanes);
+        __m256 acc2_0 =
+            _mm256_maskload_ps((const float*)(out + out_base + 2 * stride2), tail_lanes);
+        __m256 acc3_0 =
+            _mm256_maskload_ps((const float*)(out + out_base + 3 * stride2), tail_lanes);
+        __m256 acc4_0 =
+            _mm256_maskload_ps((const float*)(out + out_base + 4 * stride2), tail_lanes);
+        __m256 acc5_0 =
+            _mm256_maskload_ps((const float*)(out + out_base + 5 * stride2), tail_lanes);
+        __m256 acc6_0 =
+            _mm256_maskload_ps((const float*)(out + out_base + 6 * stride2), tail_lanes);
+        __m256 acc7_0 =
+            _mm256_maskload_ps((const float*)(out + out_base + 7 * stride2), tail_lanes);
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
-          const __m256i in1_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 in1_v0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), in1_v0_active),
-              _mm256_castsi256_ps(in1_v0_active));
+          __m256 in1_v0 = _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), tail_lanes);
           __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
           acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
           __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
@@ -2402,74 +2327,28 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
           acc7_0 = _mm256_max_ps(acc7_0, lo_e1);
           acc7_0 = _mm256_min_ps(acc7_0, hi_e1);
         }
-        _mm256_maskstore_ps((float*)(out + out_base),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc0_0);
-        _mm256_maskstore_ps((float*)(out + out_base + stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc1_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 2 * stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc2_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 3 * stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc3_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 4 * stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc4_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 5 * stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc5_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 6 * stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc6_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 7 * stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc7_0);
+        _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_ps((float*)(out + out_base + stride2), tail_lanes, acc1_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 4 * stride2), tail_lanes, acc4_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 5 * stride2), tail_lanes, acc5_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 6 * stride2), tail_lanes, acc6_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 7 * stride2), tail_lanes, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc0_0 = _mm256_blendv_ps(
-            _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active),
-            _mm256_castsi256_ps(acc0_0_active));
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc1_0 = _mm256_blendv_ps(
-            _mm256_setzero_ps(),
-            _mm256_maskload_ps((const float*)(out + out_base + stride2), acc1_0_active),
-            _mm256_castsi256_ps(acc1_0_active));
-        const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc2_0 = _mm256_blendv_ps(
-            _mm256_setzero_ps(),
-            _mm256_maskload_ps((const float*)(out + out_base + 2 * stride2), acc2_0_active),
-            _mm256_castsi256_ps(acc2_0_active));
-        const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc3_0 = _mm256_blendv_ps(
-            _mm256_setzero_ps(),
-            _mm256_maskload_ps((const float*)(out + out_base + 3 * stride2), acc3_0_active),
-            _mm256_castsi256_ps(acc3_0_active));
+        __m256 acc0_0 = _mm256_maskload_ps((const float*)(out + out_base), tail_lanes);
+        __m256 acc1_0 = _mm256_maskload_ps((const float*)(out + out_base + stride2), tail_lanes);
+        __m256 acc2_0 =
+            _mm256_maskload_ps((const float*)(out + out_base + 2 * stride2), tail_lanes);
+        __m256 acc3_0 =
+            _mm256_maskload_ps((const float*)(out + out_base + 3 * stride2), tail_lanes);
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
-          const __m256i in1_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 in1_v0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), in1_v0_active),
-              _mm256_castsi256_ps(in1_v0_active));
+          __m256 in1_v0 = _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), tail_lanes);
           __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
           acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
           __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
@@ -2497,46 +2376,20 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
           acc3_0 = _mm256_max_ps(acc3_0, lo_e1);
           acc3_0 = _mm256_min_ps(acc3_0, hi_e1);
         }
-        _mm256_maskstore_ps((float*)(out + out_base),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc0_0);
-        _mm256_maskstore_ps((float*)(out + out_base + stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc1_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 2 * stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc2_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 3 * stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc3_0);
+        _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_ps((float*)(out + out_base + stride2), tail_lanes, acc1_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
       }
       // the rest: 2 rows
       for (; i + 2 <= size0; i += 2) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc0_0 = _mm256_blendv_ps(
-            _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active),
-            _mm256_castsi256_ps(acc0_0_active));
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc1_0 = _mm256_blendv_ps(
-            _mm256_setzero_ps(),
-            _mm256_maskload_ps((const float*)(out + out_base + stride2), acc1_0_active),
-            _mm256_castsi256_ps(acc1_0_active));
+        __m256 acc0_0 = _mm256_maskload_ps((const float*)(out + out_base), tail_lanes);
+        __m256 acc1_0 = _mm256_maskload_ps((const float*)(out + out_base + stride2), tail_lanes);
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
-          const __m256i in1_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 in1_v0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), in1_v0_active),
-              _mm256_castsi256_ps(in1_v0_active));
+          __m256 in1_v0 = _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), tail_lanes);
           __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
           acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
           __m256 in0_r1 = _mm256_set1_ps(in0[i + r2 * stride0 + 1]);
@@ -2554,32 +2407,17 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
           acc1_0 = _mm256_max_ps(acc1_0, lo_e1);
           acc1_0 = _mm256_min_ps(acc1_0, hi_e1);
         }
-        _mm256_maskstore_ps((float*)(out + out_base),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc0_0);
-        _mm256_maskstore_ps((float*)(out + out_base + stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc1_0);
+        _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_ps((float*)(out + out_base + stride2), tail_lanes, acc1_0);
       }
       // the rest: 1 row
       for (; i < size0; ++i) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc0_0 = _mm256_blendv_ps(
-            _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active),
-            _mm256_castsi256_ps(acc0_0_active));
+        __m256 acc0_0 = _mm256_maskload_ps((const float*)(out + out_base), tail_lanes);
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
-          const __m256i in1_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 in1_v0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), in1_v0_active),
-              _mm256_castsi256_ps(in1_v0_active));
+          __m256 in1_v0 = _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), tail_lanes);
           __m256 in0_r0 = _mm256_set1_ps(in0[i + r2 * stride0]);
           acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
         }
@@ -2592,10 +2430,7 @@ __attribute__((target("avx2,fma"))) void matmul_at_acc_f32_avx2_fma(
           acc0_0 = _mm256_max_ps(acc0_0, lo_e1);
           acc0_0 = _mm256_min_ps(acc0_0, hi_e1);
         }
-        _mm256_maskstore_ps((float*)(out + out_base),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc0_0);
+        _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
       }
     }
   }

@@ -1141,6 +1141,7 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
+    const __mmask16 tail_lanes = (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j));
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 1024 steps of k through the panel
     int64_t k0 = 0;
@@ -1149,13 +1150,11 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
       // pack: 1 vector of b per 2 steps, as bf16 pairs
       int64_t kp = k0;
       for (; kp + 2 <= k_end; kp += 2) {
-        __m256i group0_0_u16 = _mm256_mask_loadu_epi16(
-            _mm256_setzero_si256(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-            in1 + j + kp * stride1);
+        __m256i group0_0_u16 =
+            _mm256_mask_loadu_epi16(_mm256_setzero_si256(), tail_lanes, in1 + j + kp * stride1);
         __m512i group0 = _mm512_cvtepu16_epi32(group0_0_u16);
-        __m256i group0_1_u16 = _mm256_mask_loadu_epi16(
-            _mm256_setzero_si256(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-            in1 + j + kp * stride1 + stride1);
+        __m256i group0_1_u16 = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), tail_lanes,
+                                                       in1 + j + kp * stride1 + stride1);
         __m512i group0_1 = _mm512_cvtepu16_epi32(group0_1_u16);
         __m512i group0_1_high = _mm512_slli_epi32(group0_1, 16);
         group0 = _mm512_or_si512(group0, group0_1_high);
@@ -1163,14 +1162,12 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
       }
       // the last steps, the missing ones zero
       if (kp < k_end) {
-        __m256i group0_0_u16 = _mm256_mask_loadu_epi16(
-            _mm256_setzero_si256(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-            in1 + j + kp * stride1);
+        __m256i group0_0_u16 =
+            _mm256_mask_loadu_epi16(_mm256_setzero_si256(), tail_lanes, in1 + j + kp * stride1);
         __m512i group0 = _mm512_cvtepu16_epi32(group0_0_u16);
         if (kp + 1 < k_end) {
-          __m256i group0_1_u16 = _mm256_mask_loadu_epi16(
-              _mm256_setzero_si256(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              in1 + j + kp * stride1 + stride1);
+          __m256i group0_1_u16 = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), tail_lanes,
+                                                         in1 + j + kp * stride1 + stride1);
           __m512i group0_1 = _mm512_cvtepu16_epi32(group0_1_u16);
           __m512i group0_1_high = _mm512_slli_epi32(group0_1, 16);
           group0 = _mm512_or_si512(group0, group0_1_high);
@@ -1191,37 +1188,26 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
         __m512 acc7_0 = _mm512_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base);
-          acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + stride2);
-          acc2_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 2 * stride2);
-          acc3_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 3 * stride2);
-          acc4_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 4 * stride2);
-          acc5_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 5 * stride2);
-          acc6_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 6 * stride2);
-          acc7_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 7 * stride2);
+          acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base);
+          acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + stride2);
+          acc2_0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 2 * stride2);
+          acc3_0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 3 * stride2);
+          acc4_0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 4 * stride2);
+          acc5_0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 5 * stride2);
+          acc6_0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 6 * stride2);
+          acc7_0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 7 * stride2);
         }
         // k, 2 steps per vdpbf16ps
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
@@ -1263,9 +1249,8 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint16_t in0_r0_last_group_0_u16 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
           if (r2 + 1 < k_end) {
@@ -1347,22 +1332,14 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
           __m512i in0_r7_last = _mm512_set1_epi32((int)(in0_r7_last_group));
           acc7_0 = _mm512_dpbf16_ps(acc7_0, (__m512bh)panel_v0_last, (__m512bh)in0_r7_last);
         }
-        _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                              acc0_0);
-        _mm512_mask_storeu_ps(out + out_base + stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
-        _mm512_mask_storeu_ps(out + out_base + 2 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
-        _mm512_mask_storeu_ps(out + out_base + 3 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
-        _mm512_mask_storeu_ps(out + out_base + 4 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc4_0);
-        _mm512_mask_storeu_ps(out + out_base + 5 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc5_0);
-        _mm512_mask_storeu_ps(out + out_base + 6 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc6_0);
-        _mm512_mask_storeu_ps(out + out_base + 7 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc7_0);
+        _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_ps(out + out_base + stride2, tail_lanes, acc1_0);
+        _mm512_mask_storeu_ps(out + out_base + 2 * stride2, tail_lanes, acc2_0);
+        _mm512_mask_storeu_ps(out + out_base + 3 * stride2, tail_lanes, acc3_0);
+        _mm512_mask_storeu_ps(out + out_base + 4 * stride2, tail_lanes, acc4_0);
+        _mm512_mask_storeu_ps(out + out_base + 5 * stride2, tail_lanes, acc5_0);
+        _mm512_mask_storeu_ps(out + out_base + 6 * stride2, tail_lanes, acc6_0);
+        _mm512_mask_storeu_ps(out + out_base + 7 * stride2, tail_lanes, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
@@ -1373,25 +1350,18 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
         __m512 acc3_0 = _mm512_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base);
-          acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + stride2);
-          acc2_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 2 * stride2);
-          acc3_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 3 * stride2);
+          acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base);
+          acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + stride2);
+          acc2_0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 2 * stride2);
+          acc3_0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 3 * stride2);
         }
         // k, 2 steps per vdpbf16ps
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
@@ -1413,9 +1383,8 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint16_t in0_r0_last_group_0_u16 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
           if (r2 + 1 < k_end) {
@@ -1457,14 +1426,10 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
           __m512i in0_r3_last = _mm512_set1_epi32((int)(in0_r3_last_group));
           acc3_0 = _mm512_dpbf16_ps(acc3_0, (__m512bh)panel_v0_last, (__m512bh)in0_r3_last);
         }
-        _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                              acc0_0);
-        _mm512_mask_storeu_ps(out + out_base + stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
-        _mm512_mask_storeu_ps(out + out_base + 2 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
-        _mm512_mask_storeu_ps(out + out_base + 3 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
+        _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_ps(out + out_base + stride2, tail_lanes, acc1_0);
+        _mm512_mask_storeu_ps(out + out_base + 2 * stride2, tail_lanes, acc2_0);
+        _mm512_mask_storeu_ps(out + out_base + 3 * stride2, tail_lanes, acc3_0);
       }
       // the rest: 2 rows
       for (; i + 2 <= size0; i += 2) {
@@ -1473,19 +1438,14 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
         __m512 acc1_0 = _mm512_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base);
-          acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + stride2);
+          acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base);
+          acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + stride2);
         }
         // k, 2 steps per vdpbf16ps
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
@@ -1497,9 +1457,8 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint16_t in0_r0_last_group_0_u16 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
           if (r2 + 1 < k_end) {
@@ -1521,10 +1480,8 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
           __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_group));
           acc1_0 = _mm512_dpbf16_ps(acc1_0, (__m512bh)panel_v0_last, (__m512bh)in0_r1_last);
         }
-        _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                              acc0_0);
-        _mm512_mask_storeu_ps(out + out_base + stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
+        _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_ps(out + out_base + stride2, tail_lanes, acc1_0);
       }
       // the rest: 1 row
       for (; i < size0; ++i) {
@@ -1532,16 +1489,13 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
         __m512 acc0_0 = _mm512_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base);
+          acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base);
         }
         // k, 2 steps per vdpbf16ps
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
@@ -1549,9 +1503,8 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint16_t in0_r0_last_group_0_u16 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
           if (r2 + 1 < k_end) {
@@ -1563,8 +1516,7 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
           __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_group));
           acc0_0 = _mm512_dpbf16_ps(acc0_0, (__m512bh)panel_v0_last, (__m512bh)in0_r0_last);
         }
-        _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                              acc0_0);
+        _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
       }
     }
   }
@@ -2171,6 +2123,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
+    const __mmask16 tail_lanes = (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j));
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 512 steps of k through the panel
     int64_t k0 = 0;
@@ -2179,9 +2132,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
       // pack: 1 vector of b per step
       int64_t kp = k0;
       for (; kp < k_end; ++kp) {
-        __m256i packed0_bf16 = _mm256_mask_loadu_epi16(
-            _mm256_setzero_si256(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-            in1 + j + kp * stride1);
+        __m256i packed0_bf16 =
+            _mm256_mask_loadu_epi16(_mm256_setzero_si256(), tail_lanes, in1 + j + kp * stride1);
         __m512i packed0_u32 = _mm512_cvtepu16_epi32(packed0_bf16);
         __m512i packed0_f32bits = _mm512_slli_epi32(packed0_u32, 16);
         __m512 packed0 = _mm512_castsi512_ps(packed0_f32bits);
@@ -2201,37 +2153,26 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
         __m512 acc7_0 = _mm512_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base);
-          acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + stride2);
-          acc2_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 2 * stride2);
-          acc3_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 3 * stride2);
-          acc4_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 4 * stride2);
-          acc5_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 5 * stride2);
-          acc6_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 6 * stride2);
-          acc7_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 7 * stride2);
+          acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base);
+          acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + stride2);
+          acc2_0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 2 * stride2);
+          acc3_0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 3 * stride2);
+          acc4_0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 4 * stride2);
+          acc5_0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 5 * stride2);
+          acc6_0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 6 * stride2);
+          acc7_0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 7 * stride2);
         }
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
-          __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                               panel + 16 * r2 - 16 * k0);
+          __m512 in1_v0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, panel + 16 * r2 - 16 * k0);
           uint16_t in0_r0_elem_bf16 = in0[i * stride0 + r2];
           uint32_t in0_r0_elem_u32 = (uint32_t)in0_r0_elem_bf16;
           uint32_t in0_r0_elem_f32bits = (uint32_t)((uint32_t)in0_r0_elem_u32 << 16);
@@ -2281,22 +2222,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
           __m512 in0_r7 = _mm512_set1_ps(in0_r7_elem);
           acc7_0 = _mm512_fmadd_ps(in0_r7, in1_v0, acc7_0);
         }
-        _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                              acc0_0);
-        _mm512_mask_storeu_ps(out + out_base + stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
-        _mm512_mask_storeu_ps(out + out_base + 2 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
-        _mm512_mask_storeu_ps(out + out_base + 3 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
-        _mm512_mask_storeu_ps(out + out_base + 4 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc4_0);
-        _mm512_mask_storeu_ps(out + out_base + 5 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc5_0);
-        _mm512_mask_storeu_ps(out + out_base + 6 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc6_0);
-        _mm512_mask_storeu_ps(out + out_base + 7 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc7_0);
+        _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_ps(out + out_base + stride2, tail_lanes, acc1_0);
+        _mm512_mask_storeu_ps(out + out_base + 2 * stride2, tail_lanes, acc2_0);
+        _mm512_mask_storeu_ps(out + out_base + 3 * stride2, tail_lanes, acc3_0);
+        _mm512_mask_storeu_ps(out + out_base + 4 * stride2, tail_lanes, acc4_0);
+        _mm512_mask_storeu_ps(out + out_base + 5 * stride2, tail_lanes, acc5_0);
+        _mm512_mask_storeu_ps(out + out_base + 6 * stride2, tail_lanes, acc6_0);
+        _mm512_mask_storeu_ps(out + out_base + 7 * stride2, tail_lanes, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
@@ -2307,25 +2240,18 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
         __m512 acc3_0 = _mm512_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base);
-          acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + stride2);
-          acc2_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 2 * stride2);
-          acc3_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 3 * stride2);
+          acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base);
+          acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + stride2);
+          acc2_0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 2 * stride2);
+          acc3_0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 3 * stride2);
         }
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
-          __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                               panel + 16 * r2 - 16 * k0);
+          __m512 in1_v0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, panel + 16 * r2 - 16 * k0);
           uint16_t in0_r0_elem_bf16 = in0[i * stride0 + r2];
           uint32_t in0_r0_elem_u32 = (uint32_t)in0_r0_elem_bf16;
           uint32_t in0_r0_elem_f32bits = (uint32_t)((uint32_t)in0_r0_elem_u32 << 16);
@@ -2351,14 +2277,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
           __m512 in0_r3 = _mm512_set1_ps(in0_r3_elem);
           acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
         }
-        _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                              acc0_0);
-        _mm512_mask_storeu_ps(out + out_base + stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
-        _mm512_mask_storeu_ps(out + out_base + 2 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
-        _mm512_mask_storeu_ps(out + out_base + 3 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
+        _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_ps(out + out_base + stride2, tail_lanes, acc1_0);
+        _mm512_mask_storeu_ps(out + out_base + 2 * stride2, tail_lanes, acc2_0);
+        _mm512_mask_storeu_ps(out + out_base + 3 * stride2, tail_lanes, acc3_0);
       }
       // the rest: 2 rows
       for (; i + 2 <= size0; i += 2) {
@@ -2367,19 +2289,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
         __m512 acc1_0 = _mm512_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base);
-          acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + stride2);
+          acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base);
+          acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + stride2);
         }
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
-          __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                               panel + 16 * r2 - 16 * k0);
+          __m512 in1_v0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, panel + 16 * r2 - 16 * k0);
           uint16_t in0_r0_elem_bf16 = in0[i * stride0 + r2];
           uint32_t in0_r0_elem_u32 = (uint32_t)in0_r0_elem_bf16;
           uint32_t in0_r0_elem_f32bits = (uint32_t)((uint32_t)in0_r0_elem_u32 << 16);
@@ -2393,10 +2310,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
           __m512 in0_r1 = _mm512_set1_ps(in0_r1_elem);
           acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
         }
-        _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                              acc0_0);
-        _mm512_mask_storeu_ps(out + out_base + stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
+        _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_ps(out + out_base + stride2, tail_lanes, acc1_0);
       }
       // the rest: 1 row
       for (; i < size0; ++i) {
@@ -2404,16 +2319,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
         __m512 acc0_0 = _mm512_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base);
+          acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base);
         }
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
-          __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                               panel + 16 * r2 - 16 * k0);
+          __m512 in1_v0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, panel + 16 * r2 - 16 * k0);
           uint16_t in0_r0_elem_bf16 = in0[i * stride0 + r2];
           uint32_t in0_r0_elem_u32 = (uint32_t)in0_r0_elem_bf16;
           uint32_t in0_r0_elem_f32bits = (uint32_t)((uint32_t)in0_r0_elem_u32 << 16);
@@ -2421,8 +2333,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
           __m512 in0_r0 = _mm512_set1_ps(in0_r0_elem);
           acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
         }
-        _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                              acc0_0);
+        _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
       }
     }
   }
@@ -5281,6 +5192,8 @@ __attribute__((target("avx2,fma"))) void matmul_bf16_avx2_fma(const uint16_t* in
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
+    const __m256i tail_lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 2048 steps of k through the panel
     int64_t k0 = 0;
@@ -5310,64 +5223,19 @@ __attribute__((target("avx2,fma"))) void matmul_bf16_avx2_fma(const uint16_t* in
         __m256 acc7_0 = _mm256_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 =
-              _mm256_blendv_ps(_mm256_setzero_ps(),
-                               _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active_2),
-                               _mm256_castsi256_ps(acc0_0_active_2));
-          const __m256i acc1_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + stride2), acc1_0_active_2),
-              _mm256_castsi256_ps(acc1_0_active_2));
-          const __m256i acc2_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc2_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 2 * stride2), acc2_0_active_2),
-              _mm256_castsi256_ps(acc2_0_active_2));
-          const __m256i acc3_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc3_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 3 * stride2), acc3_0_active_2),
-              _mm256_castsi256_ps(acc3_0_active_2));
-          const __m256i acc4_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc4_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 4 * stride2), acc4_0_active_2),
-              _mm256_castsi256_ps(acc4_0_active_2));
-          const __m256i acc5_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc5_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 5 * stride2), acc5_0_active_2),
-              _mm256_castsi256_ps(acc5_0_active_2));
-          const __m256i acc6_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc6_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 6 * stride2), acc6_0_active_2),
-              _mm256_castsi256_ps(acc6_0_active_2));
-          const __m256i acc7_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc7_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 7 * stride2), acc7_0_active_2),
-              _mm256_castsi256_ps(acc7_0_active_2));
+          acc0_0 = _mm256_maskload_ps((const float*)(out + out_base), tail_lanes);
+          acc1_0 = _mm256_maskload_ps((const float*)(out + out_base + stride2), tail_lanes);
+          acc2_0 = _mm256_maskload_ps((const float*)(out + out_base + 2 * stride2), tail_lanes);
+          acc3_0 = _mm256_maskload_ps((const float*)(out + out_base + 3 * stride2), tail_lanes);
+          acc4_0 = _mm256_maskload_ps((const float*)(out + out_base + 4 * stride2), tail_lanes);
+          acc5_0 = _mm256_maskload_ps((const float*)(out + out_base + 5 * stride2), tail_lanes);
+          acc6_0 = _mm256_maskload_ps((const float*)(out + out_base + 6 * stride2), tail_lanes);
+          acc7_0 = _mm256_maskload_ps((const float*)(out + out_base + 7 * stride2), tail_lanes);
         }
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
-          const __m256i in1_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 in1_v0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), in1_v0_active),
-              _mm256_castsi256_ps(in1_v0_active));
+          __m256 in1_v0 = _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), tail_lanes);
           uint16_t in0_r0_elem_bf16 = in0[i * stride0 + r2];
           uint32_t in0_r0_elem_u32 = (uint32_t)in0_r0_elem_bf16;
           uint32_t in0_r0_elem_f32bits = (uint32_t)((uint32_t)in0_r0_elem_u32 << 16);
@@ -5417,38 +5285,14 @@ __attribute__((target("avx2,fma"))) void matmul_bf16_avx2_fma(const uint16_t* in
           __m256 in0_r7 = _mm256_set1_ps(in0_r7_elem);
           acc7_0 = _mm256_fmadd_ps(in0_r7, in1_v0, acc7_0);
         }
-        _mm256_maskstore_ps((float*)(out + out_base),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc0_0);
-        _mm256_maskstore_ps((float*)(out + out_base + stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc1_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 2 * stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc2_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 3 * stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc3_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 4 * stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc4_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 5 * stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc5_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 6 * stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc6_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 7 * stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc7_0);
+        _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_ps((float*)(out + out_base + stride2), tail_lanes, acc1_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 4 * stride2), tail_lanes, acc4_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 5 * stride2), tail_lanes, acc5_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 6 * stride2), tail_lanes, acc6_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 7 * stride2), tail_lanes, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
@@ -5459,40 +5303,15 @@ __attribute__((target("avx2,fma"))) void matmul_bf16_avx2_fma(const uint16_t* in
         __m256 acc3_0 = _mm256_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 =
-              _mm256_blendv_ps(_mm256_setzero_ps(),
-                               _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active_3),
-                               _mm256_castsi256_ps(acc0_0_active_3));
-          const __m256i acc1_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + stride2), acc1_0_active_3),
-              _mm256_castsi256_ps(acc1_0_active_3));
-          const __m256i acc2_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc2_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 2 * stride2), acc2_0_active_3),
-              _mm256_castsi256_ps(acc2_0_active_3));
-          const __m256i acc3_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc3_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 3 * stride2), acc3_0_active_3),
-              _mm256_castsi256_ps(acc3_0_active_3));
+          acc0_0 = _mm256_maskload_ps((const float*)(out + out_base), tail_lanes);
+          acc1_0 = _mm256_maskload_ps((const float*)(out + out_base + stride2), tail_lanes);
+          acc2_0 = _mm256_maskload_ps((const float*)(out + out_base + 2 * stride2), tail_lanes);
+          acc3_0 = _mm256_maskload_ps((const float*)(out + out_base + 3 * stride2), tail_lanes);
         }
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
-          const __m256i in1_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 in1_v0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), in1_v0_active),
-              _mm256_castsi256_ps(in1_v0_active));
+          __m256 in1_v0 = _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), tail_lanes);
           uint16_t in0_r0_elem_bf16 = in0[i * stride0 + r2];
           uint32_t in0_r0_elem_u32 = (uint32_t)in0_r0_elem_bf16;
           uint32_t in0_r0_elem_f32bits = (uint32_t)((uint32_t)in0_r0_elem_u32 << 16);
@@ -5518,22 +5337,10 @@ __attribute__((target("avx2,fma"))) void matmul_bf16_avx2_fma(const uint16_t* in
           __m256 in0_r3 = _mm256_set1_ps(in0_r3_elem);
           acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
         }
-        _mm256_maskstore_ps((float*)(out + out_base),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc0_0);
-        _mm256_maskstore_ps((float*)(out + out_base + stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc1_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 2 * stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc2_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 3 * stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc3_0);
+        _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_ps((float*)(out + out_base + stride2), tail_lanes, acc1_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
       }
       // the rest: 2 rows
       for (; i + 2 <= size0; i += 2) {
@@ -5542,28 +5349,13 @@ __attribute__((target("avx2,fma"))) void matmul_bf16_avx2_fma(const uint16_t* in
         __m256 acc1_0 = _mm256_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_4 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 =
-              _mm256_blendv_ps(_mm256_setzero_ps(),
-                               _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active_4),
-                               _mm256_castsi256_ps(acc0_0_active_4));
-          const __m256i acc1_0_active_4 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + stride2), acc1_0_active_4),
-              _mm256_castsi256_ps(acc1_0_active_4));
+          acc0_0 = _mm256_maskload_ps((const float*)(out + out_base), tail_lanes);
+          acc1_0 = _mm256_maskload_ps((const float*)(out + out_base + stride2), tail_lanes);
         }
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
-          const __m256i in1_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 in1_v0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), in1_v0_active),
-              _mm256_castsi256_ps(in1_v0_active));
+          __m256 in1_v0 = _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), tail_lanes);
           uint16_t in0_r0_elem_bf16 = in0[i * stride0 + r2];
           uint32_t in0_r0_elem_u32 = (uint32_t)in0_r0_elem_bf16;
           uint32_t in0_r0_elem_f32bits = (uint32_t)((uint32_t)in0_r0_elem_u32 << 16);
@@ -5577,14 +5369,8 @@ __attribute__((target("avx2,fma"))) void matmul_bf16_avx2_fma(const uint16_t* in
           __m256 in0_r1 = _mm256_set1_ps(in0_r1_elem);
           acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
         }
-        _mm256_maskstore_ps((float*)(out + out_base),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc0_0);
-        _mm256_maskstore_ps((float*)(out + out_base + stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc1_0);
+        _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_ps((float*)(out + out_base + stride2), tail_lanes, acc1_0);
       }
       // the rest: 1 row
       for (; i < size0; ++i) {
@@ -5592,22 +5378,12 @@ __attribute__((target("avx2,fma"))) void matmul_bf16_avx2_fma(const uint16_t* in
         __m256 acc0_0 = _mm256_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_5 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 =
-              _mm256_blendv_ps(_mm256_setzero_ps(),
-                               _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active_5),
-                               _mm256_castsi256_ps(acc0_0_active_5));
+          acc0_0 = _mm256_maskload_ps((const float*)(out + out_base), tail_lanes);
         }
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
-          const __m256i in1_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 in1_v0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), in1_v0_active),
-              _mm256_castsi256_ps(in1_v0_active));
+          __m256 in1_v0 = _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), tail_lanes);
           uint16_t in0_r0_elem_bf16 = in0[i * stride0 + r2];
           uint32_t in0_r0_elem_u32 = (uint32_t)in0_r0_elem_bf16;
           uint32_t in0_r0_elem_f32bits = (uint32_t)((uint32_t)in0_r0_elem_u32 << 16);
@@ -5615,10 +5391,7 @@ __attribute__((target("avx2,fma"))) void matmul_bf16_avx2_fma(const uint16_t* in
           __m256 in0_r0 = _mm256_set1_ps(in0_r0_elem);
           acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
         }
-        _mm256_maskstore_ps((float*)(out + out_base),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc0_0);
+        _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
       }
     }
   }

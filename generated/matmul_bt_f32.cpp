@@ -847,6 +847,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
+    const __mmask16 tail_lanes = (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j));
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 512 steps of k through the panel
     int64_t k0 = 0;
@@ -875,37 +876,26 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
         __m512 acc7_0 = _mm512_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base);
-          acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + stride2);
-          acc2_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 2 * stride2);
-          acc3_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 3 * stride2);
-          acc4_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 4 * stride2);
-          acc5_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 5 * stride2);
-          acc6_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 6 * stride2);
-          acc7_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 7 * stride2);
+          acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base);
+          acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + stride2);
+          acc2_0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 2 * stride2);
+          acc3_0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 3 * stride2);
+          acc4_0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 4 * stride2);
+          acc5_0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 5 * stride2);
+          acc6_0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 6 * stride2);
+          acc7_0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 7 * stride2);
         }
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
-          __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                               panel + 16 * r2 - 16 * k0);
+          __m512 in1_v0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, panel + 16 * r2 - 16 * k0);
           __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
           acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
           __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
@@ -923,22 +913,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
           __m512 in0_r7 = _mm512_set1_ps(in0[i * stride0 + r2 + 7 * stride0]);
           acc7_0 = _mm512_fmadd_ps(in0_r7, in1_v0, acc7_0);
         }
-        _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                              acc0_0);
-        _mm512_mask_storeu_ps(out + out_base + stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
-        _mm512_mask_storeu_ps(out + out_base + 2 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
-        _mm512_mask_storeu_ps(out + out_base + 3 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
-        _mm512_mask_storeu_ps(out + out_base + 4 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc4_0);
-        _mm512_mask_storeu_ps(out + out_base + 5 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc5_0);
-        _mm512_mask_storeu_ps(out + out_base + 6 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc6_0);
-        _mm512_mask_storeu_ps(out + out_base + 7 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc7_0);
+        _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_ps(out + out_base + stride2, tail_lanes, acc1_0);
+        _mm512_mask_storeu_ps(out + out_base + 2 * stride2, tail_lanes, acc2_0);
+        _mm512_mask_storeu_ps(out + out_base + 3 * stride2, tail_lanes, acc3_0);
+        _mm512_mask_storeu_ps(out + out_base + 4 * stride2, tail_lanes, acc4_0);
+        _mm512_mask_storeu_ps(out + out_base + 5 * stride2, tail_lanes, acc5_0);
+        _mm512_mask_storeu_ps(out + out_base + 6 * stride2, tail_lanes, acc6_0);
+        _mm512_mask_storeu_ps(out + out_base + 7 * stride2, tail_lanes, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
@@ -949,25 +931,18 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
         __m512 acc3_0 = _mm512_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base);
-          acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + stride2);
-          acc2_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 2 * stride2);
-          acc3_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + 3 * stride2);
+          acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base);
+          acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + stride2);
+          acc2_0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 2 * stride2);
+          acc3_0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + 3 * stride2);
         }
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
-          __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                               panel + 16 * r2 - 16 * k0);
+          __m512 in1_v0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, panel + 16 * r2 - 16 * k0);
           __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
           acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
           __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
@@ -977,14 +952,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
           __m512 in0_r3 = _mm512_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
           acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
         }
-        _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                              acc0_0);
-        _mm512_mask_storeu_ps(out + out_base + stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
-        _mm512_mask_storeu_ps(out + out_base + 2 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
-        _mm512_mask_storeu_ps(out + out_base + 3 * stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
+        _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_ps(out + out_base + stride2, tail_lanes, acc1_0);
+        _mm512_mask_storeu_ps(out + out_base + 2 * stride2, tail_lanes, acc2_0);
+        _mm512_mask_storeu_ps(out + out_base + 3 * stride2, tail_lanes, acc3_0);
       }
       // the rest: 2 rows
       for (; i + 2 <= size0; i += 2) {
@@ -993,28 +964,21 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
         __m512 acc1_0 = _mm512_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base);
-          acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base + stride2);
+          acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base);
+          acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base + stride2);
         }
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
-          __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                               panel + 16 * r2 - 16 * k0);
+          __m512 in1_v0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, panel + 16 * r2 - 16 * k0);
           __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
           acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
           __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
           acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
         }
-        _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                              acc0_0);
-        _mm512_mask_storeu_ps(out + out_base + stride2,
-                              (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
+        _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_ps(out + out_base + stride2, tail_lanes, acc1_0);
       }
       // the rest: 1 row
       for (; i < size0; ++i) {
@@ -1022,21 +986,17 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
         __m512 acc0_0 = _mm512_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                        (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                        out + out_base);
+          acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, out + out_base);
         }
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
-          __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                               panel + 16 * r2 - 16 * k0);
+          __m512 in1_v0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, panel + 16 * r2 - 16 * k0);
           __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
           acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
         }
-        _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                              acc0_0);
+        _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
       }
     }
   }
@@ -1986,6 +1946,8 @@ __attribute__((target("avx2,fma"))) void matmul_bt_f32_avx2_fma(const float* in0
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
+    const __m256i tail_lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 2048 steps of k through the panel
     int64_t k0 = 0;
@@ -2014,64 +1976,19 @@ __attribute__((target("avx2,fma"))) void matmul_bt_f32_avx2_fma(const float* in0
         __m256 acc7_0 = _mm256_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 =
-              _mm256_blendv_ps(_mm256_setzero_ps(),
-                               _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active_2),
-                               _mm256_castsi256_ps(acc0_0_active_2));
-          const __m256i acc1_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + stride2), acc1_0_active_2),
-              _mm256_castsi256_ps(acc1_0_active_2));
-          const __m256i acc2_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc2_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 2 * stride2), acc2_0_active_2),
-              _mm256_castsi256_ps(acc2_0_active_2));
-          const __m256i acc3_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc3_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 3 * stride2), acc3_0_active_2),
-              _mm256_castsi256_ps(acc3_0_active_2));
-          const __m256i acc4_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc4_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 4 * stride2), acc4_0_active_2),
-              _mm256_castsi256_ps(acc4_0_active_2));
-          const __m256i acc5_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc5_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 5 * stride2), acc5_0_active_2),
-              _mm256_castsi256_ps(acc5_0_active_2));
-          const __m256i acc6_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc6_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 6 * stride2), acc6_0_active_2),
-              _mm256_castsi256_ps(acc6_0_active_2));
-          const __m256i acc7_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc7_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 7 * stride2), acc7_0_active_2),
-              _mm256_castsi256_ps(acc7_0_active_2));
+          acc0_0 = _mm256_maskload_ps((const float*)(out + out_base), tail_lanes);
+          acc1_0 = _mm256_maskload_ps((const float*)(out + out_base + stride2), tail_lanes);
+          acc2_0 = _mm256_maskload_ps((const float*)(out + out_base + 2 * stride2), tail_lanes);
+          acc3_0 = _mm256_maskload_ps((const float*)(out + out_base + 3 * stride2), tail_lanes);
+          acc4_0 = _mm256_maskload_ps((const float*)(out + out_base + 4 * stride2), tail_lanes);
+          acc5_0 = _mm256_maskload_ps((const float*)(out + out_base + 5 * stride2), tail_lanes);
+          acc6_0 = _mm256_maskload_ps((const float*)(out + out_base + 6 * stride2), tail_lanes);
+          acc7_0 = _mm256_maskload_ps((const float*)(out + out_base + 7 * stride2), tail_lanes);
         }
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
-          const __m256i in1_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 in1_v0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), in1_v0_active),
-              _mm256_castsi256_ps(in1_v0_active));
+          __m256 in1_v0 = _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), tail_lanes);
           __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
           acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
           __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
@@ -2089,38 +2006,14 @@ __attribute__((target("avx2,fma"))) void matmul_bt_f32_avx2_fma(const float* in0
           __m256 in0_r7 = _mm256_set1_ps(in0[i * stride0 + r2 + 7 * stride0]);
           acc7_0 = _mm256_fmadd_ps(in0_r7, in1_v0, acc7_0);
         }
-        _mm256_maskstore_ps((float*)(out + out_base),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc0_0);
-        _mm256_maskstore_ps((float*)(out + out_base + stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc1_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 2 * stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc2_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 3 * stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc3_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 4 * stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc4_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 5 * stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc5_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 6 * stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc6_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 7 * stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc7_0);
+        _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_ps((float*)(out + out_base + stride2), tail_lanes, acc1_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 4 * stride2), tail_lanes, acc4_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 5 * stride2), tail_lanes, acc5_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 6 * stride2), tail_lanes, acc6_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 7 * stride2), tail_lanes, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
@@ -2131,40 +2024,15 @@ __attribute__((target("avx2,fma"))) void matmul_bt_f32_avx2_fma(const float* in0
         __m256 acc3_0 = _mm256_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 =
-              _mm256_blendv_ps(_mm256_setzero_ps(),
-                               _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active_3),
-                               _mm256_castsi256_ps(acc0_0_active_3));
-          const __m256i acc1_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + stride2), acc1_0_active_3),
-              _mm256_castsi256_ps(acc1_0_active_3));
-          const __m256i acc2_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc2_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 2 * stride2), acc2_0_active_3),
-              _mm256_castsi256_ps(acc2_0_active_3));
-          const __m256i acc3_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc3_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + 3 * stride2), acc3_0_active_3),
-              _mm256_castsi256_ps(acc3_0_active_3));
+          acc0_0 = _mm256_maskload_ps((const float*)(out + out_base), tail_lanes);
+          acc1_0 = _mm256_maskload_ps((const float*)(out + out_base + stride2), tail_lanes);
+          acc2_0 = _mm256_maskload_ps((const float*)(out + out_base + 2 * stride2), tail_lanes);
+          acc3_0 = _mm256_maskload_ps((const float*)(out + out_base + 3 * stride2), tail_lanes);
         }
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
-          const __m256i in1_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 in1_v0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), in1_v0_active),
-              _mm256_castsi256_ps(in1_v0_active));
+          __m256 in1_v0 = _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), tail_lanes);
           __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
           acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
           __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
@@ -2174,22 +2042,10 @@ __attribute__((target("avx2,fma"))) void matmul_bt_f32_avx2_fma(const float* in0
           __m256 in0_r3 = _mm256_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
           acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
         }
-        _mm256_maskstore_ps((float*)(out + out_base),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc0_0);
-        _mm256_maskstore_ps((float*)(out + out_base + stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc1_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 2 * stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc2_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 3 * stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc3_0);
+        _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_ps((float*)(out + out_base + stride2), tail_lanes, acc1_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
+        _mm256_maskstore_ps((float*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
       }
       // the rest: 2 rows
       for (; i + 2 <= size0; i += 2) {
@@ -2198,41 +2054,20 @@ __attribute__((target("avx2,fma"))) void matmul_bt_f32_avx2_fma(const float* in0
         __m256 acc1_0 = _mm256_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_4 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 =
-              _mm256_blendv_ps(_mm256_setzero_ps(),
-                               _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active_4),
-                               _mm256_castsi256_ps(acc0_0_active_4));
-          const __m256i acc1_0_active_4 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(out + out_base + stride2), acc1_0_active_4),
-              _mm256_castsi256_ps(acc1_0_active_4));
+          acc0_0 = _mm256_maskload_ps((const float*)(out + out_base), tail_lanes);
+          acc1_0 = _mm256_maskload_ps((const float*)(out + out_base + stride2), tail_lanes);
         }
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
-          const __m256i in1_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 in1_v0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), in1_v0_active),
-              _mm256_castsi256_ps(in1_v0_active));
+          __m256 in1_v0 = _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), tail_lanes);
           __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
           acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
           __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
           acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
         }
-        _mm256_maskstore_ps((float*)(out + out_base),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc0_0);
-        _mm256_maskstore_ps((float*)(out + out_base + stride2),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc1_0);
+        _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_ps((float*)(out + out_base + stride2), tail_lanes, acc1_0);
       }
       // the rest: 1 row
       for (; i < size0; ++i) {
@@ -2240,29 +2075,16 @@ __attribute__((target("avx2,fma"))) void matmul_bt_f32_avx2_fma(const float* in0
         __m256 acc0_0 = _mm256_setzero_ps();
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_5 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 =
-              _mm256_blendv_ps(_mm256_setzero_ps(),
-                               _mm256_maskload_ps((const float*)(out + out_base), acc0_0_active_5),
-                               _mm256_castsi256_ps(acc0_0_active_5));
+          acc0_0 = _mm256_maskload_ps((const float*)(out + out_base), tail_lanes);
         }
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
-          const __m256i in1_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 in1_v0 = _mm256_blendv_ps(
-              _mm256_setzero_ps(),
-              _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), in1_v0_active),
-              _mm256_castsi256_ps(in1_v0_active));
+          __m256 in1_v0 = _mm256_maskload_ps((const float*)(panel + 8 * r2 - 8 * k0), tail_lanes);
           __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
           acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
         }
-        _mm256_maskstore_ps((float*)(out + out_base),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            acc0_0);
+        _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
       }
     }
   }

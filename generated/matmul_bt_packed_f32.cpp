@@ -491,34 +491,26 @@ matmul_bt_packed_f32_avx512(const float* in0, const float* in1, const float* in2
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
+    const __mmask16 tail_lanes = (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j));
     int64_t i = 0;
     // along i: tiles of 8 x 1 vectors
     for (; i + 8 <= size0; i += 8) {
       int64_t in1_block0 = (j) / 64 * 64;
       int64_t in1_base0 = in1_block0 * in1_block_skip + j;
       int64_t out_base = i * stride1 + j;
-      __m512 acc0_0 = _mm512_mask_loadu_ps(
-          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-      __m512 acc1_0 = _mm512_mask_loadu_ps(
-          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-      __m512 acc2_0 = _mm512_mask_loadu_ps(
-          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-      __m512 acc3_0 = _mm512_mask_loadu_ps(
-          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-      __m512 acc4_0 = _mm512_mask_loadu_ps(
-          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-      __m512 acc5_0 = _mm512_mask_loadu_ps(
-          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-      __m512 acc6_0 = _mm512_mask_loadu_ps(
-          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-      __m512 acc7_0 = _mm512_mask_loadu_ps(
-          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+      __m512 acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+      __m512 acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+      __m512 acc2_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+      __m512 acc3_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+      __m512 acc4_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+      __m512 acc5_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+      __m512 acc6_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+      __m512 acc7_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                             (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                             in1 + in1_base0 + 64 * r2);
+        __m512 in1_v0 =
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in1 + in1_base0 + 64 * r2);
         __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
         acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
         __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
@@ -536,42 +528,29 @@ matmul_bt_packed_f32_avx512(const float* in0, const float* in1, const float* in2
         __m512 in0_r7 = _mm512_set1_ps(in0[i * stride0 + r2 + 7 * stride0]);
         acc7_0 = _mm512_fmadd_ps(in0_r7, in1_v0, acc7_0);
       }
-      _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                            acc0_0);
-      _mm512_mask_storeu_ps(out + out_base + stride1,
-                            (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
-      _mm512_mask_storeu_ps(out + out_base + 2 * stride1,
-                            (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
-      _mm512_mask_storeu_ps(out + out_base + 3 * stride1,
-                            (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
-      _mm512_mask_storeu_ps(out + out_base + 4 * stride1,
-                            (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc4_0);
-      _mm512_mask_storeu_ps(out + out_base + 5 * stride1,
-                            (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc5_0);
-      _mm512_mask_storeu_ps(out + out_base + 6 * stride1,
-                            (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc6_0);
-      _mm512_mask_storeu_ps(out + out_base + 7 * stride1,
-                            (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc7_0);
+      _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
+      _mm512_mask_storeu_ps(out + out_base + stride1, tail_lanes, acc1_0);
+      _mm512_mask_storeu_ps(out + out_base + 2 * stride1, tail_lanes, acc2_0);
+      _mm512_mask_storeu_ps(out + out_base + 3 * stride1, tail_lanes, acc3_0);
+      _mm512_mask_storeu_ps(out + out_base + 4 * stride1, tail_lanes, acc4_0);
+      _mm512_mask_storeu_ps(out + out_base + 5 * stride1, tail_lanes, acc5_0);
+      _mm512_mask_storeu_ps(out + out_base + 6 * stride1, tail_lanes, acc6_0);
+      _mm512_mask_storeu_ps(out + out_base + 7 * stride1, tail_lanes, acc7_0);
     }
     // the rest: 4 rows
     for (; i + 4 <= size0; i += 4) {
       int64_t in1_block0 = (j) / 64 * 64;
       int64_t in1_base0 = in1_block0 * in1_block_skip + j;
       int64_t out_base = i * stride1 + j;
-      __m512 acc0_0 = _mm512_mask_loadu_ps(
-          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-      __m512 acc1_0 = _mm512_mask_loadu_ps(
-          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-      __m512 acc2_0 = _mm512_mask_loadu_ps(
-          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-      __m512 acc3_0 = _mm512_mask_loadu_ps(
-          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+      __m512 acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+      __m512 acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+      __m512 acc2_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+      __m512 acc3_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                             (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                             in1 + in1_base0 + 64 * r2);
+        __m512 in1_v0 =
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in1 + in1_base0 + 64 * r2);
         __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
         acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
         __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
@@ -581,58 +560,46 @@ matmul_bt_packed_f32_avx512(const float* in0, const float* in1, const float* in2
         __m512 in0_r3 = _mm512_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
         acc3_0 = _mm512_fmadd_ps(in0_r3, in1_v0, acc3_0);
       }
-      _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                            acc0_0);
-      _mm512_mask_storeu_ps(out + out_base + stride1,
-                            (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
-      _mm512_mask_storeu_ps(out + out_base + 2 * stride1,
-                            (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
-      _mm512_mask_storeu_ps(out + out_base + 3 * stride1,
-                            (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
+      _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
+      _mm512_mask_storeu_ps(out + out_base + stride1, tail_lanes, acc1_0);
+      _mm512_mask_storeu_ps(out + out_base + 2 * stride1, tail_lanes, acc2_0);
+      _mm512_mask_storeu_ps(out + out_base + 3 * stride1, tail_lanes, acc3_0);
     }
     // the rest: 2 rows
     for (; i + 2 <= size0; i += 2) {
       int64_t in1_block0 = (j) / 64 * 64;
       int64_t in1_base0 = in1_block0 * in1_block_skip + j;
       int64_t out_base = i * stride1 + j;
-      __m512 acc0_0 = _mm512_mask_loadu_ps(
-          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-      __m512 acc1_0 = _mm512_mask_loadu_ps(
-          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+      __m512 acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
+      __m512 acc1_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                             (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                             in1 + in1_base0 + 64 * r2);
+        __m512 in1_v0 =
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in1 + in1_base0 + 64 * r2);
         __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
         acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
         __m512 in0_r1 = _mm512_set1_ps(in0[i * stride0 + r2 + stride0]);
         acc1_0 = _mm512_fmadd_ps(in0_r1, in1_v0, acc1_0);
       }
-      _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                            acc0_0);
-      _mm512_mask_storeu_ps(out + out_base + stride1,
-                            (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
+      _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
+      _mm512_mask_storeu_ps(out + out_base + stride1, tail_lanes, acc1_0);
     }
     // the rest: 1 row
     for (; i < size0; ++i) {
       int64_t in1_block0 = (j) / 64 * 64;
       int64_t in1_base0 = in1_block0 * in1_block_skip + j;
       int64_t out_base = i * stride1 + j;
-      __m512 acc0_0 = _mm512_mask_loadu_ps(
-          _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+      __m512 acc0_0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in2 + j);
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        __m512 in1_v0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                             (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                             in1 + in1_base0 + 64 * r2);
+        __m512 in1_v0 =
+            _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, in1 + in1_base0 + 64 * r2);
         __m512 in0_r0 = _mm512_set1_ps(in0[i * stride0 + r2]);
         acc0_0 = _mm512_fmadd_ps(in0_r0, in1_v0, acc0_0);
       }
-      _mm512_mask_storeu_ps(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                            acc0_0);
+      _mm512_mask_storeu_ps(out + out_base, tail_lanes, acc0_0);
     }
   }
 }
@@ -1418,61 +1385,26 @@ __attribute__((target("avx2,fma"))) void matmul_bt_packed_f32_avx2_fma(
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
+    const __m256i tail_lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     int64_t i = 0;
     // along i: tiles of 8 x 1 vectors
     for (; i + 8 <= size0; i += 8) {
       int64_t in1_block0 = (j) / 64 * 64;
       int64_t in1_base0 = in1_block0 * in1_block_skip + j;
       int64_t out_base = i * stride1 + j;
-      const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 acc0_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                       _mm256_maskload_ps((const float*)(in2 + j), acc0_0_active),
-                                       _mm256_castsi256_ps(acc0_0_active));
-      const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 acc1_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                       _mm256_maskload_ps((const float*)(in2 + j), acc1_0_active),
-                                       _mm256_castsi256_ps(acc1_0_active));
-      const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 acc2_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                       _mm256_maskload_ps((const float*)(in2 + j), acc2_0_active),
-                                       _mm256_castsi256_ps(acc2_0_active));
-      const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 acc3_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                       _mm256_maskload_ps((const float*)(in2 + j), acc3_0_active),
-                                       _mm256_castsi256_ps(acc3_0_active));
-      const __m256i acc4_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 acc4_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                       _mm256_maskload_ps((const float*)(in2 + j), acc4_0_active),
-                                       _mm256_castsi256_ps(acc4_0_active));
-      const __m256i acc5_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 acc5_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                       _mm256_maskload_ps((const float*)(in2 + j), acc5_0_active),
-                                       _mm256_castsi256_ps(acc5_0_active));
-      const __m256i acc6_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 acc6_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                       _mm256_maskload_ps((const float*)(in2 + j), acc6_0_active),
-                                       _mm256_castsi256_ps(acc6_0_active));
-      const __m256i acc7_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 acc7_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                       _mm256_maskload_ps((const float*)(in2 + j), acc7_0_active),
-                                       _mm256_castsi256_ps(acc7_0_active));
+      __m256 acc0_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+      __m256 acc1_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+      __m256 acc2_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+      __m256 acc3_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+      __m256 acc4_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+      __m256 acc5_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+      __m256 acc6_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+      __m256 acc7_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        const __m256i in1_v0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 in1_v0 = _mm256_blendv_ps(
-            _mm256_setzero_ps(),
-            _mm256_maskload_ps((const float*)(in1 + in1_base0 + 64 * r2), in1_v0_active),
-            _mm256_castsi256_ps(in1_v0_active));
+        __m256 in1_v0 = _mm256_maskload_ps((const float*)(in1 + in1_base0 + 64 * r2), tail_lanes);
         __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
         acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
         __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
@@ -1490,73 +1422,28 @@ __attribute__((target("avx2,fma"))) void matmul_bt_packed_f32_avx2_fma(
         __m256 in0_r7 = _mm256_set1_ps(in0[i * stride0 + r2 + 7 * stride0]);
         acc7_0 = _mm256_fmadd_ps(in0_r7, in1_v0, acc7_0);
       }
-      _mm256_maskstore_ps((float*)(out + out_base),
-                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                          acc0_0);
-      _mm256_maskstore_ps((float*)(out + out_base + stride1),
-                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                          acc1_0);
-      _mm256_maskstore_ps((float*)(out + out_base + 2 * stride1),
-                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                          acc2_0);
-      _mm256_maskstore_ps((float*)(out + out_base + 3 * stride1),
-                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                          acc3_0);
-      _mm256_maskstore_ps((float*)(out + out_base + 4 * stride1),
-                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                          acc4_0);
-      _mm256_maskstore_ps((float*)(out + out_base + 5 * stride1),
-                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                          acc5_0);
-      _mm256_maskstore_ps((float*)(out + out_base + 6 * stride1),
-                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                          acc6_0);
-      _mm256_maskstore_ps((float*)(out + out_base + 7 * stride1),
-                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                          acc7_0);
+      _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
+      _mm256_maskstore_ps((float*)(out + out_base + stride1), tail_lanes, acc1_0);
+      _mm256_maskstore_ps((float*)(out + out_base + 2 * stride1), tail_lanes, acc2_0);
+      _mm256_maskstore_ps((float*)(out + out_base + 3 * stride1), tail_lanes, acc3_0);
+      _mm256_maskstore_ps((float*)(out + out_base + 4 * stride1), tail_lanes, acc4_0);
+      _mm256_maskstore_ps((float*)(out + out_base + 5 * stride1), tail_lanes, acc5_0);
+      _mm256_maskstore_ps((float*)(out + out_base + 6 * stride1), tail_lanes, acc6_0);
+      _mm256_maskstore_ps((float*)(out + out_base + 7 * stride1), tail_lanes, acc7_0);
     }
     // the rest: 4 rows
     for (; i + 4 <= size0; i += 4) {
       int64_t in1_block0 = (j) / 64 * 64;
       int64_t in1_base0 = in1_block0 * in1_block_skip + j;
       int64_t out_base = i * stride1 + j;
-      const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 acc0_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                       _mm256_maskload_ps((const float*)(in2 + j), acc0_0_active),
-                                       _mm256_castsi256_ps(acc0_0_active));
-      const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 acc1_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                       _mm256_maskload_ps((const float*)(in2 + j), acc1_0_active),
-                                       _mm256_castsi256_ps(acc1_0_active));
-      const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 acc2_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                       _mm256_maskload_ps((const float*)(in2 + j), acc2_0_active),
-                                       _mm256_castsi256_ps(acc2_0_active));
-      const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 acc3_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                       _mm256_maskload_ps((const float*)(in2 + j), acc3_0_active),
-                                       _mm256_castsi256_ps(acc3_0_active));
+      __m256 acc0_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+      __m256 acc1_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+      __m256 acc2_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+      __m256 acc3_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        const __m256i in1_v0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 in1_v0 = _mm256_blendv_ps(
-            _mm256_setzero_ps(),
-            _mm256_maskload_ps((const float*)(in1 + in1_base0 + 64 * r2), in1_v0_active),
-            _mm256_castsi256_ps(in1_v0_active));
+        __m256 in1_v0 = _mm256_maskload_ps((const float*)(in1 + in1_base0 + 64 * r2), tail_lanes);
         __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
         acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
         __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
@@ -1566,87 +1453,44 @@ __attribute__((target("avx2,fma"))) void matmul_bt_packed_f32_avx2_fma(
         __m256 in0_r3 = _mm256_set1_ps(in0[i * stride0 + r2 + 3 * stride0]);
         acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
       }
-      _mm256_maskstore_ps((float*)(out + out_base),
-                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                          acc0_0);
-      _mm256_maskstore_ps((float*)(out + out_base + stride1),
-                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                          acc1_0);
-      _mm256_maskstore_ps((float*)(out + out_base + 2 * stride1),
-                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                          acc2_0);
-      _mm256_maskstore_ps((float*)(out + out_base + 3 * stride1),
-                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                          acc3_0);
+      _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
+      _mm256_maskstore_ps((float*)(out + out_base + stride1), tail_lanes, acc1_0);
+      _mm256_maskstore_ps((float*)(out + out_base + 2 * stride1), tail_lanes, acc2_0);
+      _mm256_maskstore_ps((float*)(out + out_base + 3 * stride1), tail_lanes, acc3_0);
     }
     // the rest: 2 rows
     for (; i + 2 <= size0; i += 2) {
       int64_t in1_block0 = (j) / 64 * 64;
       int64_t in1_base0 = in1_block0 * in1_block_skip + j;
       int64_t out_base = i * stride1 + j;
-      const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 acc0_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                       _mm256_maskload_ps((const float*)(in2 + j), acc0_0_active),
-                                       _mm256_castsi256_ps(acc0_0_active));
-      const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 acc1_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                       _mm256_maskload_ps((const float*)(in2 + j), acc1_0_active),
-                                       _mm256_castsi256_ps(acc1_0_active));
+      __m256 acc0_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
+      __m256 acc1_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        const __m256i in1_v0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 in1_v0 = _mm256_blendv_ps(
-            _mm256_setzero_ps(),
-            _mm256_maskload_ps((const float*)(in1 + in1_base0 + 64 * r2), in1_v0_active),
-            _mm256_castsi256_ps(in1_v0_active));
+        __m256 in1_v0 = _mm256_maskload_ps((const float*)(in1 + in1_base0 + 64 * r2), tail_lanes);
         __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
         acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
         __m256 in0_r1 = _mm256_set1_ps(in0[i * stride0 + r2 + stride0]);
         acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
       }
-      _mm256_maskstore_ps((float*)(out + out_base),
-                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                          acc0_0);
-      _mm256_maskstore_ps((float*)(out + out_base + stride1),
-                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                          acc1_0);
+      _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
+      _mm256_maskstore_ps((float*)(out + out_base + stride1), tail_lanes, acc1_0);
     }
     // the rest: 1 row
     for (; i < size0; ++i) {
       int64_t in1_block0 = (j) / 64 * 64;
       int64_t in1_base0 = in1_block0 * in1_block_skip + j;
       int64_t out_base = i * stride1 + j;
-      const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 acc0_0 = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                       _mm256_maskload_ps((const float*)(in2 + j), acc0_0_active),
-                                       _mm256_castsi256_ps(acc0_0_active));
+      __m256 acc0_0 = _mm256_maskload_ps((const float*)(in2 + j), tail_lanes);
       // k
       int64_t r2 = 0;
       for (; r2 < size2; ++r2) {
-        const __m256i in1_v0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 in1_v0 = _mm256_blendv_ps(
-            _mm256_setzero_ps(),
-            _mm256_maskload_ps((const float*)(in1 + in1_base0 + 64 * r2), in1_v0_active),
-            _mm256_castsi256_ps(in1_v0_active));
+        __m256 in1_v0 = _mm256_maskload_ps((const float*)(in1 + in1_base0 + 64 * r2), tail_lanes);
         __m256 in0_r0 = _mm256_set1_ps(in0[i * stride0 + r2]);
         acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
       }
-      _mm256_maskstore_ps((float*)(out + out_base),
-                          _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                          acc0_0);
+      _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
     }
   }
 }

@@ -1679,6 +1679,7 @@ matmul_bt_u8i8_i32_avx512_vnni(const uint8_t* in0, const int8_t* in1, const int3
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
+    const __mmask16 tail_lanes = (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j));
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 2048 steps of k through the panel
     int64_t k0 = 0;
@@ -1729,55 +1730,37 @@ matmul_bt_u8i8_i32_avx512_vnni(const uint8_t* in0, const int8_t* in1, const int3
       // along i: tiles of 8 x 1 vectors
       for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc1_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc2_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc3_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc4_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc5_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc6_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc7_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc4_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc5_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc6_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc7_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base);
-          acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base + stride2);
-          acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
+          acc1_0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base + stride2);
+          acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 2 * stride2);
-          acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 3 * stride2);
-          acc4_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc4_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 4 * stride2);
-          acc5_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc5_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 5 * stride2);
-          acc6_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc6_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 6 * stride2);
-          acc7_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc7_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 7 * stride2);
         }
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
@@ -1819,9 +1802,8 @@ matmul_bt_u8i8_i32_avx512_vnni(const uint8_t* in0, const int8_t* in1, const int3
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -1999,55 +1981,37 @@ matmul_bt_u8i8_i32_avx512_vnni(const uint8_t* in0, const int8_t* in1, const int3
           __m512i in0_r7_last = _mm512_set1_epi32((int)(in0_r7_last_group));
           acc7_0 = _mm512_dpbusd_epi32(acc7_0, in0_r7_last, panel_v0_last);
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
-        _mm512_mask_storeu_epi32(out + out_base + stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
-        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
-        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
-        _mm512_mask_storeu_epi32(out + out_base + 4 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc4_0);
-        _mm512_mask_storeu_epi32(out + out_base + 5 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc5_0);
-        _mm512_mask_storeu_epi32(out + out_base + 6 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc6_0);
-        _mm512_mask_storeu_epi32(out + out_base + 7 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc7_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base + stride2, tail_lanes, acc1_0);
+        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2, tail_lanes, acc2_0);
+        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2, tail_lanes, acc3_0);
+        _mm512_mask_storeu_epi32(out + out_base + 4 * stride2, tail_lanes, acc4_0);
+        _mm512_mask_storeu_epi32(out + out_base + 5 * stride2, tail_lanes, acc5_0);
+        _mm512_mask_storeu_epi32(out + out_base + 6 * stride2, tail_lanes, acc6_0);
+        _mm512_mask_storeu_epi32(out + out_base + 7 * stride2, tail_lanes, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc1_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc2_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc3_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base);
-          acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base + stride2);
-          acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
+          acc1_0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base + stride2);
+          acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 2 * stride2);
-          acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 3 * stride2);
         }
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
@@ -2069,9 +2033,8 @@ matmul_bt_u8i8_i32_avx512_vnni(const uint8_t* in0, const int8_t* in1, const int3
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -2161,37 +2124,27 @@ matmul_bt_u8i8_i32_avx512_vnni(const uint8_t* in0, const int8_t* in1, const int3
           __m512i in0_r3_last = _mm512_set1_epi32((int)(in0_r3_last_group));
           acc3_0 = _mm512_dpbusd_epi32(acc3_0, in0_r3_last, panel_v0_last);
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
-        _mm512_mask_storeu_epi32(out + out_base + stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
-        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
-        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base + stride2, tail_lanes, acc1_0);
+        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2, tail_lanes, acc2_0);
+        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2, tail_lanes, acc3_0);
       }
       // the rest: 2 rows
       for (; i + 2 <= size0; i += 2) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc1_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base);
-          acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base + stride2);
+          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
+          acc1_0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base + stride2);
         }
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
@@ -2203,9 +2156,8 @@ matmul_bt_u8i8_i32_avx512_vnni(const uint8_t* in0, const int8_t* in1, const int3
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -2251,28 +2203,22 @@ matmul_bt_u8i8_i32_avx512_vnni(const uint8_t* in0, const int8_t* in1, const int3
           __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_group));
           acc1_0 = _mm512_dpbusd_epi32(acc1_0, in0_r1_last, panel_v0_last);
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
-        _mm512_mask_storeu_epi32(out + out_base + stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base + stride2, tail_lanes, acc1_0);
       }
       // the rest: 1 row
       for (; i < size0; ++i) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base);
+          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
         }
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
@@ -2280,9 +2226,8 @@ matmul_bt_u8i8_i32_avx512_vnni(const uint8_t* in0, const int8_t* in1, const int3
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -2306,8 +2251,7 @@ matmul_bt_u8i8_i32_avx512_vnni(const uint8_t* in0, const int8_t* in1, const int3
           __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_group));
           acc0_0 = _mm512_dpbusd_epi32(acc0_0, in0_r0_last, panel_v0_last);
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
       }
     }
   }
@@ -4276,6 +4220,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_bt_u8i8_i32_avx2_avx_vnni(
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
+    const __m256i tail_lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 8192 steps of k through the panel
     int64_t k0 = 0;
@@ -4326,106 +4272,30 @@ __attribute__((target("avx2,avxvnni"))) void matmul_bt_u8i8_i32_avx2_avx_vnni(
       // along i: tiles of 8 x 1 vectors
       for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc1_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc1_0_active),
-            acc1_0_active);
-        const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc2_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc2_0_active),
-            acc2_0_active);
-        const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc3_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc3_0_active),
-            acc3_0_active);
-        const __m256i acc4_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc4_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc4_0_active),
-            acc4_0_active);
-        const __m256i acc5_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc5_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc5_0_active),
-            acc5_0_active);
-        const __m256i acc6_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc6_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc6_0_active),
-            acc6_0_active);
-        const __m256i acc7_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc7_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc7_0_active),
-            acc7_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc1_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc2_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc3_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc4_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc5_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc6_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc7_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_2),
-              acc0_0_active_2);
-          const __m256i acc1_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active_2),
-              acc1_0_active_2);
-          const __m256i acc2_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc2_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), acc2_0_active_2),
-              acc2_0_active_2);
-          const __m256i acc3_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc3_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), acc3_0_active_2),
-              acc3_0_active_2);
-          const __m256i acc4_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc4_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 4 * stride2), acc4_0_active_2),
-              acc4_0_active_2);
-          const __m256i acc5_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc5_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 5 * stride2), acc5_0_active_2),
-              acc5_0_active_2);
-          const __m256i acc6_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc6_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 6 * stride2), acc6_0_active_2),
-              acc6_0_active_2);
-          const __m256i acc7_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc7_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 7 * stride2), acc7_0_active_2),
-              acc7_0_active_2);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+          acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + stride2), tail_lanes);
+          acc2_0 = _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), tail_lanes);
+          acc3_0 = _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), tail_lanes);
+          acc4_0 = _mm256_maskload_epi32((const int*)(out + out_base + 4 * stride2), tail_lanes);
+          acc5_0 = _mm256_maskload_epi32((const int*)(out + out_base + 5 * stride2), tail_lanes);
+          acc6_0 = _mm256_maskload_epi32((const int*)(out + out_base + 6 * stride2), tail_lanes);
+          acc7_0 = _mm256_maskload_epi32((const int*)(out + out_base + 7 * stride2), tail_lanes);
         }
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_group));
@@ -4467,12 +4337,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_bt_u8i8_i32_avx2_avx_vnni(
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -4650,98 +4516,34 @@ __attribute__((target("avx2,avxvnni"))) void matmul_bt_u8i8_i32_avx2_avx_vnni(
           __m256i in0_r7_last = _mm256_set1_epi32((int)(in0_r7_last_group));
           acc7_0 = _mm256_dpbusd_avx_epi32(acc7_0, in0_r7_last, panel_v0_last);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc1_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc2_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc3_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 4 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc4_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 5 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc5_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 6 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc6_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 7 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc7_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 4 * stride2), tail_lanes, acc4_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 5 * stride2), tail_lanes, acc5_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 6 * stride2), tail_lanes, acc6_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 7 * stride2), tail_lanes, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc1_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc1_0_active),
-            acc1_0_active);
-        const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc2_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc2_0_active),
-            acc2_0_active);
-        const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc3_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc3_0_active),
-            acc3_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc1_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc2_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc3_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_3),
-              acc0_0_active_3);
-          const __m256i acc1_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active_3),
-              acc1_0_active_3);
-          const __m256i acc2_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc2_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), acc2_0_active_3),
-              acc2_0_active_3);
-          const __m256i acc3_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc3_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), acc3_0_active_3),
-              acc3_0_active_3);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+          acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + stride2), tail_lanes);
+          acc2_0 = _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), tail_lanes);
+          acc3_0 = _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), tail_lanes);
         }
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_group));
@@ -4763,12 +4565,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_bt_u8i8_i32_avx2_avx_vnni(
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -4858,60 +4656,26 @@ __attribute__((target("avx2,avxvnni"))) void matmul_bt_u8i8_i32_avx2_avx_vnni(
           __m256i in0_r3_last = _mm256_set1_epi32((int)(in0_r3_last_group));
           acc3_0 = _mm256_dpbusd_avx_epi32(acc3_0, in0_r3_last, panel_v0_last);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc1_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc2_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc3_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
       }
       // the rest: 2 rows
       for (; i + 2 <= size0; i += 2) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc1_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc1_0_active),
-            acc1_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc1_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_4 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_4),
-              acc0_0_active_4);
-          const __m256i acc1_0_active_4 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active_4),
-              acc1_0_active_4);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+          acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + stride2), tail_lanes);
         }
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_group));
@@ -4923,12 +4687,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_bt_u8i8_i32_avx2_avx_vnni(
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -4974,41 +4734,22 @@ __attribute__((target("avx2,avxvnni"))) void matmul_bt_u8i8_i32_avx2_avx_vnni(
           __m256i in0_r1_last = _mm256_set1_epi32((int)(in0_r1_last_group));
           acc1_0 = _mm256_dpbusd_avx_epi32(acc1_0, in0_r1_last, panel_v0_last);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc1_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
       }
       // the rest: 1 row
       for (; i < size0; ++i) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_5 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_5),
-              acc0_0_active_5);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
         }
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_group));
@@ -5016,12 +4757,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_bt_u8i8_i32_avx2_avx_vnni(
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -5045,10 +4782,7 @@ __attribute__((target("avx2,avxvnni"))) void matmul_bt_u8i8_i32_avx2_avx_vnni(
           __m256i in0_r0_last = _mm256_set1_epi32((int)(in0_r0_last_group));
           acc0_0 = _mm256_dpbusd_avx_epi32(acc0_0, in0_r0_last, panel_v0_last);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
       }
     }
   }
@@ -10126,6 +9860,8 @@ __attribute__((target("avx2"))) void matmul_bt_u8i8_i32_avx2(const uint8_t* in0,
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
+    const __m256i tail_lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 2048 steps of k through the panel
     int64_t k0 = 0;
@@ -10145,106 +9881,29 @@ __attribute__((target("avx2"))) void matmul_bt_u8i8_i32_avx2(const uint8_t* in0,
       // along i: tiles of 8 x 1 vectors
       for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc1_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc1_0_active),
-            acc1_0_active);
-        const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc2_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc2_0_active),
-            acc2_0_active);
-        const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc3_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc3_0_active),
-            acc3_0_active);
-        const __m256i acc4_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc4_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc4_0_active),
-            acc4_0_active);
-        const __m256i acc5_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc5_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc5_0_active),
-            acc5_0_active);
-        const __m256i acc6_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc6_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc6_0_active),
-            acc6_0_active);
-        const __m256i acc7_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc7_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc7_0_active),
-            acc7_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc1_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc2_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc3_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc4_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc5_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc6_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc7_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_2),
-              acc0_0_active_2);
-          const __m256i acc1_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active_2),
-              acc1_0_active_2);
-          const __m256i acc2_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc2_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), acc2_0_active_2),
-              acc2_0_active_2);
-          const __m256i acc3_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc3_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), acc3_0_active_2),
-              acc3_0_active_2);
-          const __m256i acc4_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc4_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 4 * stride2), acc4_0_active_2),
-              acc4_0_active_2);
-          const __m256i acc5_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc5_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 5 * stride2), acc5_0_active_2),
-              acc5_0_active_2);
-          const __m256i acc6_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc6_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 6 * stride2), acc6_0_active_2),
-              acc6_0_active_2);
-          const __m256i acc7_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc7_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 7 * stride2), acc7_0_active_2),
-              acc7_0_active_2);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+          acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + stride2), tail_lanes);
+          acc2_0 = _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), tail_lanes);
+          acc3_0 = _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), tail_lanes);
+          acc4_0 = _mm256_maskload_epi32((const int*)(out + out_base + 4 * stride2), tail_lanes);
+          acc5_0 = _mm256_maskload_epi32((const int*)(out + out_base + 5 * stride2), tail_lanes);
+          acc6_0 = _mm256_maskload_epi32((const int*)(out + out_base + 6 * stride2), tail_lanes);
+          acc7_0 = _mm256_maskload_epi32((const int*)(out + out_base + 7 * stride2), tail_lanes);
         }
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
-          const __m256i in1_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i in1_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 8 * r2 - 8 * k0), in1_v0_active),
-              in1_v0_active);
+          __m256i in1_v0 = _mm256_maskload_epi32((const int*)(panel + 8 * r2 - 8 * k0), tail_lanes);
           uint8_t in0_r0_elem_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_elem = (uint32_t)(int32_t)in0_r0_elem_u8;
           __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_elem));
@@ -10286,98 +9945,33 @@ __attribute__((target("avx2"))) void matmul_bt_u8i8_i32_avx2(const uint8_t* in0,
           __m256i product7_0 = _mm256_mullo_epi32(in0_r7, in1_v0);
           acc7_0 = _mm256_add_epi32(acc7_0, product7_0);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc1_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc2_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc3_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 4 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc4_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 5 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc5_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 6 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc6_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 7 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc7_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 4 * stride2), tail_lanes, acc4_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 5 * stride2), tail_lanes, acc5_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 6 * stride2), tail_lanes, acc6_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 7 * stride2), tail_lanes, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc1_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc1_0_active),
-            acc1_0_active);
-        const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc2_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc2_0_active),
-            acc2_0_active);
-        const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc3_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc3_0_active),
-            acc3_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc1_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc2_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc3_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_3),
-              acc0_0_active_3);
-          const __m256i acc1_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active_3),
-              acc1_0_active_3);
-          const __m256i acc2_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc2_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), acc2_0_active_3),
-              acc2_0_active_3);
-          const __m256i acc3_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc3_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), acc3_0_active_3),
-              acc3_0_active_3);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+          acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + stride2), tail_lanes);
+          acc2_0 = _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), tail_lanes);
+          acc3_0 = _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), tail_lanes);
         }
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
-          const __m256i in1_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i in1_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 8 * r2 - 8 * k0), in1_v0_active),
-              in1_v0_active);
+          __m256i in1_v0 = _mm256_maskload_epi32((const int*)(panel + 8 * r2 - 8 * k0), tail_lanes);
           uint8_t in0_r0_elem_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_elem = (uint32_t)(int32_t)in0_r0_elem_u8;
           __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_elem));
@@ -10399,60 +9993,25 @@ __attribute__((target("avx2"))) void matmul_bt_u8i8_i32_avx2(const uint8_t* in0,
           __m256i product3_0 = _mm256_mullo_epi32(in0_r3, in1_v0);
           acc3_0 = _mm256_add_epi32(acc3_0, product3_0);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc1_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc2_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc3_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
       }
       // the rest: 2 rows
       for (; i + 2 <= size0; i += 2) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc1_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc1_0_active),
-            acc1_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc1_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_4 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_4),
-              acc0_0_active_4);
-          const __m256i acc1_0_active_4 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active_4),
-              acc1_0_active_4);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+          acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + stride2), tail_lanes);
         }
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
-          const __m256i in1_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i in1_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 8 * r2 - 8 * k0), in1_v0_active),
-              in1_v0_active);
+          __m256i in1_v0 = _mm256_maskload_epi32((const int*)(panel + 8 * r2 - 8 * k0), tail_lanes);
           uint8_t in0_r0_elem_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_elem = (uint32_t)(int32_t)in0_r0_elem_u8;
           __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_elem));
@@ -10464,51 +10023,28 @@ __attribute__((target("avx2"))) void matmul_bt_u8i8_i32_avx2(const uint8_t* in0,
           __m256i product1_0 = _mm256_mullo_epi32(in0_r1, in1_v0);
           acc1_0 = _mm256_add_epi32(acc1_0, product1_0);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc1_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
       }
       // the rest: 1 row
       for (; i < size0; ++i) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_5 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_5),
-              acc0_0_active_5);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
         }
         // k
         int64_t r2 = k0;
         for (; r2 < k_end; ++r2) {
-          const __m256i in1_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i in1_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 8 * r2 - 8 * k0), in1_v0_active),
-              in1_v0_active);
+          __m256i in1_v0 = _mm256_maskload_epi32((const int*)(panel + 8 * r2 - 8 * k0), tail_lanes);
           uint8_t in0_r0_elem_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_elem = (uint32_t)(int32_t)in0_r0_elem_u8;
           __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_elem));
           __m256i product0_0 = _mm256_mullo_epi32(in0_r0, in1_v0);
           acc0_0 = _mm256_add_epi32(acc0_0, product0_0);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
       }
     }
   }

@@ -1202,6 +1202,7 @@ matmul_i16_i32_avx512_vnni(const int16_t* in0, const int16_t* in1, const int32_t
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
+    const __mmask16 tail_lanes = (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j));
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 1024 steps of k through the panel
     int64_t k0 = 0;
@@ -1210,14 +1211,12 @@ matmul_i16_i32_avx512_vnni(const int16_t* in0, const int16_t* in1, const int32_t
       // pack: 1 vector of b per 2 steps, as i16 pairs
       int64_t kp = k0;
       for (; kp + 2 <= k_end; kp += 2) {
-        __m256i group0_0_i16 = _mm256_mask_loadu_epi16(
-            _mm256_setzero_si256(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-            in1 + j + kp * stride1);
+        __m256i group0_0_i16 =
+            _mm256_mask_loadu_epi16(_mm256_setzero_si256(), tail_lanes, in1 + j + kp * stride1);
         __m256i group0_0_u16 = group0_0_i16;
         __m512i group0 = _mm512_cvtepu16_epi32(group0_0_u16);
-        __m256i group0_1_i16 = _mm256_mask_loadu_epi16(
-            _mm256_setzero_si256(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-            in1 + j + kp * stride1 + stride1);
+        __m256i group0_1_i16 = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), tail_lanes,
+                                                       in1 + j + kp * stride1 + stride1);
         __m256i group0_1_u16 = group0_1_i16;
         __m512i group0_1 = _mm512_cvtepu16_epi32(group0_1_u16);
         __m512i group0_1_high = _mm512_slli_epi32(group0_1, 16);
@@ -1226,15 +1225,13 @@ matmul_i16_i32_avx512_vnni(const int16_t* in0, const int16_t* in1, const int32_t
       }
       // the last steps, the missing ones zero
       if (kp < k_end) {
-        __m256i group0_0_i16 = _mm256_mask_loadu_epi16(
-            _mm256_setzero_si256(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-            in1 + j + kp * stride1);
+        __m256i group0_0_i16 =
+            _mm256_mask_loadu_epi16(_mm256_setzero_si256(), tail_lanes, in1 + j + kp * stride1);
         __m256i group0_0_u16 = group0_0_i16;
         __m512i group0 = _mm512_cvtepu16_epi32(group0_0_u16);
         if (kp + 1 < k_end) {
-          __m256i group0_1_i16 = _mm256_mask_loadu_epi16(
-              _mm256_setzero_si256(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              in1 + j + kp * stride1 + stride1);
+          __m256i group0_1_i16 = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), tail_lanes,
+                                                         in1 + j + kp * stride1 + stride1);
           __m256i group0_1_u16 = group0_1_i16;
           __m512i group0_1 = _mm512_cvtepu16_epi32(group0_1_u16);
           __m512i group0_1_high = _mm512_slli_epi32(group0_1, 16);
@@ -1246,55 +1243,37 @@ matmul_i16_i32_avx512_vnni(const int16_t* in0, const int16_t* in1, const int32_t
       // along i: tiles of 8 x 1 vectors
       for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc1_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc2_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc3_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc4_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc5_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc6_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc7_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc4_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc5_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc6_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc7_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base);
-          acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base + stride2);
-          acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
+          acc1_0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base + stride2);
+          acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 2 * stride2);
-          acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 3 * stride2);
-          acc4_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc4_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 4 * stride2);
-          acc5_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc5_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 5 * stride2);
-          acc6_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc6_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 6 * stride2);
-          acc7_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc7_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 7 * stride2);
         }
         // k, 2 steps per vpdpwssd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
@@ -1336,9 +1315,8 @@ matmul_i16_i32_avx512_vnni(const int16_t* in0, const int16_t* in1, const int32_t
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint16_t in0_r0_last_group_0_i16 = (uint16_t)in0[i * stride0 + r2];
           uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
@@ -1436,55 +1414,37 @@ matmul_i16_i32_avx512_vnni(const int16_t* in0, const int16_t* in1, const int32_t
           __m512i in0_r7_last = _mm512_set1_epi32((int)(in0_r7_last_group));
           acc7_0 = _mm512_dpwssd_epi32(acc7_0, in0_r7_last, panel_v0_last);
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
-        _mm512_mask_storeu_epi32(out + out_base + stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
-        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
-        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
-        _mm512_mask_storeu_epi32(out + out_base + 4 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc4_0);
-        _mm512_mask_storeu_epi32(out + out_base + 5 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc5_0);
-        _mm512_mask_storeu_epi32(out + out_base + 6 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc6_0);
-        _mm512_mask_storeu_epi32(out + out_base + 7 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc7_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base + stride2, tail_lanes, acc1_0);
+        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2, tail_lanes, acc2_0);
+        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2, tail_lanes, acc3_0);
+        _mm512_mask_storeu_epi32(out + out_base + 4 * stride2, tail_lanes, acc4_0);
+        _mm512_mask_storeu_epi32(out + out_base + 5 * stride2, tail_lanes, acc5_0);
+        _mm512_mask_storeu_epi32(out + out_base + 6 * stride2, tail_lanes, acc6_0);
+        _mm512_mask_storeu_epi32(out + out_base + 7 * stride2, tail_lanes, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc1_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc2_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc3_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base);
-          acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base + stride2);
-          acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
+          acc1_0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base + stride2);
+          acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 2 * stride2);
-          acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 3 * stride2);
         }
         // k, 2 steps per vpdpwssd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
@@ -1506,9 +1466,8 @@ matmul_i16_i32_avx512_vnni(const int16_t* in0, const int16_t* in1, const int32_t
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint16_t in0_r0_last_group_0_i16 = (uint16_t)in0[i * stride0 + r2];
           uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
@@ -1558,37 +1517,27 @@ matmul_i16_i32_avx512_vnni(const int16_t* in0, const int16_t* in1, const int32_t
           __m512i in0_r3_last = _mm512_set1_epi32((int)(in0_r3_last_group));
           acc3_0 = _mm512_dpwssd_epi32(acc3_0, in0_r3_last, panel_v0_last);
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
-        _mm512_mask_storeu_epi32(out + out_base + stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
-        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
-        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base + stride2, tail_lanes, acc1_0);
+        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2, tail_lanes, acc2_0);
+        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2, tail_lanes, acc3_0);
       }
       // the rest: 2 rows
       for (; i + 2 <= size0; i += 2) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc1_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base);
-          acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base + stride2);
+          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
+          acc1_0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base + stride2);
         }
         // k, 2 steps per vpdpwssd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
@@ -1600,9 +1549,8 @@ matmul_i16_i32_avx512_vnni(const int16_t* in0, const int16_t* in1, const int32_t
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint16_t in0_r0_last_group_0_i16 = (uint16_t)in0[i * stride0 + r2];
           uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
@@ -1628,28 +1576,22 @@ matmul_i16_i32_avx512_vnni(const int16_t* in0, const int16_t* in1, const int32_t
           __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_group));
           acc1_0 = _mm512_dpwssd_epi32(acc1_0, in0_r1_last, panel_v0_last);
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
-        _mm512_mask_storeu_epi32(out + out_base + stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base + stride2, tail_lanes, acc1_0);
       }
       // the rest: 1 row
       for (; i < size0; ++i) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base);
+          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
         }
         // k, 2 steps per vpdpwssd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
@@ -1657,9 +1599,8 @@ matmul_i16_i32_avx512_vnni(const int16_t* in0, const int16_t* in1, const int32_t
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint16_t in0_r0_last_group_0_i16 = (uint16_t)in0[i * stride0 + r2];
           uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
@@ -1673,8 +1614,7 @@ matmul_i16_i32_avx512_vnni(const int16_t* in0, const int16_t* in1, const int32_t
           __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_group));
           acc0_0 = _mm512_dpwssd_epi32(acc0_0, in0_r0_last, panel_v0_last);
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
       }
     }
   }
@@ -2729,6 +2669,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
+    const __mmask16 tail_lanes = (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j));
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 1024 steps of k through the panel
     int64_t k0 = 0;
@@ -2737,14 +2678,12 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
       // pack: 1 vector of b per 2 steps, as i16 pairs
       int64_t kp = k0;
       for (; kp + 2 <= k_end; kp += 2) {
-        __m256i group0_0_i16 = _mm256_mask_loadu_epi16(
-            _mm256_setzero_si256(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-            in1 + j + kp * stride1);
+        __m256i group0_0_i16 =
+            _mm256_mask_loadu_epi16(_mm256_setzero_si256(), tail_lanes, in1 + j + kp * stride1);
         __m256i group0_0_u16 = group0_0_i16;
         __m512i group0 = _mm512_cvtepu16_epi32(group0_0_u16);
-        __m256i group0_1_i16 = _mm256_mask_loadu_epi16(
-            _mm256_setzero_si256(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-            in1 + j + kp * stride1 + stride1);
+        __m256i group0_1_i16 = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), tail_lanes,
+                                                       in1 + j + kp * stride1 + stride1);
         __m256i group0_1_u16 = group0_1_i16;
         __m512i group0_1 = _mm512_cvtepu16_epi32(group0_1_u16);
         __m512i group0_1_high = _mm512_slli_epi32(group0_1, 16);
@@ -2753,15 +2692,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
       }
       // the last steps, the missing ones zero
       if (kp < k_end) {
-        __m256i group0_0_i16 = _mm256_mask_loadu_epi16(
-            _mm256_setzero_si256(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-            in1 + j + kp * stride1);
+        __m256i group0_0_i16 =
+            _mm256_mask_loadu_epi16(_mm256_setzero_si256(), tail_lanes, in1 + j + kp * stride1);
         __m256i group0_0_u16 = group0_0_i16;
         __m512i group0 = _mm512_cvtepu16_epi32(group0_0_u16);
         if (kp + 1 < k_end) {
-          __m256i group0_1_i16 = _mm256_mask_loadu_epi16(
-              _mm256_setzero_si256(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              in1 + j + kp * stride1 + stride1);
+          __m256i group0_1_i16 = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), tail_lanes,
+                                                         in1 + j + kp * stride1 + stride1);
           __m256i group0_1_u16 = group0_1_i16;
           __m512i group0_1 = _mm512_cvtepu16_epi32(group0_1_u16);
           __m512i group0_1_high = _mm512_slli_epi32(group0_1, 16);
@@ -2773,55 +2710,37 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
       // along i: tiles of 8 x 1 vectors
       for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc1_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc2_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc3_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc4_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc5_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc6_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc7_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc4_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc5_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc6_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc7_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base);
-          acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base + stride2);
-          acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
+          acc1_0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base + stride2);
+          acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 2 * stride2);
-          acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 3 * stride2);
-          acc4_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc4_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 4 * stride2);
-          acc5_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc5_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 5 * stride2);
-          acc6_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc6_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 6 * stride2);
-          acc7_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc7_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 7 * stride2);
         }
         // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
@@ -2863,9 +2782,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint16_t in0_r0_last_group_0_i16 = (uint16_t)in0[i * stride0 + r2];
           uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
@@ -2963,55 +2881,37 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
           __m512i in0_r7_last = _mm512_set1_epi32((int)(in0_r7_last_group));
           acc7_0 = _mm512_add_epi32(acc7_0, _mm512_madd_epi16(in0_r7_last, panel_v0_last));
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
-        _mm512_mask_storeu_epi32(out + out_base + stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
-        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
-        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
-        _mm512_mask_storeu_epi32(out + out_base + 4 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc4_0);
-        _mm512_mask_storeu_epi32(out + out_base + 5 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc5_0);
-        _mm512_mask_storeu_epi32(out + out_base + 6 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc6_0);
-        _mm512_mask_storeu_epi32(out + out_base + 7 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc7_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base + stride2, tail_lanes, acc1_0);
+        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2, tail_lanes, acc2_0);
+        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2, tail_lanes, acc3_0);
+        _mm512_mask_storeu_epi32(out + out_base + 4 * stride2, tail_lanes, acc4_0);
+        _mm512_mask_storeu_epi32(out + out_base + 5 * stride2, tail_lanes, acc5_0);
+        _mm512_mask_storeu_epi32(out + out_base + 6 * stride2, tail_lanes, acc6_0);
+        _mm512_mask_storeu_epi32(out + out_base + 7 * stride2, tail_lanes, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc1_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc2_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc3_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base);
-          acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base + stride2);
-          acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
+          acc1_0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base + stride2);
+          acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 2 * stride2);
-          acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 3 * stride2);
         }
         // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
@@ -3033,9 +2933,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint16_t in0_r0_last_group_0_i16 = (uint16_t)in0[i * stride0 + r2];
           uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
@@ -3085,37 +2984,27 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
           __m512i in0_r3_last = _mm512_set1_epi32((int)(in0_r3_last_group));
           acc3_0 = _mm512_add_epi32(acc3_0, _mm512_madd_epi16(in0_r3_last, panel_v0_last));
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
-        _mm512_mask_storeu_epi32(out + out_base + stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
-        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
-        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base + stride2, tail_lanes, acc1_0);
+        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2, tail_lanes, acc2_0);
+        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2, tail_lanes, acc3_0);
       }
       // the rest: 2 rows
       for (; i + 2 <= size0; i += 2) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc1_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base);
-          acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base + stride2);
+          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
+          acc1_0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base + stride2);
         }
         // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
@@ -3127,9 +3016,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint16_t in0_r0_last_group_0_i16 = (uint16_t)in0[i * stride0 + r2];
           uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
@@ -3155,28 +3043,22 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
           __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_group));
           acc1_0 = _mm512_add_epi32(acc1_0, _mm512_madd_epi16(in0_r1_last, panel_v0_last));
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
-        _mm512_mask_storeu_epi32(out + out_base + stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base + stride2, tail_lanes, acc1_0);
       }
       // the rest: 1 row
       for (; i < size0; ++i) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base);
+          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
         }
         // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
@@ -3184,9 +3066,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint16_t in0_r0_last_group_0_i16 = (uint16_t)in0[i * stride0 + r2];
           uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
@@ -3200,8 +3081,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
           __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_group));
           acc0_0 = _mm512_add_epi32(acc0_0, _mm512_madd_epi16(in0_r0_last, panel_v0_last));
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
       }
     }
   }
@@ -4876,6 +4756,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i16_i32_avx2_avx_vnni(
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
+    const __m256i tail_lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 4096 steps of k through the panel
     int64_t k0 = 0;
@@ -4916,106 +4798,30 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i16_i32_avx2_avx_vnni(
       // along i: tiles of 8 x 1 vectors
       for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc1_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc1_0_active),
-            acc1_0_active);
-        const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc2_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc2_0_active),
-            acc2_0_active);
-        const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc3_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc3_0_active),
-            acc3_0_active);
-        const __m256i acc4_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc4_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc4_0_active),
-            acc4_0_active);
-        const __m256i acc5_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc5_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc5_0_active),
-            acc5_0_active);
-        const __m256i acc6_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc6_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc6_0_active),
-            acc6_0_active);
-        const __m256i acc7_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc7_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc7_0_active),
-            acc7_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc1_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc2_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc3_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc4_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc5_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc6_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc7_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_2),
-              acc0_0_active_2);
-          const __m256i acc1_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active_2),
-              acc1_0_active_2);
-          const __m256i acc2_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc2_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), acc2_0_active_2),
-              acc2_0_active_2);
-          const __m256i acc3_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc3_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), acc3_0_active_2),
-              acc3_0_active_2);
-          const __m256i acc4_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc4_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 4 * stride2), acc4_0_active_2),
-              acc4_0_active_2);
-          const __m256i acc5_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc5_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 5 * stride2), acc5_0_active_2),
-              acc5_0_active_2);
-          const __m256i acc6_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc6_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 6 * stride2), acc6_0_active_2),
-              acc6_0_active_2);
-          const __m256i acc7_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc7_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 7 * stride2), acc7_0_active_2),
-              acc7_0_active_2);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+          acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + stride2), tail_lanes);
+          acc2_0 = _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), tail_lanes);
+          acc3_0 = _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), tail_lanes);
+          acc4_0 = _mm256_maskload_epi32((const int*)(out + out_base + 4 * stride2), tail_lanes);
+          acc5_0 = _mm256_maskload_epi32((const int*)(out + out_base + 5 * stride2), tail_lanes);
+          acc6_0 = _mm256_maskload_epi32((const int*)(out + out_base + 6 * stride2), tail_lanes);
+          acc7_0 = _mm256_maskload_epi32((const int*)(out + out_base + 7 * stride2), tail_lanes);
         }
         // k, 2 steps per vpdpwssd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_group));
@@ -5057,12 +4863,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i16_i32_avx2_avx_vnni(
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint16_t in0_r0_last_group_0_i16 = (uint16_t)in0[i * stride0 + r2];
           uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
@@ -5160,98 +4962,34 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i16_i32_avx2_avx_vnni(
           __m256i in0_r7_last = _mm256_set1_epi32((int)(in0_r7_last_group));
           acc7_0 = _mm256_dpwssd_avx_epi32(acc7_0, in0_r7_last, panel_v0_last);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc1_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc2_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc3_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 4 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc4_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 5 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc5_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 6 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc6_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 7 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc7_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 4 * stride2), tail_lanes, acc4_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 5 * stride2), tail_lanes, acc5_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 6 * stride2), tail_lanes, acc6_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 7 * stride2), tail_lanes, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc1_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc1_0_active),
-            acc1_0_active);
-        const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc2_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc2_0_active),
-            acc2_0_active);
-        const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc3_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc3_0_active),
-            acc3_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc1_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc2_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc3_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_3),
-              acc0_0_active_3);
-          const __m256i acc1_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active_3),
-              acc1_0_active_3);
-          const __m256i acc2_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc2_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), acc2_0_active_3),
-              acc2_0_active_3);
-          const __m256i acc3_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc3_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), acc3_0_active_3),
-              acc3_0_active_3);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+          acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + stride2), tail_lanes);
+          acc2_0 = _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), tail_lanes);
+          acc3_0 = _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), tail_lanes);
         }
         // k, 2 steps per vpdpwssd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_group));
@@ -5273,12 +5011,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i16_i32_avx2_avx_vnni(
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint16_t in0_r0_last_group_0_i16 = (uint16_t)in0[i * stride0 + r2];
           uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
@@ -5328,60 +5062,26 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i16_i32_avx2_avx_vnni(
           __m256i in0_r3_last = _mm256_set1_epi32((int)(in0_r3_last_group));
           acc3_0 = _mm256_dpwssd_avx_epi32(acc3_0, in0_r3_last, panel_v0_last);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc1_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc2_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc3_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
       }
       // the rest: 2 rows
       for (; i + 2 <= size0; i += 2) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc1_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc1_0_active),
-            acc1_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc1_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_4 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_4),
-              acc0_0_active_4);
-          const __m256i acc1_0_active_4 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active_4),
-              acc1_0_active_4);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+          acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + stride2), tail_lanes);
         }
         // k, 2 steps per vpdpwssd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_group));
@@ -5393,12 +5093,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i16_i32_avx2_avx_vnni(
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint16_t in0_r0_last_group_0_i16 = (uint16_t)in0[i * stride0 + r2];
           uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
@@ -5424,41 +5120,22 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i16_i32_avx2_avx_vnni(
           __m256i in0_r1_last = _mm256_set1_epi32((int)(in0_r1_last_group));
           acc1_0 = _mm256_dpwssd_avx_epi32(acc1_0, in0_r1_last, panel_v0_last);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc1_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
       }
       // the rest: 1 row
       for (; i < size0; ++i) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_5 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_5),
-              acc0_0_active_5);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
         }
         // k, 2 steps per vpdpwssd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_group));
@@ -5466,12 +5143,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i16_i32_avx2_avx_vnni(
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint16_t in0_r0_last_group_0_i16 = (uint16_t)in0[i * stride0 + r2];
           uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
@@ -5485,10 +5158,7 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i16_i32_avx2_avx_vnni(
           __m256i in0_r0_last = _mm256_set1_epi32((int)(in0_r0_last_group));
           acc0_0 = _mm256_dpwssd_avx_epi32(acc0_0, in0_r0_last, panel_v0_last);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
       }
     }
   }
@@ -6362,6 +6032,8 @@ __attribute__((target("avx2"))) void matmul_i16_i32_avx2(const int16_t* in0, con
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
+    const __m256i tail_lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 4096 steps of k through the panel
     int64_t k0 = 0;
@@ -6402,106 +6074,30 @@ __attribute__((target("avx2"))) void matmul_i16_i32_avx2(const int16_t* in0, con
       // along i: tiles of 8 x 1 vectors
       for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc1_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc1_0_active),
-            acc1_0_active);
-        const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc2_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc2_0_active),
-            acc2_0_active);
-        const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc3_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc3_0_active),
-            acc3_0_active);
-        const __m256i acc4_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc4_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc4_0_active),
-            acc4_0_active);
-        const __m256i acc5_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc5_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc5_0_active),
-            acc5_0_active);
-        const __m256i acc6_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc6_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc6_0_active),
-            acc6_0_active);
-        const __m256i acc7_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc7_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc7_0_active),
-            acc7_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc1_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc2_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc3_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc4_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc5_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc6_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc7_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_2),
-              acc0_0_active_2);
-          const __m256i acc1_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active_2),
-              acc1_0_active_2);
-          const __m256i acc2_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc2_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), acc2_0_active_2),
-              acc2_0_active_2);
-          const __m256i acc3_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc3_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), acc3_0_active_2),
-              acc3_0_active_2);
-          const __m256i acc4_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc4_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 4 * stride2), acc4_0_active_2),
-              acc4_0_active_2);
-          const __m256i acc5_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc5_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 5 * stride2), acc5_0_active_2),
-              acc5_0_active_2);
-          const __m256i acc6_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc6_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 6 * stride2), acc6_0_active_2),
-              acc6_0_active_2);
-          const __m256i acc7_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc7_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 7 * stride2), acc7_0_active_2),
-              acc7_0_active_2);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+          acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + stride2), tail_lanes);
+          acc2_0 = _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), tail_lanes);
+          acc3_0 = _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), tail_lanes);
+          acc4_0 = _mm256_maskload_epi32((const int*)(out + out_base + 4 * stride2), tail_lanes);
+          acc5_0 = _mm256_maskload_epi32((const int*)(out + out_base + 5 * stride2), tail_lanes);
+          acc6_0 = _mm256_maskload_epi32((const int*)(out + out_base + 6 * stride2), tail_lanes);
+          acc7_0 = _mm256_maskload_epi32((const int*)(out + out_base + 7 * stride2), tail_lanes);
         }
         // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_group));
@@ -6543,12 +6139,8 @@ __attribute__((target("avx2"))) void matmul_i16_i32_avx2(const int16_t* in0, con
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint16_t in0_r0_last_group_0_i16 = (uint16_t)in0[i * stride0 + r2];
           uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
@@ -6646,98 +6238,34 @@ __attribute__((target("avx2"))) void matmul_i16_i32_avx2(const int16_t* in0, con
           __m256i in0_r7_last = _mm256_set1_epi32((int)(in0_r7_last_group));
           acc7_0 = _mm256_add_epi32(acc7_0, _mm256_madd_epi16(in0_r7_last, panel_v0_last));
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc1_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc2_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc3_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 4 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc4_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 5 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc5_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 6 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc6_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 7 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc7_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 4 * stride2), tail_lanes, acc4_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 5 * stride2), tail_lanes, acc5_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 6 * stride2), tail_lanes, acc6_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 7 * stride2), tail_lanes, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc1_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc1_0_active),
-            acc1_0_active);
-        const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc2_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc2_0_active),
-            acc2_0_active);
-        const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc3_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc3_0_active),
-            acc3_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc1_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc2_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc3_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_3),
-              acc0_0_active_3);
-          const __m256i acc1_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active_3),
-              acc1_0_active_3);
-          const __m256i acc2_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc2_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), acc2_0_active_3),
-              acc2_0_active_3);
-          const __m256i acc3_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc3_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), acc3_0_active_3),
-              acc3_0_active_3);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+          acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + stride2), tail_lanes);
+          acc2_0 = _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), tail_lanes);
+          acc3_0 = _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), tail_lanes);
         }
         // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_group));
@@ -6759,12 +6287,8 @@ __attribute__((target("avx2"))) void matmul_i16_i32_avx2(const int16_t* in0, con
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint16_t in0_r0_last_group_0_i16 = (uint16_t)in0[i * stride0 + r2];
           uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
@@ -6814,60 +6338,26 @@ __attribute__((target("avx2"))) void matmul_i16_i32_avx2(const int16_t* in0, con
           __m256i in0_r3_last = _mm256_set1_epi32((int)(in0_r3_last_group));
           acc3_0 = _mm256_add_epi32(acc3_0, _mm256_madd_epi16(in0_r3_last, panel_v0_last));
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc1_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc2_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc3_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
       }
       // the rest: 2 rows
       for (; i + 2 <= size0; i += 2) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc1_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc1_0_active),
-            acc1_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc1_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_4 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_4),
-              acc0_0_active_4);
-          const __m256i acc1_0_active_4 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active_4),
-              acc1_0_active_4);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+          acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + stride2), tail_lanes);
         }
         // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_group));
@@ -6879,12 +6369,8 @@ __attribute__((target("avx2"))) void matmul_i16_i32_avx2(const int16_t* in0, con
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint16_t in0_r0_last_group_0_i16 = (uint16_t)in0[i * stride0 + r2];
           uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
@@ -6910,41 +6396,22 @@ __attribute__((target("avx2"))) void matmul_i16_i32_avx2(const int16_t* in0, con
           __m256i in0_r1_last = _mm256_set1_epi32((int)(in0_r1_last_group));
           acc1_0 = _mm256_add_epi32(acc1_0, _mm256_madd_epi16(in0_r1_last, panel_v0_last));
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc1_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
       }
       // the rest: 1 row
       for (; i < size0; ++i) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_5 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_5),
-              acc0_0_active_5);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
         }
         // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_group));
@@ -6952,12 +6419,8 @@ __attribute__((target("avx2"))) void matmul_i16_i32_avx2(const int16_t* in0, con
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint16_t in0_r0_last_group_0_i16 = (uint16_t)in0[i * stride0 + r2];
           uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u16;
@@ -6971,10 +6434,7 @@ __attribute__((target("avx2"))) void matmul_i16_i32_avx2(const int16_t* in0, con
           __m256i in0_r0_last = _mm256_set1_epi32((int)(in0_r0_last_group));
           acc0_0 = _mm256_add_epi32(acc0_0, _mm256_madd_epi16(in0_r0_last, panel_v0_last));
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
       }
     }
   }

@@ -1794,6 +1794,7 @@ matmul_i8_i32_avx512_vnni(const int8_t* in0, const int8_t* in1, int64_t size0, i
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
+    const __mmask16 tail_lanes = (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j));
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 2048 steps of k through the panel
     int64_t k0 = 0;
@@ -1804,27 +1805,23 @@ matmul_i8_i32_avx512_vnni(const int8_t* in0, const int8_t* in1, int64_t size0, i
       // pack: 1 vector of b per 4 steps, as byte quads
       int64_t kp = k0;
       for (; kp + 4 <= k_end; kp += 4) {
-        __m128i group0_0_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                  in1 + j + kp * stride1);
+        __m128i group0_0_i8 =
+            _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes, in1 + j + kp * stride1);
         __m128i group0_0_u8 = group0_0_i8;
         __m512i group0 = _mm512_cvtepu8_epi32(group0_0_u8);
-        __m128i group0_1_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                  in1 + j + kp * stride1 + stride1);
+        __m128i group0_1_i8 =
+            _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes, in1 + j + kp * stride1 + stride1);
         __m128i group0_1_u8 = group0_1_i8;
         __m512i group0_1 = _mm512_cvtepu8_epi32(group0_1_u8);
         __m512i group0_1_high = _mm512_slli_epi32(group0_1, 8);
         group0 = _mm512_or_si512(group0, group0_1_high);
-        __m128i group0_2_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+        __m128i group0_2_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes,
                                                   in1 + j + kp * stride1 + 2 * stride1);
         __m128i group0_2_u8 = group0_2_i8;
         __m512i group0_2 = _mm512_cvtepu8_epi32(group0_2_u8);
         __m512i group0_2_high = _mm512_slli_epi32(group0_2, 16);
         group0 = _mm512_or_si512(group0, group0_2_high);
-        __m128i group0_3_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+        __m128i group0_3_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes,
                                                   in1 + j + kp * stride1 + 3 * stride1);
         __m128i group0_3_u8 = group0_3_i8;
         __m512i group0_3 = _mm512_cvtepu8_epi32(group0_3_u8);
@@ -1835,33 +1832,29 @@ matmul_i8_i32_avx512_vnni(const int8_t* in0, const int8_t* in1, int64_t size0, i
       }
       // the last steps, the missing ones zero
       if (kp < k_end) {
-        __m128i group0_0_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                  in1 + j + kp * stride1);
+        __m128i group0_0_i8 =
+            _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes, in1 + j + kp * stride1);
         __m128i group0_0_u8 = group0_0_i8;
         __m512i group0 = _mm512_cvtepu8_epi32(group0_0_u8);
         if (kp + 1 < k_end) {
-          __m128i group0_1_i8 = _mm_mask_loadu_epi8(
-              _mm_setzero_si128(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              in1 + j + kp * stride1 + stride1);
+          __m128i group0_1_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes,
+                                                    in1 + j + kp * stride1 + stride1);
           __m128i group0_1_u8 = group0_1_i8;
           __m512i group0_1 = _mm512_cvtepu8_epi32(group0_1_u8);
           __m512i group0_1_high = _mm512_slli_epi32(group0_1, 8);
           group0 = _mm512_or_si512(group0, group0_1_high);
         }
         if (kp + 2 < k_end) {
-          __m128i group0_2_i8 = _mm_mask_loadu_epi8(
-              _mm_setzero_si128(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              in1 + j + kp * stride1 + 2 * stride1);
+          __m128i group0_2_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes,
+                                                    in1 + j + kp * stride1 + 2 * stride1);
           __m128i group0_2_u8 = group0_2_i8;
           __m512i group0_2 = _mm512_cvtepu8_epi32(group0_2_u8);
           __m512i group0_2_high = _mm512_slli_epi32(group0_2, 16);
           group0 = _mm512_or_si512(group0, group0_2_high);
         }
         if (kp + 3 < k_end) {
-          __m128i group0_3_i8 = _mm_mask_loadu_epi8(
-              _mm_setzero_si128(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              in1 + j + kp * stride1 + 3 * stride1);
+          __m128i group0_3_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes,
+                                                    in1 + j + kp * stride1 + 3 * stride1);
           __m128i group0_3_u8 = group0_3_i8;
           __m512i group0_3 = _mm512_cvtepu8_epi32(group0_3_u8);
           __m512i group0_3_high = _mm512_slli_epi32(group0_3, 24);
@@ -1875,29 +1868,21 @@ matmul_i8_i32_avx512_vnni(const int8_t* in0, const int8_t* in1, int64_t size0, i
       // along i: tiles of 8 x 1 vectors
       for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                 out + out_base);
-        __m512i acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                 out + out_base + stride2);
-        __m512i acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+        __m512i acc0_0 =
+            _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
+        __m512i acc1_0 =
+            _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base + stride2);
+        __m512i acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                  out + out_base + 2 * stride2);
-        __m512i acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+        __m512i acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                  out + out_base + 3 * stride2);
-        __m512i acc4_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+        __m512i acc4_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                  out + out_base + 4 * stride2);
-        __m512i acc5_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+        __m512i acc5_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                  out + out_base + 5 * stride2);
-        __m512i acc6_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+        __m512i acc6_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                  out + out_base + 6 * stride2);
-        __m512i acc7_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+        __m512i acc7_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                  out + out_base + 7 * stride2);
         __m512i bytes80 = _mm512_set1_epi32((int)(2155905152u));
         __m512i panel_sums_v0 = _mm512_loadu_si512((const void*)(panel_sums + 0));
@@ -1912,9 +1897,8 @@ matmul_i8_i32_avx512_vnni(const int8_t* in0, const int8_t* in1, int64_t size0, i
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
@@ -1964,9 +1948,8 @@ matmul_i8_i32_avx512_vnni(const int8_t* in0, const int8_t* in1, int64_t size0, i
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
           uint8_t in0_r0_last_group_0_u8 = (uint8_t)(int8_t)in0_r0_last_group_0_i8;
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
@@ -2184,37 +2167,25 @@ matmul_i8_i32_avx512_vnni(const int8_t* in0, const int8_t* in1, int64_t size0, i
           __m512i in0_r7_last_offset = _mm512_xor_si512(in0_r7_last, bytes80);
           acc7_0 = _mm512_dpbusd_epi32(acc7_0, in0_r7_last_offset, panel_v0_last);
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
-        _mm512_mask_storeu_epi32(out + out_base + stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
-        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
-        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
-        _mm512_mask_storeu_epi32(out + out_base + 4 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc4_0);
-        _mm512_mask_storeu_epi32(out + out_base + 5 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc5_0);
-        _mm512_mask_storeu_epi32(out + out_base + 6 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc6_0);
-        _mm512_mask_storeu_epi32(out + out_base + 7 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc7_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base + stride2, tail_lanes, acc1_0);
+        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2, tail_lanes, acc2_0);
+        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2, tail_lanes, acc3_0);
+        _mm512_mask_storeu_epi32(out + out_base + 4 * stride2, tail_lanes, acc4_0);
+        _mm512_mask_storeu_epi32(out + out_base + 5 * stride2, tail_lanes, acc5_0);
+        _mm512_mask_storeu_epi32(out + out_base + 6 * stride2, tail_lanes, acc6_0);
+        _mm512_mask_storeu_epi32(out + out_base + 7 * stride2, tail_lanes, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                 out + out_base);
-        __m512i acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                 out + out_base + stride2);
-        __m512i acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+        __m512i acc0_0 =
+            _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
+        __m512i acc1_0 =
+            _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base + stride2);
+        __m512i acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                  out + out_base + 2 * stride2);
-        __m512i acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+        __m512i acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                  out + out_base + 3 * stride2);
         __m512i bytes80 = _mm512_set1_epi32((int)(2155905152u));
         __m512i panel_sums_v0 = _mm512_loadu_si512((const void*)(panel_sums + 0));
@@ -2225,9 +2196,8 @@ matmul_i8_i32_avx512_vnni(const int8_t* in0, const int8_t* in1, int64_t size0, i
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
@@ -2253,9 +2223,8 @@ matmul_i8_i32_avx512_vnni(const int8_t* in0, const int8_t* in1, int64_t size0, i
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
           uint8_t in0_r0_last_group_0_u8 = (uint8_t)(int8_t)in0_r0_last_group_0_i8;
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
@@ -2365,24 +2334,18 @@ matmul_i8_i32_avx512_vnni(const int8_t* in0, const int8_t* in1, int64_t size0, i
           __m512i in0_r3_last_offset = _mm512_xor_si512(in0_r3_last, bytes80);
           acc3_0 = _mm512_dpbusd_epi32(acc3_0, in0_r3_last_offset, panel_v0_last);
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
-        _mm512_mask_storeu_epi32(out + out_base + stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
-        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
-        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base + stride2, tail_lanes, acc1_0);
+        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2, tail_lanes, acc2_0);
+        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2, tail_lanes, acc3_0);
       }
       // the rest: 2 rows
       for (; i + 2 <= size0; i += 2) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                 out + out_base);
-        __m512i acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                 out + out_base + stride2);
+        __m512i acc0_0 =
+            _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
+        __m512i acc1_0 =
+            _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base + stride2);
         __m512i bytes80 = _mm512_set1_epi32((int)(2155905152u));
         __m512i panel_sums_v0 = _mm512_loadu_si512((const void*)(panel_sums + 0));
         acc0_0 = _mm512_sub_epi32(acc0_0, panel_sums_v0);
@@ -2390,9 +2353,8 @@ matmul_i8_i32_avx512_vnni(const int8_t* in0, const int8_t* in1, int64_t size0, i
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
@@ -2406,9 +2368,8 @@ matmul_i8_i32_avx512_vnni(const int8_t* in0, const int8_t* in1, int64_t size0, i
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
           uint8_t in0_r0_last_group_0_u8 = (uint8_t)(int8_t)in0_r0_last_group_0_i8;
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
@@ -2464,25 +2425,21 @@ matmul_i8_i32_avx512_vnni(const int8_t* in0, const int8_t* in1, int64_t size0, i
           __m512i in0_r1_last_offset = _mm512_xor_si512(in0_r1_last, bytes80);
           acc1_0 = _mm512_dpbusd_epi32(acc1_0, in0_r1_last_offset, panel_v0_last);
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
-        _mm512_mask_storeu_epi32(out + out_base + stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base + stride2, tail_lanes, acc1_0);
       }
       // the rest: 1 row
       for (; i < size0; ++i) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                 out + out_base);
+        __m512i acc0_0 =
+            _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
         __m512i bytes80 = _mm512_set1_epi32((int)(2155905152u));
         acc0_0 = _mm512_sub_epi32(acc0_0, _mm512_loadu_si512((const void*)(panel_sums + 0)));
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
@@ -2491,9 +2448,8 @@ matmul_i8_i32_avx512_vnni(const int8_t* in0, const int8_t* in1, int64_t size0, i
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
           uint8_t in0_r0_last_group_0_u8 = (uint8_t)(int8_t)in0_r0_last_group_0_i8;
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
@@ -2522,8 +2478,7 @@ matmul_i8_i32_avx512_vnni(const int8_t* in0, const int8_t* in1, int64_t size0, i
           __m512i in0_r0_last_offset = _mm512_xor_si512(in0_r0_last, bytes80);
           acc0_0 = _mm512_dpbusd_epi32(acc0_0, in0_r0_last_offset, panel_v0_last);
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
       }
     }
   }
@@ -3657,6 +3612,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
+    const __mmask16 tail_lanes = (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j));
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 1024 steps of k through the panel
     int64_t k0 = 0;
@@ -3665,15 +3621,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
       // pack: 1 vector of b per 2 steps, as i16 pairs
       int64_t kp = k0;
       for (; kp + 2 <= k_end; kp += 2) {
-        __m128i group0_0_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                  in1 + j + kp * stride1);
+        __m128i group0_0_i8 =
+            _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes, in1 + j + kp * stride1);
         __m256i group0_0_i16 = _mm256_cvtepi8_epi16(group0_0_i8);
         __m256i group0_0_u16 = group0_0_i16;
         __m512i group0 = _mm512_cvtepu16_epi32(group0_0_u16);
-        __m128i group0_1_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                  in1 + j + kp * stride1 + stride1);
+        __m128i group0_1_i8 =
+            _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes, in1 + j + kp * stride1 + stride1);
         __m256i group0_1_i16 = _mm256_cvtepi8_epi16(group0_1_i8);
         __m256i group0_1_u16 = group0_1_i16;
         __m512i group0_1 = _mm512_cvtepu16_epi32(group0_1_u16);
@@ -3683,16 +3637,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
       }
       // the last steps, the missing ones zero
       if (kp < k_end) {
-        __m128i group0_0_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                  in1 + j + kp * stride1);
+        __m128i group0_0_i8 =
+            _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes, in1 + j + kp * stride1);
         __m256i group0_0_i16 = _mm256_cvtepi8_epi16(group0_0_i8);
         __m256i group0_0_u16 = group0_0_i16;
         __m512i group0 = _mm512_cvtepu16_epi32(group0_0_u16);
         if (kp + 1 < k_end) {
-          __m128i group0_1_i8 = _mm_mask_loadu_epi8(
-              _mm_setzero_si128(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              in1 + j + kp * stride1 + stride1);
+          __m128i group0_1_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes,
+                                                    in1 + j + kp * stride1 + stride1);
           __m256i group0_1_i16 = _mm256_cvtepi8_epi16(group0_1_i8);
           __m256i group0_1_u16 = group0_1_i16;
           __m512i group0_1 = _mm512_cvtepu16_epi32(group0_1_u16);
@@ -3705,36 +3657,27 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
       // along i: tiles of 8 x 1 vectors
       for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                 out + out_base);
-        __m512i acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                 out + out_base + stride2);
-        __m512i acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+        __m512i acc0_0 =
+            _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
+        __m512i acc1_0 =
+            _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base + stride2);
+        __m512i acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                  out + out_base + 2 * stride2);
-        __m512i acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+        __m512i acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                  out + out_base + 3 * stride2);
-        __m512i acc4_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+        __m512i acc4_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                  out + out_base + 4 * stride2);
-        __m512i acc5_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+        __m512i acc5_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                  out + out_base + 5 * stride2);
-        __m512i acc6_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+        __m512i acc6_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                  out + out_base + 6 * stride2);
-        __m512i acc7_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+        __m512i acc7_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                  out + out_base + 7 * stride2);
         // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint16_t in0_r0_bytes2;
           __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
           __m256i in0_r0_halves = _mm256_set1_epi16((short)(in0_r0_bytes2));
@@ -3800,9 +3743,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
           uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
           uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
@@ -3916,44 +3858,31 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
           __m512i in0_r7_last = _mm512_set1_epi32((int)(in0_r7_last_group));
           acc7_0 = _mm512_add_epi32(acc7_0, _mm512_madd_epi16(in0_r7_last, panel_v0_last));
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
-        _mm512_mask_storeu_epi32(out + out_base + stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
-        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
-        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
-        _mm512_mask_storeu_epi32(out + out_base + 4 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc4_0);
-        _mm512_mask_storeu_epi32(out + out_base + 5 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc5_0);
-        _mm512_mask_storeu_epi32(out + out_base + 6 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc6_0);
-        _mm512_mask_storeu_epi32(out + out_base + 7 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc7_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base + stride2, tail_lanes, acc1_0);
+        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2, tail_lanes, acc2_0);
+        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2, tail_lanes, acc3_0);
+        _mm512_mask_storeu_epi32(out + out_base + 4 * stride2, tail_lanes, acc4_0);
+        _mm512_mask_storeu_epi32(out + out_base + 5 * stride2, tail_lanes, acc5_0);
+        _mm512_mask_storeu_epi32(out + out_base + 6 * stride2, tail_lanes, acc6_0);
+        _mm512_mask_storeu_epi32(out + out_base + 7 * stride2, tail_lanes, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                 out + out_base);
-        __m512i acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                 out + out_base + stride2);
-        __m512i acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+        __m512i acc0_0 =
+            _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
+        __m512i acc1_0 =
+            _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base + stride2);
+        __m512i acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                  out + out_base + 2 * stride2);
-        __m512i acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+        __m512i acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                  out + out_base + 3 * stride2);
         // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint16_t in0_r0_bytes2;
           __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
           __m256i in0_r0_halves = _mm256_set1_epi16((short)(in0_r0_bytes2));
@@ -3987,9 +3916,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
           uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
           uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
@@ -4047,30 +3975,23 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
           __m512i in0_r3_last = _mm512_set1_epi32((int)(in0_r3_last_group));
           acc3_0 = _mm512_add_epi32(acc3_0, _mm512_madd_epi16(in0_r3_last, panel_v0_last));
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
-        _mm512_mask_storeu_epi32(out + out_base + stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
-        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
-        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base + stride2, tail_lanes, acc1_0);
+        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2, tail_lanes, acc2_0);
+        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2, tail_lanes, acc3_0);
       }
       // the rest: 2 rows
       for (; i + 2 <= size0; i += 2) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                 out + out_base);
-        __m512i acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                 out + out_base + stride2);
+        __m512i acc0_0 =
+            _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
+        __m512i acc1_0 =
+            _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base + stride2);
         // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint16_t in0_r0_bytes2;
           __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
           __m256i in0_r0_halves = _mm256_set1_epi16((short)(in0_r0_bytes2));
@@ -4088,9 +4009,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
           uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
           uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
@@ -4120,23 +4040,19 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
           __m512i in0_r1_last = _mm512_set1_epi32((int)(in0_r1_last_group));
           acc1_0 = _mm512_add_epi32(acc1_0, _mm512_madd_epi16(in0_r1_last, panel_v0_last));
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
-        _mm512_mask_storeu_epi32(out + out_base + stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base + stride2, tail_lanes, acc1_0);
       }
       // the rest: 1 row
       for (; i < size0; ++i) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                 out + out_base);
+        __m512i acc0_0 =
+            _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
         // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint16_t in0_r0_bytes2;
           __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
           __m256i in0_r0_halves = _mm256_set1_epi16((short)(in0_r0_bytes2));
@@ -4147,9 +4063,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
           uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
           uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
@@ -4165,8 +4080,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
           __m512i in0_r0_last = _mm512_set1_epi32((int)(in0_r0_last_group));
           acc0_0 = _mm512_add_epi32(acc0_0, _mm512_madd_epi16(in0_r0_last, panel_v0_last));
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
       }
     }
   }
@@ -7772,6 +7686,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i8_i32_avx2_avx_vnni(
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
+    const __m256i tail_lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 8192 steps of k through the panel
     int64_t k0 = 0;
@@ -7845,53 +7761,20 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i8_i32_avx2_avx_vnni(
       // along i: tiles of 8 x 1 vectors
       for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active), acc0_0_active);
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc1_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active),
-            acc1_0_active);
-        const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc2_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), acc2_0_active),
-            acc2_0_active);
-        const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc3_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), acc3_0_active),
-            acc3_0_active);
-        const __m256i acc4_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc4_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(out + out_base + 4 * stride2), acc4_0_active),
-            acc4_0_active);
-        const __m256i acc5_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc5_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(out + out_base + 5 * stride2), acc5_0_active),
-            acc5_0_active);
-        const __m256i acc6_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc6_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(out + out_base + 6 * stride2), acc6_0_active),
-            acc6_0_active);
-        const __m256i acc7_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc7_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(out + out_base + 7 * stride2), acc7_0_active),
-            acc7_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+        __m256i acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + stride2), tail_lanes);
+        __m256i acc2_0 =
+            _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), tail_lanes);
+        __m256i acc3_0 =
+            _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), tail_lanes);
+        __m256i acc4_0 =
+            _mm256_maskload_epi32((const int*)(out + out_base + 4 * stride2), tail_lanes);
+        __m256i acc5_0 =
+            _mm256_maskload_epi32((const int*)(out + out_base + 5 * stride2), tail_lanes);
+        __m256i acc6_0 =
+            _mm256_maskload_epi32((const int*)(out + out_base + 6 * stride2), tail_lanes);
+        __m256i acc7_0 =
+            _mm256_maskload_epi32((const int*)(out + out_base + 7 * stride2), tail_lanes);
         __m256i bytes80 = _mm256_set1_epi32((int)(2155905152u));
         __m256i panel_sums_v0 = _mm256_loadu_si256((const __m256i*)(panel_sums + 0));
         acc0_0 = _mm256_sub_epi32(acc0_0, panel_sums_v0);
@@ -7905,12 +7788,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i8_i32_avx2_avx_vnni(
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_group));
@@ -7960,12 +7839,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i8_i32_avx2_avx_vnni(
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
           uint8_t in0_r0_last_group_0_u8 = (uint8_t)(int8_t)in0_r0_last_group_0_i8;
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
@@ -8183,65 +8058,24 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i8_i32_avx2_avx_vnni(
           __m256i in0_r7_last_offset = _mm256_xor_si256(in0_r7_last, bytes80);
           acc7_0 = _mm256_dpbusd_avx_epi32(acc7_0, in0_r7_last_offset, panel_v0_last);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc1_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc2_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc3_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 4 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc4_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 5 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc5_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 6 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc6_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 7 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc7_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 4 * stride2), tail_lanes, acc4_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 5 * stride2), tail_lanes, acc5_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 6 * stride2), tail_lanes, acc6_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 7 * stride2), tail_lanes, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active), acc0_0_active);
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc1_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active),
-            acc1_0_active);
-        const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc2_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), acc2_0_active),
-            acc2_0_active);
-        const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc3_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), acc3_0_active),
-            acc3_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+        __m256i acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + stride2), tail_lanes);
+        __m256i acc2_0 =
+            _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), tail_lanes);
+        __m256i acc3_0 =
+            _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), tail_lanes);
         __m256i bytes80 = _mm256_set1_epi32((int)(2155905152u));
         __m256i panel_sums_v0 = _mm256_loadu_si256((const __m256i*)(panel_sums + 0));
         acc0_0 = _mm256_sub_epi32(acc0_0, panel_sums_v0);
@@ -8251,12 +8085,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i8_i32_avx2_avx_vnni(
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_group));
@@ -8282,12 +8112,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i8_i32_avx2_avx_vnni(
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
           uint8_t in0_r0_last_group_0_u8 = (uint8_t)(int8_t)in0_r0_last_group_0_i8;
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
@@ -8397,37 +8223,16 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i8_i32_avx2_avx_vnni(
           __m256i in0_r3_last_offset = _mm256_xor_si256(in0_r3_last, bytes80);
           acc3_0 = _mm256_dpbusd_avx_epi32(acc3_0, in0_r3_last_offset, panel_v0_last);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc1_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc2_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc3_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
       }
       // the rest: 2 rows
       for (; i + 2 <= size0; i += 2) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active), acc0_0_active);
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc1_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active),
-            acc1_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+        __m256i acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + stride2), tail_lanes);
         __m256i bytes80 = _mm256_set1_epi32((int)(2155905152u));
         __m256i panel_sums_v0 = _mm256_loadu_si256((const __m256i*)(panel_sums + 0));
         acc0_0 = _mm256_sub_epi32(acc0_0, panel_sums_v0);
@@ -8435,12 +8240,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i8_i32_avx2_avx_vnni(
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_group));
@@ -8454,12 +8255,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i8_i32_avx2_avx_vnni(
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
           uint8_t in0_r0_last_group_0_u8 = (uint8_t)(int8_t)in0_r0_last_group_0_i8;
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
@@ -8515,34 +8312,20 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i8_i32_avx2_avx_vnni(
           __m256i in0_r1_last_offset = _mm256_xor_si256(in0_r1_last, bytes80);
           acc1_0 = _mm256_dpbusd_avx_epi32(acc1_0, in0_r1_last_offset, panel_v0_last);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc1_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
       }
       // the rest: 1 row
       for (; i < size0; ++i) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active), acc0_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
         __m256i bytes80 = _mm256_set1_epi32((int)(2155905152u));
         acc0_0 = _mm256_sub_epi32(acc0_0, _mm256_loadu_si256((const __m256i*)(panel_sums + 0)));
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_group));
@@ -8551,12 +8334,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i8_i32_avx2_avx_vnni(
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
           uint8_t in0_r0_last_group_0_u8 = (uint8_t)(int8_t)in0_r0_last_group_0_i8;
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
@@ -8585,10 +8364,7 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i8_i32_avx2_avx_vnni(
           __m256i in0_r0_last_offset = _mm256_xor_si256(in0_r0_last, bytes80);
           acc0_0 = _mm256_dpbusd_avx_epi32(acc0_0, in0_r0_last_offset, panel_v0_last);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
       }
     }
   }
@@ -11761,6 +11537,8 @@ __attribute__((target("avx2"))) void matmul_i8_i32_avx2(const int8_t* in0, const
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
+    const __m256i tail_lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 4096 steps of k through the panel
     int64_t k0 = 0;
@@ -11805,62 +11583,25 @@ __attribute__((target("avx2"))) void matmul_i8_i32_avx2(const int8_t* in0, const
       // along i: tiles of 8 x 1 vectors
       for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active), acc0_0_active);
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc1_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active),
-            acc1_0_active);
-        const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc2_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), acc2_0_active),
-            acc2_0_active);
-        const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc3_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), acc3_0_active),
-            acc3_0_active);
-        const __m256i acc4_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc4_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(out + out_base + 4 * stride2), acc4_0_active),
-            acc4_0_active);
-        const __m256i acc5_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc5_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(out + out_base + 5 * stride2), acc5_0_active),
-            acc5_0_active);
-        const __m256i acc6_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc6_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(out + out_base + 6 * stride2), acc6_0_active),
-            acc6_0_active);
-        const __m256i acc7_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc7_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(out + out_base + 7 * stride2), acc7_0_active),
-            acc7_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+        __m256i acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + stride2), tail_lanes);
+        __m256i acc2_0 =
+            _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), tail_lanes);
+        __m256i acc3_0 =
+            _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), tail_lanes);
+        __m256i acc4_0 =
+            _mm256_maskload_epi32((const int*)(out + out_base + 4 * stride2), tail_lanes);
+        __m256i acc5_0 =
+            _mm256_maskload_epi32((const int*)(out + out_base + 5 * stride2), tail_lanes);
+        __m256i acc6_0 =
+            _mm256_maskload_epi32((const int*)(out + out_base + 6 * stride2), tail_lanes);
+        __m256i acc7_0 =
+            _mm256_maskload_epi32((const int*)(out + out_base + 7 * stride2), tail_lanes);
         // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint16_t in0_r0_bytes2;
           __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
           __m128i in0_r0_halves = _mm_set1_epi16((short)(in0_r0_bytes2));
@@ -11926,12 +11667,8 @@ __attribute__((target("avx2"))) void matmul_i8_i32_avx2(const int8_t* in0, const
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
           uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
           uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
@@ -12045,74 +11782,29 @@ __attribute__((target("avx2"))) void matmul_i8_i32_avx2(const int8_t* in0, const
           __m256i in0_r7_last = _mm256_set1_epi32((int)(in0_r7_last_group));
           acc7_0 = _mm256_add_epi32(acc7_0, _mm256_madd_epi16(in0_r7_last, panel_v0_last));
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc1_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc2_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc3_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 4 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc4_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 5 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc5_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 6 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc6_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 7 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc7_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 4 * stride2), tail_lanes, acc4_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 5 * stride2), tail_lanes, acc5_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 6 * stride2), tail_lanes, acc6_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 7 * stride2), tail_lanes, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active), acc0_0_active);
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc1_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active),
-            acc1_0_active);
-        const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc2_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), acc2_0_active),
-            acc2_0_active);
-        const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc3_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), acc3_0_active),
-            acc3_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+        __m256i acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + stride2), tail_lanes);
+        __m256i acc2_0 =
+            _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), tail_lanes);
+        __m256i acc3_0 =
+            _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), tail_lanes);
         // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint16_t in0_r0_bytes2;
           __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
           __m128i in0_r0_halves = _mm_set1_epi16((short)(in0_r0_bytes2));
@@ -12146,12 +11838,8 @@ __attribute__((target("avx2"))) void matmul_i8_i32_avx2(const int8_t* in0, const
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
           uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
           uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
@@ -12209,46 +11897,21 @@ __attribute__((target("avx2"))) void matmul_i8_i32_avx2(const int8_t* in0, const
           __m256i in0_r3_last = _mm256_set1_epi32((int)(in0_r3_last_group));
           acc3_0 = _mm256_add_epi32(acc3_0, _mm256_madd_epi16(in0_r3_last, panel_v0_last));
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc1_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc2_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc3_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
       }
       // the rest: 2 rows
       for (; i + 2 <= size0; i += 2) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active), acc0_0_active);
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc1_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active),
-            acc1_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+        __m256i acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + stride2), tail_lanes);
         // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint16_t in0_r0_bytes2;
           __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
           __m128i in0_r0_halves = _mm_set1_epi16((short)(in0_r0_bytes2));
@@ -12266,12 +11929,8 @@ __attribute__((target("avx2"))) void matmul_i8_i32_avx2(const int8_t* in0, const
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
           uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
           uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
@@ -12301,32 +11960,18 @@ __attribute__((target("avx2"))) void matmul_i8_i32_avx2(const int8_t* in0, const
           __m256i in0_r1_last = _mm256_set1_epi32((int)(in0_r1_last_group));
           acc1_0 = _mm256_add_epi32(acc1_0, _mm256_madd_epi16(in0_r1_last, panel_v0_last));
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc1_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
       }
       // the rest: 1 row
       for (; i < size0; ++i) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active), acc0_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
         // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint16_t in0_r0_bytes2;
           __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
           __m128i in0_r0_halves = _mm_set1_epi16((short)(in0_r0_bytes2));
@@ -12337,12 +11982,8 @@ __attribute__((target("avx2"))) void matmul_i8_i32_avx2(const int8_t* in0, const
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint8_t in0_r0_last_group_0_i8 = (uint8_t)in0[i * stride0 + r2];
           uint16_t in0_r0_last_group_0_i16 = (uint16_t)(int16_t)(int8_t)in0_r0_last_group_0_i8;
           uint16_t in0_r0_last_group_0_u16 = (uint16_t)(int16_t)in0_r0_last_group_0_i16;
@@ -12358,10 +11999,7 @@ __attribute__((target("avx2"))) void matmul_i8_i32_avx2(const int8_t* in0, const
           __m256i in0_r0_last = _mm256_set1_epi32((int)(in0_r0_last_group));
           acc0_0 = _mm256_add_epi32(acc0_0, _mm256_madd_epi16(in0_r0_last, panel_v0_last));
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
       }
     }
   }

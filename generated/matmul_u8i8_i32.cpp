@@ -1772,6 +1772,7 @@ matmul_u8i8_i32_avx512_vnni(const uint8_t* in0, const int8_t* in1, const int32_t
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
+    const __mmask16 tail_lanes = (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j));
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 2048 steps of k through the panel
     int64_t k0 = 0;
@@ -1780,27 +1781,23 @@ matmul_u8i8_i32_avx512_vnni(const uint8_t* in0, const int8_t* in1, const int32_t
       // pack: 1 vector of b per 4 steps, as byte quads
       int64_t kp = k0;
       for (; kp + 4 <= k_end; kp += 4) {
-        __m128i group0_0_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                  in1 + j + kp * stride1);
+        __m128i group0_0_i8 =
+            _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes, in1 + j + kp * stride1);
         __m128i group0_0_u8 = group0_0_i8;
         __m512i group0 = _mm512_cvtepu8_epi32(group0_0_u8);
-        __m128i group0_1_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                  in1 + j + kp * stride1 + stride1);
+        __m128i group0_1_i8 =
+            _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes, in1 + j + kp * stride1 + stride1);
         __m128i group0_1_u8 = group0_1_i8;
         __m512i group0_1 = _mm512_cvtepu8_epi32(group0_1_u8);
         __m512i group0_1_high = _mm512_slli_epi32(group0_1, 8);
         group0 = _mm512_or_si512(group0, group0_1_high);
-        __m128i group0_2_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+        __m128i group0_2_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes,
                                                   in1 + j + kp * stride1 + 2 * stride1);
         __m128i group0_2_u8 = group0_2_i8;
         __m512i group0_2 = _mm512_cvtepu8_epi32(group0_2_u8);
         __m512i group0_2_high = _mm512_slli_epi32(group0_2, 16);
         group0 = _mm512_or_si512(group0, group0_2_high);
-        __m128i group0_3_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+        __m128i group0_3_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes,
                                                   in1 + j + kp * stride1 + 3 * stride1);
         __m128i group0_3_u8 = group0_3_i8;
         __m512i group0_3 = _mm512_cvtepu8_epi32(group0_3_u8);
@@ -1810,33 +1807,29 @@ matmul_u8i8_i32_avx512_vnni(const uint8_t* in0, const int8_t* in1, const int32_t
       }
       // the last steps, the missing ones zero
       if (kp < k_end) {
-        __m128i group0_0_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                  in1 + j + kp * stride1);
+        __m128i group0_0_i8 =
+            _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes, in1 + j + kp * stride1);
         __m128i group0_0_u8 = group0_0_i8;
         __m512i group0 = _mm512_cvtepu8_epi32(group0_0_u8);
         if (kp + 1 < k_end) {
-          __m128i group0_1_i8 = _mm_mask_loadu_epi8(
-              _mm_setzero_si128(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              in1 + j + kp * stride1 + stride1);
+          __m128i group0_1_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes,
+                                                    in1 + j + kp * stride1 + stride1);
           __m128i group0_1_u8 = group0_1_i8;
           __m512i group0_1 = _mm512_cvtepu8_epi32(group0_1_u8);
           __m512i group0_1_high = _mm512_slli_epi32(group0_1, 8);
           group0 = _mm512_or_si512(group0, group0_1_high);
         }
         if (kp + 2 < k_end) {
-          __m128i group0_2_i8 = _mm_mask_loadu_epi8(
-              _mm_setzero_si128(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              in1 + j + kp * stride1 + 2 * stride1);
+          __m128i group0_2_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes,
+                                                    in1 + j + kp * stride1 + 2 * stride1);
           __m128i group0_2_u8 = group0_2_i8;
           __m512i group0_2 = _mm512_cvtepu8_epi32(group0_2_u8);
           __m512i group0_2_high = _mm512_slli_epi32(group0_2, 16);
           group0 = _mm512_or_si512(group0, group0_2_high);
         }
         if (kp + 3 < k_end) {
-          __m128i group0_3_i8 = _mm_mask_loadu_epi8(
-              _mm_setzero_si128(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              in1 + j + kp * stride1 + 3 * stride1);
+          __m128i group0_3_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes,
+                                                    in1 + j + kp * stride1 + 3 * stride1);
           __m128i group0_3_u8 = group0_3_i8;
           __m512i group0_3 = _mm512_cvtepu8_epi32(group0_3_u8);
           __m512i group0_3_high = _mm512_slli_epi32(group0_3, 24);
@@ -1848,55 +1841,37 @@ matmul_u8i8_i32_avx512_vnni(const uint8_t* in0, const int8_t* in1, const int32_t
       // along i: tiles of 8 x 1 vectors
       for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc1_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc2_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc3_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc4_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc5_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc6_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc7_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc4_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc5_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc6_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc7_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base);
-          acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base + stride2);
-          acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
+          acc1_0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base + stride2);
+          acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 2 * stride2);
-          acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 3 * stride2);
-          acc4_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc4_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 4 * stride2);
-          acc5_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc5_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 5 * stride2);
-          acc6_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc6_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 6 * stride2);
-          acc7_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc7_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 7 * stride2);
         }
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
@@ -1938,9 +1913,8 @@ matmul_u8i8_i32_avx512_vnni(const uint8_t* in0, const int8_t* in1, const int32_t
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -2139,55 +2113,37 @@ matmul_u8i8_i32_avx512_vnni(const uint8_t* in0, const int8_t* in1, const int32_t
           acc7_0 = _mm512_max_epi32(acc7_0, lo_e0);
           acc7_0 = _mm512_min_epi32(acc7_0, hi_e0);
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
-        _mm512_mask_storeu_epi32(out + out_base + stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
-        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
-        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
-        _mm512_mask_storeu_epi32(out + out_base + 4 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc4_0);
-        _mm512_mask_storeu_epi32(out + out_base + 5 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc5_0);
-        _mm512_mask_storeu_epi32(out + out_base + 6 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc6_0);
-        _mm512_mask_storeu_epi32(out + out_base + 7 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc7_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base + stride2, tail_lanes, acc1_0);
+        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2, tail_lanes, acc2_0);
+        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2, tail_lanes, acc3_0);
+        _mm512_mask_storeu_epi32(out + out_base + 4 * stride2, tail_lanes, acc4_0);
+        _mm512_mask_storeu_epi32(out + out_base + 5 * stride2, tail_lanes, acc5_0);
+        _mm512_mask_storeu_epi32(out + out_base + 6 * stride2, tail_lanes, acc6_0);
+        _mm512_mask_storeu_epi32(out + out_base + 7 * stride2, tail_lanes, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc1_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc2_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc3_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base);
-          acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base + stride2);
-          acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
+          acc1_0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base + stride2);
+          acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 2 * stride2);
-          acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 3 * stride2);
         }
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
@@ -2209,9 +2165,8 @@ matmul_u8i8_i32_avx512_vnni(const uint8_t* in0, const int8_t* in1, const int32_t
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -2314,37 +2269,27 @@ matmul_u8i8_i32_avx512_vnni(const uint8_t* in0, const int8_t* in1, const int32_t
           acc3_0 = _mm512_max_epi32(acc3_0, lo_e0);
           acc3_0 = _mm512_min_epi32(acc3_0, hi_e0);
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
-        _mm512_mask_storeu_epi32(out + out_base + stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
-        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
-        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base + stride2, tail_lanes, acc1_0);
+        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2, tail_lanes, acc2_0);
+        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2, tail_lanes, acc3_0);
       }
       // the rest: 2 rows
       for (; i + 2 <= size0; i += 2) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc1_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base);
-          acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base + stride2);
+          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
+          acc1_0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base + stride2);
         }
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
@@ -2356,9 +2301,8 @@ matmul_u8i8_i32_avx512_vnni(const uint8_t* in0, const int8_t* in1, const int32_t
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -2413,28 +2357,22 @@ matmul_u8i8_i32_avx512_vnni(const uint8_t* in0, const int8_t* in1, const int32_t
           acc1_0 = _mm512_max_epi32(acc1_0, lo_e0);
           acc1_0 = _mm512_min_epi32(acc1_0, hi_e0);
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
-        _mm512_mask_storeu_epi32(out + out_base + stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base + stride2, tail_lanes, acc1_0);
       }
       // the rest: 1 row
       for (; i < size0; ++i) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base);
+          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
         }
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
@@ -2442,9 +2380,8 @@ matmul_u8i8_i32_avx512_vnni(const uint8_t* in0, const int8_t* in1, const int32_t
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -2475,8 +2412,7 @@ matmul_u8i8_i32_avx512_vnni(const uint8_t* in0, const int8_t* in1, const int32_t
           acc0_0 = _mm512_max_epi32(acc0_0, lo_e0);
           acc0_0 = _mm512_min_epi32(acc0_0, hi_e0);
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
       }
     }
   }
@@ -3763,6 +3699,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
+    const __mmask16 tail_lanes = (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j));
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 1024 steps of k through the panel
     int64_t k0 = 0;
@@ -3771,15 +3708,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
       // pack: 1 vector of b per 2 steps, as i16 pairs
       int64_t kp = k0;
       for (; kp + 2 <= k_end; kp += 2) {
-        __m128i group0_0_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                  in1 + j + kp * stride1);
+        __m128i group0_0_i8 =
+            _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes, in1 + j + kp * stride1);
         __m256i group0_0_i16 = _mm256_cvtepi8_epi16(group0_0_i8);
         __m256i group0_0_u16 = group0_0_i16;
         __m512i group0 = _mm512_cvtepu16_epi32(group0_0_u16);
-        __m128i group0_1_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                  in1 + j + kp * stride1 + stride1);
+        __m128i group0_1_i8 =
+            _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes, in1 + j + kp * stride1 + stride1);
         __m256i group0_1_i16 = _mm256_cvtepi8_epi16(group0_1_i8);
         __m256i group0_1_u16 = group0_1_i16;
         __m512i group0_1 = _mm512_cvtepu16_epi32(group0_1_u16);
@@ -3789,16 +3724,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
       }
       // the last steps, the missing ones zero
       if (kp < k_end) {
-        __m128i group0_0_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                  in1 + j + kp * stride1);
+        __m128i group0_0_i8 =
+            _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes, in1 + j + kp * stride1);
         __m256i group0_0_i16 = _mm256_cvtepi8_epi16(group0_0_i8);
         __m256i group0_0_u16 = group0_0_i16;
         __m512i group0 = _mm512_cvtepu16_epi32(group0_0_u16);
         if (kp + 1 < k_end) {
-          __m128i group0_1_i8 = _mm_mask_loadu_epi8(
-              _mm_setzero_si128(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              in1 + j + kp * stride1 + stride1);
+          __m128i group0_1_i8 = _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes,
+                                                    in1 + j + kp * stride1 + stride1);
           __m256i group0_1_i16 = _mm256_cvtepi8_epi16(group0_1_i8);
           __m256i group0_1_u16 = group0_1_i16;
           __m512i group0_1 = _mm512_cvtepu16_epi32(group0_1_u16);
@@ -3811,55 +3744,37 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
       // along i: tiles of 8 x 1 vectors
       for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc1_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc2_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc3_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc4_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc5_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc6_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc7_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc4_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc5_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc6_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc7_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base);
-          acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base + stride2);
-          acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
+          acc1_0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base + stride2);
+          acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 2 * stride2);
-          acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 3 * stride2);
-          acc4_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc4_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 4 * stride2);
-          acc5_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc5_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 5 * stride2);
-          acc6_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc6_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 6 * stride2);
-          acc7_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc7_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 7 * stride2);
         }
         // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint16_t in0_r0_bytes2;
           __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
           __m256i in0_r0_halves = _mm256_set1_epi16((short)(in0_r0_bytes2));
@@ -3925,9 +3840,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -4030,55 +3944,37 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
           acc7_0 = _mm512_max_epi32(acc7_0, lo_e0);
           acc7_0 = _mm512_min_epi32(acc7_0, hi_e0);
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
-        _mm512_mask_storeu_epi32(out + out_base + stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
-        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
-        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
-        _mm512_mask_storeu_epi32(out + out_base + 4 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc4_0);
-        _mm512_mask_storeu_epi32(out + out_base + 5 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc5_0);
-        _mm512_mask_storeu_epi32(out + out_base + 6 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc6_0);
-        _mm512_mask_storeu_epi32(out + out_base + 7 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc7_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base + stride2, tail_lanes, acc1_0);
+        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2, tail_lanes, acc2_0);
+        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2, tail_lanes, acc3_0);
+        _mm512_mask_storeu_epi32(out + out_base + 4 * stride2, tail_lanes, acc4_0);
+        _mm512_mask_storeu_epi32(out + out_base + 5 * stride2, tail_lanes, acc5_0);
+        _mm512_mask_storeu_epi32(out + out_base + 6 * stride2, tail_lanes, acc6_0);
+        _mm512_mask_storeu_epi32(out + out_base + 7 * stride2, tail_lanes, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc1_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc2_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc3_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base);
-          acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base + stride2);
-          acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
+          acc1_0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base + stride2);
+          acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 2 * stride2);
-          acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 3 * stride2);
         }
         // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint16_t in0_r0_bytes2;
           __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
           __m256i in0_r0_halves = _mm256_set1_epi16((short)(in0_r0_bytes2));
@@ -4112,9 +4008,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -4169,37 +4064,27 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
           acc3_0 = _mm512_max_epi32(acc3_0, lo_e0);
           acc3_0 = _mm512_min_epi32(acc3_0, hi_e0);
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
-        _mm512_mask_storeu_epi32(out + out_base + stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
-        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
-        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base + stride2, tail_lanes, acc1_0);
+        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2, tail_lanes, acc2_0);
+        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2, tail_lanes, acc3_0);
       }
       // the rest: 2 rows
       for (; i + 2 <= size0; i += 2) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc1_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base);
-          acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base + stride2);
+          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
+          acc1_0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base + stride2);
         }
         // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint16_t in0_r0_bytes2;
           __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
           __m256i in0_r0_halves = _mm256_set1_epi16((short)(in0_r0_bytes2));
@@ -4217,9 +4102,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -4250,28 +4134,22 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
           acc1_0 = _mm512_max_epi32(acc1_0, lo_e0);
           acc1_0 = _mm512_min_epi32(acc1_0, hi_e0);
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
-        _mm512_mask_storeu_epi32(out + out_base + stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base + stride2, tail_lanes, acc1_0);
       }
       // the rest: 1 row
       for (; i < size0; ++i) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base);
+          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
         }
         // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint16_t in0_r0_bytes2;
           __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
           __m256i in0_r0_halves = _mm256_set1_epi16((short)(in0_r0_bytes2));
@@ -4282,9 +4160,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 8 * r2 - 8 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 8 * r2 - 8 * k0);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -4303,8 +4180,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
           acc0_0 = _mm512_max_epi32(acc0_0, lo_e0);
           acc0_0 = _mm512_min_epi32(acc0_0, hi_e0);
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
       }
     }
   }
@@ -10791,6 +10667,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8i8_i32_avx2_avx_vnni(
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
+    const __m256i tail_lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 8192 steps of k through the panel
     int64_t k0 = 0;
@@ -10859,106 +10737,30 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8i8_i32_avx2_avx_vnni(
       // along i: tiles of 8 x 1 vectors
       for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc1_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc1_0_active),
-            acc1_0_active);
-        const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc2_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc2_0_active),
-            acc2_0_active);
-        const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc3_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc3_0_active),
-            acc3_0_active);
-        const __m256i acc4_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc4_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc4_0_active),
-            acc4_0_active);
-        const __m256i acc5_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc5_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc5_0_active),
-            acc5_0_active);
-        const __m256i acc6_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc6_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc6_0_active),
-            acc6_0_active);
-        const __m256i acc7_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc7_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc7_0_active),
-            acc7_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc1_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc2_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc3_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc4_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc5_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc6_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc7_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_2),
-              acc0_0_active_2);
-          const __m256i acc1_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active_2),
-              acc1_0_active_2);
-          const __m256i acc2_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc2_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), acc2_0_active_2),
-              acc2_0_active_2);
-          const __m256i acc3_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc3_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), acc3_0_active_2),
-              acc3_0_active_2);
-          const __m256i acc4_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc4_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 4 * stride2), acc4_0_active_2),
-              acc4_0_active_2);
-          const __m256i acc5_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc5_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 5 * stride2), acc5_0_active_2),
-              acc5_0_active_2);
-          const __m256i acc6_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc6_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 6 * stride2), acc6_0_active_2),
-              acc6_0_active_2);
-          const __m256i acc7_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc7_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 7 * stride2), acc7_0_active_2),
-              acc7_0_active_2);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+          acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + stride2), tail_lanes);
+          acc2_0 = _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), tail_lanes);
+          acc3_0 = _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), tail_lanes);
+          acc4_0 = _mm256_maskload_epi32((const int*)(out + out_base + 4 * stride2), tail_lanes);
+          acc5_0 = _mm256_maskload_epi32((const int*)(out + out_base + 5 * stride2), tail_lanes);
+          acc6_0 = _mm256_maskload_epi32((const int*)(out + out_base + 6 * stride2), tail_lanes);
+          acc7_0 = _mm256_maskload_epi32((const int*)(out + out_base + 7 * stride2), tail_lanes);
         }
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_group));
@@ -11000,12 +10802,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8i8_i32_avx2_avx_vnni(
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -11204,98 +11002,34 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8i8_i32_avx2_avx_vnni(
           acc7_0 = _mm256_max_epi32(acc7_0, lo_e0);
           acc7_0 = _mm256_min_epi32(acc7_0, hi_e0);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc1_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc2_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc3_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 4 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc4_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 5 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc5_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 6 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc6_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 7 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc7_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 4 * stride2), tail_lanes, acc4_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 5 * stride2), tail_lanes, acc5_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 6 * stride2), tail_lanes, acc6_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 7 * stride2), tail_lanes, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc1_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc1_0_active),
-            acc1_0_active);
-        const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc2_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc2_0_active),
-            acc2_0_active);
-        const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc3_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc3_0_active),
-            acc3_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc1_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc2_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc3_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_3),
-              acc0_0_active_3);
-          const __m256i acc1_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active_3),
-              acc1_0_active_3);
-          const __m256i acc2_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc2_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), acc2_0_active_3),
-              acc2_0_active_3);
-          const __m256i acc3_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc3_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), acc3_0_active_3),
-              acc3_0_active_3);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+          acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + stride2), tail_lanes);
+          acc2_0 = _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), tail_lanes);
+          acc3_0 = _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), tail_lanes);
         }
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_group));
@@ -11317,12 +11051,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8i8_i32_avx2_avx_vnni(
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -11425,60 +11155,26 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8i8_i32_avx2_avx_vnni(
           acc3_0 = _mm256_max_epi32(acc3_0, lo_e0);
           acc3_0 = _mm256_min_epi32(acc3_0, hi_e0);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc1_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc2_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc3_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
       }
       // the rest: 2 rows
       for (; i + 2 <= size0; i += 2) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc1_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc1_0_active),
-            acc1_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc1_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_4 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_4),
-              acc0_0_active_4);
-          const __m256i acc1_0_active_4 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active_4),
-              acc1_0_active_4);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+          acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + stride2), tail_lanes);
         }
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_group));
@@ -11490,12 +11186,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8i8_i32_avx2_avx_vnni(
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -11550,41 +11242,22 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8i8_i32_avx2_avx_vnni(
           acc1_0 = _mm256_max_epi32(acc1_0, lo_e0);
           acc1_0 = _mm256_min_epi32(acc1_0, hi_e0);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc1_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
       }
       // the rest: 1 row
       for (; i < size0; ++i) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_5 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_5),
-              acc0_0_active_5);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
         }
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_group));
@@ -11592,12 +11265,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8i8_i32_avx2_avx_vnni(
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -11628,10 +11297,7 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8i8_i32_avx2_avx_vnni(
           acc0_0 = _mm256_max_epi32(acc0_0, lo_e0);
           acc0_0 = _mm256_min_epi32(acc0_0, hi_e0);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
       }
     }
   }
@@ -17813,6 +17479,8 @@ __attribute__((target("avx2"))) void matmul_u8i8_i32_avx2(const uint8_t* in0, co
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
+    const __m256i tail_lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 4096 steps of k through the panel
     int64_t k0 = 0;
@@ -17857,106 +17525,30 @@ __attribute__((target("avx2"))) void matmul_u8i8_i32_avx2(const uint8_t* in0, co
       // along i: tiles of 8 x 1 vectors
       for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc1_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc1_0_active),
-            acc1_0_active);
-        const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc2_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc2_0_active),
-            acc2_0_active);
-        const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc3_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc3_0_active),
-            acc3_0_active);
-        const __m256i acc4_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc4_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc4_0_active),
-            acc4_0_active);
-        const __m256i acc5_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc5_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc5_0_active),
-            acc5_0_active);
-        const __m256i acc6_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc6_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc6_0_active),
-            acc6_0_active);
-        const __m256i acc7_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc7_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc7_0_active),
-            acc7_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc1_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc2_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc3_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc4_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc5_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc6_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc7_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_2),
-              acc0_0_active_2);
-          const __m256i acc1_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active_2),
-              acc1_0_active_2);
-          const __m256i acc2_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc2_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), acc2_0_active_2),
-              acc2_0_active_2);
-          const __m256i acc3_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc3_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), acc3_0_active_2),
-              acc3_0_active_2);
-          const __m256i acc4_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc4_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 4 * stride2), acc4_0_active_2),
-              acc4_0_active_2);
-          const __m256i acc5_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc5_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 5 * stride2), acc5_0_active_2),
-              acc5_0_active_2);
-          const __m256i acc6_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc6_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 6 * stride2), acc6_0_active_2),
-              acc6_0_active_2);
-          const __m256i acc7_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc7_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 7 * stride2), acc7_0_active_2),
-              acc7_0_active_2);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+          acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + stride2), tail_lanes);
+          acc2_0 = _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), tail_lanes);
+          acc3_0 = _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), tail_lanes);
+          acc4_0 = _mm256_maskload_epi32((const int*)(out + out_base + 4 * stride2), tail_lanes);
+          acc5_0 = _mm256_maskload_epi32((const int*)(out + out_base + 5 * stride2), tail_lanes);
+          acc6_0 = _mm256_maskload_epi32((const int*)(out + out_base + 6 * stride2), tail_lanes);
+          acc7_0 = _mm256_maskload_epi32((const int*)(out + out_base + 7 * stride2), tail_lanes);
         }
         // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint16_t in0_r0_bytes2;
           __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
           __m128i in0_r0_halves = _mm_set1_epi16((short)(in0_r0_bytes2));
@@ -18022,12 +17614,8 @@ __attribute__((target("avx2"))) void matmul_u8i8_i32_avx2(const uint8_t* in0, co
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -18130,98 +17718,34 @@ __attribute__((target("avx2"))) void matmul_u8i8_i32_avx2(const uint8_t* in0, co
           acc7_0 = _mm256_max_epi32(acc7_0, lo_e0);
           acc7_0 = _mm256_min_epi32(acc7_0, hi_e0);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc1_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc2_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc3_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 4 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc4_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 5 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc5_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 6 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc6_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 7 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc7_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 4 * stride2), tail_lanes, acc4_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 5 * stride2), tail_lanes, acc5_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 6 * stride2), tail_lanes, acc6_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 7 * stride2), tail_lanes, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc1_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc1_0_active),
-            acc1_0_active);
-        const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc2_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc2_0_active),
-            acc2_0_active);
-        const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc3_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc3_0_active),
-            acc3_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc1_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc2_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc3_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_3),
-              acc0_0_active_3);
-          const __m256i acc1_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active_3),
-              acc1_0_active_3);
-          const __m256i acc2_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc2_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), acc2_0_active_3),
-              acc2_0_active_3);
-          const __m256i acc3_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc3_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), acc3_0_active_3),
-              acc3_0_active_3);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+          acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + stride2), tail_lanes);
+          acc2_0 = _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), tail_lanes);
+          acc3_0 = _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), tail_lanes);
         }
         // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint16_t in0_r0_bytes2;
           __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
           __m128i in0_r0_halves = _mm_set1_epi16((short)(in0_r0_bytes2));
@@ -18255,12 +17779,8 @@ __attribute__((target("avx2"))) void matmul_u8i8_i32_avx2(const uint8_t* in0, co
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -18315,60 +17835,26 @@ __attribute__((target("avx2"))) void matmul_u8i8_i32_avx2(const uint8_t* in0, co
           acc3_0 = _mm256_max_epi32(acc3_0, lo_e0);
           acc3_0 = _mm256_min_epi32(acc3_0, hi_e0);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc1_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc2_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc3_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
       }
       // the rest: 2 rows
       for (; i + 2 <= size0; i += 2) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc1_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc1_0_active),
-            acc1_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc1_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_4 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_4),
-              acc0_0_active_4);
-          const __m256i acc1_0_active_4 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active_4),
-              acc1_0_active_4);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+          acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + stride2), tail_lanes);
         }
         // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint16_t in0_r0_bytes2;
           __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
           __m128i in0_r0_halves = _mm_set1_epi16((short)(in0_r0_bytes2));
@@ -18386,12 +17872,8 @@ __attribute__((target("avx2"))) void matmul_u8i8_i32_avx2(const uint8_t* in0, co
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -18422,41 +17904,22 @@ __attribute__((target("avx2"))) void matmul_u8i8_i32_avx2(const uint8_t* in0, co
           acc1_0 = _mm256_max_epi32(acc1_0, lo_e0);
           acc1_0 = _mm256_min_epi32(acc1_0, hi_e0);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc1_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
       }
       // the rest: 1 row
       for (; i < size0; ++i) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_5 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_5),
-              acc0_0_active_5);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
         }
         // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint16_t in0_r0_bytes2;
           __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
           __m128i in0_r0_halves = _mm_set1_epi16((short)(in0_r0_bytes2));
@@ -18467,12 +17930,8 @@ __attribute__((target("avx2"))) void matmul_u8i8_i32_avx2(const uint8_t* in0, co
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -18491,10 +17950,7 @@ __attribute__((target("avx2"))) void matmul_u8i8_i32_avx2(const uint8_t* in0, co
           acc0_0 = _mm256_max_epi32(acc0_0, lo_e0);
           acc0_0 = _mm256_min_epi32(acc0_0, hi_e0);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
       }
     }
   }

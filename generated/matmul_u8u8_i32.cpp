@@ -1747,6 +1747,7 @@ matmul_u8u8_i32_avx512_vnni(const uint8_t* in0, const uint8_t* in1, const int32_
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
+    const __mmask16 tail_lanes = (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j));
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 2048 steps of k through the panel
     int64_t k0 = 0;
@@ -1757,24 +1758,20 @@ matmul_u8u8_i32_avx512_vnni(const uint8_t* in0, const uint8_t* in1, const int32_
       // pack: 1 vector of b per 4 steps, as byte quads
       int64_t kp = k0;
       for (; kp + 4 <= k_end; kp += 4) {
-        __m128i group0_0_u8 = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                  in1 + j + kp * stride1);
+        __m128i group0_0_u8 =
+            _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes, in1 + j + kp * stride1);
         __m512i group0 = _mm512_cvtepu8_epi32(group0_0_u8);
-        __m128i group0_1_u8 = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                  in1 + j + kp * stride1 + stride1);
+        __m128i group0_1_u8 =
+            _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes, in1 + j + kp * stride1 + stride1);
         __m512i group0_1 = _mm512_cvtepu8_epi32(group0_1_u8);
         __m512i group0_1_high = _mm512_slli_epi32(group0_1, 8);
         group0 = _mm512_or_si512(group0, group0_1_high);
-        __m128i group0_2_u8 = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+        __m128i group0_2_u8 = _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes,
                                                   in1 + j + kp * stride1 + 2 * stride1);
         __m512i group0_2 = _mm512_cvtepu8_epi32(group0_2_u8);
         __m512i group0_2_high = _mm512_slli_epi32(group0_2, 16);
         group0 = _mm512_or_si512(group0, group0_2_high);
-        __m128i group0_3_u8 = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+        __m128i group0_3_u8 = _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes,
                                                   in1 + j + kp * stride1 + 3 * stride1);
         __m512i group0_3 = _mm512_cvtepu8_epi32(group0_3_u8);
         __m512i group0_3_high = _mm512_slli_epi32(group0_3, 24);
@@ -1784,30 +1781,26 @@ matmul_u8u8_i32_avx512_vnni(const uint8_t* in0, const uint8_t* in1, const int32_
       }
       // the last steps, the missing ones zero
       if (kp < k_end) {
-        __m128i group0_0_u8 = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                                  in1 + j + kp * stride1);
+        __m128i group0_0_u8 =
+            _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes, in1 + j + kp * stride1);
         __m512i group0 = _mm512_cvtepu8_epi32(group0_0_u8);
         if (kp + 1 < k_end) {
-          __m128i group0_1_u8 = _mm_mask_loadu_epi8(
-              _mm_setzero_si128(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              in1 + j + kp * stride1 + stride1);
+          __m128i group0_1_u8 = _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes,
+                                                    in1 + j + kp * stride1 + stride1);
           __m512i group0_1 = _mm512_cvtepu8_epi32(group0_1_u8);
           __m512i group0_1_high = _mm512_slli_epi32(group0_1, 8);
           group0 = _mm512_or_si512(group0, group0_1_high);
         }
         if (kp + 2 < k_end) {
-          __m128i group0_2_u8 = _mm_mask_loadu_epi8(
-              _mm_setzero_si128(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              in1 + j + kp * stride1 + 2 * stride1);
+          __m128i group0_2_u8 = _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes,
+                                                    in1 + j + kp * stride1 + 2 * stride1);
           __m512i group0_2 = _mm512_cvtepu8_epi32(group0_2_u8);
           __m512i group0_2_high = _mm512_slli_epi32(group0_2, 16);
           group0 = _mm512_or_si512(group0, group0_2_high);
         }
         if (kp + 3 < k_end) {
-          __m128i group0_3_u8 = _mm_mask_loadu_epi8(
-              _mm_setzero_si128(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              in1 + j + kp * stride1 + 3 * stride1);
+          __m128i group0_3_u8 = _mm_mask_loadu_epi8(_mm_setzero_si128(), tail_lanes,
+                                                    in1 + j + kp * stride1 + 3 * stride1);
           __m512i group0_3 = _mm512_cvtepu8_epi32(group0_3_u8);
           __m512i group0_3_high = _mm512_slli_epi32(group0_3, 24);
           group0 = _mm512_or_si512(group0, group0_3_high);
@@ -1820,47 +1813,30 @@ matmul_u8u8_i32_avx512_vnni(const uint8_t* in0, const uint8_t* in1, const int32_
       // along i: tiles of 8 x 1 vectors
       for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc1_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc2_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc3_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc4_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc5_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc6_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc7_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc4_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc5_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc6_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc7_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base);
-          acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base + stride2);
-          acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
+          acc1_0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base + stride2);
+          acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 2 * stride2);
-          acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 3 * stride2);
-          acc4_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc4_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 4 * stride2);
-          acc5_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc5_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 5 * stride2);
-          acc6_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc6_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 6 * stride2);
-          acc7_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc7_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 7 * stride2);
         }
         __m512i bytes80 = _mm512_set1_epi32((int)(2155905152u));
@@ -1876,9 +1852,8 @@ matmul_u8u8_i32_avx512_vnni(const uint8_t* in0, const uint8_t* in1, const int32_
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
@@ -1928,9 +1903,8 @@ matmul_u8u8_i32_avx512_vnni(const uint8_t* in0, const uint8_t* in1, const int32_
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -2116,47 +2090,30 @@ matmul_u8u8_i32_avx512_vnni(const uint8_t* in0, const uint8_t* in1, const int32_
           __m512i in0_r7_last_offset = _mm512_xor_si512(in0_r7_last, bytes80);
           acc7_0 = _mm512_dpbusd_epi32(acc7_0, panel_v0_last, in0_r7_last_offset);
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
-        _mm512_mask_storeu_epi32(out + out_base + stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
-        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
-        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
-        _mm512_mask_storeu_epi32(out + out_base + 4 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc4_0);
-        _mm512_mask_storeu_epi32(out + out_base + 5 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc5_0);
-        _mm512_mask_storeu_epi32(out + out_base + 6 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc6_0);
-        _mm512_mask_storeu_epi32(out + out_base + 7 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc7_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base + stride2, tail_lanes, acc1_0);
+        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2, tail_lanes, acc2_0);
+        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2, tail_lanes, acc3_0);
+        _mm512_mask_storeu_epi32(out + out_base + 4 * stride2, tail_lanes, acc4_0);
+        _mm512_mask_storeu_epi32(out + out_base + 5 * stride2, tail_lanes, acc5_0);
+        _mm512_mask_storeu_epi32(out + out_base + 6 * stride2, tail_lanes, acc6_0);
+        _mm512_mask_storeu_epi32(out + out_base + 7 * stride2, tail_lanes, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc1_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc2_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc3_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base);
-          acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base + stride2);
-          acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
+          acc1_0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base + stride2);
+          acc2_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 2 * stride2);
-          acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
+          acc3_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                            out + out_base + 3 * stride2);
         }
         __m512i bytes80 = _mm512_set1_epi32((int)(2155905152u));
@@ -2168,9 +2125,8 @@ matmul_u8u8_i32_avx512_vnni(const uint8_t* in0, const uint8_t* in1, const int32_
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
@@ -2196,9 +2152,8 @@ matmul_u8u8_i32_avx512_vnni(const uint8_t* in0, const uint8_t* in1, const int32_
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -2292,30 +2247,21 @@ matmul_u8u8_i32_avx512_vnni(const uint8_t* in0, const uint8_t* in1, const int32_
           __m512i in0_r3_last_offset = _mm512_xor_si512(in0_r3_last, bytes80);
           acc3_0 = _mm512_dpbusd_epi32(acc3_0, panel_v0_last, in0_r3_last_offset);
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
-        _mm512_mask_storeu_epi32(out + out_base + stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
-        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc2_0);
-        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc3_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base + stride2, tail_lanes, acc1_0);
+        _mm512_mask_storeu_epi32(out + out_base + 2 * stride2, tail_lanes, acc2_0);
+        _mm512_mask_storeu_epi32(out + out_base + 3 * stride2, tail_lanes, acc3_0);
       }
       // the rest: 2 rows
       for (; i + 2 <= size0; i += 2) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
-        __m512i acc1_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
+        __m512i acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base);
-          acc1_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base + stride2);
+          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
+          acc1_0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base + stride2);
         }
         __m512i bytes80 = _mm512_set1_epi32((int)(2155905152u));
         __m512i panel_sums_v0 = _mm512_loadu_si512((const void*)(panel_sums + 0));
@@ -2324,9 +2270,8 @@ matmul_u8u8_i32_avx512_vnni(const uint8_t* in0, const uint8_t* in1, const int32_
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
@@ -2340,9 +2285,8 @@ matmul_u8u8_i32_avx512_vnni(const uint8_t* in0, const uint8_t* in1, const int32_
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -2390,30 +2334,24 @@ matmul_u8u8_i32_avx512_vnni(const uint8_t* in0, const uint8_t* in1, const int32_
           __m512i in0_r1_last_offset = _mm512_xor_si512(in0_r1_last, bytes80);
           acc1_0 = _mm512_dpbusd_epi32(acc1_0, panel_v0_last, in0_r1_last_offset);
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
-        _mm512_mask_storeu_epi32(out + out_base + stride2,
-                                 (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), acc1_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base + stride2, tail_lanes, acc1_0);
       }
       // the rest: 1 row
       for (; i < size0; ++i) {
         int64_t out_base = i * stride2 + j;
-        __m512i acc0_0 = _mm512_mask_loadu_epi32(
-            _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)), in2 + j);
+        __m512i acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, in2 + j);
         // a later block: the sums so far
         if (k0 > 0) {
-          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                           out + out_base);
+          acc0_0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, out + out_base);
         }
         __m512i bytes80 = _mm512_set1_epi32((int)(2155905152u));
         acc0_0 = _mm512_sub_epi32(acc0_0, _mm512_loadu_si512((const void*)(panel_sums + 0)));
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          __m512i panel_v0 = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m512i in0_r0 = _mm512_set1_epi32((int)(in0_r0_group));
@@ -2422,9 +2360,8 @@ matmul_u8u8_i32_avx512_vnni(const uint8_t* in0, const uint8_t* in1, const int32_
         }
         // the last steps of k
         if (r2 < k_end) {
-          __m512i panel_v0_last = _mm512_mask_loadu_epi32(
-              _mm512_setzero_si512(), (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-              panel + 4 * r2 - 4 * k0);
+          __m512i panel_v0_last =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, panel + 4 * r2 - 4 * k0);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -2449,8 +2386,7 @@ matmul_u8u8_i32_avx512_vnni(const uint8_t* in0, const uint8_t* in1, const int32_
           __m512i in0_r0_last_offset = _mm512_xor_si512(in0_r0_last, bytes80);
           acc0_0 = _mm512_dpbusd_epi32(acc0_0, panel_v0_last, in0_r0_last_offset);
         }
-        _mm512_mask_storeu_epi32(out + out_base, (__mmask16)_bzhi_u32(~0u, (unsigned)(size1 - j)),
-                                 acc0_0);
+        _mm512_mask_storeu_epi32(out + out_base, tail_lanes, acc0_0);
       }
     }
   }
@@ -6139,6 +6075,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8u8_i32_avx2_avx_vnni(
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
+    const __m256i tail_lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 8192 steps of k through the panel
     int64_t k0 = 0;
@@ -6204,96 +6142,24 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8u8_i32_avx2_avx_vnni(
       // along i: tiles of 8 x 1 vectors
       for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc1_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc1_0_active),
-            acc1_0_active);
-        const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc2_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc2_0_active),
-            acc2_0_active);
-        const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc3_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc3_0_active),
-            acc3_0_active);
-        const __m256i acc4_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc4_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc4_0_active),
-            acc4_0_active);
-        const __m256i acc5_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc5_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc5_0_active),
-            acc5_0_active);
-        const __m256i acc6_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc6_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc6_0_active),
-            acc6_0_active);
-        const __m256i acc7_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc7_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc7_0_active),
-            acc7_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc1_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc2_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc3_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc4_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc5_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc6_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc7_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_2),
-              acc0_0_active_2);
-          const __m256i acc1_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active_2),
-              acc1_0_active_2);
-          const __m256i acc2_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc2_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), acc2_0_active_2),
-              acc2_0_active_2);
-          const __m256i acc3_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc3_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), acc3_0_active_2),
-              acc3_0_active_2);
-          const __m256i acc4_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc4_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 4 * stride2), acc4_0_active_2),
-              acc4_0_active_2);
-          const __m256i acc5_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc5_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 5 * stride2), acc5_0_active_2),
-              acc5_0_active_2);
-          const __m256i acc6_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc6_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 6 * stride2), acc6_0_active_2),
-              acc6_0_active_2);
-          const __m256i acc7_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc7_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 7 * stride2), acc7_0_active_2),
-              acc7_0_active_2);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+          acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + stride2), tail_lanes);
+          acc2_0 = _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), tail_lanes);
+          acc3_0 = _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), tail_lanes);
+          acc4_0 = _mm256_maskload_epi32((const int*)(out + out_base + 4 * stride2), tail_lanes);
+          acc5_0 = _mm256_maskload_epi32((const int*)(out + out_base + 5 * stride2), tail_lanes);
+          acc6_0 = _mm256_maskload_epi32((const int*)(out + out_base + 6 * stride2), tail_lanes);
+          acc7_0 = _mm256_maskload_epi32((const int*)(out + out_base + 7 * stride2), tail_lanes);
         }
         __m256i bytes80 = _mm256_set1_epi32((int)(2155905152u));
         __m256i panel_sums_v0 = _mm256_loadu_si256((const __m256i*)(panel_sums + 0));
@@ -6308,12 +6174,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8u8_i32_avx2_avx_vnni(
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_group));
@@ -6363,12 +6225,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8u8_i32_avx2_avx_vnni(
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -6554,88 +6412,28 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8u8_i32_avx2_avx_vnni(
           __m256i in0_r7_last_offset = _mm256_xor_si256(in0_r7_last, bytes80);
           acc7_0 = _mm256_dpbusd_avx_epi32(acc7_0, panel_v0_last, in0_r7_last_offset);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc1_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc2_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc3_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 4 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc4_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 5 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc5_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 6 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc6_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 7 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc7_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 4 * stride2), tail_lanes, acc4_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 5 * stride2), tail_lanes, acc5_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 6 * stride2), tail_lanes, acc6_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 7 * stride2), tail_lanes, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc1_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc1_0_active),
-            acc1_0_active);
-        const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc2_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc2_0_active),
-            acc2_0_active);
-        const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc3_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc3_0_active),
-            acc3_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc1_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc2_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc3_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_3),
-              acc0_0_active_3);
-          const __m256i acc1_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active_3),
-              acc1_0_active_3);
-          const __m256i acc2_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc2_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), acc2_0_active_3),
-              acc2_0_active_3);
-          const __m256i acc3_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc3_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), acc3_0_active_3),
-              acc3_0_active_3);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+          acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + stride2), tail_lanes);
+          acc2_0 = _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), tail_lanes);
+          acc3_0 = _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), tail_lanes);
         }
         __m256i bytes80 = _mm256_set1_epi32((int)(2155905152u));
         __m256i panel_sums_v0 = _mm256_loadu_si256((const __m256i*)(panel_sums + 0));
@@ -6646,12 +6444,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8u8_i32_avx2_avx_vnni(
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_group));
@@ -6677,12 +6471,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8u8_i32_avx2_avx_vnni(
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -6776,50 +6566,20 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8u8_i32_avx2_avx_vnni(
           __m256i in0_r3_last_offset = _mm256_xor_si256(in0_r3_last, bytes80);
           acc3_0 = _mm256_dpbusd_avx_epi32(acc3_0, panel_v0_last, in0_r3_last_offset);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc1_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc2_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc3_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
       }
       // the rest: 2 rows
       for (; i + 2 <= size0; i += 2) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc1_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc1_0_active),
-            acc1_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc1_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_4 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_4),
-              acc0_0_active_4);
-          const __m256i acc1_0_active_4 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active_4),
-              acc1_0_active_4);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+          acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + stride2), tail_lanes);
         }
         __m256i bytes80 = _mm256_set1_epi32((int)(2155905152u));
         __m256i panel_sums_v0 = _mm256_loadu_si256((const __m256i*)(panel_sums + 0));
@@ -6828,12 +6588,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8u8_i32_avx2_avx_vnni(
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_group));
@@ -6847,12 +6603,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8u8_i32_avx2_avx_vnni(
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -6900,43 +6652,24 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8u8_i32_avx2_avx_vnni(
           __m256i in0_r1_last_offset = _mm256_xor_si256(in0_r1_last, bytes80);
           acc1_0 = _mm256_dpbusd_avx_epi32(acc1_0, panel_v0_last, in0_r1_last_offset);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc1_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
       }
       // the rest: 1 row
       for (; i < size0; ++i) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_5 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_5),
-              acc0_0_active_5);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
         }
         __m256i bytes80 = _mm256_set1_epi32((int)(2155905152u));
         acc0_0 = _mm256_sub_epi32(acc0_0, _mm256_loadu_si256((const __m256i*)(panel_sums + 0)));
         // k, 4 steps per vpdpbusd
         int64_t r2 = k0;
         for (; r2 + 4 <= k_end; r2 += 4) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint32_t in0_r0_group;
           __builtin_memcpy(&in0_r0_group, in0 + i * stride0 + r2, sizeof in0_r0_group);
           __m256i in0_r0 = _mm256_set1_epi32((int)(in0_r0_group));
@@ -6945,12 +6678,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8u8_i32_avx2_avx_vnni(
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 2 * r2 - 2 * k0), tail_lanes);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -6975,10 +6704,7 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8u8_i32_avx2_avx_vnni(
           __m256i in0_r0_last_offset = _mm256_xor_si256(in0_r0_last, bytes80);
           acc0_0 = _mm256_dpbusd_avx_epi32(acc0_0, panel_v0_last, in0_r0_last_offset);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
       }
     }
   }
@@ -10219,6 +9945,8 @@ __attribute__((target("avx2"))) void matmul_u8u8_i32_avx2(const uint8_t* in0, co
   }
   // the rest of j: one partial vector, its loads and stores masked
   if (j < size1) {
+    const __m256i tail_lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
+                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     int64_t k_blocks_end = size2 > 1 ? size2 : 1;
     // blocks of 4096 steps of k through the panel
     int64_t k0 = 0;
@@ -10255,106 +9983,30 @@ __attribute__((target("avx2"))) void matmul_u8u8_i32_avx2(const uint8_t* in0, co
       // along i: tiles of 8 x 1 vectors
       for (; i + 8 <= size0; i += 8) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc1_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc1_0_active),
-            acc1_0_active);
-        const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc2_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc2_0_active),
-            acc2_0_active);
-        const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc3_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc3_0_active),
-            acc3_0_active);
-        const __m256i acc4_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc4_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc4_0_active),
-            acc4_0_active);
-        const __m256i acc5_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc5_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc5_0_active),
-            acc5_0_active);
-        const __m256i acc6_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc6_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc6_0_active),
-            acc6_0_active);
-        const __m256i acc7_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc7_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc7_0_active),
-            acc7_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc1_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc2_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc3_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc4_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc5_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc6_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc7_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_2),
-              acc0_0_active_2);
-          const __m256i acc1_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active_2),
-              acc1_0_active_2);
-          const __m256i acc2_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc2_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), acc2_0_active_2),
-              acc2_0_active_2);
-          const __m256i acc3_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc3_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), acc3_0_active_2),
-              acc3_0_active_2);
-          const __m256i acc4_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc4_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 4 * stride2), acc4_0_active_2),
-              acc4_0_active_2);
-          const __m256i acc5_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc5_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 5 * stride2), acc5_0_active_2),
-              acc5_0_active_2);
-          const __m256i acc6_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc6_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 6 * stride2), acc6_0_active_2),
-              acc6_0_active_2);
-          const __m256i acc7_0_active_2 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc7_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 7 * stride2), acc7_0_active_2),
-              acc7_0_active_2);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+          acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + stride2), tail_lanes);
+          acc2_0 = _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), tail_lanes);
+          acc3_0 = _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), tail_lanes);
+          acc4_0 = _mm256_maskload_epi32((const int*)(out + out_base + 4 * stride2), tail_lanes);
+          acc5_0 = _mm256_maskload_epi32((const int*)(out + out_base + 5 * stride2), tail_lanes);
+          acc6_0 = _mm256_maskload_epi32((const int*)(out + out_base + 6 * stride2), tail_lanes);
+          acc7_0 = _mm256_maskload_epi32((const int*)(out + out_base + 7 * stride2), tail_lanes);
         }
         // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint16_t in0_r0_bytes2;
           __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
           __m128i in0_r0_halves = _mm_set1_epi16((short)(in0_r0_bytes2));
@@ -10420,12 +10072,8 @@ __attribute__((target("avx2"))) void matmul_u8u8_i32_avx2(const uint8_t* in0, co
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -10507,98 +10155,34 @@ __attribute__((target("avx2"))) void matmul_u8u8_i32_avx2(const uint8_t* in0, co
           __m256i in0_r7_last = _mm256_set1_epi32((int)(in0_r7_last_group));
           acc7_0 = _mm256_add_epi32(acc7_0, _mm256_madd_epi16(in0_r7_last, panel_v0_last));
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc1_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc2_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc3_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 4 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc4_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 5 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc5_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 6 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc6_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 7 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc7_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 4 * stride2), tail_lanes, acc4_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 5 * stride2), tail_lanes, acc5_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 6 * stride2), tail_lanes, acc6_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 7 * stride2), tail_lanes, acc7_0);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc1_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc1_0_active),
-            acc1_0_active);
-        const __m256i acc2_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc2_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc2_0_active),
-            acc2_0_active);
-        const __m256i acc3_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc3_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc3_0_active),
-            acc3_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc1_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc2_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc3_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_3),
-              acc0_0_active_3);
-          const __m256i acc1_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active_3),
-              acc1_0_active_3);
-          const __m256i acc2_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc2_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), acc2_0_active_3),
-              acc2_0_active_3);
-          const __m256i acc3_0_active_3 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc3_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), acc3_0_active_3),
-              acc3_0_active_3);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+          acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + stride2), tail_lanes);
+          acc2_0 = _mm256_maskload_epi32((const int*)(out + out_base + 2 * stride2), tail_lanes);
+          acc3_0 = _mm256_maskload_epi32((const int*)(out + out_base + 3 * stride2), tail_lanes);
         }
         // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint16_t in0_r0_bytes2;
           __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
           __m128i in0_r0_halves = _mm_set1_epi16((short)(in0_r0_bytes2));
@@ -10632,12 +10216,8 @@ __attribute__((target("avx2"))) void matmul_u8u8_i32_avx2(const uint8_t* in0, co
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -10679,60 +10259,26 @@ __attribute__((target("avx2"))) void matmul_u8u8_i32_avx2(const uint8_t* in0, co
           __m256i in0_r3_last = _mm256_set1_epi32((int)(in0_r3_last_group));
           acc3_0 = _mm256_add_epi32(acc3_0, _mm256_madd_epi16(in0_r3_last, panel_v0_last));
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc1_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc2_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc3_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
       }
       // the rest: 2 rows
       for (; i + 2 <= size0; i += 2) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
-        const __m256i acc1_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc1_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc1_0_active),
-            acc1_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
+        __m256i acc1_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_4 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_4),
-              acc0_0_active_4);
-          const __m256i acc1_0_active_4 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc1_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base + stride2), acc1_0_active_4),
-              acc1_0_active_4);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
+          acc1_0 = _mm256_maskload_epi32((const int*)(out + out_base + stride2), tail_lanes);
         }
         // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint16_t in0_r0_bytes2;
           __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
           __m128i in0_r0_halves = _mm_set1_epi16((short)(in0_r0_bytes2));
@@ -10750,12 +10296,8 @@ __attribute__((target("avx2"))) void matmul_u8u8_i32_avx2(const uint8_t* in0, co
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -10777,41 +10319,22 @@ __attribute__((target("avx2"))) void matmul_u8u8_i32_avx2(const uint8_t* in0, co
           __m256i in0_r1_last = _mm256_set1_epi32((int)(in0_r1_last_group));
           acc1_0 = _mm256_add_epi32(acc1_0, _mm256_madd_epi16(in0_r1_last, panel_v0_last));
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc1_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
       }
       // the rest: 1 row
       for (; i < size0; ++i) {
         int64_t out_base = i * stride2 + j;
-        const __m256i acc0_0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc0_0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(), _mm256_maskload_epi32((const int*)(in2 + j), acc0_0_active),
-            acc0_0_active);
+        __m256i acc0_0 = _mm256_maskload_epi32((const int*)(in2 + j), tail_lanes);
         // a later block: the sums so far
         if (k0 > 0) {
-          const __m256i acc0_0_active_5 = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          acc0_0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(out + out_base), acc0_0_active_5),
-              acc0_0_active_5);
+          acc0_0 = _mm256_maskload_epi32((const int*)(out + out_base), tail_lanes);
         }
         // k, 2 steps per vpmaddwd
         int64_t r2 = k0;
         for (; r2 + 2 <= k_end; r2 += 2) {
-          const __m256i panel_v0_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0 = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_active),
-              panel_v0_active);
+          __m256i panel_v0 =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint16_t in0_r0_bytes2;
           __builtin_memcpy(&in0_r0_bytes2, in0 + i * stride0 + r2, sizeof in0_r0_bytes2);
           __m128i in0_r0_halves = _mm_set1_epi16((short)(in0_r0_bytes2));
@@ -10822,12 +10345,8 @@ __attribute__((target("avx2"))) void matmul_u8u8_i32_avx2(const uint8_t* in0, co
         }
         // the last steps of k
         if (r2 < k_end) {
-          const __m256i panel_v0_last_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(size1 - j)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256i panel_v0_last = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), panel_v0_last_active),
-              panel_v0_last_active);
+          __m256i panel_v0_last =
+              _mm256_maskload_epi32((const int*)(panel + 4 * r2 - 4 * k0), tail_lanes);
           uint8_t in0_r0_last_group_0_u8 = in0[i * stride0 + r2];
           uint32_t in0_r0_last_group = (uint32_t)in0_r0_last_group_0_u8;
           if (r2 + 1 < k_end) {
@@ -10839,10 +10358,7 @@ __attribute__((target("avx2"))) void matmul_u8u8_i32_avx2(const uint8_t* in0, co
           __m256i in0_r0_last = _mm256_set1_epi32((int)(in0_r0_last_group));
           acc0_0 = _mm256_add_epi32(acc0_0, _mm256_madd_epi16(in0_r0_last, panel_v0_last));
         }
-        _mm256_maskstore_epi32((int*)(out + out_base),
-                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(size1 - j)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                               acc0_0);
+        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
       }
     }
   }

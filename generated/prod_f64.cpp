@@ -138,71 +138,58 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void prod
       if (j < n) {
         // the row holds a whole vector: re-read its last one
         if (n > 7) {
-          __m512d tail0 =
-              _mm512_mask_blend_pd((__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)),
-                                   _mm512_set1_pd(1.0), _mm512_loadu_pd(input + i * n + n - 8));
+          const __mmask8 counted_lanes = (__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8));
+          const __mmask8 tail_lanes = (__mmask8)~counted_lanes;
+          __m512d tail0 = _mm512_mask_blend_pd(tail_lanes, _mm512_set1_pd(1.0),
+                                               _mm512_loadu_pd(input + i * n + n - 8));
           acc_r0 = _mm512_mul_pd(tail0, acc_r0);
-          __m512d tail1 =
-              _mm512_mask_blend_pd((__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)),
-                                   _mm512_set1_pd(1.0), _mm512_loadu_pd(input + i * n + 2 * n - 8));
+          __m512d tail1 = _mm512_mask_blend_pd(tail_lanes, _mm512_set1_pd(1.0),
+                                               _mm512_loadu_pd(input + i * n + 2 * n - 8));
           acc_r1 = _mm512_mul_pd(tail1, acc_r1);
-          __m512d tail2 =
-              _mm512_mask_blend_pd((__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)),
-                                   _mm512_set1_pd(1.0), _mm512_loadu_pd(input + i * n + 3 * n - 8));
+          __m512d tail2 = _mm512_mask_blend_pd(tail_lanes, _mm512_set1_pd(1.0),
+                                               _mm512_loadu_pd(input + i * n + 3 * n - 8));
           acc_r2 = _mm512_mul_pd(tail2, acc_r2);
-          __m512d tail3 =
-              _mm512_mask_blend_pd((__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)),
-                                   _mm512_set1_pd(1.0), _mm512_loadu_pd(input + i * n + 4 * n - 8));
+          __m512d tail3 = _mm512_mask_blend_pd(tail_lanes, _mm512_set1_pd(1.0),
+                                               _mm512_loadu_pd(input + i * n + 4 * n - 8));
           acc_r3 = _mm512_mul_pd(tail3, acc_r3);
-          __m512d tail4 =
-              _mm512_mask_blend_pd((__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)),
-                                   _mm512_set1_pd(1.0), _mm512_loadu_pd(input + i * n + 5 * n - 8));
+          __m512d tail4 = _mm512_mask_blend_pd(tail_lanes, _mm512_set1_pd(1.0),
+                                               _mm512_loadu_pd(input + i * n + 5 * n - 8));
           acc_r4 = _mm512_mul_pd(tail4, acc_r4);
-          __m512d tail5 =
-              _mm512_mask_blend_pd((__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)),
-                                   _mm512_set1_pd(1.0), _mm512_loadu_pd(input + i * n + 6 * n - 8));
+          __m512d tail5 = _mm512_mask_blend_pd(tail_lanes, _mm512_set1_pd(1.0),
+                                               _mm512_loadu_pd(input + i * n + 6 * n - 8));
           acc_r5 = _mm512_mul_pd(tail5, acc_r5);
-          __m512d tail6 =
-              _mm512_mask_blend_pd((__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)),
-                                   _mm512_set1_pd(1.0), _mm512_loadu_pd(input + i * n + 7 * n - 8));
+          __m512d tail6 = _mm512_mask_blend_pd(tail_lanes, _mm512_set1_pd(1.0),
+                                               _mm512_loadu_pd(input + i * n + 7 * n - 8));
           acc_r6 = _mm512_mul_pd(tail6, acc_r6);
-          __m512d tail7 =
-              _mm512_mask_blend_pd((__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)),
-                                   _mm512_set1_pd(1.0), _mm512_loadu_pd(input + i * n + 8 * n - 8));
+          __m512d tail7 = _mm512_mask_blend_pd(tail_lanes, _mm512_set1_pd(1.0),
+                                               _mm512_loadu_pd(input + i * n + 8 * n - 8));
           acc_r7 = _mm512_mul_pd(tail7, acc_r7);
         }
         // shorter rows: only their own lanes are read
         if (n < 8) {
-          __m512d tail0 = _mm512_mask_loadu_pd(
-              _mm512_set1_pd(1.0), (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)), input + i * n + j);
+          const __mmask8 tail_lanes = (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j));
+          __m512d tail0 = _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), tail_lanes, input + i * n + j);
           acc_r0 = _mm512_mul_pd(tail0, acc_r0);
           __m512d tail1 =
-              _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
-                                   input + i * n + j + n);
+              _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), tail_lanes, input + i * n + j + n);
           acc_r1 = _mm512_mul_pd(tail1, acc_r1);
           __m512d tail2 =
-              _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
-                                   input + i * n + j + 2 * n);
+              _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), tail_lanes, input + i * n + j + 2 * n);
           acc_r2 = _mm512_mul_pd(tail2, acc_r2);
           __m512d tail3 =
-              _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
-                                   input + i * n + j + 3 * n);
+              _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), tail_lanes, input + i * n + j + 3 * n);
           acc_r3 = _mm512_mul_pd(tail3, acc_r3);
           __m512d tail4 =
-              _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
-                                   input + i * n + j + 4 * n);
+              _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), tail_lanes, input + i * n + j + 4 * n);
           acc_r4 = _mm512_mul_pd(tail4, acc_r4);
           __m512d tail5 =
-              _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
-                                   input + i * n + j + 5 * n);
+              _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), tail_lanes, input + i * n + j + 5 * n);
           acc_r5 = _mm512_mul_pd(tail5, acc_r5);
           __m512d tail6 =
-              _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
-                                   input + i * n + j + 6 * n);
+              _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), tail_lanes, input + i * n + j + 6 * n);
           acc_r6 = _mm512_mul_pd(tail6, acc_r6);
           __m512d tail7 =
-              _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
-                                   input + i * n + j + 7 * n);
+              _mm512_mask_loadu_pd(_mm512_set1_pd(1.0), tail_lanes, input + i * n + j + 7 * n);
           acc_r7 = _mm512_mul_pd(tail7, acc_r7);
         }
       }
@@ -422,13 +409,14 @@ void prod_f64_neon(const double* input, int64_t n, double* output) {
         }
         // shorter rows: only their own lanes are read
         if (n < 2) {
-          float64x2_t tail0 =
-              vbslq_f64(vcltq_u64(vld1q_u64(simdgen_iota_u64), vdupq_n_u64((uint64_t)(n - j))),
-                        vreinterpretq_f64_u8(simdgen_load_prefix(input + i * n + j, (n - j) * 8)),
-                        vdupq_n_f64(1.0));
+          const uint64x2_t tail_lanes =
+              vcltq_u64(vld1q_u64(simdgen_iota_u64), vdupq_n_u64((uint64_t)(n - j)));
+          float64x2_t tail0 = vbslq_f64(
+              tail_lanes, vreinterpretq_f64_u8(simdgen_load_prefix(input + i * n + j, (n - j) * 8)),
+              vdupq_n_f64(1.0));
           acc_r0 = vmulq_f64(tail0, acc_r0);
           float64x2_t tail1 = vbslq_f64(
-              vcltq_u64(vld1q_u64(simdgen_iota_u64), vdupq_n_u64((uint64_t)(n - j))),
+              tail_lanes,
               vreinterpretq_f64_u8(simdgen_load_prefix(input + i * n + j + n, (n - j) * 8)),
               vdupq_n_f64(1.0));
           acc_r1 = vmulq_f64(tail1, acc_r1);
@@ -575,33 +563,26 @@ __attribute__((target("avx2"))) void prod_f64_avx2(const double* input, int64_t 
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
-        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - j)),
-                                                        _mm256_setr_epi64x(0, 1, 2, 3));
-        __m256d tail0 =
-            _mm256_blendv_pd(_mm256_set1_pd(1.0),
-                             _mm256_maskload_pd((const double*)(input + i * n + j), tail0_active),
-                             _mm256_castsi256_pd(tail0_active));
+        const __m256i tail_lanes = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - j)),
+                                                      _mm256_setr_epi64x(0, 1, 2, 3));
+        __m256d tail0 = _mm256_blendv_pd(
+            _mm256_set1_pd(1.0), _mm256_maskload_pd((const double*)(input + i * n + j), tail_lanes),
+            _mm256_castsi256_pd(tail_lanes));
         acc_r0 = _mm256_mul_pd(tail0, acc_r0);
-        const __m256i tail1_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - j)),
-                                                        _mm256_setr_epi64x(0, 1, 2, 3));
-        __m256d tail1 = _mm256_blendv_pd(
-            _mm256_set1_pd(1.0),
-            _mm256_maskload_pd((const double*)(input + i * n + j + n), tail1_active),
-            _mm256_castsi256_pd(tail1_active));
+        __m256d tail1 =
+            _mm256_blendv_pd(_mm256_set1_pd(1.0),
+                             _mm256_maskload_pd((const double*)(input + i * n + j + n), tail_lanes),
+                             _mm256_castsi256_pd(tail_lanes));
         acc_r1 = _mm256_mul_pd(tail1, acc_r1);
-        const __m256i tail2_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - j)),
-                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256d tail2 = _mm256_blendv_pd(
             _mm256_set1_pd(1.0),
-            _mm256_maskload_pd((const double*)(input + i * n + j + 2 * n), tail2_active),
-            _mm256_castsi256_pd(tail2_active));
+            _mm256_maskload_pd((const double*)(input + i * n + j + 2 * n), tail_lanes),
+            _mm256_castsi256_pd(tail_lanes));
         acc_r2 = _mm256_mul_pd(tail2, acc_r2);
-        const __m256i tail3_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - j)),
-                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256d tail3 = _mm256_blendv_pd(
             _mm256_set1_pd(1.0),
-            _mm256_maskload_pd((const double*)(input + i * n + j + 3 * n), tail3_active),
-            _mm256_castsi256_pd(tail3_active));
+            _mm256_maskload_pd((const double*)(input + i * n + j + 3 * n), tail_lanes),
+            _mm256_castsi256_pd(tail_lanes));
         acc_r3 = _mm256_mul_pd(tail3, acc_r3);
       }
       __m256d fold0_0 = _mm256_mul_pd(_mm256_permute2f128_pd(acc_r0, acc_r2, 0x20),

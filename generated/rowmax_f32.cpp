@@ -153,150 +153,121 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rowm
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
         if (cols > 15) {
-          __m512 tail0 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_ps(-__builtin_inff()), _mm512_loadu_ps(input + cols + i * stride - 16));
+          const __mmask16 counted_lanes = (__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16));
+          const __mmask16 tail_lanes = (__mmask16)~counted_lanes;
+          __m512 tail0 = _mm512_mask_blend_ps(tail_lanes, _mm512_set1_ps(-__builtin_inff()),
+                                              _mm512_loadu_ps(input + cols + i * stride - 16));
           acc_r0 = _mm512_max_ps(tail0, acc_r0);
-          __m512 tail1 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_ps(-__builtin_inff()),
-              _mm512_loadu_ps(input + cols + i * stride + stride - 16));
+          __m512 tail1 =
+              _mm512_mask_blend_ps(tail_lanes, _mm512_set1_ps(-__builtin_inff()),
+                                   _mm512_loadu_ps(input + cols + i * stride + stride - 16));
           acc_r1 = _mm512_max_ps(tail1, acc_r1);
-          __m512 tail2 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_ps(-__builtin_inff()),
-              _mm512_loadu_ps(input + cols + i * stride + 2 * stride - 16));
+          __m512 tail2 =
+              _mm512_mask_blend_ps(tail_lanes, _mm512_set1_ps(-__builtin_inff()),
+                                   _mm512_loadu_ps(input + cols + i * stride + 2 * stride - 16));
           acc_r2 = _mm512_max_ps(tail2, acc_r2);
-          __m512 tail3 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_ps(-__builtin_inff()),
-              _mm512_loadu_ps(input + cols + i * stride + 3 * stride - 16));
+          __m512 tail3 =
+              _mm512_mask_blend_ps(tail_lanes, _mm512_set1_ps(-__builtin_inff()),
+                                   _mm512_loadu_ps(input + cols + i * stride + 3 * stride - 16));
           acc_r3 = _mm512_max_ps(tail3, acc_r3);
-          __m512 tail4 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_ps(-__builtin_inff()),
-              _mm512_loadu_ps(input + cols + i * stride + 4 * stride - 16));
+          __m512 tail4 =
+              _mm512_mask_blend_ps(tail_lanes, _mm512_set1_ps(-__builtin_inff()),
+                                   _mm512_loadu_ps(input + cols + i * stride + 4 * stride - 16));
           acc_r4 = _mm512_max_ps(tail4, acc_r4);
-          __m512 tail5 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_ps(-__builtin_inff()),
-              _mm512_loadu_ps(input + cols + i * stride + 5 * stride - 16));
+          __m512 tail5 =
+              _mm512_mask_blend_ps(tail_lanes, _mm512_set1_ps(-__builtin_inff()),
+                                   _mm512_loadu_ps(input + cols + i * stride + 5 * stride - 16));
           acc_r5 = _mm512_max_ps(tail5, acc_r5);
-          __m512 tail6 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_ps(-__builtin_inff()),
-              _mm512_loadu_ps(input + cols + i * stride + 6 * stride - 16));
+          __m512 tail6 =
+              _mm512_mask_blend_ps(tail_lanes, _mm512_set1_ps(-__builtin_inff()),
+                                   _mm512_loadu_ps(input + cols + i * stride + 6 * stride - 16));
           acc_r6 = _mm512_max_ps(tail6, acc_r6);
-          __m512 tail7 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_ps(-__builtin_inff()),
-              _mm512_loadu_ps(input + cols + i * stride + 7 * stride - 16));
+          __m512 tail7 =
+              _mm512_mask_blend_ps(tail_lanes, _mm512_set1_ps(-__builtin_inff()),
+                                   _mm512_loadu_ps(input + cols + i * stride + 7 * stride - 16));
           acc_r7 = _mm512_max_ps(tail7, acc_r7);
-          __m512 tail8 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_ps(-__builtin_inff()),
-              _mm512_loadu_ps(input + cols + i * stride + 8 * stride - 16));
+          __m512 tail8 =
+              _mm512_mask_blend_ps(tail_lanes, _mm512_set1_ps(-__builtin_inff()),
+                                   _mm512_loadu_ps(input + cols + i * stride + 8 * stride - 16));
           acc_r8 = _mm512_max_ps(tail8, acc_r8);
-          __m512 tail9 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_ps(-__builtin_inff()),
-              _mm512_loadu_ps(input + cols + i * stride + 9 * stride - 16));
+          __m512 tail9 =
+              _mm512_mask_blend_ps(tail_lanes, _mm512_set1_ps(-__builtin_inff()),
+                                   _mm512_loadu_ps(input + cols + i * stride + 9 * stride - 16));
           acc_r9 = _mm512_max_ps(tail9, acc_r9);
-          __m512 tail10 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_ps(-__builtin_inff()),
-              _mm512_loadu_ps(input + cols + i * stride + 10 * stride - 16));
+          __m512 tail10 =
+              _mm512_mask_blend_ps(tail_lanes, _mm512_set1_ps(-__builtin_inff()),
+                                   _mm512_loadu_ps(input + cols + i * stride + 10 * stride - 16));
           acc_r10 = _mm512_max_ps(tail10, acc_r10);
-          __m512 tail11 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_ps(-__builtin_inff()),
-              _mm512_loadu_ps(input + cols + i * stride + 11 * stride - 16));
+          __m512 tail11 =
+              _mm512_mask_blend_ps(tail_lanes, _mm512_set1_ps(-__builtin_inff()),
+                                   _mm512_loadu_ps(input + cols + i * stride + 11 * stride - 16));
           acc_r11 = _mm512_max_ps(tail11, acc_r11);
-          __m512 tail12 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_ps(-__builtin_inff()),
-              _mm512_loadu_ps(input + cols + i * stride + 12 * stride - 16));
+          __m512 tail12 =
+              _mm512_mask_blend_ps(tail_lanes, _mm512_set1_ps(-__builtin_inff()),
+                                   _mm512_loadu_ps(input + cols + i * stride + 12 * stride - 16));
           acc_r12 = _mm512_max_ps(tail12, acc_r12);
-          __m512 tail13 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_ps(-__builtin_inff()),
-              _mm512_loadu_ps(input + cols + i * stride + 13 * stride - 16));
+          __m512 tail13 =
+              _mm512_mask_blend_ps(tail_lanes, _mm512_set1_ps(-__builtin_inff()),
+                                   _mm512_loadu_ps(input + cols + i * stride + 13 * stride - 16));
           acc_r13 = _mm512_max_ps(tail13, acc_r13);
-          __m512 tail14 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_ps(-__builtin_inff()),
-              _mm512_loadu_ps(input + cols + i * stride + 14 * stride - 16));
+          __m512 tail14 =
+              _mm512_mask_blend_ps(tail_lanes, _mm512_set1_ps(-__builtin_inff()),
+                                   _mm512_loadu_ps(input + cols + i * stride + 14 * stride - 16));
           acc_r14 = _mm512_max_ps(tail14, acc_r14);
-          __m512 tail15 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_ps(-__builtin_inff()),
-              _mm512_loadu_ps(input + cols + i * stride + 15 * stride - 16));
+          __m512 tail15 =
+              _mm512_mask_blend_ps(tail_lanes, _mm512_set1_ps(-__builtin_inff()),
+                                   _mm512_loadu_ps(input + cols + i * stride + 15 * stride - 16));
           acc_r15 = _mm512_max_ps(tail15, acc_r15);
         }
         // shorter rows: only their own lanes are read
         if (cols < 16) {
-          __m512 tail0 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          const __mmask16 tail_lanes = (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j));
+          __m512 tail0 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()), tail_lanes,
                                               input + i * stride + j);
           acc_r0 = _mm512_max_ps(tail0, acc_r0);
-          __m512 tail1 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512 tail1 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()), tail_lanes,
                                               input + i * stride + j + stride);
           acc_r1 = _mm512_max_ps(tail1, acc_r1);
-          __m512 tail2 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512 tail2 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()), tail_lanes,
                                               input + i * stride + j + 2 * stride);
           acc_r2 = _mm512_max_ps(tail2, acc_r2);
-          __m512 tail3 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512 tail3 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()), tail_lanes,
                                               input + i * stride + j + 3 * stride);
           acc_r3 = _mm512_max_ps(tail3, acc_r3);
-          __m512 tail4 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512 tail4 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()), tail_lanes,
                                               input + i * stride + j + 4 * stride);
           acc_r4 = _mm512_max_ps(tail4, acc_r4);
-          __m512 tail5 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512 tail5 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()), tail_lanes,
                                               input + i * stride + j + 5 * stride);
           acc_r5 = _mm512_max_ps(tail5, acc_r5);
-          __m512 tail6 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512 tail6 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()), tail_lanes,
                                               input + i * stride + j + 6 * stride);
           acc_r6 = _mm512_max_ps(tail6, acc_r6);
-          __m512 tail7 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512 tail7 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()), tail_lanes,
                                               input + i * stride + j + 7 * stride);
           acc_r7 = _mm512_max_ps(tail7, acc_r7);
-          __m512 tail8 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512 tail8 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()), tail_lanes,
                                               input + i * stride + j + 8 * stride);
           acc_r8 = _mm512_max_ps(tail8, acc_r8);
-          __m512 tail9 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512 tail9 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()), tail_lanes,
                                               input + i * stride + j + 9 * stride);
           acc_r9 = _mm512_max_ps(tail9, acc_r9);
-          __m512 tail10 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512 tail10 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()), tail_lanes,
                                                input + i * stride + j + 10 * stride);
           acc_r10 = _mm512_max_ps(tail10, acc_r10);
-          __m512 tail11 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512 tail11 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()), tail_lanes,
                                                input + i * stride + j + 11 * stride);
           acc_r11 = _mm512_max_ps(tail11, acc_r11);
-          __m512 tail12 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512 tail12 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()), tail_lanes,
                                                input + i * stride + j + 12 * stride);
           acc_r12 = _mm512_max_ps(tail12, acc_r12);
-          __m512 tail13 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512 tail13 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()), tail_lanes,
                                                input + i * stride + j + 13 * stride);
           acc_r13 = _mm512_max_ps(tail13, acc_r13);
-          __m512 tail14 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512 tail14 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()), tail_lanes,
                                                input + i * stride + j + 14 * stride);
           acc_r14 = _mm512_max_ps(tail14, acc_r14);
-          __m512 tail15 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()),
-                                               (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512 tail15 = _mm512_mask_loadu_ps(_mm512_set1_ps(-__builtin_inff()), tail_lanes,
                                                input + i * stride + j + 15 * stride);
           acc_r15 = _mm512_max_ps(tail15, acc_r15);
         }
@@ -566,28 +537,27 @@ void rowmax_f32_neon(const float* input, int64_t rows, int64_t cols, int64_t str
         }
         // shorter rows: only their own lanes are read
         if (cols < 4) {
+          const uint32x4_t tail_lanes =
+              vcltq_u32(vld1q_u32(simdgen_iota_u32), vdupq_n_u32((uint32_t)(cols - j)));
           float32x4_t tail0 = vbslq_f32(
-              vcltq_u32(vld1q_u32(simdgen_iota_u32), vdupq_n_u32((uint32_t)(cols - j))),
+              tail_lanes,
               vreinterpretq_f32_u8(simdgen_load_prefix(input + i * stride + j, (cols - j) * 4)),
               vdupq_n_f32(-__builtin_inff()));
           acc_r0 = vbslq_f32(vcgtq_f32(tail0, acc_r0), tail0, acc_r0);
-          float32x4_t tail1 =
-              vbslq_f32(vcltq_u32(vld1q_u32(simdgen_iota_u32), vdupq_n_u32((uint32_t)(cols - j))),
-                        vreinterpretq_f32_u8(
-                            simdgen_load_prefix(input + i * stride + j + stride, (cols - j) * 4)),
-                        vdupq_n_f32(-__builtin_inff()));
+          float32x4_t tail1 = vbslq_f32(tail_lanes,
+                                        vreinterpretq_f32_u8(simdgen_load_prefix(
+                                            input + i * stride + j + stride, (cols - j) * 4)),
+                                        vdupq_n_f32(-__builtin_inff()));
           acc_r1 = vbslq_f32(vcgtq_f32(tail1, acc_r1), tail1, acc_r1);
-          float32x4_t tail2 =
-              vbslq_f32(vcltq_u32(vld1q_u32(simdgen_iota_u32), vdupq_n_u32((uint32_t)(cols - j))),
-                        vreinterpretq_f32_u8(simdgen_load_prefix(
-                            input + i * stride + j + 2 * stride, (cols - j) * 4)),
-                        vdupq_n_f32(-__builtin_inff()));
+          float32x4_t tail2 = vbslq_f32(tail_lanes,
+                                        vreinterpretq_f32_u8(simdgen_load_prefix(
+                                            input + i * stride + j + 2 * stride, (cols - j) * 4)),
+                                        vdupq_n_f32(-__builtin_inff()));
           acc_r2 = vbslq_f32(vcgtq_f32(tail2, acc_r2), tail2, acc_r2);
-          float32x4_t tail3 =
-              vbslq_f32(vcltq_u32(vld1q_u32(simdgen_iota_u32), vdupq_n_u32((uint32_t)(cols - j))),
-                        vreinterpretq_f32_u8(simdgen_load_prefix(
-                            input + i * stride + j + 3 * stride, (cols - j) * 4)),
-                        vdupq_n_f32(-__builtin_inff()));
+          float32x4_t tail3 = vbslq_f32(tail_lanes,
+                                        vreinterpretq_f32_u8(simdgen_load_prefix(
+                                            input + i * stride + j + 3 * stride, (cols - j) * 4)),
+                                        vdupq_n_f32(-__builtin_inff()));
           acc_r3 = vbslq_f32(vcgtq_f32(tail3, acc_r3), tail3, acc_r3);
         }
       }
@@ -761,61 +731,47 @@ __attribute__((target("avx2"))) void rowmax_f32_avx2(const float* input, int64_t
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 tail0 = _mm256_blendv_ps(
-            _mm256_set1_ps(-__builtin_inff()),
-            _mm256_maskload_ps((const float*)(input + i * stride + j), tail0_active),
-            _mm256_castsi256_ps(tail0_active));
+        const __m256i tail_lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 tail0 =
+            _mm256_blendv_ps(_mm256_set1_ps(-__builtin_inff()),
+                             _mm256_maskload_ps((const float*)(input + i * stride + j), tail_lanes),
+                             _mm256_castsi256_ps(tail_lanes));
         acc_r0 = _mm256_max_ps(tail0, acc_r0);
-        const __m256i tail1_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail1 = _mm256_blendv_ps(
             _mm256_set1_ps(-__builtin_inff()),
-            _mm256_maskload_ps((const float*)(input + i * stride + j + stride), tail1_active),
-            _mm256_castsi256_ps(tail1_active));
+            _mm256_maskload_ps((const float*)(input + i * stride + j + stride), tail_lanes),
+            _mm256_castsi256_ps(tail_lanes));
         acc_r1 = _mm256_max_ps(tail1, acc_r1);
-        const __m256i tail2_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail2 = _mm256_blendv_ps(
             _mm256_set1_ps(-__builtin_inff()),
-            _mm256_maskload_ps((const float*)(input + i * stride + j + 2 * stride), tail2_active),
-            _mm256_castsi256_ps(tail2_active));
+            _mm256_maskload_ps((const float*)(input + i * stride + j + 2 * stride), tail_lanes),
+            _mm256_castsi256_ps(tail_lanes));
         acc_r2 = _mm256_max_ps(tail2, acc_r2);
-        const __m256i tail3_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail3 = _mm256_blendv_ps(
             _mm256_set1_ps(-__builtin_inff()),
-            _mm256_maskload_ps((const float*)(input + i * stride + j + 3 * stride), tail3_active),
-            _mm256_castsi256_ps(tail3_active));
+            _mm256_maskload_ps((const float*)(input + i * stride + j + 3 * stride), tail_lanes),
+            _mm256_castsi256_ps(tail_lanes));
         acc_r3 = _mm256_max_ps(tail3, acc_r3);
-        const __m256i tail4_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail4 = _mm256_blendv_ps(
             _mm256_set1_ps(-__builtin_inff()),
-            _mm256_maskload_ps((const float*)(input + i * stride + j + 4 * stride), tail4_active),
-            _mm256_castsi256_ps(tail4_active));
+            _mm256_maskload_ps((const float*)(input + i * stride + j + 4 * stride), tail_lanes),
+            _mm256_castsi256_ps(tail_lanes));
         acc_r4 = _mm256_max_ps(tail4, acc_r4);
-        const __m256i tail5_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail5 = _mm256_blendv_ps(
             _mm256_set1_ps(-__builtin_inff()),
-            _mm256_maskload_ps((const float*)(input + i * stride + j + 5 * stride), tail5_active),
-            _mm256_castsi256_ps(tail5_active));
+            _mm256_maskload_ps((const float*)(input + i * stride + j + 5 * stride), tail_lanes),
+            _mm256_castsi256_ps(tail_lanes));
         acc_r5 = _mm256_max_ps(tail5, acc_r5);
-        const __m256i tail6_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail6 = _mm256_blendv_ps(
             _mm256_set1_ps(-__builtin_inff()),
-            _mm256_maskload_ps((const float*)(input + i * stride + j + 6 * stride), tail6_active),
-            _mm256_castsi256_ps(tail6_active));
+            _mm256_maskload_ps((const float*)(input + i * stride + j + 6 * stride), tail_lanes),
+            _mm256_castsi256_ps(tail_lanes));
         acc_r6 = _mm256_max_ps(tail6, acc_r6);
-        const __m256i tail7_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256 tail7 = _mm256_blendv_ps(
             _mm256_set1_ps(-__builtin_inff()),
-            _mm256_maskload_ps((const float*)(input + i * stride + j + 7 * stride), tail7_active),
-            _mm256_castsi256_ps(tail7_active));
+            _mm256_maskload_ps((const float*)(input + i * stride + j + 7 * stride), tail_lanes),
+            _mm256_castsi256_ps(tail_lanes));
         acc_r7 = _mm256_max_ps(tail7, acc_r7);
       }
       __m256 fold0_0 = _mm256_max_ps(_mm256_permute2f128_ps(acc_r0, acc_r4, 0x20),

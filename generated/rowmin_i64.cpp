@@ -145,80 +145,75 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rowm
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
         if (cols > 7) {
+          const __mmask8 counted_lanes = (__mmask8)_bzhi_u32(~0u, (unsigned)(j - cols + 8));
+          const __mmask8 tail_lanes = (__mmask8)~counted_lanes;
           __m512i tail0 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - cols + 8)),
-              _mm512_set1_epi64((long long)(9223372036854775807ll)),
+              tail_lanes, _mm512_set1_epi64((long long)(9223372036854775807ll)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride - 8)));
           acc_r0 = _mm512_min_epi64(tail0, acc_r0);
           __m512i tail1 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - cols + 8)),
-              _mm512_set1_epi64((long long)(9223372036854775807ll)),
+              tail_lanes, _mm512_set1_epi64((long long)(9223372036854775807ll)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + stride - 8)));
           acc_r1 = _mm512_min_epi64(tail1, acc_r1);
           __m512i tail2 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - cols + 8)),
-              _mm512_set1_epi64((long long)(9223372036854775807ll)),
+              tail_lanes, _mm512_set1_epi64((long long)(9223372036854775807ll)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 2 * stride - 8)));
           acc_r2 = _mm512_min_epi64(tail2, acc_r2);
           __m512i tail3 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - cols + 8)),
-              _mm512_set1_epi64((long long)(9223372036854775807ll)),
+              tail_lanes, _mm512_set1_epi64((long long)(9223372036854775807ll)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 3 * stride - 8)));
           acc_r3 = _mm512_min_epi64(tail3, acc_r3);
           __m512i tail4 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - cols + 8)),
-              _mm512_set1_epi64((long long)(9223372036854775807ll)),
+              tail_lanes, _mm512_set1_epi64((long long)(9223372036854775807ll)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 4 * stride - 8)));
           acc_r4 = _mm512_min_epi64(tail4, acc_r4);
           __m512i tail5 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - cols + 8)),
-              _mm512_set1_epi64((long long)(9223372036854775807ll)),
+              tail_lanes, _mm512_set1_epi64((long long)(9223372036854775807ll)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 5 * stride - 8)));
           acc_r5 = _mm512_min_epi64(tail5, acc_r5);
           __m512i tail6 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - cols + 8)),
-              _mm512_set1_epi64((long long)(9223372036854775807ll)),
+              tail_lanes, _mm512_set1_epi64((long long)(9223372036854775807ll)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 6 * stride - 8)));
           acc_r6 = _mm512_min_epi64(tail6, acc_r6);
           __m512i tail7 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - cols + 8)),
-              _mm512_set1_epi64((long long)(9223372036854775807ll)),
+              tail_lanes, _mm512_set1_epi64((long long)(9223372036854775807ll)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 7 * stride - 8)));
           acc_r7 = _mm512_min_epi64(tail7, acc_r7);
         }
         // shorter rows: only their own lanes are read
         if (cols < 8) {
-          __m512i tail0 = _mm512_mask_loadu_epi64(
-              _mm512_set1_epi64((long long)(9223372036854775807ll)),
-              (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - j)), input + i * stride + j);
+          const __mmask8 tail_lanes = (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - j));
+          __m512i tail0 =
+              _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(9223372036854775807ll)),
+                                      tail_lanes, input + i * stride + j);
           acc_r0 = _mm512_min_epi64(tail0, acc_r0);
-          __m512i tail1 = _mm512_mask_loadu_epi64(
-              _mm512_set1_epi64((long long)(9223372036854775807ll)),
-              (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - j)), input + i * stride + j + stride);
+          __m512i tail1 =
+              _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(9223372036854775807ll)),
+                                      tail_lanes, input + i * stride + j + stride);
           acc_r1 = _mm512_min_epi64(tail1, acc_r1);
-          __m512i tail2 = _mm512_mask_loadu_epi64(
-              _mm512_set1_epi64((long long)(9223372036854775807ll)),
-              (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - j)), input + i * stride + j + 2 * stride);
+          __m512i tail2 =
+              _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(9223372036854775807ll)),
+                                      tail_lanes, input + i * stride + j + 2 * stride);
           acc_r2 = _mm512_min_epi64(tail2, acc_r2);
-          __m512i tail3 = _mm512_mask_loadu_epi64(
-              _mm512_set1_epi64((long long)(9223372036854775807ll)),
-              (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - j)), input + i * stride + j + 3 * stride);
+          __m512i tail3 =
+              _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(9223372036854775807ll)),
+                                      tail_lanes, input + i * stride + j + 3 * stride);
           acc_r3 = _mm512_min_epi64(tail3, acc_r3);
-          __m512i tail4 = _mm512_mask_loadu_epi64(
-              _mm512_set1_epi64((long long)(9223372036854775807ll)),
-              (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - j)), input + i * stride + j + 4 * stride);
+          __m512i tail4 =
+              _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(9223372036854775807ll)),
+                                      tail_lanes, input + i * stride + j + 4 * stride);
           acc_r4 = _mm512_min_epi64(tail4, acc_r4);
-          __m512i tail5 = _mm512_mask_loadu_epi64(
-              _mm512_set1_epi64((long long)(9223372036854775807ll)),
-              (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - j)), input + i * stride + j + 5 * stride);
+          __m512i tail5 =
+              _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(9223372036854775807ll)),
+                                      tail_lanes, input + i * stride + j + 5 * stride);
           acc_r5 = _mm512_min_epi64(tail5, acc_r5);
-          __m512i tail6 = _mm512_mask_loadu_epi64(
-              _mm512_set1_epi64((long long)(9223372036854775807ll)),
-              (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - j)), input + i * stride + j + 6 * stride);
+          __m512i tail6 =
+              _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(9223372036854775807ll)),
+                                      tail_lanes, input + i * stride + j + 6 * stride);
           acc_r6 = _mm512_min_epi64(tail6, acc_r6);
-          __m512i tail7 = _mm512_mask_loadu_epi64(
-              _mm512_set1_epi64((long long)(9223372036854775807ll)),
-              (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - j)), input + i * stride + j + 7 * stride);
+          __m512i tail7 =
+              _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(9223372036854775807ll)),
+                                      tail_lanes, input + i * stride + j + 7 * stride);
           acc_r7 = _mm512_min_epi64(tail7, acc_r7);
         }
       }
@@ -445,16 +440,17 @@ void rowmin_i64_neon(const int64_t* input, int64_t rows, int64_t cols, int64_t s
         }
         // shorter rows: only their own lanes are read
         if (cols < 2) {
+          const uint64x2_t tail_lanes =
+              vcltq_u64(vld1q_u64(simdgen_iota_u64), vdupq_n_u64((uint64_t)(cols - j)));
           int64x2_t tail0 = vbslq_s64(
-              vcltq_u64(vld1q_u64(simdgen_iota_u64), vdupq_n_u64((uint64_t)(cols - j))),
+              tail_lanes,
               vreinterpretq_s64_u8(simdgen_load_prefix(input + i * stride + j, (cols - j) * 8)),
               vdupq_n_s64(9223372036854775807ll));
           acc_r0 = vbslq_s64(vcltq_s64(tail0, acc_r0), tail0, acc_r0);
-          int64x2_t tail1 =
-              vbslq_s64(vcltq_u64(vld1q_u64(simdgen_iota_u64), vdupq_n_u64((uint64_t)(cols - j))),
-                        vreinterpretq_s64_u8(
-                            simdgen_load_prefix(input + i * stride + j + stride, (cols - j) * 8)),
-                        vdupq_n_s64(9223372036854775807ll));
+          int64x2_t tail1 = vbslq_s64(tail_lanes,
+                                      vreinterpretq_s64_u8(simdgen_load_prefix(
+                                          input + i * stride + j + stride, (cols - j) * 8)),
+                                      vdupq_n_s64(9223372036854775807ll));
           acc_r1 = vbslq_s64(vcltq_s64(tail1, acc_r1), tail1, acc_r1);
         }
       }
@@ -619,36 +615,29 @@ __attribute__((target("avx2"))) void rowmin_i64_avx2(const int64_t* input, int64
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
-                                                        _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail_lanes = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
+                                                      _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(9223372036854775807ll)),
-            _mm256_maskload_epi64((const long long*)(input + i * stride + j), tail0_active),
-            tail0_active);
+            _mm256_maskload_epi64((const long long*)(input + i * stride + j), tail_lanes),
+            tail_lanes);
         acc_r0 = _mm256_blendv_epi8(tail0, acc_r0, _mm256_cmpgt_epi64(tail0, acc_r0));
-        const __m256i tail1_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
-                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail1 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(9223372036854775807ll)),
-            _mm256_maskload_epi64((const long long*)(input + i * stride + j + stride),
-                                  tail1_active),
-            tail1_active);
+            _mm256_maskload_epi64((const long long*)(input + i * stride + j + stride), tail_lanes),
+            tail_lanes);
         acc_r1 = _mm256_blendv_epi8(tail1, acc_r1, _mm256_cmpgt_epi64(tail1, acc_r1));
-        const __m256i tail2_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
-                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail2 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(9223372036854775807ll)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j + 2 * stride),
-                                  tail2_active),
-            tail2_active);
+                                  tail_lanes),
+            tail_lanes);
         acc_r2 = _mm256_blendv_epi8(tail2, acc_r2, _mm256_cmpgt_epi64(tail2, acc_r2));
-        const __m256i tail3_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
-                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail3 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(9223372036854775807ll)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j + 3 * stride),
-                                  tail3_active),
-            tail3_active);
+                                  tail_lanes),
+            tail_lanes);
         acc_r3 = _mm256_blendv_epi8(tail3, acc_r3, _mm256_cmpgt_epi64(tail3, acc_r3));
       }
       __m256i fold0_0 =

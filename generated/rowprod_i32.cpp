@@ -169,151 +169,122 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rowp
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
         if (cols > 15) {
+          const __mmask16 counted_lanes = (__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16));
+          const __mmask16 tail_lanes = (__mmask16)~counted_lanes;
           __m512i tail0 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_epi32((int)(1)),
+              tail_lanes, _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride - 16)));
           acc_r0 = _mm512_mullo_epi32(tail0, acc_r0);
           __m512i tail1 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_epi32((int)(1)),
+              tail_lanes, _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + stride - 16)));
           acc_r1 = _mm512_mullo_epi32(tail1, acc_r1);
           __m512i tail2 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_epi32((int)(1)),
+              tail_lanes, _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 2 * stride - 16)));
           acc_r2 = _mm512_mullo_epi32(tail2, acc_r2);
           __m512i tail3 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_epi32((int)(1)),
+              tail_lanes, _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 3 * stride - 16)));
           acc_r3 = _mm512_mullo_epi32(tail3, acc_r3);
           __m512i tail4 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_epi32((int)(1)),
+              tail_lanes, _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 4 * stride - 16)));
           acc_r4 = _mm512_mullo_epi32(tail4, acc_r4);
           __m512i tail5 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_epi32((int)(1)),
+              tail_lanes, _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 5 * stride - 16)));
           acc_r5 = _mm512_mullo_epi32(tail5, acc_r5);
           __m512i tail6 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_epi32((int)(1)),
+              tail_lanes, _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 6 * stride - 16)));
           acc_r6 = _mm512_mullo_epi32(tail6, acc_r6);
           __m512i tail7 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_epi32((int)(1)),
+              tail_lanes, _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 7 * stride - 16)));
           acc_r7 = _mm512_mullo_epi32(tail7, acc_r7);
           __m512i tail8 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_epi32((int)(1)),
+              tail_lanes, _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 8 * stride - 16)));
           acc_r8 = _mm512_mullo_epi32(tail8, acc_r8);
           __m512i tail9 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_epi32((int)(1)),
+              tail_lanes, _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 9 * stride - 16)));
           acc_r9 = _mm512_mullo_epi32(tail9, acc_r9);
           __m512i tail10 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_epi32((int)(1)),
+              tail_lanes, _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 10 * stride - 16)));
           acc_r10 = _mm512_mullo_epi32(tail10, acc_r10);
           __m512i tail11 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_epi32((int)(1)),
+              tail_lanes, _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 11 * stride - 16)));
           acc_r11 = _mm512_mullo_epi32(tail11, acc_r11);
           __m512i tail12 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_epi32((int)(1)),
+              tail_lanes, _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 12 * stride - 16)));
           acc_r12 = _mm512_mullo_epi32(tail12, acc_r12);
           __m512i tail13 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_epi32((int)(1)),
+              tail_lanes, _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 13 * stride - 16)));
           acc_r13 = _mm512_mullo_epi32(tail13, acc_r13);
           __m512i tail14 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_epi32((int)(1)),
+              tail_lanes, _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 14 * stride - 16)));
           acc_r14 = _mm512_mullo_epi32(tail14, acc_r14);
           __m512i tail15 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_set1_epi32((int)(1)),
+              tail_lanes, _mm512_set1_epi32((int)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 15 * stride - 16)));
           acc_r15 = _mm512_mullo_epi32(tail15, acc_r15);
         }
         // shorter rows: only their own lanes are read
         if (cols < 16) {
-          __m512i tail0 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          const __mmask16 tail_lanes = (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j));
+          __m512i tail0 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)), tail_lanes,
                                                   input + i * stride + j);
           acc_r0 = _mm512_mullo_epi32(tail0, acc_r0);
-          __m512i tail1 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512i tail1 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)), tail_lanes,
                                                   input + i * stride + j + stride);
           acc_r1 = _mm512_mullo_epi32(tail1, acc_r1);
-          __m512i tail2 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512i tail2 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)), tail_lanes,
                                                   input + i * stride + j + 2 * stride);
           acc_r2 = _mm512_mullo_epi32(tail2, acc_r2);
-          __m512i tail3 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512i tail3 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)), tail_lanes,
                                                   input + i * stride + j + 3 * stride);
           acc_r3 = _mm512_mullo_epi32(tail3, acc_r3);
-          __m512i tail4 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512i tail4 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)), tail_lanes,
                                                   input + i * stride + j + 4 * stride);
           acc_r4 = _mm512_mullo_epi32(tail4, acc_r4);
-          __m512i tail5 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512i tail5 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)), tail_lanes,
                                                   input + i * stride + j + 5 * stride);
           acc_r5 = _mm512_mullo_epi32(tail5, acc_r5);
-          __m512i tail6 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512i tail6 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)), tail_lanes,
                                                   input + i * stride + j + 6 * stride);
           acc_r6 = _mm512_mullo_epi32(tail6, acc_r6);
-          __m512i tail7 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512i tail7 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)), tail_lanes,
                                                   input + i * stride + j + 7 * stride);
           acc_r7 = _mm512_mullo_epi32(tail7, acc_r7);
-          __m512i tail8 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512i tail8 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)), tail_lanes,
                                                   input + i * stride + j + 8 * stride);
           acc_r8 = _mm512_mullo_epi32(tail8, acc_r8);
-          __m512i tail9 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512i tail9 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)), tail_lanes,
                                                   input + i * stride + j + 9 * stride);
           acc_r9 = _mm512_mullo_epi32(tail9, acc_r9);
-          __m512i tail10 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                   (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512i tail10 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)), tail_lanes,
                                                    input + i * stride + j + 10 * stride);
           acc_r10 = _mm512_mullo_epi32(tail10, acc_r10);
-          __m512i tail11 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                   (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512i tail11 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)), tail_lanes,
                                                    input + i * stride + j + 11 * stride);
           acc_r11 = _mm512_mullo_epi32(tail11, acc_r11);
-          __m512i tail12 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                   (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512i tail12 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)), tail_lanes,
                                                    input + i * stride + j + 12 * stride);
           acc_r12 = _mm512_mullo_epi32(tail12, acc_r12);
-          __m512i tail13 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                   (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512i tail13 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)), tail_lanes,
                                                    input + i * stride + j + 13 * stride);
           acc_r13 = _mm512_mullo_epi32(tail13, acc_r13);
-          __m512i tail14 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                   (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512i tail14 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)), tail_lanes,
                                                    input + i * stride + j + 14 * stride);
           acc_r14 = _mm512_mullo_epi32(tail14, acc_r14);
-          __m512i tail15 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)),
-                                                   (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512i tail15 = _mm512_mask_loadu_epi32(_mm512_set1_epi32((int)(1)), tail_lanes,
                                                    input + i * stride + j + 15 * stride);
           acc_r15 = _mm512_mullo_epi32(tail15, acc_r15);
         }
@@ -577,28 +548,27 @@ void rowprod_i32_neon(const int32_t* input, int64_t rows, int64_t cols, int64_t 
         }
         // shorter rows: only their own lanes are read
         if (cols < 4) {
+          const uint32x4_t tail_lanes =
+              vcltq_u32(vld1q_u32(simdgen_iota_u32), vdupq_n_u32((uint32_t)(cols - j)));
           int32x4_t tail0 = vbslq_s32(
-              vcltq_u32(vld1q_u32(simdgen_iota_u32), vdupq_n_u32((uint32_t)(cols - j))),
+              tail_lanes,
               vreinterpretq_s32_u8(simdgen_load_prefix(input + i * stride + j, (cols - j) * 4)),
               vdupq_n_s32(1));
           acc_r0 = vmulq_s32(tail0, acc_r0);
-          int32x4_t tail1 =
-              vbslq_s32(vcltq_u32(vld1q_u32(simdgen_iota_u32), vdupq_n_u32((uint32_t)(cols - j))),
-                        vreinterpretq_s32_u8(
-                            simdgen_load_prefix(input + i * stride + j + stride, (cols - j) * 4)),
-                        vdupq_n_s32(1));
+          int32x4_t tail1 = vbslq_s32(tail_lanes,
+                                      vreinterpretq_s32_u8(simdgen_load_prefix(
+                                          input + i * stride + j + stride, (cols - j) * 4)),
+                                      vdupq_n_s32(1));
           acc_r1 = vmulq_s32(tail1, acc_r1);
-          int32x4_t tail2 =
-              vbslq_s32(vcltq_u32(vld1q_u32(simdgen_iota_u32), vdupq_n_u32((uint32_t)(cols - j))),
-                        vreinterpretq_s32_u8(simdgen_load_prefix(
-                            input + i * stride + j + 2 * stride, (cols - j) * 4)),
-                        vdupq_n_s32(1));
+          int32x4_t tail2 = vbslq_s32(tail_lanes,
+                                      vreinterpretq_s32_u8(simdgen_load_prefix(
+                                          input + i * stride + j + 2 * stride, (cols - j) * 4)),
+                                      vdupq_n_s32(1));
           acc_r2 = vmulq_s32(tail2, acc_r2);
-          int32x4_t tail3 =
-              vbslq_s32(vcltq_u32(vld1q_u32(simdgen_iota_u32), vdupq_n_u32((uint32_t)(cols - j))),
-                        vreinterpretq_s32_u8(simdgen_load_prefix(
-                            input + i * stride + j + 3 * stride, (cols - j) * 4)),
-                        vdupq_n_s32(1));
+          int32x4_t tail3 = vbslq_s32(tail_lanes,
+                                      vreinterpretq_s32_u8(simdgen_load_prefix(
+                                          input + i * stride + j + 3 * stride, (cols - j) * 4)),
+                                      vdupq_n_s32(1));
           acc_r3 = vmulq_s32(tail3, acc_r3);
         }
       }
@@ -763,61 +733,46 @@ __attribute__((target("avx2"))) void rowprod_i32_avx2(const int32_t* input, int6
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        const __m256i tail_lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_set1_epi32((int)(1)),
-            _mm256_maskload_epi32((const int*)(input + i * stride + j), tail0_active),
-            tail0_active);
+            _mm256_maskload_epi32((const int*)(input + i * stride + j), tail_lanes), tail_lanes);
         acc_r0 = _mm256_mullo_epi32(tail0, acc_r0);
-        const __m256i tail1_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail1 = _mm256_blendv_epi8(
             _mm256_set1_epi32((int)(1)),
-            _mm256_maskload_epi32((const int*)(input + i * stride + j + stride), tail1_active),
-            tail1_active);
+            _mm256_maskload_epi32((const int*)(input + i * stride + j + stride), tail_lanes),
+            tail_lanes);
         acc_r1 = _mm256_mullo_epi32(tail1, acc_r1);
-        const __m256i tail2_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail2 = _mm256_blendv_epi8(
             _mm256_set1_epi32((int)(1)),
-            _mm256_maskload_epi32((const int*)(input + i * stride + j + 2 * stride), tail2_active),
-            tail2_active);
+            _mm256_maskload_epi32((const int*)(input + i * stride + j + 2 * stride), tail_lanes),
+            tail_lanes);
         acc_r2 = _mm256_mullo_epi32(tail2, acc_r2);
-        const __m256i tail3_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail3 = _mm256_blendv_epi8(
             _mm256_set1_epi32((int)(1)),
-            _mm256_maskload_epi32((const int*)(input + i * stride + j + 3 * stride), tail3_active),
-            tail3_active);
+            _mm256_maskload_epi32((const int*)(input + i * stride + j + 3 * stride), tail_lanes),
+            tail_lanes);
         acc_r3 = _mm256_mullo_epi32(tail3, acc_r3);
-        const __m256i tail4_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail4 = _mm256_blendv_epi8(
             _mm256_set1_epi32((int)(1)),
-            _mm256_maskload_epi32((const int*)(input + i * stride + j + 4 * stride), tail4_active),
-            tail4_active);
+            _mm256_maskload_epi32((const int*)(input + i * stride + j + 4 * stride), tail_lanes),
+            tail_lanes);
         acc_r4 = _mm256_mullo_epi32(tail4, acc_r4);
-        const __m256i tail5_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail5 = _mm256_blendv_epi8(
             _mm256_set1_epi32((int)(1)),
-            _mm256_maskload_epi32((const int*)(input + i * stride + j + 5 * stride), tail5_active),
-            tail5_active);
+            _mm256_maskload_epi32((const int*)(input + i * stride + j + 5 * stride), tail_lanes),
+            tail_lanes);
         acc_r5 = _mm256_mullo_epi32(tail5, acc_r5);
-        const __m256i tail6_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail6 = _mm256_blendv_epi8(
             _mm256_set1_epi32((int)(1)),
-            _mm256_maskload_epi32((const int*)(input + i * stride + j + 6 * stride), tail6_active),
-            tail6_active);
+            _mm256_maskload_epi32((const int*)(input + i * stride + j + 6 * stride), tail_lanes),
+            tail_lanes);
         acc_r6 = _mm256_mullo_epi32(tail6, acc_r6);
-        const __m256i tail7_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i tail7 = _mm256_blendv_epi8(
             _mm256_set1_epi32((int)(1)),
-            _mm256_maskload_epi32((const int*)(input + i * stride + j + 7 * stride), tail7_active),
-            tail7_active);
+            _mm256_maskload_epi32((const int*)(input + i * stride + j + 7 * stride), tail_lanes),
+            tail_lanes);
         acc_r7 = _mm256_mullo_epi32(tail7, acc_r7);
       }
       __m256i fold0_0 = _mm256_mullo_epi32(_mm256_permute2x128_si256(acc_r0, acc_r4, 0x20),

@@ -155,79 +155,66 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rowp
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
         if (cols > 7) {
+          const __mmask8 counted_lanes = (__mmask8)_bzhi_u32(~0u, (unsigned)(j - cols + 8));
+          const __mmask8 tail_lanes = (__mmask8)~counted_lanes;
           __m512i tail0 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - cols + 8)),
-              _mm512_set1_epi64((long long)(1)),
+              tail_lanes, _mm512_set1_epi64((long long)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride - 8)));
           acc_r0 = _mm512_mullo_epi64(tail0, acc_r0);
           __m512i tail1 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - cols + 8)),
-              _mm512_set1_epi64((long long)(1)),
+              tail_lanes, _mm512_set1_epi64((long long)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + stride - 8)));
           acc_r1 = _mm512_mullo_epi64(tail1, acc_r1);
           __m512i tail2 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - cols + 8)),
-              _mm512_set1_epi64((long long)(1)),
+              tail_lanes, _mm512_set1_epi64((long long)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 2 * stride - 8)));
           acc_r2 = _mm512_mullo_epi64(tail2, acc_r2);
           __m512i tail3 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - cols + 8)),
-              _mm512_set1_epi64((long long)(1)),
+              tail_lanes, _mm512_set1_epi64((long long)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 3 * stride - 8)));
           acc_r3 = _mm512_mullo_epi64(tail3, acc_r3);
           __m512i tail4 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - cols + 8)),
-              _mm512_set1_epi64((long long)(1)),
+              tail_lanes, _mm512_set1_epi64((long long)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 4 * stride - 8)));
           acc_r4 = _mm512_mullo_epi64(tail4, acc_r4);
           __m512i tail5 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - cols + 8)),
-              _mm512_set1_epi64((long long)(1)),
+              tail_lanes, _mm512_set1_epi64((long long)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 5 * stride - 8)));
           acc_r5 = _mm512_mullo_epi64(tail5, acc_r5);
           __m512i tail6 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - cols + 8)),
-              _mm512_set1_epi64((long long)(1)),
+              tail_lanes, _mm512_set1_epi64((long long)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 6 * stride - 8)));
           acc_r6 = _mm512_mullo_epi64(tail6, acc_r6);
           __m512i tail7 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - cols + 8)),
-              _mm512_set1_epi64((long long)(1)),
+              tail_lanes, _mm512_set1_epi64((long long)(1)),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 7 * stride - 8)));
           acc_r7 = _mm512_mullo_epi64(tail7, acc_r7);
         }
         // shorter rows: only their own lanes are read
         if (cols < 8) {
-          __m512i tail0 = _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(1)),
-                                                  (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          const __mmask8 tail_lanes = (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - j));
+          __m512i tail0 = _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(1)), tail_lanes,
                                                   input + i * stride + j);
           acc_r0 = _mm512_mullo_epi64(tail0, acc_r0);
-          __m512i tail1 = _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(1)),
-                                                  (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512i tail1 = _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(1)), tail_lanes,
                                                   input + i * stride + j + stride);
           acc_r1 = _mm512_mullo_epi64(tail1, acc_r1);
-          __m512i tail2 = _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(1)),
-                                                  (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512i tail2 = _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(1)), tail_lanes,
                                                   input + i * stride + j + 2 * stride);
           acc_r2 = _mm512_mullo_epi64(tail2, acc_r2);
-          __m512i tail3 = _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(1)),
-                                                  (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512i tail3 = _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(1)), tail_lanes,
                                                   input + i * stride + j + 3 * stride);
           acc_r3 = _mm512_mullo_epi64(tail3, acc_r3);
-          __m512i tail4 = _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(1)),
-                                                  (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512i tail4 = _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(1)), tail_lanes,
                                                   input + i * stride + j + 4 * stride);
           acc_r4 = _mm512_mullo_epi64(tail4, acc_r4);
-          __m512i tail5 = _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(1)),
-                                                  (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512i tail5 = _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(1)), tail_lanes,
                                                   input + i * stride + j + 5 * stride);
           acc_r5 = _mm512_mullo_epi64(tail5, acc_r5);
-          __m512i tail6 = _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(1)),
-                                                  (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512i tail6 = _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(1)), tail_lanes,
                                                   input + i * stride + j + 6 * stride);
           acc_r6 = _mm512_mullo_epi64(tail6, acc_r6);
-          __m512i tail7 = _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(1)),
-                                                  (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512i tail7 = _mm512_mask_loadu_epi64(_mm512_set1_epi64((long long)(1)), tail_lanes,
                                                   input + i * stride + j + 7 * stride);
           acc_r7 = _mm512_mullo_epi64(tail7, acc_r7);
         }
@@ -458,16 +445,17 @@ void rowprod_u64_neon(const uint64_t* input, int64_t rows, int64_t cols, int64_t
         }
         // shorter rows: only their own lanes are read
         if (cols < 2) {
+          const uint64x2_t tail_lanes =
+              vcltq_u64(vld1q_u64(simdgen_iota_u64), vdupq_n_u64((uint64_t)(cols - j)));
           uint64x2_t tail0 = vbslq_u64(
-              vcltq_u64(vld1q_u64(simdgen_iota_u64), vdupq_n_u64((uint64_t)(cols - j))),
+              tail_lanes,
               vreinterpretq_u64_u8(simdgen_load_prefix(input + i * stride + j, (cols - j) * 8)),
               vdupq_n_u64(1));
           acc_r0 = simdgen_mul_u64x2(tail0, acc_r0);
-          uint64x2_t tail1 =
-              vbslq_u64(vcltq_u64(vld1q_u64(simdgen_iota_u64), vdupq_n_u64((uint64_t)(cols - j))),
-                        vreinterpretq_u64_u8(
-                            simdgen_load_prefix(input + i * stride + j + stride, (cols - j) * 8)),
-                        vdupq_n_u64(1));
+          uint64x2_t tail1 = vbslq_u64(tail_lanes,
+                                       vreinterpretq_u64_u8(simdgen_load_prefix(
+                                           input + i * stride + j + stride, (cols - j) * 8)),
+                                       vdupq_n_u64(1));
           acc_r1 = simdgen_mul_u64x2(tail1, acc_r1);
         }
       }
@@ -639,51 +627,44 @@ __attribute__((target("avx2"))) void rowprod_u64_avx2(const uint64_t* input, int
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
-                                                        _mm256_setr_epi64x(0, 1, 2, 3));
+        const __m256i tail_lanes = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
+                                                      _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail0 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(1)),
-            _mm256_maskload_epi64((const long long*)(input + i * stride + j), tail0_active),
-            tail0_active);
+            _mm256_maskload_epi64((const long long*)(input + i * stride + j), tail_lanes),
+            tail_lanes);
         acc_r0 = _mm256_add_epi64(
             _mm256_mul_epu32(tail0, acc_r0),
             _mm256_slli_epi64(
                 _mm256_add_epi64(_mm256_mul_epu32(tail0, _mm256_srli_epi64(acc_r0, 32)),
                                  _mm256_mul_epu32(_mm256_srli_epi64(tail0, 32), acc_r0)),
                 32));
-        const __m256i tail1_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
-                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail1 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(1)),
-            _mm256_maskload_epi64((const long long*)(input + i * stride + j + stride),
-                                  tail1_active),
-            tail1_active);
+            _mm256_maskload_epi64((const long long*)(input + i * stride + j + stride), tail_lanes),
+            tail_lanes);
         acc_r1 = _mm256_add_epi64(
             _mm256_mul_epu32(tail1, acc_r1),
             _mm256_slli_epi64(
                 _mm256_add_epi64(_mm256_mul_epu32(tail1, _mm256_srli_epi64(acc_r1, 32)),
                                  _mm256_mul_epu32(_mm256_srli_epi64(tail1, 32), acc_r1)),
                 32));
-        const __m256i tail2_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
-                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail2 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(1)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j + 2 * stride),
-                                  tail2_active),
-            tail2_active);
+                                  tail_lanes),
+            tail_lanes);
         acc_r2 = _mm256_add_epi64(
             _mm256_mul_epu32(tail2, acc_r2),
             _mm256_slli_epi64(
                 _mm256_add_epi64(_mm256_mul_epu32(tail2, _mm256_srli_epi64(acc_r2, 32)),
                                  _mm256_mul_epu32(_mm256_srli_epi64(tail2, 32), acc_r2)),
                 32));
-        const __m256i tail3_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - j)),
-                                                        _mm256_setr_epi64x(0, 1, 2, 3));
         __m256i tail3 = _mm256_blendv_epi8(
             _mm256_set1_epi64x((long long)(1)),
             _mm256_maskload_epi64((const long long*)(input + i * stride + j + 3 * stride),
-                                  tail3_active),
-            tail3_active);
+                                  tail_lanes),
+            tail_lanes);
         acc_r3 = _mm256_add_epi64(
             _mm256_mul_epu32(tail3, acc_r3),
             _mm256_slli_epi64(

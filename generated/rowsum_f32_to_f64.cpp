@@ -164,58 +164,59 @@ rowsum_f32_to_f64_avx512(const float* input, int64_t rows, int64_t cols, int64_t
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
         if (cols > 15) {
-          __m512 tail0 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_setzero_ps(), _mm512_loadu_ps(input + cols + i * stride - 16));
+          const __mmask16 counted_lanes = (__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16));
+          const __mmask16 tail_lanes = (__mmask16)~counted_lanes;
+          __m512 tail0 = _mm512_mask_blend_ps(tail_lanes, _mm512_setzero_ps(),
+                                              _mm512_loadu_ps(input + cols + i * stride - 16));
           __m512d tail0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 0));
           acc_r0 = _mm512_add_pd(tail0_w0, acc_r0);
           __m512d tail0_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 1));
           acc_r0 = _mm512_add_pd(tail0_w1, acc_r0);
-          __m512 tail1 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_setzero_ps(), _mm512_loadu_ps(input + cols + i * stride + stride - 16));
+          __m512 tail1 =
+              _mm512_mask_blend_ps(tail_lanes, _mm512_setzero_ps(),
+                                   _mm512_loadu_ps(input + cols + i * stride + stride - 16));
           __m512d tail1_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail1, 0));
           acc_r1 = _mm512_add_pd(tail1_w0, acc_r1);
           __m512d tail1_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail1, 1));
           acc_r1 = _mm512_add_pd(tail1_w1, acc_r1);
-          __m512 tail2 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_setzero_ps(), _mm512_loadu_ps(input + cols + i * stride + 2 * stride - 16));
+          __m512 tail2 =
+              _mm512_mask_blend_ps(tail_lanes, _mm512_setzero_ps(),
+                                   _mm512_loadu_ps(input + cols + i * stride + 2 * stride - 16));
           __m512d tail2_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail2, 0));
           acc_r2 = _mm512_add_pd(tail2_w0, acc_r2);
           __m512d tail2_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail2, 1));
           acc_r2 = _mm512_add_pd(tail2_w1, acc_r2);
-          __m512 tail3 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_setzero_ps(), _mm512_loadu_ps(input + cols + i * stride + 3 * stride - 16));
+          __m512 tail3 =
+              _mm512_mask_blend_ps(tail_lanes, _mm512_setzero_ps(),
+                                   _mm512_loadu_ps(input + cols + i * stride + 3 * stride - 16));
           __m512d tail3_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail3, 0));
           acc_r3 = _mm512_add_pd(tail3_w0, acc_r3);
           __m512d tail3_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail3, 1));
           acc_r3 = _mm512_add_pd(tail3_w1, acc_r3);
-          __m512 tail4 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_setzero_ps(), _mm512_loadu_ps(input + cols + i * stride + 4 * stride - 16));
+          __m512 tail4 =
+              _mm512_mask_blend_ps(tail_lanes, _mm512_setzero_ps(),
+                                   _mm512_loadu_ps(input + cols + i * stride + 4 * stride - 16));
           __m512d tail4_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail4, 0));
           acc_r4 = _mm512_add_pd(tail4_w0, acc_r4);
           __m512d tail4_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail4, 1));
           acc_r4 = _mm512_add_pd(tail4_w1, acc_r4);
-          __m512 tail5 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_setzero_ps(), _mm512_loadu_ps(input + cols + i * stride + 5 * stride - 16));
+          __m512 tail5 =
+              _mm512_mask_blend_ps(tail_lanes, _mm512_setzero_ps(),
+                                   _mm512_loadu_ps(input + cols + i * stride + 5 * stride - 16));
           __m512d tail5_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail5, 0));
           acc_r5 = _mm512_add_pd(tail5_w0, acc_r5);
           __m512d tail5_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail5, 1));
           acc_r5 = _mm512_add_pd(tail5_w1, acc_r5);
-          __m512 tail6 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_setzero_ps(), _mm512_loadu_ps(input + cols + i * stride + 6 * stride - 16));
+          __m512 tail6 =
+              _mm512_mask_blend_ps(tail_lanes, _mm512_setzero_ps(),
+                                   _mm512_loadu_ps(input + cols + i * stride + 6 * stride - 16));
           __m512d tail6_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail6, 0));
           acc_r6 = _mm512_add_pd(tail6_w0, acc_r6);
           __m512d tail6_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail6, 1));
           acc_r6 = _mm512_add_pd(tail6_w1, acc_r6);
-          __m512 tail7 = _mm512_mask_blend_ps(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_setzero_ps(), _mm512_loadu_ps(input + cols + i * stride + 7 * stride - 16));
+          __m512 tail7 =
+              _mm512_mask_blend_ps(tail_lanes, _mm512_setzero_ps(),
+                                   _mm512_loadu_ps(input + cols + i * stride + 7 * stride - 16));
           __m512d tail7_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail7, 0));
           acc_r7 = _mm512_add_pd(tail7_w0, acc_r7);
           __m512d tail7_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail7, 1));
@@ -223,57 +224,50 @@ rowsum_f32_to_f64_avx512(const float* input, int64_t rows, int64_t cols, int64_t
         }
         // shorter rows: only their own lanes are read
         if (cols < 16) {
-          __m512 tail0 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
-                                              input + i * stride + j);
+          const __mmask16 tail_lanes = (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j));
+          __m512 tail0 =
+              _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes, input + i * stride + j);
           __m512d tail0_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 0));
           acc_r0 = _mm512_add_pd(tail0_w0, acc_r0);
           __m512d tail0_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail0, 1));
           acc_r0 = _mm512_add_pd(tail0_w1, acc_r0);
-          __m512 tail1 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512 tail1 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes,
                                               input + i * stride + j + stride);
           __m512d tail1_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail1, 0));
           acc_r1 = _mm512_add_pd(tail1_w0, acc_r1);
           __m512d tail1_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail1, 1));
           acc_r1 = _mm512_add_pd(tail1_w1, acc_r1);
-          __m512 tail2 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512 tail2 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes,
                                               input + i * stride + j + 2 * stride);
           __m512d tail2_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail2, 0));
           acc_r2 = _mm512_add_pd(tail2_w0, acc_r2);
           __m512d tail2_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail2, 1));
           acc_r2 = _mm512_add_pd(tail2_w1, acc_r2);
-          __m512 tail3 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512 tail3 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes,
                                               input + i * stride + j + 3 * stride);
           __m512d tail3_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail3, 0));
           acc_r3 = _mm512_add_pd(tail3_w0, acc_r3);
           __m512d tail3_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail3, 1));
           acc_r3 = _mm512_add_pd(tail3_w1, acc_r3);
-          __m512 tail4 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512 tail4 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes,
                                               input + i * stride + j + 4 * stride);
           __m512d tail4_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail4, 0));
           acc_r4 = _mm512_add_pd(tail4_w0, acc_r4);
           __m512d tail4_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail4, 1));
           acc_r4 = _mm512_add_pd(tail4_w1, acc_r4);
-          __m512 tail5 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512 tail5 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes,
                                               input + i * stride + j + 5 * stride);
           __m512d tail5_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail5, 0));
           acc_r5 = _mm512_add_pd(tail5_w0, acc_r5);
           __m512d tail5_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail5, 1));
           acc_r5 = _mm512_add_pd(tail5_w1, acc_r5);
-          __m512 tail6 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512 tail6 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes,
                                               input + i * stride + j + 6 * stride);
           __m512d tail6_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail6, 0));
           acc_r6 = _mm512_add_pd(tail6_w0, acc_r6);
           __m512d tail6_w1 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail6, 1));
           acc_r6 = _mm512_add_pd(tail6_w1, acc_r6);
-          __m512 tail7 = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                              (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512 tail7 = _mm512_mask_loadu_ps(_mm512_setzero_ps(), tail_lanes,
                                               input + i * stride + j + 7 * stride);
           __m512d tail7_w0 = _mm512_cvtps_pd(_mm512_extractf32x8_ps(tail7, 0));
           acc_r7 = _mm512_add_pd(tail7_w0, acc_r7);
@@ -773,42 +767,27 @@ __attribute__((target("avx2"))) void rowsum_f32_to_f64_avx2(const float* input, 
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 tail0 = _mm256_blendv_ps(
-            _mm256_setzero_ps(),
-            _mm256_maskload_ps((const float*)(input + i * stride + j), tail0_active),
-            _mm256_castsi256_ps(tail0_active));
+        const __m256i tail_lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 tail0 = _mm256_maskload_ps((const float*)(input + i * stride + j), tail_lanes);
         __m256d tail0_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail0, 0));
         acc_r0 = _mm256_add_pd(tail0_w0, acc_r0);
         __m256d tail0_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail0, 1));
         acc_r0 = _mm256_add_pd(tail0_w1, acc_r0);
-        const __m256i tail1_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 tail1 = _mm256_blendv_ps(
-            _mm256_setzero_ps(),
-            _mm256_maskload_ps((const float*)(input + i * stride + j + stride), tail1_active),
-            _mm256_castsi256_ps(tail1_active));
+        __m256 tail1 =
+            _mm256_maskload_ps((const float*)(input + i * stride + j + stride), tail_lanes);
         __m256d tail1_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail1, 0));
         acc_r1 = _mm256_add_pd(tail1_w0, acc_r1);
         __m256d tail1_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail1, 1));
         acc_r1 = _mm256_add_pd(tail1_w1, acc_r1);
-        const __m256i tail2_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 tail2 = _mm256_blendv_ps(
-            _mm256_setzero_ps(),
-            _mm256_maskload_ps((const float*)(input + i * stride + j + 2 * stride), tail2_active),
-            _mm256_castsi256_ps(tail2_active));
+        __m256 tail2 =
+            _mm256_maskload_ps((const float*)(input + i * stride + j + 2 * stride), tail_lanes);
         __m256d tail2_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail2, 0));
         acc_r2 = _mm256_add_pd(tail2_w0, acc_r2);
         __m256d tail2_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail2, 1));
         acc_r2 = _mm256_add_pd(tail2_w1, acc_r2);
-        const __m256i tail3_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 tail3 = _mm256_blendv_ps(
-            _mm256_setzero_ps(),
-            _mm256_maskload_ps((const float*)(input + i * stride + j + 3 * stride), tail3_active),
-            _mm256_castsi256_ps(tail3_active));
+        __m256 tail3 =
+            _mm256_maskload_ps((const float*)(input + i * stride + j + 3 * stride), tail_lanes);
         __m256d tail3_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail3, 0));
         acc_r3 = _mm256_add_pd(tail3_w0, acc_r3);
         __m256d tail3_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail3, 1));
@@ -863,12 +842,10 @@ __attribute__((target("avx2"))) void rowsum_f32_to_f64_avx2(const float* input, 
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 tail0 = _mm256_blendv_ps(
-            _mm256_setzero_ps(),
-            _mm256_maskload_ps((const float*)(input + i * stride + j), tail0_active),
-            _mm256_castsi256_ps(tail0_active));
+        __m256 tail0 =
+            _mm256_maskload_ps((const float*)(input + i * stride + j),
+                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
         __m256d tail0_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail0, 0));
         acc1 = _mm256_add_pd(tail0_w0, acc1);
         __m256d tail0_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail0, 1));
@@ -922,12 +899,10 @@ __attribute__((target("avx2"))) void rowsum_f32_to_f64_avx2(const float* input, 
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 tail0 = _mm256_blendv_ps(
-            _mm256_setzero_ps(),
-            _mm256_maskload_ps((const float*)(input + i * stride + j), tail0_active),
-            _mm256_castsi256_ps(tail0_active));
+        __m256 tail0 =
+            _mm256_maskload_ps((const float*)(input + i * stride + j),
+                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
         __m256d tail0_w0 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail0, 0));
         acc1 = _mm256_add_pd(tail0_w0, acc1);
         __m256d tail0_w1 = _mm256_cvtps_pd(_mm256_extractf128_ps(tail0, 1));

@@ -164,65 +164,59 @@ rowsum_i32_to_i64_avx512(const int32_t* input, int64_t rows, int64_t cols, int64
       if (j < cols) {
         // the row holds a whole vector: re-read its last one
         if (cols > 15) {
+          const __mmask16 counted_lanes = (__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16));
+          const __mmask16 tail_lanes = (__mmask16)~counted_lanes;
           __m512i tail0 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_setzero_si512(),
+              tail_lanes, _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + cols + i * stride - 16)));
           __m512i tail0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 0));
           acc_r0 = _mm512_add_epi64(tail0_w0, acc_r0);
           __m512i tail0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 1));
           acc_r0 = _mm512_add_epi64(tail0_w1, acc_r0);
           __m512i tail1 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_setzero_si512(),
+              tail_lanes, _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + stride - 16)));
           __m512i tail1_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail1, 0));
           acc_r1 = _mm512_add_epi64(tail1_w0, acc_r1);
           __m512i tail1_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail1, 1));
           acc_r1 = _mm512_add_epi64(tail1_w1, acc_r1);
           __m512i tail2 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_setzero_si512(),
+              tail_lanes, _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 2 * stride - 16)));
           __m512i tail2_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail2, 0));
           acc_r2 = _mm512_add_epi64(tail2_w0, acc_r2);
           __m512i tail2_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail2, 1));
           acc_r2 = _mm512_add_epi64(tail2_w1, acc_r2);
           __m512i tail3 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_setzero_si512(),
+              tail_lanes, _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 3 * stride - 16)));
           __m512i tail3_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail3, 0));
           acc_r3 = _mm512_add_epi64(tail3_w0, acc_r3);
           __m512i tail3_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail3, 1));
           acc_r3 = _mm512_add_epi64(tail3_w1, acc_r3);
           __m512i tail4 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_setzero_si512(),
+              tail_lanes, _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 4 * stride - 16)));
           __m512i tail4_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail4, 0));
           acc_r4 = _mm512_add_epi64(tail4_w0, acc_r4);
           __m512i tail4_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail4, 1));
           acc_r4 = _mm512_add_epi64(tail4_w1, acc_r4);
           __m512i tail5 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_setzero_si512(),
+              tail_lanes, _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 5 * stride - 16)));
           __m512i tail5_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail5, 0));
           acc_r5 = _mm512_add_epi64(tail5_w0, acc_r5);
           __m512i tail5_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail5, 1));
           acc_r5 = _mm512_add_epi64(tail5_w1, acc_r5);
           __m512i tail6 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_setzero_si512(),
+              tail_lanes, _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 6 * stride - 16)));
           __m512i tail6_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail6, 0));
           acc_r6 = _mm512_add_epi64(tail6_w0, acc_r6);
           __m512i tail6_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail6, 1));
           acc_r6 = _mm512_add_epi64(tail6_w1, acc_r6);
           __m512i tail7 = _mm512_mask_blend_epi32(
-              (__mmask16) ~(__mmask16)_bzhi_u32(~0u, (unsigned)(j - cols + 16)),
-              _mm512_setzero_si512(),
+              tail_lanes, _mm512_setzero_si512(),
               _mm512_loadu_si512((const void*)(input + cols + i * stride + 7 * stride - 16)));
           __m512i tail7_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail7, 0));
           acc_r7 = _mm512_add_epi64(tail7_w0, acc_r7);
@@ -231,57 +225,50 @@ rowsum_i32_to_i64_avx512(const int32_t* input, int64_t rows, int64_t cols, int64
         }
         // shorter rows: only their own lanes are read
         if (cols < 16) {
-          __m512i tail0 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
-                                                  input + i * stride + j);
+          const __mmask16 tail_lanes = (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j));
+          __m512i tail0 =
+              _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes, input + i * stride + j);
           __m512i tail0_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 0));
           acc_r0 = _mm512_add_epi64(tail0_w0, acc_r0);
           __m512i tail0_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail0, 1));
           acc_r0 = _mm512_add_epi64(tail0_w1, acc_r0);
-          __m512i tail1 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512i tail1 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                   input + i * stride + j + stride);
           __m512i tail1_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail1, 0));
           acc_r1 = _mm512_add_epi64(tail1_w0, acc_r1);
           __m512i tail1_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail1, 1));
           acc_r1 = _mm512_add_epi64(tail1_w1, acc_r1);
-          __m512i tail2 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512i tail2 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                   input + i * stride + j + 2 * stride);
           __m512i tail2_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail2, 0));
           acc_r2 = _mm512_add_epi64(tail2_w0, acc_r2);
           __m512i tail2_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail2, 1));
           acc_r2 = _mm512_add_epi64(tail2_w1, acc_r2);
-          __m512i tail3 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512i tail3 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                   input + i * stride + j + 3 * stride);
           __m512i tail3_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail3, 0));
           acc_r3 = _mm512_add_epi64(tail3_w0, acc_r3);
           __m512i tail3_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail3, 1));
           acc_r3 = _mm512_add_epi64(tail3_w1, acc_r3);
-          __m512i tail4 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512i tail4 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                   input + i * stride + j + 4 * stride);
           __m512i tail4_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail4, 0));
           acc_r4 = _mm512_add_epi64(tail4_w0, acc_r4);
           __m512i tail4_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail4, 1));
           acc_r4 = _mm512_add_epi64(tail4_w1, acc_r4);
-          __m512i tail5 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512i tail5 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                   input + i * stride + j + 5 * stride);
           __m512i tail5_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail5, 0));
           acc_r5 = _mm512_add_epi64(tail5_w0, acc_r5);
           __m512i tail5_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail5, 1));
           acc_r5 = _mm512_add_epi64(tail5_w1, acc_r5);
-          __m512i tail6 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512i tail6 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                   input + i * stride + j + 6 * stride);
           __m512i tail6_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail6, 0));
           acc_r6 = _mm512_add_epi64(tail6_w0, acc_r6);
           __m512i tail6_w1 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail6, 1));
           acc_r6 = _mm512_add_epi64(tail6_w1, acc_r6);
-          __m512i tail7 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(),
-                                                  (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - j)),
+          __m512i tail7 = _mm512_mask_loadu_epi32(_mm512_setzero_si512(), tail_lanes,
                                                   input + i * stride + j + 7 * stride);
           __m512i tail7_w0 = _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(tail7, 0));
           acc_r7 = _mm512_add_epi64(tail7_w0, acc_r7);
@@ -780,42 +767,27 @@ __attribute__((target("avx2"))) void rowsum_i32_to_i64_avx2(const int32_t* input
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i tail0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(input + i * stride + j), tail0_active),
-            tail0_active);
+        const __m256i tail_lanes = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256i tail0 = _mm256_maskload_epi32((const int*)(input + i * stride + j), tail_lanes);
         __m256i tail0_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail0, 0));
         acc_r0 = _mm256_add_epi64(tail0_w0, acc_r0);
         __m256i tail0_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail0, 1));
         acc_r0 = _mm256_add_epi64(tail0_w1, acc_r0);
-        const __m256i tail1_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i tail1 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(input + i * stride + j + stride), tail1_active),
-            tail1_active);
+        __m256i tail1 =
+            _mm256_maskload_epi32((const int*)(input + i * stride + j + stride), tail_lanes);
         __m256i tail1_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail1, 0));
         acc_r1 = _mm256_add_epi64(tail1_w0, acc_r1);
         __m256i tail1_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail1, 1));
         acc_r1 = _mm256_add_epi64(tail1_w1, acc_r1);
-        const __m256i tail2_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i tail2 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(input + i * stride + j + 2 * stride), tail2_active),
-            tail2_active);
+        __m256i tail2 =
+            _mm256_maskload_epi32((const int*)(input + i * stride + j + 2 * stride), tail_lanes);
         __m256i tail2_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail2, 0));
         acc_r2 = _mm256_add_epi64(tail2_w0, acc_r2);
         __m256i tail2_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail2, 1));
         acc_r2 = _mm256_add_epi64(tail2_w1, acc_r2);
-        const __m256i tail3_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i tail3 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(input + i * stride + j + 3 * stride), tail3_active),
-            tail3_active);
+        __m256i tail3 =
+            _mm256_maskload_epi32((const int*)(input + i * stride + j + 3 * stride), tail_lanes);
         __m256i tail3_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail3, 0));
         acc_r3 = _mm256_add_epi64(tail3_w0, acc_r3);
         __m256i tail3_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail3, 1));
@@ -872,12 +844,10 @@ __attribute__((target("avx2"))) void rowsum_i32_to_i64_avx2(const int32_t* input
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i tail0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(input + i * stride + j), tail0_active),
-            tail0_active);
+        __m256i tail0 =
+            _mm256_maskload_epi32((const int*)(input + i * stride + j),
+                                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
         __m256i tail0_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail0, 0));
         acc1 = _mm256_add_epi64(tail0_w0, acc1);
         __m256i tail0_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail0, 1));
@@ -935,12 +905,10 @@ __attribute__((target("avx2"))) void rowsum_i32_to_i64_avx2(const int32_t* input
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i tail0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi32((const int*)(input + i * stride + j), tail0_active),
-            tail0_active);
+        __m256i tail0 =
+            _mm256_maskload_epi32((const int*)(input + i * stride + j),
+                                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
         __m256i tail0_w0 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail0, 0));
         acc1 = _mm256_add_epi64(tail0_w0, acc1);
         __m256i tail0_w1 = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(tail0, 1));

@@ -225,68 +225,53 @@ rowsum_i8_avx512_vnni(const int8_t* input, int64_t rows, int64_t cols, int64_t s
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
-                                               input + i * stride + j);
+        const __mmask64 tail_lanes = (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j));
+        __m512i tail0 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes, input + i * stride + j);
         acc_r0 = _mm512_dpbusd_epi32(acc_r0, ones_u8, tail0);
-        __m512i tail1 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+        __m512i tail1 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes,
                                                input + i * stride + j + stride);
         acc_r1 = _mm512_dpbusd_epi32(acc_r1, ones_u8, tail1);
-        __m512i tail2 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+        __m512i tail2 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes,
                                                input + i * stride + j + 2 * stride);
         acc_r2 = _mm512_dpbusd_epi32(acc_r2, ones_u8, tail2);
-        __m512i tail3 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+        __m512i tail3 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes,
                                                input + i * stride + j + 3 * stride);
         acc_r3 = _mm512_dpbusd_epi32(acc_r3, ones_u8, tail3);
-        __m512i tail4 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+        __m512i tail4 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes,
                                                input + i * stride + j + 4 * stride);
         acc_r4 = _mm512_dpbusd_epi32(acc_r4, ones_u8, tail4);
-        __m512i tail5 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+        __m512i tail5 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes,
                                                input + i * stride + j + 5 * stride);
         acc_r5 = _mm512_dpbusd_epi32(acc_r5, ones_u8, tail5);
-        __m512i tail6 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+        __m512i tail6 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes,
                                                input + i * stride + j + 6 * stride);
         acc_r6 = _mm512_dpbusd_epi32(acc_r6, ones_u8, tail6);
-        __m512i tail7 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+        __m512i tail7 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes,
                                                input + i * stride + j + 7 * stride);
         acc_r7 = _mm512_dpbusd_epi32(acc_r7, ones_u8, tail7);
-        __m512i tail8 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+        __m512i tail8 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes,
                                                input + i * stride + j + 8 * stride);
         acc_r8 = _mm512_dpbusd_epi32(acc_r8, ones_u8, tail8);
-        __m512i tail9 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+        __m512i tail9 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes,
                                                input + i * stride + j + 9 * stride);
         acc_r9 = _mm512_dpbusd_epi32(acc_r9, ones_u8, tail9);
-        __m512i tail10 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                                (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+        __m512i tail10 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes,
                                                 input + i * stride + j + 10 * stride);
         acc_r10 = _mm512_dpbusd_epi32(acc_r10, ones_u8, tail10);
-        __m512i tail11 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                                (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+        __m512i tail11 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes,
                                                 input + i * stride + j + 11 * stride);
         acc_r11 = _mm512_dpbusd_epi32(acc_r11, ones_u8, tail11);
-        __m512i tail12 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                                (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+        __m512i tail12 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes,
                                                 input + i * stride + j + 12 * stride);
         acc_r12 = _mm512_dpbusd_epi32(acc_r12, ones_u8, tail12);
-        __m512i tail13 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                                (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+        __m512i tail13 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes,
                                                 input + i * stride + j + 13 * stride);
         acc_r13 = _mm512_dpbusd_epi32(acc_r13, ones_u8, tail13);
-        __m512i tail14 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                                (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+        __m512i tail14 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes,
                                                 input + i * stride + j + 14 * stride);
         acc_r14 = _mm512_dpbusd_epi32(acc_r14, ones_u8, tail14);
-        __m512i tail15 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                                (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+        __m512i tail15 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes,
                                                 input + i * stride + j + 15 * stride);
         acc_r15 = _mm512_dpbusd_epi32(acc_r15, ones_u8, tail15);
       }
@@ -563,83 +548,68 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rows
       }
       // predicated tail: lanes past the row end read the identity
       if (j < cols) {
-        __m512i tail0 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
-                                               input + i * stride + j);
+        const __mmask64 tail_lanes = (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j));
+        __m512i tail0 =
+            _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes, input + i * stride + j);
         acc_r0 = _mm512_add_epi32(
             acc_r0, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail0), ones_i16));
-        __m512i tail1 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+        __m512i tail1 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes,
                                                input + i * stride + j + stride);
         acc_r1 = _mm512_add_epi32(
             acc_r1, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail1), ones_i16));
-        __m512i tail2 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+        __m512i tail2 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes,
                                                input + i * stride + j + 2 * stride);
         acc_r2 = _mm512_add_epi32(
             acc_r2, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail2), ones_i16));
-        __m512i tail3 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+        __m512i tail3 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes,
                                                input + i * stride + j + 3 * stride);
         acc_r3 = _mm512_add_epi32(
             acc_r3, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail3), ones_i16));
-        __m512i tail4 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+        __m512i tail4 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes,
                                                input + i * stride + j + 4 * stride);
         acc_r4 = _mm512_add_epi32(
             acc_r4, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail4), ones_i16));
-        __m512i tail5 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+        __m512i tail5 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes,
                                                input + i * stride + j + 5 * stride);
         acc_r5 = _mm512_add_epi32(
             acc_r5, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail5), ones_i16));
-        __m512i tail6 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+        __m512i tail6 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes,
                                                input + i * stride + j + 6 * stride);
         acc_r6 = _mm512_add_epi32(
             acc_r6, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail6), ones_i16));
-        __m512i tail7 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+        __m512i tail7 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes,
                                                input + i * stride + j + 7 * stride);
         acc_r7 = _mm512_add_epi32(
             acc_r7, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail7), ones_i16));
-        __m512i tail8 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+        __m512i tail8 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes,
                                                input + i * stride + j + 8 * stride);
         acc_r8 = _mm512_add_epi32(
             acc_r8, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail8), ones_i16));
-        __m512i tail9 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                               (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+        __m512i tail9 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes,
                                                input + i * stride + j + 9 * stride);
         acc_r9 = _mm512_add_epi32(
             acc_r9, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail9), ones_i16));
-        __m512i tail10 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                                (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+        __m512i tail10 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes,
                                                 input + i * stride + j + 10 * stride);
         acc_r10 = _mm512_add_epi32(
             acc_r10, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail10), ones_i16));
-        __m512i tail11 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                                (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+        __m512i tail11 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes,
                                                 input + i * stride + j + 11 * stride);
         acc_r11 = _mm512_add_epi32(
             acc_r11, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail11), ones_i16));
-        __m512i tail12 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                                (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+        __m512i tail12 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes,
                                                 input + i * stride + j + 12 * stride);
         acc_r12 = _mm512_add_epi32(
             acc_r12, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail12), ones_i16));
-        __m512i tail13 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                                (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+        __m512i tail13 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes,
                                                 input + i * stride + j + 13 * stride);
         acc_r13 = _mm512_add_epi32(
             acc_r13, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail13), ones_i16));
-        __m512i tail14 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                                (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+        __m512i tail14 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes,
                                                 input + i * stride + j + 14 * stride);
         acc_r14 = _mm512_add_epi32(
             acc_r14, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail14), ones_i16));
-        __m512i tail15 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(),
-                                                (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
+        __m512i tail15 = _mm512_mask_loadu_epi8(_mm512_setzero_si512(), tail_lanes,
                                                 input + i * stride + j + 15 * stride);
         acc_r15 = _mm512_add_epi32(
             acc_r15, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail15), ones_i16));

@@ -257,11 +257,10 @@ __attribute__((target("avx2"))) void rowxor_u32_avx2(const uint32_t* input, int6
     }
     // predicated tail: lanes past the row end read the identity
     if (j < cols) {
-      const __m256i tail0_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
-                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256i tail0 = _mm256_blendv_epi8(
-          _mm256_setzero_si256(),
-          _mm256_maskload_epi32((const int*)(input + i * stride + j), tail0_active), tail0_active);
+      __m256i tail0 =
+          _mm256_maskload_epi32((const int*)(input + i * stride + j),
+                                _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - j)),
+                                                   _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
       acc1 = _mm256_xor_si256(tail0, acc1);
     }
     acc0 = _mm256_xor_si256(acc1, acc0);

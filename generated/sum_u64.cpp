@@ -137,71 +137,66 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void sum_
       if (j < n) {
         // the row holds a whole vector: re-read its last one
         if (n > 7) {
-          __m512i tail0 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)), _mm512_setzero_si512(),
-              _mm512_loadu_si512((const void*)(input + i * n + n - 8)));
+          const __mmask8 counted_lanes = (__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8));
+          const __mmask8 tail_lanes = (__mmask8)~counted_lanes;
+          __m512i tail0 =
+              _mm512_mask_blend_epi64(tail_lanes, _mm512_setzero_si512(),
+                                      _mm512_loadu_si512((const void*)(input + i * n + n - 8)));
           acc_r0 = _mm512_add_epi64(tail0, acc_r0);
-          __m512i tail1 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)), _mm512_setzero_si512(),
-              _mm512_loadu_si512((const void*)(input + i * n + 2 * n - 8)));
+          __m512i tail1 =
+              _mm512_mask_blend_epi64(tail_lanes, _mm512_setzero_si512(),
+                                      _mm512_loadu_si512((const void*)(input + i * n + 2 * n - 8)));
           acc_r1 = _mm512_add_epi64(tail1, acc_r1);
-          __m512i tail2 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)), _mm512_setzero_si512(),
-              _mm512_loadu_si512((const void*)(input + i * n + 3 * n - 8)));
+          __m512i tail2 =
+              _mm512_mask_blend_epi64(tail_lanes, _mm512_setzero_si512(),
+                                      _mm512_loadu_si512((const void*)(input + i * n + 3 * n - 8)));
           acc_r2 = _mm512_add_epi64(tail2, acc_r2);
-          __m512i tail3 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)), _mm512_setzero_si512(),
-              _mm512_loadu_si512((const void*)(input + i * n + 4 * n - 8)));
+          __m512i tail3 =
+              _mm512_mask_blend_epi64(tail_lanes, _mm512_setzero_si512(),
+                                      _mm512_loadu_si512((const void*)(input + i * n + 4 * n - 8)));
           acc_r3 = _mm512_add_epi64(tail3, acc_r3);
-          __m512i tail4 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)), _mm512_setzero_si512(),
-              _mm512_loadu_si512((const void*)(input + i * n + 5 * n - 8)));
+          __m512i tail4 =
+              _mm512_mask_blend_epi64(tail_lanes, _mm512_setzero_si512(),
+                                      _mm512_loadu_si512((const void*)(input + i * n + 5 * n - 8)));
           acc_r4 = _mm512_add_epi64(tail4, acc_r4);
-          __m512i tail5 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)), _mm512_setzero_si512(),
-              _mm512_loadu_si512((const void*)(input + i * n + 6 * n - 8)));
+          __m512i tail5 =
+              _mm512_mask_blend_epi64(tail_lanes, _mm512_setzero_si512(),
+                                      _mm512_loadu_si512((const void*)(input + i * n + 6 * n - 8)));
           acc_r5 = _mm512_add_epi64(tail5, acc_r5);
-          __m512i tail6 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)), _mm512_setzero_si512(),
-              _mm512_loadu_si512((const void*)(input + i * n + 7 * n - 8)));
+          __m512i tail6 =
+              _mm512_mask_blend_epi64(tail_lanes, _mm512_setzero_si512(),
+                                      _mm512_loadu_si512((const void*)(input + i * n + 7 * n - 8)));
           acc_r6 = _mm512_add_epi64(tail6, acc_r6);
-          __m512i tail7 = _mm512_mask_blend_epi64(
-              (__mmask8) ~(__mmask8)_bzhi_u32(~0u, (unsigned)(j - n + 8)), _mm512_setzero_si512(),
-              _mm512_loadu_si512((const void*)(input + i * n + 8 * n - 8)));
+          __m512i tail7 =
+              _mm512_mask_blend_epi64(tail_lanes, _mm512_setzero_si512(),
+                                      _mm512_loadu_si512((const void*)(input + i * n + 8 * n - 8)));
           acc_r7 = _mm512_add_epi64(tail7, acc_r7);
         }
         // shorter rows: only their own lanes are read
         if (n < 8) {
-          __m512i tail0 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                  (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
-                                                  input + i * n + j);
+          const __mmask8 tail_lanes = (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j));
+          __m512i tail0 =
+              _mm512_mask_loadu_epi64(_mm512_setzero_si512(), tail_lanes, input + i * n + j);
           acc_r0 = _mm512_add_epi64(tail0, acc_r0);
-          __m512i tail1 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                  (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
-                                                  input + i * n + j + n);
+          __m512i tail1 =
+              _mm512_mask_loadu_epi64(_mm512_setzero_si512(), tail_lanes, input + i * n + j + n);
           acc_r1 = _mm512_add_epi64(tail1, acc_r1);
-          __m512i tail2 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                  (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
+          __m512i tail2 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), tail_lanes,
                                                   input + i * n + j + 2 * n);
           acc_r2 = _mm512_add_epi64(tail2, acc_r2);
-          __m512i tail3 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                  (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
+          __m512i tail3 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), tail_lanes,
                                                   input + i * n + j + 3 * n);
           acc_r3 = _mm512_add_epi64(tail3, acc_r3);
-          __m512i tail4 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                  (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
+          __m512i tail4 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), tail_lanes,
                                                   input + i * n + j + 4 * n);
           acc_r4 = _mm512_add_epi64(tail4, acc_r4);
-          __m512i tail5 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                  (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
+          __m512i tail5 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), tail_lanes,
                                                   input + i * n + j + 5 * n);
           acc_r5 = _mm512_add_epi64(tail5, acc_r5);
-          __m512i tail6 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                  (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
+          __m512i tail6 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), tail_lanes,
                                                   input + i * n + j + 6 * n);
           acc_r6 = _mm512_add_epi64(tail6, acc_r6);
-          __m512i tail7 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                  (__mmask8)_bzhi_u32(~0u, (unsigned)(n - j)),
+          __m512i tail7 = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), tail_lanes,
                                                   input + i * n + j + 7 * n);
           acc_r7 = _mm512_add_epi64(tail7, acc_r7);
         }
@@ -556,33 +551,18 @@ __attribute__((target("avx2"))) void sum_u64_avx2(const uint64_t* input, int64_t
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
-        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - j)),
-                                                        _mm256_setr_epi64x(0, 1, 2, 3));
-        __m256i tail0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi64((const long long*)(input + i * n + j), tail0_active),
-            tail0_active);
+        const __m256i tail_lanes = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - j)),
+                                                      _mm256_setr_epi64x(0, 1, 2, 3));
+        __m256i tail0 = _mm256_maskload_epi64((const long long*)(input + i * n + j), tail_lanes);
         acc_r0 = _mm256_add_epi64(tail0, acc_r0);
-        const __m256i tail1_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - j)),
-                                                        _mm256_setr_epi64x(0, 1, 2, 3));
-        __m256i tail1 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi64((const long long*)(input + i * n + j + n), tail1_active),
-            tail1_active);
+        __m256i tail1 =
+            _mm256_maskload_epi64((const long long*)(input + i * n + j + n), tail_lanes);
         acc_r1 = _mm256_add_epi64(tail1, acc_r1);
-        const __m256i tail2_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - j)),
-                                                        _mm256_setr_epi64x(0, 1, 2, 3));
-        __m256i tail2 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi64((const long long*)(input + i * n + j + 2 * n), tail2_active),
-            tail2_active);
+        __m256i tail2 =
+            _mm256_maskload_epi64((const long long*)(input + i * n + j + 2 * n), tail_lanes);
         acc_r2 = _mm256_add_epi64(tail2, acc_r2);
-        const __m256i tail3_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - j)),
-                                                        _mm256_setr_epi64x(0, 1, 2, 3));
-        __m256i tail3 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi64((const long long*)(input + i * n + j + 3 * n), tail3_active),
-            tail3_active);
+        __m256i tail3 =
+            _mm256_maskload_epi64((const long long*)(input + i * n + j + 3 * n), tail_lanes);
         acc_r3 = _mm256_add_epi64(tail3, acc_r3);
       }
       __m256i fold0_0 = _mm256_add_epi64(_mm256_permute2x128_si256(acc_r0, acc_r2, 0x20),
@@ -616,12 +596,10 @@ __attribute__((target("avx2"))) void sum_u64_avx2(const uint64_t* input, int64_t
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
-        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - j)),
-                                                        _mm256_setr_epi64x(0, 1, 2, 3));
-        __m256i tail0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi64((const long long*)(input + i * n + j), tail0_active),
-            tail0_active);
+        __m256i tail0 =
+            _mm256_maskload_epi64((const long long*)(input + i * n + j),
+                                  _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - j)),
+                                                     _mm256_setr_epi64x(0, 1, 2, 3)));
         acc1 = _mm256_add_epi64(tail0, acc1);
       }
       acc0 = _mm256_add_epi64(acc1, acc0);
@@ -656,12 +634,10 @@ __attribute__((target("avx2"))) void sum_u64_avx2(const uint64_t* input, int64_t
       }
       // predicated tail: lanes past the row end read the identity
       if (j < n) {
-        const __m256i tail0_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - j)),
-                                                        _mm256_setr_epi64x(0, 1, 2, 3));
-        __m256i tail0 = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi64((const long long*)(input + i * n + j), tail0_active),
-            tail0_active);
+        __m256i tail0 =
+            _mm256_maskload_epi64((const long long*)(input + i * n + j),
+                                  _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - j)),
+                                                     _mm256_setr_epi64x(0, 1, 2, 3)));
         acc1 = _mm256_add_epi64(tail0, acc1);
       }
       acc0 = _mm256_add_epi64(acc1, acc0);

@@ -60,10 +60,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void time
     __m512 t0 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i), k0);
     _mm512_storeu_ps(out0 + i, t0);
   }
-  __m512 A_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                         (__mmask16)_bzhi_u32(~0u, (unsigned)(kCols - i)), in0 + i);
+  const __mmask16 active = (__mmask16)_bzhi_u32(~0u, (unsigned)(kCols - i));
+  __m512 A_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(), active, in0 + i);
   __m512 t1_tail = _mm512_mul_ps(A_v_tail, k0);
-  _mm512_mask_storeu_ps(out0 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(kCols - i)), t1_tail);
+  _mm512_mask_storeu_ps(out0 + i, active, t1_tail);
 }
 #endif
 
@@ -115,16 +115,11 @@ __attribute__((target("avx2"))) void times_two_60_avx2(const float* in0, float* 
     __m256 t1 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i), k0);
     _mm256_storeu_ps(out0 + i, t1);
   }
-  const __m256i A_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(kCols - i)),
-                                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-  __m256 A_v_tail = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                     _mm256_maskload_ps((const float*)(in0 + i), A_v_tail_active),
-                                     _mm256_castsi256_ps(A_v_tail_active));
+  const __m256i active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(kCols - i)),
+                                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  __m256 A_v_tail = _mm256_maskload_ps((const float*)(in0 + i), active);
   __m256 t2_tail = _mm256_mul_ps(A_v_tail, k0);
-  _mm256_maskstore_ps((float*)(out0 + i),
-                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(kCols - i)),
-                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                      t2_tail);
+  _mm256_maskstore_ps((float*)(out0 + i), active, t2_tail);
 }
 #endif
 

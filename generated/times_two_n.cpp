@@ -126,10 +126,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void time
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    __m512 A_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                           (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), in0 + i);
+    const __mmask16 active = (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i));
+    __m512 A_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(), active, in0 + i);
     __m512 t2_tail = _mm512_mul_ps(A_v_tail, k0);
-    _mm512_mask_storeu_ps(out0 + i, (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i)), t2_tail);
+    _mm512_mask_storeu_ps(out0 + i, active, t2_tail);
   }
 }
 #endif
@@ -185,16 +185,11 @@ __attribute__((target("avx2"))) void times_two_n_avx2(const float* in0, int64_t 
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    const __m256i A_v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    __m256 A_v_tail = _mm256_blendv_ps(_mm256_setzero_ps(),
-                                       _mm256_maskload_ps((const float*)(in0 + i), A_v_tail_active),
-                                       _mm256_castsi256_ps(A_v_tail_active));
+    const __m256i active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    __m256 A_v_tail = _mm256_maskload_ps((const float*)(in0 + i), active);
     __m256 t2_tail = _mm256_mul_ps(A_v_tail, k0);
-    _mm256_maskstore_ps((float*)(out0 + i),
-                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        t2_tail);
+    _mm256_maskstore_ps((float*)(out0 + i), active, t2_tail);
   }
 }
 #endif

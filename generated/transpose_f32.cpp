@@ -246,9 +246,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
       }
       // the rest: one partial vector
       if (k < rows) {
-        __m512 v_tail = _mm512_mask_loadu_ps(
-            _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(rows - k)), input + k);
-        _mm512_mask_storeu_ps(output + k, (__mmask16)_bzhi_u32(~0u, (unsigned)(rows - k)), v_tail);
+        const __mmask16 rest = (__mmask16)_bzhi_u32(~0u, (unsigned)(rows - k));
+        __m512 v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(), rest, input + k);
+        _mm512_mask_storeu_ps(output + k, rest, v_tail);
       }
     }
     // strided: gathered
@@ -316,10 +316,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
         }
         // the rest: one partial vector
         if (k < cols) {
-          __m512 v_tail = _mm512_mask_loadu_ps(
-              _mm512_setzero_ps(), (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - k)), input + k);
-          _mm512_mask_storeu_ps(output + k, (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - k)),
-                                v_tail);
+          const __mmask16 rest = (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - k));
+          __m512 v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(), rest, input + k);
+          _mm512_mask_storeu_ps(output + k, rest, v_tail);
         }
       }
       if (out_stride != 1) {
@@ -426,52 +425,45 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
               if (i_small < i_end_small) {
                 int64_t edge_in_r_small = i_small * stride + j_small;
                 int64_t edge_out_r_small = i_small + j_small * out_stride;
+                const __mmask8 in_cols_r = (__mmask8)simdgen_lanes_below(cols - j_small, 8);
                 __m256 row0_r = _mm256_setzero_ps();
                 if (i_small < rows) {
-                  row0_r = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
-                                                input + edge_in_r_small);
+                  row0_r =
+                      _mm256_mask_loadu_ps(_mm256_setzero_ps(), in_cols_r, input + edge_in_r_small);
                 }
                 __m256 row1_r = _mm256_setzero_ps();
                 if (i_small + 1 < rows) {
-                  row1_r = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                  row1_r = _mm256_mask_loadu_ps(_mm256_setzero_ps(), in_cols_r,
                                                 input + edge_in_r_small + stride);
                 }
                 __m256 row2_r = _mm256_setzero_ps();
                 if (i_small + 2 < rows) {
-                  row2_r = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                  row2_r = _mm256_mask_loadu_ps(_mm256_setzero_ps(), in_cols_r,
                                                 input + edge_in_r_small + 2 * stride);
                 }
                 __m256 row3_r = _mm256_setzero_ps();
                 if (i_small + 3 < rows) {
-                  row3_r = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                  row3_r = _mm256_mask_loadu_ps(_mm256_setzero_ps(), in_cols_r,
                                                 input + edge_in_r_small + 3 * stride);
                 }
                 __m256 row4_r = _mm256_setzero_ps();
                 if (i_small + 4 < rows) {
-                  row4_r = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                  row4_r = _mm256_mask_loadu_ps(_mm256_setzero_ps(), in_cols_r,
                                                 input + edge_in_r_small + 4 * stride);
                 }
                 __m256 row5_r = _mm256_setzero_ps();
                 if (i_small + 5 < rows) {
-                  row5_r = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                  row5_r = _mm256_mask_loadu_ps(_mm256_setzero_ps(), in_cols_r,
                                                 input + edge_in_r_small + 5 * stride);
                 }
                 __m256 row6_r = _mm256_setzero_ps();
                 if (i_small + 6 < rows) {
-                  row6_r = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                  row6_r = _mm256_mask_loadu_ps(_mm256_setzero_ps(), in_cols_r,
                                                 input + edge_in_r_small + 6 * stride);
                 }
                 __m256 row7_r = _mm256_setzero_ps();
                 if (i_small + 7 < rows) {
-                  row7_r = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                  row7_r = _mm256_mask_loadu_ps(_mm256_setzero_ps(), in_cols_r,
                                                 input + edge_in_r_small + 7 * stride);
                 }
                 // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
@@ -501,37 +493,36 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
                 __m256 col6_r = _mm256_permute2f128_ps(t2_2_r, t2_6_r, 0x31);
                 __m256 col3_r = _mm256_permute2f128_ps(t2_3_r, t2_7_r, 0x20);
                 __m256 col7_r = _mm256_permute2f128_ps(t2_3_r, t2_7_r, 0x31);
+                const __mmask8 in_rows_r = (__mmask8)simdgen_lanes_below(rows - i_small, 8);
                 if (j_small < cols) {
-                  _mm256_mask_storeu_ps(output + edge_out_r_small,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col0_r);
+                  _mm256_mask_storeu_ps(output + edge_out_r_small, in_rows_r, col0_r);
                 }
                 if (j_small + 1 < cols) {
-                  _mm256_mask_storeu_ps(output + edge_out_r_small + out_stride,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col1_r);
+                  _mm256_mask_storeu_ps(output + edge_out_r_small + out_stride, in_rows_r, col1_r);
                 }
                 if (j_small + 2 < cols) {
-                  _mm256_mask_storeu_ps(output + edge_out_r_small + 2 * out_stride,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col2_r);
+                  _mm256_mask_storeu_ps(output + edge_out_r_small + 2 * out_stride, in_rows_r,
+                                        col2_r);
                 }
                 if (j_small + 3 < cols) {
-                  _mm256_mask_storeu_ps(output + edge_out_r_small + 3 * out_stride,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col3_r);
+                  _mm256_mask_storeu_ps(output + edge_out_r_small + 3 * out_stride, in_rows_r,
+                                        col3_r);
                 }
                 if (j_small + 4 < cols) {
-                  _mm256_mask_storeu_ps(output + edge_out_r_small + 4 * out_stride,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col4_r);
+                  _mm256_mask_storeu_ps(output + edge_out_r_small + 4 * out_stride, in_rows_r,
+                                        col4_r);
                 }
                 if (j_small + 5 < cols) {
-                  _mm256_mask_storeu_ps(output + edge_out_r_small + 5 * out_stride,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col5_r);
+                  _mm256_mask_storeu_ps(output + edge_out_r_small + 5 * out_stride, in_rows_r,
+                                        col5_r);
                 }
                 if (j_small + 6 < cols) {
-                  _mm256_mask_storeu_ps(output + edge_out_r_small + 6 * out_stride,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col6_r);
+                  _mm256_mask_storeu_ps(output + edge_out_r_small + 6 * out_stride, in_rows_r,
+                                        col6_r);
                 }
                 if (j_small + 7 < cols) {
-                  _mm256_mask_storeu_ps(output + edge_out_r_small + 7 * out_stride,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col7_r);
+                  _mm256_mask_storeu_ps(output + edge_out_r_small + 7 * out_stride, in_rows_r,
+                                        col7_r);
                 }
               }
             }
@@ -542,52 +533,45 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
               for (; i_small < i_end_small; i_small += 8) {
                 int64_t edge_in_c_small = i_small * stride + j_small;
                 int64_t edge_out_c_small = i_small + j_small * out_stride;
+                const __mmask8 in_cols_c = (__mmask8)simdgen_lanes_below(cols - j_small, 8);
                 __m256 row0_c = _mm256_setzero_ps();
                 if (i_small < rows) {
-                  row0_c = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
-                                                input + edge_in_c_small);
+                  row0_c =
+                      _mm256_mask_loadu_ps(_mm256_setzero_ps(), in_cols_c, input + edge_in_c_small);
                 }
                 __m256 row1_c = _mm256_setzero_ps();
                 if (i_small + 1 < rows) {
-                  row1_c = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                  row1_c = _mm256_mask_loadu_ps(_mm256_setzero_ps(), in_cols_c,
                                                 input + edge_in_c_small + stride);
                 }
                 __m256 row2_c = _mm256_setzero_ps();
                 if (i_small + 2 < rows) {
-                  row2_c = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                  row2_c = _mm256_mask_loadu_ps(_mm256_setzero_ps(), in_cols_c,
                                                 input + edge_in_c_small + 2 * stride);
                 }
                 __m256 row3_c = _mm256_setzero_ps();
                 if (i_small + 3 < rows) {
-                  row3_c = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                  row3_c = _mm256_mask_loadu_ps(_mm256_setzero_ps(), in_cols_c,
                                                 input + edge_in_c_small + 3 * stride);
                 }
                 __m256 row4_c = _mm256_setzero_ps();
                 if (i_small + 4 < rows) {
-                  row4_c = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                  row4_c = _mm256_mask_loadu_ps(_mm256_setzero_ps(), in_cols_c,
                                                 input + edge_in_c_small + 4 * stride);
                 }
                 __m256 row5_c = _mm256_setzero_ps();
                 if (i_small + 5 < rows) {
-                  row5_c = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                  row5_c = _mm256_mask_loadu_ps(_mm256_setzero_ps(), in_cols_c,
                                                 input + edge_in_c_small + 5 * stride);
                 }
                 __m256 row6_c = _mm256_setzero_ps();
                 if (i_small + 6 < rows) {
-                  row6_c = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                  row6_c = _mm256_mask_loadu_ps(_mm256_setzero_ps(), in_cols_c,
                                                 input + edge_in_c_small + 6 * stride);
                 }
                 __m256 row7_c = _mm256_setzero_ps();
                 if (i_small + 7 < rows) {
-                  row7_c = _mm256_mask_loadu_ps(_mm256_setzero_ps(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                  row7_c = _mm256_mask_loadu_ps(_mm256_setzero_ps(), in_cols_c,
                                                 input + edge_in_c_small + 7 * stride);
                 }
                 // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
@@ -617,37 +601,36 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
                 __m256 col6_c = _mm256_permute2f128_ps(t2_2_c, t2_6_c, 0x31);
                 __m256 col3_c = _mm256_permute2f128_ps(t2_3_c, t2_7_c, 0x20);
                 __m256 col7_c = _mm256_permute2f128_ps(t2_3_c, t2_7_c, 0x31);
+                const __mmask8 in_rows_c = (__mmask8)simdgen_lanes_below(rows - i_small, 8);
                 if (j_small < cols) {
-                  _mm256_mask_storeu_ps(output + edge_out_c_small,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col0_c);
+                  _mm256_mask_storeu_ps(output + edge_out_c_small, in_rows_c, col0_c);
                 }
                 if (j_small + 1 < cols) {
-                  _mm256_mask_storeu_ps(output + edge_out_c_small + out_stride,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col1_c);
+                  _mm256_mask_storeu_ps(output + edge_out_c_small + out_stride, in_rows_c, col1_c);
                 }
                 if (j_small + 2 < cols) {
-                  _mm256_mask_storeu_ps(output + edge_out_c_small + 2 * out_stride,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col2_c);
+                  _mm256_mask_storeu_ps(output + edge_out_c_small + 2 * out_stride, in_rows_c,
+                                        col2_c);
                 }
                 if (j_small + 3 < cols) {
-                  _mm256_mask_storeu_ps(output + edge_out_c_small + 3 * out_stride,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col3_c);
+                  _mm256_mask_storeu_ps(output + edge_out_c_small + 3 * out_stride, in_rows_c,
+                                        col3_c);
                 }
                 if (j_small + 4 < cols) {
-                  _mm256_mask_storeu_ps(output + edge_out_c_small + 4 * out_stride,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col4_c);
+                  _mm256_mask_storeu_ps(output + edge_out_c_small + 4 * out_stride, in_rows_c,
+                                        col4_c);
                 }
                 if (j_small + 5 < cols) {
-                  _mm256_mask_storeu_ps(output + edge_out_c_small + 5 * out_stride,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col5_c);
+                  _mm256_mask_storeu_ps(output + edge_out_c_small + 5 * out_stride, in_rows_c,
+                                        col5_c);
                 }
                 if (j_small + 6 < cols) {
-                  _mm256_mask_storeu_ps(output + edge_out_c_small + 6 * out_stride,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col6_c);
+                  _mm256_mask_storeu_ps(output + edge_out_c_small + 6 * out_stride, in_rows_c,
+                                        col6_c);
                 }
                 if (j_small + 7 < cols) {
-                  _mm256_mask_storeu_ps(output + edge_out_c_small + 7 * out_stride,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col7_c);
+                  _mm256_mask_storeu_ps(output + edge_out_c_small + 7 * out_stride, in_rows_c,
+                                        col7_c);
                 }
               }
             }
@@ -869,100 +852,85 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
                 if (i_nt < i_end_nt) {
                   int64_t edge_in_r_nt = i_nt * stride + j_nt;
                   int64_t edge_out_r_nt = i_nt + j_nt * out_stride;
+                  const __mmask16 in_cols_r = (__mmask16)simdgen_lanes_below(cols - j_nt, 16);
                   __m512 row0_r = _mm512_setzero_ps();
                   if (i_nt < rows) {
-                    row0_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                  input + edge_in_r_nt);
+                    row0_r =
+                        _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r, input + edge_in_r_nt);
                   }
                   __m512 row1_r = _mm512_setzero_ps();
                   if (i_nt + 1 < rows) {
-                    row1_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                    row1_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r,
                                                   input + edge_in_r_nt + stride);
                   }
                   __m512 row2_r = _mm512_setzero_ps();
                   if (i_nt + 2 < rows) {
-                    row2_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                    row2_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r,
                                                   input + edge_in_r_nt + 2 * stride);
                   }
                   __m512 row3_r = _mm512_setzero_ps();
                   if (i_nt + 3 < rows) {
-                    row3_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                    row3_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r,
                                                   input + edge_in_r_nt + 3 * stride);
                   }
                   __m512 row4_r = _mm512_setzero_ps();
                   if (i_nt + 4 < rows) {
-                    row4_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                    row4_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r,
                                                   input + edge_in_r_nt + 4 * stride);
                   }
                   __m512 row5_r = _mm512_setzero_ps();
                   if (i_nt + 5 < rows) {
-                    row5_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                    row5_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r,
                                                   input + edge_in_r_nt + 5 * stride);
                   }
                   __m512 row6_r = _mm512_setzero_ps();
                   if (i_nt + 6 < rows) {
-                    row6_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                    row6_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r,
                                                   input + edge_in_r_nt + 6 * stride);
                   }
                   __m512 row7_r = _mm512_setzero_ps();
                   if (i_nt + 7 < rows) {
-                    row7_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                    row7_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r,
                                                   input + edge_in_r_nt + 7 * stride);
                   }
                   __m512 row8_r = _mm512_setzero_ps();
                   if (i_nt + 8 < rows) {
-                    row8_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                    row8_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r,
                                                   input + edge_in_r_nt + 8 * stride);
                   }
                   __m512 row9_r = _mm512_setzero_ps();
                   if (i_nt + 9 < rows) {
-                    row9_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                    row9_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r,
                                                   input + edge_in_r_nt + 9 * stride);
                   }
                   __m512 row10_r = _mm512_setzero_ps();
                   if (i_nt + 10 < rows) {
-                    row10_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                    row10_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r,
                                                    input + edge_in_r_nt + 10 * stride);
                   }
                   __m512 row11_r = _mm512_setzero_ps();
                   if (i_nt + 11 < rows) {
-                    row11_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                    row11_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r,
                                                    input + edge_in_r_nt + 11 * stride);
                   }
                   __m512 row12_r = _mm512_setzero_ps();
                   if (i_nt + 12 < rows) {
-                    row12_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                    row12_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r,
                                                    input + edge_in_r_nt + 12 * stride);
                   }
                   __m512 row13_r = _mm512_setzero_ps();
                   if (i_nt + 13 < rows) {
-                    row13_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                    row13_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r,
                                                    input + edge_in_r_nt + 13 * stride);
                   }
                   __m512 row14_r = _mm512_setzero_ps();
                   if (i_nt + 14 < rows) {
-                    row14_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                    row14_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r,
                                                    input + edge_in_r_nt + 14 * stride);
                   }
                   __m512 row15_r = _mm512_setzero_ps();
                   if (i_nt + 15 < rows) {
-                    row15_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                    row15_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r,
                                                    input + edge_in_r_nt + 15 * stride);
                   }
                   // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
@@ -1049,69 +1017,68 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
                   __m512 col14_r = _mm512_shuffle_f32x4(t3_6_r, t3_14_r, 0xDD);
                   __m512 col7_r = _mm512_shuffle_f32x4(t3_7_r, t3_15_r, 0x88);
                   __m512 col15_r = _mm512_shuffle_f32x4(t3_7_r, t3_15_r, 0xDD);
+                  const __mmask16 in_rows_r = (__mmask16)simdgen_lanes_below(rows - i_nt, 16);
                   if (j_nt < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r_nt,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col0_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt, in_rows_r, col0_r);
                   }
                   if (j_nt + 1 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r_nt + out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col1_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt + out_stride, in_rows_r, col1_r);
                   }
                   if (j_nt + 2 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 2 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col2_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 2 * out_stride, in_rows_r,
+                                          col2_r);
                   }
                   if (j_nt + 3 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 3 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col3_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 3 * out_stride, in_rows_r,
+                                          col3_r);
                   }
                   if (j_nt + 4 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 4 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col4_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 4 * out_stride, in_rows_r,
+                                          col4_r);
                   }
                   if (j_nt + 5 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 5 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col5_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 5 * out_stride, in_rows_r,
+                                          col5_r);
                   }
                   if (j_nt + 6 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 6 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col6_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 6 * out_stride, in_rows_r,
+                                          col6_r);
                   }
                   if (j_nt + 7 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 7 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col7_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 7 * out_stride, in_rows_r,
+                                          col7_r);
                   }
                   if (j_nt + 8 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 8 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col8_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 8 * out_stride, in_rows_r,
+                                          col8_r);
                   }
                   if (j_nt + 9 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 9 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col9_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 9 * out_stride, in_rows_r,
+                                          col9_r);
                   }
                   if (j_nt + 10 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 10 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col10_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 10 * out_stride, in_rows_r,
+                                          col10_r);
                   }
                   if (j_nt + 11 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 11 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col11_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 11 * out_stride, in_rows_r,
+                                          col11_r);
                   }
                   if (j_nt + 12 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 12 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col12_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 12 * out_stride, in_rows_r,
+                                          col12_r);
                   }
                   if (j_nt + 13 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 13 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col13_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 13 * out_stride, in_rows_r,
+                                          col13_r);
                   }
                   if (j_nt + 14 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 14 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col14_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 14 * out_stride, in_rows_r,
+                                          col14_r);
                   }
                   if (j_nt + 15 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 15 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col15_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r_nt + 15 * out_stride, in_rows_r,
+                                          col15_r);
                   }
                 }
               }
@@ -1122,100 +1089,85 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
                 for (; i_nt < i_end_nt; i_nt += 16) {
                   int64_t edge_in_c_nt = i_nt * stride + j_nt;
                   int64_t edge_out_c_nt = i_nt + j_nt * out_stride;
+                  const __mmask16 in_cols_c = (__mmask16)simdgen_lanes_below(cols - j_nt, 16);
                   __m512 row0_c = _mm512_setzero_ps();
                   if (i_nt < rows) {
-                    row0_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                                                  input + edge_in_c_nt);
+                    row0_c =
+                        _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c, input + edge_in_c_nt);
                   }
                   __m512 row1_c = _mm512_setzero_ps();
                   if (i_nt + 1 < rows) {
-                    row1_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                    row1_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c,
                                                   input + edge_in_c_nt + stride);
                   }
                   __m512 row2_c = _mm512_setzero_ps();
                   if (i_nt + 2 < rows) {
-                    row2_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                    row2_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c,
                                                   input + edge_in_c_nt + 2 * stride);
                   }
                   __m512 row3_c = _mm512_setzero_ps();
                   if (i_nt + 3 < rows) {
-                    row3_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                    row3_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c,
                                                   input + edge_in_c_nt + 3 * stride);
                   }
                   __m512 row4_c = _mm512_setzero_ps();
                   if (i_nt + 4 < rows) {
-                    row4_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                    row4_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c,
                                                   input + edge_in_c_nt + 4 * stride);
                   }
                   __m512 row5_c = _mm512_setzero_ps();
                   if (i_nt + 5 < rows) {
-                    row5_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                    row5_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c,
                                                   input + edge_in_c_nt + 5 * stride);
                   }
                   __m512 row6_c = _mm512_setzero_ps();
                   if (i_nt + 6 < rows) {
-                    row6_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                    row6_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c,
                                                   input + edge_in_c_nt + 6 * stride);
                   }
                   __m512 row7_c = _mm512_setzero_ps();
                   if (i_nt + 7 < rows) {
-                    row7_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                    row7_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c,
                                                   input + edge_in_c_nt + 7 * stride);
                   }
                   __m512 row8_c = _mm512_setzero_ps();
                   if (i_nt + 8 < rows) {
-                    row8_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                    row8_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c,
                                                   input + edge_in_c_nt + 8 * stride);
                   }
                   __m512 row9_c = _mm512_setzero_ps();
                   if (i_nt + 9 < rows) {
-                    row9_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                    row9_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c,
                                                   input + edge_in_c_nt + 9 * stride);
                   }
                   __m512 row10_c = _mm512_setzero_ps();
                   if (i_nt + 10 < rows) {
-                    row10_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                    row10_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c,
                                                    input + edge_in_c_nt + 10 * stride);
                   }
                   __m512 row11_c = _mm512_setzero_ps();
                   if (i_nt + 11 < rows) {
-                    row11_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                    row11_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c,
                                                    input + edge_in_c_nt + 11 * stride);
                   }
                   __m512 row12_c = _mm512_setzero_ps();
                   if (i_nt + 12 < rows) {
-                    row12_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                    row12_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c,
                                                    input + edge_in_c_nt + 12 * stride);
                   }
                   __m512 row13_c = _mm512_setzero_ps();
                   if (i_nt + 13 < rows) {
-                    row13_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                    row13_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c,
                                                    input + edge_in_c_nt + 13 * stride);
                   }
                   __m512 row14_c = _mm512_setzero_ps();
                   if (i_nt + 14 < rows) {
-                    row14_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                    row14_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c,
                                                    input + edge_in_c_nt + 14 * stride);
                   }
                   __m512 row15_c = _mm512_setzero_ps();
                   if (i_nt + 15 < rows) {
-                    row15_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
+                    row15_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c,
                                                    input + edge_in_c_nt + 15 * stride);
                   }
                   // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
@@ -1302,69 +1254,68 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
                   __m512 col14_c = _mm512_shuffle_f32x4(t3_6_c, t3_14_c, 0xDD);
                   __m512 col7_c = _mm512_shuffle_f32x4(t3_7_c, t3_15_c, 0x88);
                   __m512 col15_c = _mm512_shuffle_f32x4(t3_7_c, t3_15_c, 0xDD);
+                  const __mmask16 in_rows_c = (__mmask16)simdgen_lanes_below(rows - i_nt, 16);
                   if (j_nt < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c_nt,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col0_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt, in_rows_c, col0_c);
                   }
                   if (j_nt + 1 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c_nt + out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col1_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt + out_stride, in_rows_c, col1_c);
                   }
                   if (j_nt + 2 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 2 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col2_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 2 * out_stride, in_rows_c,
+                                          col2_c);
                   }
                   if (j_nt + 3 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 3 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col3_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 3 * out_stride, in_rows_c,
+                                          col3_c);
                   }
                   if (j_nt + 4 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 4 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col4_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 4 * out_stride, in_rows_c,
+                                          col4_c);
                   }
                   if (j_nt + 5 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 5 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col5_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 5 * out_stride, in_rows_c,
+                                          col5_c);
                   }
                   if (j_nt + 6 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 6 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col6_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 6 * out_stride, in_rows_c,
+                                          col6_c);
                   }
                   if (j_nt + 7 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 7 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col7_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 7 * out_stride, in_rows_c,
+                                          col7_c);
                   }
                   if (j_nt + 8 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 8 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col8_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 8 * out_stride, in_rows_c,
+                                          col8_c);
                   }
                   if (j_nt + 9 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 9 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col9_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 9 * out_stride, in_rows_c,
+                                          col9_c);
                   }
                   if (j_nt + 10 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 10 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col10_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 10 * out_stride, in_rows_c,
+                                          col10_c);
                   }
                   if (j_nt + 11 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 11 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col11_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 11 * out_stride, in_rows_c,
+                                          col11_c);
                   }
                   if (j_nt + 12 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 12 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col12_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 12 * out_stride, in_rows_c,
+                                          col12_c);
                   }
                   if (j_nt + 13 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 13 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col13_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 13 * out_stride, in_rows_c,
+                                          col13_c);
                   }
                   if (j_nt + 14 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 14 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col14_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 14 * out_stride, in_rows_c,
+                                          col14_c);
                   }
                   if (j_nt + 15 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 15 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i_nt, 16), col15_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c_nt + 15 * out_stride, in_rows_c,
+                                          col15_c);
                   }
                 }
               }
@@ -1578,100 +1529,85 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
                 if (i < i_end) {
                   int64_t edge_in_r = i * stride + j;
                   int64_t edge_out_r = i + j * out_stride;
+                  const __mmask16 in_cols_r = (__mmask16)simdgen_lanes_below(cols - j, 16);
                   __m512 row0_r = _mm512_setzero_ps();
                   if (i < rows) {
-                    row0_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                  input + edge_in_r);
+                    row0_r =
+                        _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r, input + edge_in_r);
                   }
                   __m512 row1_r = _mm512_setzero_ps();
                   if (i + 1 < rows) {
-                    row1_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                    row1_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r,
                                                   input + edge_in_r + stride);
                   }
                   __m512 row2_r = _mm512_setzero_ps();
                   if (i + 2 < rows) {
-                    row2_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                    row2_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r,
                                                   input + edge_in_r + 2 * stride);
                   }
                   __m512 row3_r = _mm512_setzero_ps();
                   if (i + 3 < rows) {
-                    row3_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                    row3_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r,
                                                   input + edge_in_r + 3 * stride);
                   }
                   __m512 row4_r = _mm512_setzero_ps();
                   if (i + 4 < rows) {
-                    row4_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                    row4_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r,
                                                   input + edge_in_r + 4 * stride);
                   }
                   __m512 row5_r = _mm512_setzero_ps();
                   if (i + 5 < rows) {
-                    row5_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                    row5_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r,
                                                   input + edge_in_r + 5 * stride);
                   }
                   __m512 row6_r = _mm512_setzero_ps();
                   if (i + 6 < rows) {
-                    row6_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                    row6_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r,
                                                   input + edge_in_r + 6 * stride);
                   }
                   __m512 row7_r = _mm512_setzero_ps();
                   if (i + 7 < rows) {
-                    row7_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                    row7_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r,
                                                   input + edge_in_r + 7 * stride);
                   }
                   __m512 row8_r = _mm512_setzero_ps();
                   if (i + 8 < rows) {
-                    row8_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                    row8_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r,
                                                   input + edge_in_r + 8 * stride);
                   }
                   __m512 row9_r = _mm512_setzero_ps();
                   if (i + 9 < rows) {
-                    row9_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                    row9_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r,
                                                   input + edge_in_r + 9 * stride);
                   }
                   __m512 row10_r = _mm512_setzero_ps();
                   if (i + 10 < rows) {
-                    row10_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                    row10_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r,
                                                    input + edge_in_r + 10 * stride);
                   }
                   __m512 row11_r = _mm512_setzero_ps();
                   if (i + 11 < rows) {
-                    row11_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                    row11_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r,
                                                    input + edge_in_r + 11 * stride);
                   }
                   __m512 row12_r = _mm512_setzero_ps();
                   if (i + 12 < rows) {
-                    row12_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                    row12_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r,
                                                    input + edge_in_r + 12 * stride);
                   }
                   __m512 row13_r = _mm512_setzero_ps();
                   if (i + 13 < rows) {
-                    row13_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                    row13_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r,
                                                    input + edge_in_r + 13 * stride);
                   }
                   __m512 row14_r = _mm512_setzero_ps();
                   if (i + 14 < rows) {
-                    row14_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                    row14_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r,
                                                    input + edge_in_r + 14 * stride);
                   }
                   __m512 row15_r = _mm512_setzero_ps();
                   if (i + 15 < rows) {
-                    row15_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                    row15_r = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_r,
                                                    input + edge_in_r + 15 * stride);
                   }
                   // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
@@ -1758,69 +1694,60 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
                   __m512 col14_r = _mm512_shuffle_f32x4(t3_6_r, t3_14_r, 0xDD);
                   __m512 col7_r = _mm512_shuffle_f32x4(t3_7_r, t3_15_r, 0x88);
                   __m512 col15_r = _mm512_shuffle_f32x4(t3_7_r, t3_15_r, 0xDD);
+                  const __mmask16 in_rows_r = (__mmask16)simdgen_lanes_below(rows - i, 16);
                   if (j < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col0_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r, in_rows_r, col0_r);
                   }
                   if (j + 1 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r + out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col1_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r + out_stride, in_rows_r, col1_r);
                   }
                   if (j + 2 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r + 2 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col2_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r + 2 * out_stride, in_rows_r, col2_r);
                   }
                   if (j + 3 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r + 3 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col3_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r + 3 * out_stride, in_rows_r, col3_r);
                   }
                   if (j + 4 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r + 4 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col4_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r + 4 * out_stride, in_rows_r, col4_r);
                   }
                   if (j + 5 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r + 5 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col5_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r + 5 * out_stride, in_rows_r, col5_r);
                   }
                   if (j + 6 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r + 6 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col6_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r + 6 * out_stride, in_rows_r, col6_r);
                   }
                   if (j + 7 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r + 7 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col7_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r + 7 * out_stride, in_rows_r, col7_r);
                   }
                   if (j + 8 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r + 8 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col8_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r + 8 * out_stride, in_rows_r, col8_r);
                   }
                   if (j + 9 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r + 9 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col9_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r + 9 * out_stride, in_rows_r, col9_r);
                   }
                   if (j + 10 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r + 10 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col10_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r + 10 * out_stride, in_rows_r,
+                                          col10_r);
                   }
                   if (j + 11 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r + 11 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col11_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r + 11 * out_stride, in_rows_r,
+                                          col11_r);
                   }
                   if (j + 12 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r + 12 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col12_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r + 12 * out_stride, in_rows_r,
+                                          col12_r);
                   }
                   if (j + 13 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r + 13 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col13_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r + 13 * out_stride, in_rows_r,
+                                          col13_r);
                   }
                   if (j + 14 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r + 14 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col14_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r + 14 * out_stride, in_rows_r,
+                                          col14_r);
                   }
                   if (j + 15 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_r + 15 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col15_r);
+                    _mm512_mask_storeu_ps(output + edge_out_r + 15 * out_stride, in_rows_r,
+                                          col15_r);
                   }
                 }
               }
@@ -1831,100 +1758,85 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
                 for (; i < i_end; i += 16) {
                   int64_t edge_in_c = i * stride + j;
                   int64_t edge_out_c = i + j * out_stride;
+                  const __mmask16 in_cols_c = (__mmask16)simdgen_lanes_below(cols - j, 16);
                   __m512 row0_c = _mm512_setzero_ps();
                   if (i < rows) {
-                    row0_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                  input + edge_in_c);
+                    row0_c =
+                        _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c, input + edge_in_c);
                   }
                   __m512 row1_c = _mm512_setzero_ps();
                   if (i + 1 < rows) {
-                    row1_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                    row1_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c,
                                                   input + edge_in_c + stride);
                   }
                   __m512 row2_c = _mm512_setzero_ps();
                   if (i + 2 < rows) {
-                    row2_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                    row2_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c,
                                                   input + edge_in_c + 2 * stride);
                   }
                   __m512 row3_c = _mm512_setzero_ps();
                   if (i + 3 < rows) {
-                    row3_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                    row3_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c,
                                                   input + edge_in_c + 3 * stride);
                   }
                   __m512 row4_c = _mm512_setzero_ps();
                   if (i + 4 < rows) {
-                    row4_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                    row4_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c,
                                                   input + edge_in_c + 4 * stride);
                   }
                   __m512 row5_c = _mm512_setzero_ps();
                   if (i + 5 < rows) {
-                    row5_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                    row5_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c,
                                                   input + edge_in_c + 5 * stride);
                   }
                   __m512 row6_c = _mm512_setzero_ps();
                   if (i + 6 < rows) {
-                    row6_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                    row6_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c,
                                                   input + edge_in_c + 6 * stride);
                   }
                   __m512 row7_c = _mm512_setzero_ps();
                   if (i + 7 < rows) {
-                    row7_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                    row7_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c,
                                                   input + edge_in_c + 7 * stride);
                   }
                   __m512 row8_c = _mm512_setzero_ps();
                   if (i + 8 < rows) {
-                    row8_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                    row8_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c,
                                                   input + edge_in_c + 8 * stride);
                   }
                   __m512 row9_c = _mm512_setzero_ps();
                   if (i + 9 < rows) {
-                    row9_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                  (__mmask16)simdgen_lanes_below(cols - j, 16),
+                    row9_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c,
                                                   input + edge_in_c + 9 * stride);
                   }
                   __m512 row10_c = _mm512_setzero_ps();
                   if (i + 10 < rows) {
-                    row10_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                    row10_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c,
                                                    input + edge_in_c + 10 * stride);
                   }
                   __m512 row11_c = _mm512_setzero_ps();
                   if (i + 11 < rows) {
-                    row11_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                    row11_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c,
                                                    input + edge_in_c + 11 * stride);
                   }
                   __m512 row12_c = _mm512_setzero_ps();
                   if (i + 12 < rows) {
-                    row12_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                    row12_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c,
                                                    input + edge_in_c + 12 * stride);
                   }
                   __m512 row13_c = _mm512_setzero_ps();
                   if (i + 13 < rows) {
-                    row13_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                    row13_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c,
                                                    input + edge_in_c + 13 * stride);
                   }
                   __m512 row14_c = _mm512_setzero_ps();
                   if (i + 14 < rows) {
-                    row14_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                    row14_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c,
                                                    input + edge_in_c + 14 * stride);
                   }
                   __m512 row15_c = _mm512_setzero_ps();
                   if (i + 15 < rows) {
-                    row15_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                    row15_c = _mm512_mask_loadu_ps(_mm512_setzero_ps(), in_cols_c,
                                                    input + edge_in_c + 15 * stride);
                   }
                   // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_epi32)
@@ -2011,69 +1923,60 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
                   __m512 col14_c = _mm512_shuffle_f32x4(t3_6_c, t3_14_c, 0xDD);
                   __m512 col7_c = _mm512_shuffle_f32x4(t3_7_c, t3_15_c, 0x88);
                   __m512 col15_c = _mm512_shuffle_f32x4(t3_7_c, t3_15_c, 0xDD);
+                  const __mmask16 in_rows_c = (__mmask16)simdgen_lanes_below(rows - i, 16);
                   if (j < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col0_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c, in_rows_c, col0_c);
                   }
                   if (j + 1 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c + out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col1_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c + out_stride, in_rows_c, col1_c);
                   }
                   if (j + 2 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c + 2 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col2_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c + 2 * out_stride, in_rows_c, col2_c);
                   }
                   if (j + 3 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c + 3 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col3_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c + 3 * out_stride, in_rows_c, col3_c);
                   }
                   if (j + 4 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c + 4 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col4_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c + 4 * out_stride, in_rows_c, col4_c);
                   }
                   if (j + 5 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c + 5 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col5_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c + 5 * out_stride, in_rows_c, col5_c);
                   }
                   if (j + 6 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c + 6 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col6_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c + 6 * out_stride, in_rows_c, col6_c);
                   }
                   if (j + 7 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c + 7 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col7_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c + 7 * out_stride, in_rows_c, col7_c);
                   }
                   if (j + 8 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c + 8 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col8_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c + 8 * out_stride, in_rows_c, col8_c);
                   }
                   if (j + 9 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c + 9 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col9_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c + 9 * out_stride, in_rows_c, col9_c);
                   }
                   if (j + 10 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c + 10 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col10_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c + 10 * out_stride, in_rows_c,
+                                          col10_c);
                   }
                   if (j + 11 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c + 11 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col11_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c + 11 * out_stride, in_rows_c,
+                                          col11_c);
                   }
                   if (j + 12 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c + 12 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col12_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c + 12 * out_stride, in_rows_c,
+                                          col12_c);
                   }
                   if (j + 13 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c + 13 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col13_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c + 13 * out_stride, in_rows_c,
+                                          col13_c);
                   }
                   if (j + 14 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c + 14 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col14_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c + 14 * out_stride, in_rows_c,
+                                          col14_c);
                   }
                   if (j + 15 < cols) {
-                    _mm512_mask_storeu_ps(output + edge_out_c + 15 * out_stride,
-                                          (__mmask16)simdgen_lanes_below(rows - i, 16), col15_c);
+                    _mm512_mask_storeu_ps(output + edge_out_c + 15 * out_stride, in_rows_c,
+                                          col15_c);
                   }
                 }
               }
@@ -3154,15 +3057,10 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
       }
       // the rest: one partial vector
       if (k < rows) {
-        const __m256i v_tail_active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(rows - k)),
-                                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 v_tail = _mm256_blendv_ps(
-            _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(input + k), v_tail_active),
-            _mm256_castsi256_ps(v_tail_active));
-        _mm256_maskstore_ps((float*)(output + k),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(rows - k)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            v_tail);
+        const __m256i rest = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(rows - k)),
+                                                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 v_tail = _mm256_maskload_ps((const float*)(input + k), rest);
+        _mm256_maskstore_ps((float*)(output + k), rest, v_tail);
       }
     }
     // strided: gathered
@@ -3215,15 +3113,10 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
         }
         // the rest: one partial vector
         if (k < cols) {
-          const __m256i v_tail_active = _mm256_cmpgt_epi32(
-              _mm256_set1_epi32((int)(cols - k)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 v_tail = _mm256_blendv_ps(
-              _mm256_setzero_ps(), _mm256_maskload_ps((const float*)(input + k), v_tail_active),
-              _mm256_castsi256_ps(v_tail_active));
-          _mm256_maskstore_ps((float*)(output + k),
-                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - k)),
-                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                              v_tail);
+          const __m256i rest = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - k)),
+                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+          __m256 v_tail = _mm256_maskload_ps((const float*)(input + k), rest);
+          _mm256_maskstore_ps((float*)(output + k), rest, v_tail);
         }
       }
       if (out_stride != 1) {
@@ -3523,92 +3416,47 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
                 if (i_nt < i_end_nt) {
                   int64_t edge_in_r_nt = i_nt * stride + j_nt;
                   int64_t edge_out_r_nt = i_nt + j_nt * out_stride;
+                  const __m256i in_cols_r = _mm256_cmpgt_epi32(
+                      _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
+                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                   __m256 row0_r = _mm256_setzero_ps();
                   if (i_nt < rows) {
-                    const __m256i row0_r_active_2 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row0_r = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_r_nt), row0_r_active_2),
-                        _mm256_castsi256_ps(row0_r_active_2));
+                    row0_r = _mm256_maskload_ps((const float*)(input + edge_in_r_nt), in_cols_r);
                   }
                   __m256 row1_r = _mm256_setzero_ps();
                   if (i_nt + 1 < rows) {
-                    const __m256i row1_r_active_2 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row1_r = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_r_nt + stride),
-                                           row1_r_active_2),
-                        _mm256_castsi256_ps(row1_r_active_2));
+                    row1_r = _mm256_maskload_ps((const float*)(input + edge_in_r_nt + stride),
+                                                in_cols_r);
                   }
                   __m256 row2_r = _mm256_setzero_ps();
                   if (i_nt + 2 < rows) {
-                    const __m256i row2_r_active_2 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row2_r = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_r_nt + 2 * stride),
-                                           row2_r_active_2),
-                        _mm256_castsi256_ps(row2_r_active_2));
+                    row2_r = _mm256_maskload_ps((const float*)(input + edge_in_r_nt + 2 * stride),
+                                                in_cols_r);
                   }
                   __m256 row3_r = _mm256_setzero_ps();
                   if (i_nt + 3 < rows) {
-                    const __m256i row3_r_active_2 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row3_r = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_r_nt + 3 * stride),
-                                           row3_r_active_2),
-                        _mm256_castsi256_ps(row3_r_active_2));
+                    row3_r = _mm256_maskload_ps((const float*)(input + edge_in_r_nt + 3 * stride),
+                                                in_cols_r);
                   }
                   __m256 row4_r = _mm256_setzero_ps();
                   if (i_nt + 4 < rows) {
-                    const __m256i row4_r_active_2 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row4_r = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_r_nt + 4 * stride),
-                                           row4_r_active_2),
-                        _mm256_castsi256_ps(row4_r_active_2));
+                    row4_r = _mm256_maskload_ps((const float*)(input + edge_in_r_nt + 4 * stride),
+                                                in_cols_r);
                   }
                   __m256 row5_r = _mm256_setzero_ps();
                   if (i_nt + 5 < rows) {
-                    const __m256i row5_r_active_2 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row5_r = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_r_nt + 5 * stride),
-                                           row5_r_active_2),
-                        _mm256_castsi256_ps(row5_r_active_2));
+                    row5_r = _mm256_maskload_ps((const float*)(input + edge_in_r_nt + 5 * stride),
+                                                in_cols_r);
                   }
                   __m256 row6_r = _mm256_setzero_ps();
                   if (i_nt + 6 < rows) {
-                    const __m256i row6_r_active_2 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row6_r = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_r_nt + 6 * stride),
-                                           row6_r_active_2),
-                        _mm256_castsi256_ps(row6_r_active_2));
+                    row6_r = _mm256_maskload_ps((const float*)(input + edge_in_r_nt + 6 * stride),
+                                                in_cols_r);
                   }
                   __m256 row7_r = _mm256_setzero_ps();
                   if (i_nt + 7 < rows) {
-                    const __m256i row7_r_active_2 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row7_r = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_r_nt + 7 * stride),
-                                           row7_r_active_2),
-                        _mm256_castsi256_ps(row7_r_active_2));
+                    row7_r = _mm256_maskload_ps((const float*)(input + edge_in_r_nt + 7 * stride),
+                                                in_cols_r);
                   }
                   // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
                   __m256 t1_0_r = _mm256_unpacklo_ps(row0_r, row1_r);
@@ -3637,69 +3485,39 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
                   __m256 col6_r = _mm256_permute2f128_ps(t2_2_r, t2_6_r, 0x31);
                   __m256 col3_r = _mm256_permute2f128_ps(t2_3_r, t2_7_r, 0x20);
                   __m256 col7_r = _mm256_permute2f128_ps(t2_3_r, t2_7_r, 0x31);
+                  const __m256i in_rows_r = _mm256_cmpgt_epi32(
+                      _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
+                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                   if (j_nt < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_r_nt),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col0_r);
+                    _mm256_maskstore_ps((float*)(output + edge_out_r_nt), in_rows_r, col0_r);
                   }
                   if (j_nt + 1 < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_r_nt + out_stride),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col1_r);
+                    _mm256_maskstore_ps((float*)(output + edge_out_r_nt + out_stride), in_rows_r,
+                                        col1_r);
                   }
                   if (j_nt + 2 < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_r_nt + 2 * out_stride),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col2_r);
+                    _mm256_maskstore_ps((float*)(output + edge_out_r_nt + 2 * out_stride),
+                                        in_rows_r, col2_r);
                   }
                   if (j_nt + 3 < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_r_nt + 3 * out_stride),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col3_r);
+                    _mm256_maskstore_ps((float*)(output + edge_out_r_nt + 3 * out_stride),
+                                        in_rows_r, col3_r);
                   }
                   if (j_nt + 4 < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_r_nt + 4 * out_stride),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col4_r);
+                    _mm256_maskstore_ps((float*)(output + edge_out_r_nt + 4 * out_stride),
+                                        in_rows_r, col4_r);
                   }
                   if (j_nt + 5 < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_r_nt + 5 * out_stride),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col5_r);
+                    _mm256_maskstore_ps((float*)(output + edge_out_r_nt + 5 * out_stride),
+                                        in_rows_r, col5_r);
                   }
                   if (j_nt + 6 < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_r_nt + 6 * out_stride),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col6_r);
+                    _mm256_maskstore_ps((float*)(output + edge_out_r_nt + 6 * out_stride),
+                                        in_rows_r, col6_r);
                   }
                   if (j_nt + 7 < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_r_nt + 7 * out_stride),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col7_r);
+                    _mm256_maskstore_ps((float*)(output + edge_out_r_nt + 7 * out_stride),
+                                        in_rows_r, col7_r);
                   }
                 }
               }
@@ -3710,92 +3528,47 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
                 for (; i_nt < i_end_nt; i_nt += 8) {
                   int64_t edge_in_c_nt = i_nt * stride + j_nt;
                   int64_t edge_out_c_nt = i_nt + j_nt * out_stride;
+                  const __m256i in_cols_c = _mm256_cmpgt_epi32(
+                      _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
+                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                   __m256 row0_c = _mm256_setzero_ps();
                   if (i_nt < rows) {
-                    const __m256i row0_c_active_2 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row0_c = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_c_nt), row0_c_active_2),
-                        _mm256_castsi256_ps(row0_c_active_2));
+                    row0_c = _mm256_maskload_ps((const float*)(input + edge_in_c_nt), in_cols_c);
                   }
                   __m256 row1_c = _mm256_setzero_ps();
                   if (i_nt + 1 < rows) {
-                    const __m256i row1_c_active_2 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row1_c = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_c_nt + stride),
-                                           row1_c_active_2),
-                        _mm256_castsi256_ps(row1_c_active_2));
+                    row1_c = _mm256_maskload_ps((const float*)(input + edge_in_c_nt + stride),
+                                                in_cols_c);
                   }
                   __m256 row2_c = _mm256_setzero_ps();
                   if (i_nt + 2 < rows) {
-                    const __m256i row2_c_active_2 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row2_c = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_c_nt + 2 * stride),
-                                           row2_c_active_2),
-                        _mm256_castsi256_ps(row2_c_active_2));
+                    row2_c = _mm256_maskload_ps((const float*)(input + edge_in_c_nt + 2 * stride),
+                                                in_cols_c);
                   }
                   __m256 row3_c = _mm256_setzero_ps();
                   if (i_nt + 3 < rows) {
-                    const __m256i row3_c_active_2 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row3_c = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_c_nt + 3 * stride),
-                                           row3_c_active_2),
-                        _mm256_castsi256_ps(row3_c_active_2));
+                    row3_c = _mm256_maskload_ps((const float*)(input + edge_in_c_nt + 3 * stride),
+                                                in_cols_c);
                   }
                   __m256 row4_c = _mm256_setzero_ps();
                   if (i_nt + 4 < rows) {
-                    const __m256i row4_c_active_2 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row4_c = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_c_nt + 4 * stride),
-                                           row4_c_active_2),
-                        _mm256_castsi256_ps(row4_c_active_2));
+                    row4_c = _mm256_maskload_ps((const float*)(input + edge_in_c_nt + 4 * stride),
+                                                in_cols_c);
                   }
                   __m256 row5_c = _mm256_setzero_ps();
                   if (i_nt + 5 < rows) {
-                    const __m256i row5_c_active_2 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row5_c = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_c_nt + 5 * stride),
-                                           row5_c_active_2),
-                        _mm256_castsi256_ps(row5_c_active_2));
+                    row5_c = _mm256_maskload_ps((const float*)(input + edge_in_c_nt + 5 * stride),
+                                                in_cols_c);
                   }
                   __m256 row6_c = _mm256_setzero_ps();
                   if (i_nt + 6 < rows) {
-                    const __m256i row6_c_active_2 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row6_c = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_c_nt + 6 * stride),
-                                           row6_c_active_2),
-                        _mm256_castsi256_ps(row6_c_active_2));
+                    row6_c = _mm256_maskload_ps((const float*)(input + edge_in_c_nt + 6 * stride),
+                                                in_cols_c);
                   }
                   __m256 row7_c = _mm256_setzero_ps();
                   if (i_nt + 7 < rows) {
-                    const __m256i row7_c_active_2 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j_nt, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row7_c = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_c_nt + 7 * stride),
-                                           row7_c_active_2),
-                        _mm256_castsi256_ps(row7_c_active_2));
+                    row7_c = _mm256_maskload_ps((const float*)(input + edge_in_c_nt + 7 * stride),
+                                                in_cols_c);
                   }
                   // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
                   __m256 t1_0_c = _mm256_unpacklo_ps(row0_c, row1_c);
@@ -3824,69 +3597,39 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
                   __m256 col6_c = _mm256_permute2f128_ps(t2_2_c, t2_6_c, 0x31);
                   __m256 col3_c = _mm256_permute2f128_ps(t2_3_c, t2_7_c, 0x20);
                   __m256 col7_c = _mm256_permute2f128_ps(t2_3_c, t2_7_c, 0x31);
+                  const __m256i in_rows_c = _mm256_cmpgt_epi32(
+                      _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
+                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                   if (j_nt < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_c_nt),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col0_c);
+                    _mm256_maskstore_ps((float*)(output + edge_out_c_nt), in_rows_c, col0_c);
                   }
                   if (j_nt + 1 < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_c_nt + out_stride),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col1_c);
+                    _mm256_maskstore_ps((float*)(output + edge_out_c_nt + out_stride), in_rows_c,
+                                        col1_c);
                   }
                   if (j_nt + 2 < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_c_nt + 2 * out_stride),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col2_c);
+                    _mm256_maskstore_ps((float*)(output + edge_out_c_nt + 2 * out_stride),
+                                        in_rows_c, col2_c);
                   }
                   if (j_nt + 3 < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_c_nt + 3 * out_stride),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col3_c);
+                    _mm256_maskstore_ps((float*)(output + edge_out_c_nt + 3 * out_stride),
+                                        in_rows_c, col3_c);
                   }
                   if (j_nt + 4 < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_c_nt + 4 * out_stride),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col4_c);
+                    _mm256_maskstore_ps((float*)(output + edge_out_c_nt + 4 * out_stride),
+                                        in_rows_c, col4_c);
                   }
                   if (j_nt + 5 < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_c_nt + 5 * out_stride),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col5_c);
+                    _mm256_maskstore_ps((float*)(output + edge_out_c_nt + 5 * out_stride),
+                                        in_rows_c, col5_c);
                   }
                   if (j_nt + 6 < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_c_nt + 6 * out_stride),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col6_c);
+                    _mm256_maskstore_ps((float*)(output + edge_out_c_nt + 6 * out_stride),
+                                        in_rows_c, col6_c);
                   }
                   if (j_nt + 7 < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_c_nt + 7 * out_stride),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col7_c);
+                    _mm256_maskstore_ps((float*)(output + edge_out_c_nt + 7 * out_stride),
+                                        in_rows_c, col7_c);
                   }
                 }
               }
@@ -3987,92 +3730,47 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
                 if (i < i_end) {
                   int64_t edge_in_r = i * stride + j;
                   int64_t edge_out_r = i + j * out_stride;
+                  const __m256i in_cols_r =
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                   __m256 row0_r = _mm256_setzero_ps();
                   if (i < rows) {
-                    const __m256i row0_r_active_3 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row0_r = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_r), row0_r_active_3),
-                        _mm256_castsi256_ps(row0_r_active_3));
+                    row0_r = _mm256_maskload_ps((const float*)(input + edge_in_r), in_cols_r);
                   }
                   __m256 row1_r = _mm256_setzero_ps();
                   if (i + 1 < rows) {
-                    const __m256i row1_r_active_3 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row1_r = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_r + stride),
-                                           row1_r_active_3),
-                        _mm256_castsi256_ps(row1_r_active_3));
+                    row1_r =
+                        _mm256_maskload_ps((const float*)(input + edge_in_r + stride), in_cols_r);
                   }
                   __m256 row2_r = _mm256_setzero_ps();
                   if (i + 2 < rows) {
-                    const __m256i row2_r_active_3 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row2_r = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_r + 2 * stride),
-                                           row2_r_active_3),
-                        _mm256_castsi256_ps(row2_r_active_3));
+                    row2_r = _mm256_maskload_ps((const float*)(input + edge_in_r + 2 * stride),
+                                                in_cols_r);
                   }
                   __m256 row3_r = _mm256_setzero_ps();
                   if (i + 3 < rows) {
-                    const __m256i row3_r_active_3 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row3_r = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_r + 3 * stride),
-                                           row3_r_active_3),
-                        _mm256_castsi256_ps(row3_r_active_3));
+                    row3_r = _mm256_maskload_ps((const float*)(input + edge_in_r + 3 * stride),
+                                                in_cols_r);
                   }
                   __m256 row4_r = _mm256_setzero_ps();
                   if (i + 4 < rows) {
-                    const __m256i row4_r_active_3 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row4_r = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_r + 4 * stride),
-                                           row4_r_active_3),
-                        _mm256_castsi256_ps(row4_r_active_3));
+                    row4_r = _mm256_maskload_ps((const float*)(input + edge_in_r + 4 * stride),
+                                                in_cols_r);
                   }
                   __m256 row5_r = _mm256_setzero_ps();
                   if (i + 5 < rows) {
-                    const __m256i row5_r_active_3 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row5_r = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_r + 5 * stride),
-                                           row5_r_active_3),
-                        _mm256_castsi256_ps(row5_r_active_3));
+                    row5_r = _mm256_maskload_ps((const float*)(input + edge_in_r + 5 * stride),
+                                                in_cols_r);
                   }
                   __m256 row6_r = _mm256_setzero_ps();
                   if (i + 6 < rows) {
-                    const __m256i row6_r_active_3 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row6_r = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_r + 6 * stride),
-                                           row6_r_active_3),
-                        _mm256_castsi256_ps(row6_r_active_3));
+                    row6_r = _mm256_maskload_ps((const float*)(input + edge_in_r + 6 * stride),
+                                                in_cols_r);
                   }
                   __m256 row7_r = _mm256_setzero_ps();
                   if (i + 7 < rows) {
-                    const __m256i row7_r_active_3 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row7_r = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_r + 7 * stride),
-                                           row7_r_active_3),
-                        _mm256_castsi256_ps(row7_r_active_3));
+                    row7_r = _mm256_maskload_ps((const float*)(input + edge_in_r + 7 * stride),
+                                                in_cols_r);
                   }
                   // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
                   __m256 t1_0_r = _mm256_unpacklo_ps(row0_r, row1_r);
@@ -4101,69 +3799,39 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
                   __m256 col6_r = _mm256_permute2f128_ps(t2_2_r, t2_6_r, 0x31);
                   __m256 col3_r = _mm256_permute2f128_ps(t2_3_r, t2_7_r, 0x20);
                   __m256 col7_r = _mm256_permute2f128_ps(t2_3_r, t2_7_r, 0x31);
+                  const __m256i in_rows_r =
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                   if (j < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_r),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col0_r);
+                    _mm256_maskstore_ps((float*)(output + edge_out_r), in_rows_r, col0_r);
                   }
                   if (j + 1 < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_r + out_stride),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col1_r);
+                    _mm256_maskstore_ps((float*)(output + edge_out_r + out_stride), in_rows_r,
+                                        col1_r);
                   }
                   if (j + 2 < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_r + 2 * out_stride),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col2_r);
+                    _mm256_maskstore_ps((float*)(output + edge_out_r + 2 * out_stride), in_rows_r,
+                                        col2_r);
                   }
                   if (j + 3 < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_r + 3 * out_stride),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col3_r);
+                    _mm256_maskstore_ps((float*)(output + edge_out_r + 3 * out_stride), in_rows_r,
+                                        col3_r);
                   }
                   if (j + 4 < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_r + 4 * out_stride),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col4_r);
+                    _mm256_maskstore_ps((float*)(output + edge_out_r + 4 * out_stride), in_rows_r,
+                                        col4_r);
                   }
                   if (j + 5 < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_r + 5 * out_stride),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col5_r);
+                    _mm256_maskstore_ps((float*)(output + edge_out_r + 5 * out_stride), in_rows_r,
+                                        col5_r);
                   }
                   if (j + 6 < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_r + 6 * out_stride),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col6_r);
+                    _mm256_maskstore_ps((float*)(output + edge_out_r + 6 * out_stride), in_rows_r,
+                                        col6_r);
                   }
                   if (j + 7 < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_r + 7 * out_stride),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col7_r);
+                    _mm256_maskstore_ps((float*)(output + edge_out_r + 7 * out_stride), in_rows_r,
+                                        col7_r);
                   }
                 }
               }
@@ -4174,92 +3842,47 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
                 for (; i < i_end; i += 8) {
                   int64_t edge_in_c = i * stride + j;
                   int64_t edge_out_c = i + j * out_stride;
+                  const __m256i in_cols_c =
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                   __m256 row0_c = _mm256_setzero_ps();
                   if (i < rows) {
-                    const __m256i row0_c_active_3 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row0_c = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_c), row0_c_active_3),
-                        _mm256_castsi256_ps(row0_c_active_3));
+                    row0_c = _mm256_maskload_ps((const float*)(input + edge_in_c), in_cols_c);
                   }
                   __m256 row1_c = _mm256_setzero_ps();
                   if (i + 1 < rows) {
-                    const __m256i row1_c_active_3 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row1_c = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_c + stride),
-                                           row1_c_active_3),
-                        _mm256_castsi256_ps(row1_c_active_3));
+                    row1_c =
+                        _mm256_maskload_ps((const float*)(input + edge_in_c + stride), in_cols_c);
                   }
                   __m256 row2_c = _mm256_setzero_ps();
                   if (i + 2 < rows) {
-                    const __m256i row2_c_active_3 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row2_c = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_c + 2 * stride),
-                                           row2_c_active_3),
-                        _mm256_castsi256_ps(row2_c_active_3));
+                    row2_c = _mm256_maskload_ps((const float*)(input + edge_in_c + 2 * stride),
+                                                in_cols_c);
                   }
                   __m256 row3_c = _mm256_setzero_ps();
                   if (i + 3 < rows) {
-                    const __m256i row3_c_active_3 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row3_c = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_c + 3 * stride),
-                                           row3_c_active_3),
-                        _mm256_castsi256_ps(row3_c_active_3));
+                    row3_c = _mm256_maskload_ps((const float*)(input + edge_in_c + 3 * stride),
+                                                in_cols_c);
                   }
                   __m256 row4_c = _mm256_setzero_ps();
                   if (i + 4 < rows) {
-                    const __m256i row4_c_active_3 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row4_c = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_c + 4 * stride),
-                                           row4_c_active_3),
-                        _mm256_castsi256_ps(row4_c_active_3));
+                    row4_c = _mm256_maskload_ps((const float*)(input + edge_in_c + 4 * stride),
+                                                in_cols_c);
                   }
                   __m256 row5_c = _mm256_setzero_ps();
                   if (i + 5 < rows) {
-                    const __m256i row5_c_active_3 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row5_c = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_c + 5 * stride),
-                                           row5_c_active_3),
-                        _mm256_castsi256_ps(row5_c_active_3));
+                    row5_c = _mm256_maskload_ps((const float*)(input + edge_in_c + 5 * stride),
+                                                in_cols_c);
                   }
                   __m256 row6_c = _mm256_setzero_ps();
                   if (i + 6 < rows) {
-                    const __m256i row6_c_active_3 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row6_c = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_c + 6 * stride),
-                                           row6_c_active_3),
-                        _mm256_castsi256_ps(row6_c_active_3));
+                    row6_c = _mm256_maskload_ps((const float*)(input + edge_in_c + 6 * stride),
+                                                in_cols_c);
                   }
                   __m256 row7_c = _mm256_setzero_ps();
                   if (i + 7 < rows) {
-                    const __m256i row7_c_active_3 = _mm256_cmpgt_epi32(
-                        _mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                    row7_c = _mm256_blendv_ps(
-                        _mm256_setzero_ps(),
-                        _mm256_maskload_ps((const float*)(input + edge_in_c + 7 * stride),
-                                           row7_c_active_3),
-                        _mm256_castsi256_ps(row7_c_active_3));
+                    row7_c = _mm256_maskload_ps((const float*)(input + edge_in_c + 7 * stride),
+                                                in_cols_c);
                   }
                   // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
                   __m256 t1_0_c = _mm256_unpacklo_ps(row0_c, row1_c);
@@ -4288,69 +3911,39 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
                   __m256 col6_c = _mm256_permute2f128_ps(t2_2_c, t2_6_c, 0x31);
                   __m256 col3_c = _mm256_permute2f128_ps(t2_3_c, t2_7_c, 0x20);
                   __m256 col7_c = _mm256_permute2f128_ps(t2_3_c, t2_7_c, 0x31);
+                  const __m256i in_rows_c =
+                      _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                                         _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                   if (j < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_c),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col0_c);
+                    _mm256_maskstore_ps((float*)(output + edge_out_c), in_rows_c, col0_c);
                   }
                   if (j + 1 < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_c + out_stride),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col1_c);
+                    _mm256_maskstore_ps((float*)(output + edge_out_c + out_stride), in_rows_c,
+                                        col1_c);
                   }
                   if (j + 2 < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_c + 2 * out_stride),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col2_c);
+                    _mm256_maskstore_ps((float*)(output + edge_out_c + 2 * out_stride), in_rows_c,
+                                        col2_c);
                   }
                   if (j + 3 < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_c + 3 * out_stride),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col3_c);
+                    _mm256_maskstore_ps((float*)(output + edge_out_c + 3 * out_stride), in_rows_c,
+                                        col3_c);
                   }
                   if (j + 4 < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_c + 4 * out_stride),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col4_c);
+                    _mm256_maskstore_ps((float*)(output + edge_out_c + 4 * out_stride), in_rows_c,
+                                        col4_c);
                   }
                   if (j + 5 < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_c + 5 * out_stride),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col5_c);
+                    _mm256_maskstore_ps((float*)(output + edge_out_c + 5 * out_stride), in_rows_c,
+                                        col5_c);
                   }
                   if (j + 6 < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_c + 6 * out_stride),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col6_c);
+                    _mm256_maskstore_ps((float*)(output + edge_out_c + 6 * out_stride), in_rows_c,
+                                        col6_c);
                   }
                   if (j + 7 < cols) {
-                    _mm256_maskstore_ps(
-                        (float*)(output + edge_out_c + 7 * out_stride),
-                        _mm256_cmpgt_epi32(
-                            _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        col7_c);
+                    _mm256_maskstore_ps((float*)(output + edge_out_c + 7 * out_stride), in_rows_c,
+                                        col7_c);
                   }
                 }
               }

@@ -249,10 +249,9 @@ transpose_i16_shared_stride_avx512(const int16_t* input, int64_t rows, int64_t c
       }
       // the rest: one partial vector
       if (k < rows) {
-        __m256i v_tail = _mm256_mask_loadu_epi16(
-            _mm256_setzero_si256(), (__mmask16)_bzhi_u32(~0u, (unsigned)(rows - k)), input + k);
-        _mm256_mask_storeu_epi16(output + k, (__mmask16)_bzhi_u32(~0u, (unsigned)(rows - k)),
-                                 v_tail);
+        const __mmask16 rest = (__mmask16)_bzhi_u32(~0u, (unsigned)(rows - k));
+        __m256i v_tail = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), rest, input + k);
+        _mm256_mask_storeu_epi16(output + k, rest, v_tail);
       }
     }
     // strided: gathered
@@ -329,10 +328,9 @@ transpose_i16_shared_stride_avx512(const int16_t* input, int64_t rows, int64_t c
         }
         // the rest: one partial vector
         if (k < cols) {
-          __m256i v_tail = _mm256_mask_loadu_epi16(
-              _mm256_setzero_si256(), (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - k)), input + k);
-          _mm256_mask_storeu_epi16(output + k, (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - k)),
-                                   v_tail);
+          const __mmask16 rest = (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - k));
+          __m256i v_tail = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), rest, input + k);
+          _mm256_mask_storeu_epi16(output + k, rest, v_tail);
         }
       }
       if (stride != 1) {
@@ -446,52 +444,45 @@ transpose_i16_shared_stride_avx512(const int16_t* input, int64_t rows, int64_t c
               if (i_small < i_end_small) {
                 int64_t edge_in_r_small = i_small * stride + j_small;
                 int64_t edge_out_r_small = i_small + j_small * stride;
+                const __mmask8 in_cols_r = (__mmask8)simdgen_lanes_below(cols - j_small, 8);
                 __m128i row0_r = _mm_setzero_si128();
                 if (i_small < rows) {
-                  row0_r = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
-                                                input + edge_in_r_small);
+                  row0_r =
+                      _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_r, input + edge_in_r_small);
                 }
                 __m128i row1_r = _mm_setzero_si128();
                 if (i_small + 1 < rows) {
-                  row1_r = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                  row1_r = _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_r,
                                                 input + edge_in_r_small + stride);
                 }
                 __m128i row2_r = _mm_setzero_si128();
                 if (i_small + 2 < rows) {
-                  row2_r = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                  row2_r = _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_r,
                                                 input + edge_in_r_small + 2 * stride);
                 }
                 __m128i row3_r = _mm_setzero_si128();
                 if (i_small + 3 < rows) {
-                  row3_r = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                  row3_r = _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_r,
                                                 input + edge_in_r_small + 3 * stride);
                 }
                 __m128i row4_r = _mm_setzero_si128();
                 if (i_small + 4 < rows) {
-                  row4_r = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                  row4_r = _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_r,
                                                 input + edge_in_r_small + 4 * stride);
                 }
                 __m128i row5_r = _mm_setzero_si128();
                 if (i_small + 5 < rows) {
-                  row5_r = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                  row5_r = _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_r,
                                                 input + edge_in_r_small + 5 * stride);
                 }
                 __m128i row6_r = _mm_setzero_si128();
                 if (i_small + 6 < rows) {
-                  row6_r = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                  row6_r = _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_r,
                                                 input + edge_in_r_small + 6 * stride);
                 }
                 __m128i row7_r = _mm_setzero_si128();
                 if (i_small + 7 < rows) {
-                  row7_r = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                  row7_r = _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_r,
                                                 input + edge_in_r_small + 7 * stride);
                 }
                 // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
@@ -521,37 +512,30 @@ transpose_i16_shared_stride_avx512(const int16_t* input, int64_t rows, int64_t c
                 __m128i col5_r = _mm_unpackhi_epi64(t2_2_r, t2_6_r);
                 __m128i col6_r = _mm_unpacklo_epi64(t2_3_r, t2_7_r);
                 __m128i col7_r = _mm_unpackhi_epi64(t2_3_r, t2_7_r);
+                const __mmask8 in_rows_r = (__mmask8)simdgen_lanes_below(rows - i_small, 8);
                 if (j_small < cols) {
-                  _mm_mask_storeu_epi16(output + edge_out_r_small,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col0_r);
+                  _mm_mask_storeu_epi16(output + edge_out_r_small, in_rows_r, col0_r);
                 }
                 if (j_small + 1 < cols) {
-                  _mm_mask_storeu_epi16(output + edge_out_r_small + stride,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col1_r);
+                  _mm_mask_storeu_epi16(output + edge_out_r_small + stride, in_rows_r, col1_r);
                 }
                 if (j_small + 2 < cols) {
-                  _mm_mask_storeu_epi16(output + edge_out_r_small + 2 * stride,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col2_r);
+                  _mm_mask_storeu_epi16(output + edge_out_r_small + 2 * stride, in_rows_r, col2_r);
                 }
                 if (j_small + 3 < cols) {
-                  _mm_mask_storeu_epi16(output + edge_out_r_small + 3 * stride,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col3_r);
+                  _mm_mask_storeu_epi16(output + edge_out_r_small + 3 * stride, in_rows_r, col3_r);
                 }
                 if (j_small + 4 < cols) {
-                  _mm_mask_storeu_epi16(output + edge_out_r_small + 4 * stride,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col4_r);
+                  _mm_mask_storeu_epi16(output + edge_out_r_small + 4 * stride, in_rows_r, col4_r);
                 }
                 if (j_small + 5 < cols) {
-                  _mm_mask_storeu_epi16(output + edge_out_r_small + 5 * stride,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col5_r);
+                  _mm_mask_storeu_epi16(output + edge_out_r_small + 5 * stride, in_rows_r, col5_r);
                 }
                 if (j_small + 6 < cols) {
-                  _mm_mask_storeu_epi16(output + edge_out_r_small + 6 * stride,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col6_r);
+                  _mm_mask_storeu_epi16(output + edge_out_r_small + 6 * stride, in_rows_r, col6_r);
                 }
                 if (j_small + 7 < cols) {
-                  _mm_mask_storeu_epi16(output + edge_out_r_small + 7 * stride,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col7_r);
+                  _mm_mask_storeu_epi16(output + edge_out_r_small + 7 * stride, in_rows_r, col7_r);
                 }
               }
             }
@@ -562,52 +546,45 @@ transpose_i16_shared_stride_avx512(const int16_t* input, int64_t rows, int64_t c
               for (; i_small < i_end_small; i_small += 8) {
                 int64_t edge_in_c_small = i_small * stride + j_small;
                 int64_t edge_out_c_small = i_small + j_small * stride;
+                const __mmask8 in_cols_c = (__mmask8)simdgen_lanes_below(cols - j_small, 8);
                 __m128i row0_c = _mm_setzero_si128();
                 if (i_small < rows) {
-                  row0_c = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
-                                                input + edge_in_c_small);
+                  row0_c =
+                      _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_c, input + edge_in_c_small);
                 }
                 __m128i row1_c = _mm_setzero_si128();
                 if (i_small + 1 < rows) {
-                  row1_c = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                  row1_c = _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_c,
                                                 input + edge_in_c_small + stride);
                 }
                 __m128i row2_c = _mm_setzero_si128();
                 if (i_small + 2 < rows) {
-                  row2_c = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                  row2_c = _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_c,
                                                 input + edge_in_c_small + 2 * stride);
                 }
                 __m128i row3_c = _mm_setzero_si128();
                 if (i_small + 3 < rows) {
-                  row3_c = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                  row3_c = _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_c,
                                                 input + edge_in_c_small + 3 * stride);
                 }
                 __m128i row4_c = _mm_setzero_si128();
                 if (i_small + 4 < rows) {
-                  row4_c = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                  row4_c = _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_c,
                                                 input + edge_in_c_small + 4 * stride);
                 }
                 __m128i row5_c = _mm_setzero_si128();
                 if (i_small + 5 < rows) {
-                  row5_c = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                  row5_c = _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_c,
                                                 input + edge_in_c_small + 5 * stride);
                 }
                 __m128i row6_c = _mm_setzero_si128();
                 if (i_small + 6 < rows) {
-                  row6_c = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                  row6_c = _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_c,
                                                 input + edge_in_c_small + 6 * stride);
                 }
                 __m128i row7_c = _mm_setzero_si128();
                 if (i_small + 7 < rows) {
-                  row7_c = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                  row7_c = _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_c,
                                                 input + edge_in_c_small + 7 * stride);
                 }
                 // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
@@ -637,37 +614,30 @@ transpose_i16_shared_stride_avx512(const int16_t* input, int64_t rows, int64_t c
                 __m128i col5_c = _mm_unpackhi_epi64(t2_2_c, t2_6_c);
                 __m128i col6_c = _mm_unpacklo_epi64(t2_3_c, t2_7_c);
                 __m128i col7_c = _mm_unpackhi_epi64(t2_3_c, t2_7_c);
+                const __mmask8 in_rows_c = (__mmask8)simdgen_lanes_below(rows - i_small, 8);
                 if (j_small < cols) {
-                  _mm_mask_storeu_epi16(output + edge_out_c_small,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col0_c);
+                  _mm_mask_storeu_epi16(output + edge_out_c_small, in_rows_c, col0_c);
                 }
                 if (j_small + 1 < cols) {
-                  _mm_mask_storeu_epi16(output + edge_out_c_small + stride,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col1_c);
+                  _mm_mask_storeu_epi16(output + edge_out_c_small + stride, in_rows_c, col1_c);
                 }
                 if (j_small + 2 < cols) {
-                  _mm_mask_storeu_epi16(output + edge_out_c_small + 2 * stride,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col2_c);
+                  _mm_mask_storeu_epi16(output + edge_out_c_small + 2 * stride, in_rows_c, col2_c);
                 }
                 if (j_small + 3 < cols) {
-                  _mm_mask_storeu_epi16(output + edge_out_c_small + 3 * stride,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col3_c);
+                  _mm_mask_storeu_epi16(output + edge_out_c_small + 3 * stride, in_rows_c, col3_c);
                 }
                 if (j_small + 4 < cols) {
-                  _mm_mask_storeu_epi16(output + edge_out_c_small + 4 * stride,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col4_c);
+                  _mm_mask_storeu_epi16(output + edge_out_c_small + 4 * stride, in_rows_c, col4_c);
                 }
                 if (j_small + 5 < cols) {
-                  _mm_mask_storeu_epi16(output + edge_out_c_small + 5 * stride,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col5_c);
+                  _mm_mask_storeu_epi16(output + edge_out_c_small + 5 * stride, in_rows_c, col5_c);
                 }
                 if (j_small + 6 < cols) {
-                  _mm_mask_storeu_epi16(output + edge_out_c_small + 6 * stride,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col6_c);
+                  _mm_mask_storeu_epi16(output + edge_out_c_small + 6 * stride, in_rows_c, col6_c);
                 }
                 if (j_small + 7 < cols) {
-                  _mm_mask_storeu_epi16(output + edge_out_c_small + 7 * stride,
-                                        (__mmask8)simdgen_lanes_below(rows - i_small, 8), col7_c);
+                  _mm_mask_storeu_epi16(output + edge_out_c_small + 7 * stride, in_rows_c, col7_c);
                 }
               }
             }
@@ -868,100 +838,85 @@ transpose_i16_shared_stride_avx512(const int16_t* input, int64_t rows, int64_t c
               if (i < i_end) {
                 int64_t edge_in_r = i * stride + j;
                 int64_t edge_out_r = i + j * stride;
+                const __mmask16 in_cols_r = (__mmask16)simdgen_lanes_below(cols - j, 16);
                 __m256i row0_r = _mm256_setzero_si256();
                 if (i < rows) {
-                  row0_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                   input + edge_in_r);
+                  row0_r =
+                      _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r, input + edge_in_r);
                 }
                 __m256i row1_r = _mm256_setzero_si256();
                 if (i + 1 < rows) {
-                  row1_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                  row1_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
                                                    input + edge_in_r + stride);
                 }
                 __m256i row2_r = _mm256_setzero_si256();
                 if (i + 2 < rows) {
-                  row2_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                  row2_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
                                                    input + edge_in_r + 2 * stride);
                 }
                 __m256i row3_r = _mm256_setzero_si256();
                 if (i + 3 < rows) {
-                  row3_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                  row3_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
                                                    input + edge_in_r + 3 * stride);
                 }
                 __m256i row4_r = _mm256_setzero_si256();
                 if (i + 4 < rows) {
-                  row4_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                  row4_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
                                                    input + edge_in_r + 4 * stride);
                 }
                 __m256i row5_r = _mm256_setzero_si256();
                 if (i + 5 < rows) {
-                  row5_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                  row5_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
                                                    input + edge_in_r + 5 * stride);
                 }
                 __m256i row6_r = _mm256_setzero_si256();
                 if (i + 6 < rows) {
-                  row6_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                  row6_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
                                                    input + edge_in_r + 6 * stride);
                 }
                 __m256i row7_r = _mm256_setzero_si256();
                 if (i + 7 < rows) {
-                  row7_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                  row7_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
                                                    input + edge_in_r + 7 * stride);
                 }
                 __m256i row8_r = _mm256_setzero_si256();
                 if (i + 8 < rows) {
-                  row8_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                  row8_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
                                                    input + edge_in_r + 8 * stride);
                 }
                 __m256i row9_r = _mm256_setzero_si256();
                 if (i + 9 < rows) {
-                  row9_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                  row9_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
                                                    input + edge_in_r + 9 * stride);
                 }
                 __m256i row10_r = _mm256_setzero_si256();
                 if (i + 10 < rows) {
-                  row10_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                    (__mmask16)simdgen_lanes_below(cols - j, 16),
+                  row10_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
                                                     input + edge_in_r + 10 * stride);
                 }
                 __m256i row11_r = _mm256_setzero_si256();
                 if (i + 11 < rows) {
-                  row11_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                    (__mmask16)simdgen_lanes_below(cols - j, 16),
+                  row11_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
                                                     input + edge_in_r + 11 * stride);
                 }
                 __m256i row12_r = _mm256_setzero_si256();
                 if (i + 12 < rows) {
-                  row12_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                    (__mmask16)simdgen_lanes_below(cols - j, 16),
+                  row12_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
                                                     input + edge_in_r + 12 * stride);
                 }
                 __m256i row13_r = _mm256_setzero_si256();
                 if (i + 13 < rows) {
-                  row13_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                    (__mmask16)simdgen_lanes_below(cols - j, 16),
+                  row13_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
                                                     input + edge_in_r + 13 * stride);
                 }
                 __m256i row14_r = _mm256_setzero_si256();
                 if (i + 14 < rows) {
-                  row14_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                    (__mmask16)simdgen_lanes_below(cols - j, 16),
+                  row14_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
                                                     input + edge_in_r + 14 * stride);
                 }
                 __m256i row15_r = _mm256_setzero_si256();
                 if (i + 15 < rows) {
-                  row15_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                    (__mmask16)simdgen_lanes_below(cols - j, 16),
+                  row15_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
                                                     input + edge_in_r + 15 * stride);
                 }
                 // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
@@ -1032,69 +987,54 @@ transpose_i16_shared_stride_avx512(const int16_t* input, int64_t rows, int64_t c
                 __m256i col14_r = _mm256_permute2x128_si256(t3_6_r, t3_14_r, 0x31);
                 __m256i col7_r = _mm256_permute2x128_si256(t3_7_r, t3_15_r, 0x20);
                 __m256i col15_r = _mm256_permute2x128_si256(t3_7_r, t3_15_r, 0x31);
+                const __mmask16 in_rows_r = (__mmask16)simdgen_lanes_below(rows - i, 16);
                 if (j < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_r,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col0_r);
+                  _mm256_mask_storeu_epi16(output + edge_out_r, in_rows_r, col0_r);
                 }
                 if (j + 1 < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_r + stride,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col1_r);
+                  _mm256_mask_storeu_epi16(output + edge_out_r + stride, in_rows_r, col1_r);
                 }
                 if (j + 2 < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_r + 2 * stride,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col2_r);
+                  _mm256_mask_storeu_epi16(output + edge_out_r + 2 * stride, in_rows_r, col2_r);
                 }
                 if (j + 3 < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_r + 3 * stride,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col3_r);
+                  _mm256_mask_storeu_epi16(output + edge_out_r + 3 * stride, in_rows_r, col3_r);
                 }
                 if (j + 4 < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_r + 4 * stride,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col4_r);
+                  _mm256_mask_storeu_epi16(output + edge_out_r + 4 * stride, in_rows_r, col4_r);
                 }
                 if (j + 5 < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_r + 5 * stride,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col5_r);
+                  _mm256_mask_storeu_epi16(output + edge_out_r + 5 * stride, in_rows_r, col5_r);
                 }
                 if (j + 6 < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_r + 6 * stride,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col6_r);
+                  _mm256_mask_storeu_epi16(output + edge_out_r + 6 * stride, in_rows_r, col6_r);
                 }
                 if (j + 7 < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_r + 7 * stride,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col7_r);
+                  _mm256_mask_storeu_epi16(output + edge_out_r + 7 * stride, in_rows_r, col7_r);
                 }
                 if (j + 8 < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_r + 8 * stride,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col8_r);
+                  _mm256_mask_storeu_epi16(output + edge_out_r + 8 * stride, in_rows_r, col8_r);
                 }
                 if (j + 9 < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_r + 9 * stride,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col9_r);
+                  _mm256_mask_storeu_epi16(output + edge_out_r + 9 * stride, in_rows_r, col9_r);
                 }
                 if (j + 10 < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_r + 10 * stride,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col10_r);
+                  _mm256_mask_storeu_epi16(output + edge_out_r + 10 * stride, in_rows_r, col10_r);
                 }
                 if (j + 11 < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_r + 11 * stride,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col11_r);
+                  _mm256_mask_storeu_epi16(output + edge_out_r + 11 * stride, in_rows_r, col11_r);
                 }
                 if (j + 12 < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_r + 12 * stride,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col12_r);
+                  _mm256_mask_storeu_epi16(output + edge_out_r + 12 * stride, in_rows_r, col12_r);
                 }
                 if (j + 13 < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_r + 13 * stride,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col13_r);
+                  _mm256_mask_storeu_epi16(output + edge_out_r + 13 * stride, in_rows_r, col13_r);
                 }
                 if (j + 14 < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_r + 14 * stride,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col14_r);
+                  _mm256_mask_storeu_epi16(output + edge_out_r + 14 * stride, in_rows_r, col14_r);
                 }
                 if (j + 15 < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_r + 15 * stride,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col15_r);
+                  _mm256_mask_storeu_epi16(output + edge_out_r + 15 * stride, in_rows_r, col15_r);
                 }
               }
             }
@@ -1105,100 +1045,85 @@ transpose_i16_shared_stride_avx512(const int16_t* input, int64_t rows, int64_t c
               for (; i < i_end; i += 16) {
                 int64_t edge_in_c = i * stride + j;
                 int64_t edge_out_c = i + j * stride;
+                const __mmask16 in_cols_c = (__mmask16)simdgen_lanes_below(cols - j, 16);
                 __m256i row0_c = _mm256_setzero_si256();
                 if (i < rows) {
-                  row0_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
-                                                   input + edge_in_c);
+                  row0_c =
+                      _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c, input + edge_in_c);
                 }
                 __m256i row1_c = _mm256_setzero_si256();
                 if (i + 1 < rows) {
-                  row1_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                  row1_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
                                                    input + edge_in_c + stride);
                 }
                 __m256i row2_c = _mm256_setzero_si256();
                 if (i + 2 < rows) {
-                  row2_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                  row2_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
                                                    input + edge_in_c + 2 * stride);
                 }
                 __m256i row3_c = _mm256_setzero_si256();
                 if (i + 3 < rows) {
-                  row3_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                  row3_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
                                                    input + edge_in_c + 3 * stride);
                 }
                 __m256i row4_c = _mm256_setzero_si256();
                 if (i + 4 < rows) {
-                  row4_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                  row4_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
                                                    input + edge_in_c + 4 * stride);
                 }
                 __m256i row5_c = _mm256_setzero_si256();
                 if (i + 5 < rows) {
-                  row5_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                  row5_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
                                                    input + edge_in_c + 5 * stride);
                 }
                 __m256i row6_c = _mm256_setzero_si256();
                 if (i + 6 < rows) {
-                  row6_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                  row6_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
                                                    input + edge_in_c + 6 * stride);
                 }
                 __m256i row7_c = _mm256_setzero_si256();
                 if (i + 7 < rows) {
-                  row7_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                  row7_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
                                                    input + edge_in_c + 7 * stride);
                 }
                 __m256i row8_c = _mm256_setzero_si256();
                 if (i + 8 < rows) {
-                  row8_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                  row8_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
                                                    input + edge_in_c + 8 * stride);
                 }
                 __m256i row9_c = _mm256_setzero_si256();
                 if (i + 9 < rows) {
-                  row9_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                   (__mmask16)simdgen_lanes_below(cols - j, 16),
+                  row9_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
                                                    input + edge_in_c + 9 * stride);
                 }
                 __m256i row10_c = _mm256_setzero_si256();
                 if (i + 10 < rows) {
-                  row10_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                    (__mmask16)simdgen_lanes_below(cols - j, 16),
+                  row10_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
                                                     input + edge_in_c + 10 * stride);
                 }
                 __m256i row11_c = _mm256_setzero_si256();
                 if (i + 11 < rows) {
-                  row11_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                    (__mmask16)simdgen_lanes_below(cols - j, 16),
+                  row11_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
                                                     input + edge_in_c + 11 * stride);
                 }
                 __m256i row12_c = _mm256_setzero_si256();
                 if (i + 12 < rows) {
-                  row12_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                    (__mmask16)simdgen_lanes_below(cols - j, 16),
+                  row12_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
                                                     input + edge_in_c + 12 * stride);
                 }
                 __m256i row13_c = _mm256_setzero_si256();
                 if (i + 13 < rows) {
-                  row13_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                    (__mmask16)simdgen_lanes_below(cols - j, 16),
+                  row13_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
                                                     input + edge_in_c + 13 * stride);
                 }
                 __m256i row14_c = _mm256_setzero_si256();
                 if (i + 14 < rows) {
-                  row14_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                    (__mmask16)simdgen_lanes_below(cols - j, 16),
+                  row14_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
                                                     input + edge_in_c + 14 * stride);
                 }
                 __m256i row15_c = _mm256_setzero_si256();
                 if (i + 15 < rows) {
-                  row15_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                    (__mmask16)simdgen_lanes_below(cols - j, 16),
+                  row15_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
                                                     input + edge_in_c + 15 * stride);
                 }
                 // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
@@ -1269,69 +1194,54 @@ transpose_i16_shared_stride_avx512(const int16_t* input, int64_t rows, int64_t c
                 __m256i col14_c = _mm256_permute2x128_si256(t3_6_c, t3_14_c, 0x31);
                 __m256i col7_c = _mm256_permute2x128_si256(t3_7_c, t3_15_c, 0x20);
                 __m256i col15_c = _mm256_permute2x128_si256(t3_7_c, t3_15_c, 0x31);
+                const __mmask16 in_rows_c = (__mmask16)simdgen_lanes_below(rows - i, 16);
                 if (j < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_c,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col0_c);
+                  _mm256_mask_storeu_epi16(output + edge_out_c, in_rows_c, col0_c);
                 }
                 if (j + 1 < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_c + stride,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col1_c);
+                  _mm256_mask_storeu_epi16(output + edge_out_c + stride, in_rows_c, col1_c);
                 }
                 if (j + 2 < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_c + 2 * stride,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col2_c);
+                  _mm256_mask_storeu_epi16(output + edge_out_c + 2 * stride, in_rows_c, col2_c);
                 }
                 if (j + 3 < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_c + 3 * stride,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col3_c);
+                  _mm256_mask_storeu_epi16(output + edge_out_c + 3 * stride, in_rows_c, col3_c);
                 }
                 if (j + 4 < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_c + 4 * stride,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col4_c);
+                  _mm256_mask_storeu_epi16(output + edge_out_c + 4 * stride, in_rows_c, col4_c);
                 }
                 if (j + 5 < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_c + 5 * stride,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col5_c);
+                  _mm256_mask_storeu_epi16(output + edge_out_c + 5 * stride, in_rows_c, col5_c);
                 }
                 if (j + 6 < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_c + 6 * stride,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col6_c);
+                  _mm256_mask_storeu_epi16(output + edge_out_c + 6 * stride, in_rows_c, col6_c);
                 }
                 if (j + 7 < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_c + 7 * stride,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col7_c);
+                  _mm256_mask_storeu_epi16(output + edge_out_c + 7 * stride, in_rows_c, col7_c);
                 }
                 if (j + 8 < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_c + 8 * stride,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col8_c);
+                  _mm256_mask_storeu_epi16(output + edge_out_c + 8 * stride, in_rows_c, col8_c);
                 }
                 if (j + 9 < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_c + 9 * stride,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col9_c);
+                  _mm256_mask_storeu_epi16(output + edge_out_c + 9 * stride, in_rows_c, col9_c);
                 }
                 if (j + 10 < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_c + 10 * stride,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col10_c);
+                  _mm256_mask_storeu_epi16(output + edge_out_c + 10 * stride, in_rows_c, col10_c);
                 }
                 if (j + 11 < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_c + 11 * stride,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col11_c);
+                  _mm256_mask_storeu_epi16(output + edge_out_c + 11 * stride, in_rows_c, col11_c);
                 }
                 if (j + 12 < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_c + 12 * stride,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col12_c);
+                  _mm256_mask_storeu_epi16(output + edge_out_c + 12 * stride, in_rows_c, col12_c);
                 }
                 if (j + 13 < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_c + 13 * stride,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col13_c);
+                  _mm256_mask_storeu_epi16(output + edge_out_c + 13 * stride, in_rows_c, col13_c);
                 }
                 if (j + 14 < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_c + 14 * stride,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col14_c);
+                  _mm256_mask_storeu_epi16(output + edge_out_c + 14 * stride, in_rows_c, col14_c);
                 }
                 if (j + 15 < cols) {
-                  _mm256_mask_storeu_epi16(output + edge_out_c + 15 * stride,
-                                           (__mmask16)simdgen_lanes_below(rows - i, 16), col15_c);
+                  _mm256_mask_storeu_epi16(output + edge_out_c + 15 * stride, in_rows_c, col15_c);
                 }
               }
             }

@@ -240,11 +240,10 @@ transpose_streaming_i16_avx512(const int16_t* input, int64_t batch, int64_t rows
         }
         // the rest: one partial vector
         if (k < rows) {
-          __m256i v_tail = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                   (__mmask16)_bzhi_u32(~0u, (unsigned)(rows - k)),
-                                                   input + b * rows * stride + k);
-          _mm256_mask_storeu_epi16(output + b * out_batch_stride + k,
-                                   (__mmask16)_bzhi_u32(~0u, (unsigned)(rows - k)), v_tail);
+          const __mmask16 rest = (__mmask16)_bzhi_u32(~0u, (unsigned)(rows - k));
+          __m256i v_tail =
+              _mm256_mask_loadu_epi16(_mm256_setzero_si256(), rest, input + b * rows * stride + k);
+          _mm256_mask_storeu_epi16(output + b * out_batch_stride + k, rest, v_tail);
         }
       }
       // strided: gathered
@@ -334,11 +333,10 @@ transpose_streaming_i16_avx512(const int16_t* input, int64_t batch, int64_t rows
           }
           // the rest: one partial vector
           if (k < cols) {
-            __m256i v_tail = _mm256_mask_loadu_epi16(
-                _mm256_setzero_si256(), (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - k)),
-                input + b * rows * stride + k);
-            _mm256_mask_storeu_epi16(output + b * out_batch_stride + k,
-                                     (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - k)), v_tail);
+            const __mmask16 rest = (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - k));
+            __m256i v_tail = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), rest,
+                                                     input + b * rows * stride + k);
+            _mm256_mask_storeu_epi16(output + b * out_batch_stride + k, rest, v_tail);
           }
         }
         if (out_stride != 1) {
@@ -453,52 +451,45 @@ transpose_streaming_i16_avx512(const int16_t* input, int64_t batch, int64_t rows
                 if (i_small < i_end_small) {
                   int64_t edge_in_r_small = b * rows * stride + i_small * stride + j_small;
                   int64_t edge_out_r_small = b * out_batch_stride + i_small + j_small * out_stride;
+                  const __mmask8 in_cols_r = (__mmask8)simdgen_lanes_below(cols - j_small, 8);
                   __m128i row0_r = _mm_setzero_si128();
                   if (i_small < rows) {
-                    row0_r = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                    row0_r = _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_r,
                                                   input + edge_in_r_small);
                   }
                   __m128i row1_r = _mm_setzero_si128();
                   if (i_small + 1 < rows) {
-                    row1_r = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                    row1_r = _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_r,
                                                   input + edge_in_r_small + stride);
                   }
                   __m128i row2_r = _mm_setzero_si128();
                   if (i_small + 2 < rows) {
-                    row2_r = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                    row2_r = _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_r,
                                                   input + edge_in_r_small + 2 * stride);
                   }
                   __m128i row3_r = _mm_setzero_si128();
                   if (i_small + 3 < rows) {
-                    row3_r = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                    row3_r = _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_r,
                                                   input + edge_in_r_small + 3 * stride);
                   }
                   __m128i row4_r = _mm_setzero_si128();
                   if (i_small + 4 < rows) {
-                    row4_r = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                    row4_r = _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_r,
                                                   input + edge_in_r_small + 4 * stride);
                   }
                   __m128i row5_r = _mm_setzero_si128();
                   if (i_small + 5 < rows) {
-                    row5_r = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                    row5_r = _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_r,
                                                   input + edge_in_r_small + 5 * stride);
                   }
                   __m128i row6_r = _mm_setzero_si128();
                   if (i_small + 6 < rows) {
-                    row6_r = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                    row6_r = _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_r,
                                                   input + edge_in_r_small + 6 * stride);
                   }
                   __m128i row7_r = _mm_setzero_si128();
                   if (i_small + 7 < rows) {
-                    row7_r = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                    row7_r = _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_r,
                                                   input + edge_in_r_small + 7 * stride);
                   }
                   // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
@@ -528,37 +519,37 @@ transpose_streaming_i16_avx512(const int16_t* input, int64_t batch, int64_t rows
                   __m128i col5_r = _mm_unpackhi_epi64(t2_2_r, t2_6_r);
                   __m128i col6_r = _mm_unpacklo_epi64(t2_3_r, t2_7_r);
                   __m128i col7_r = _mm_unpackhi_epi64(t2_3_r, t2_7_r);
+                  const __mmask8 in_rows_r = (__mmask8)simdgen_lanes_below(rows - i_small, 8);
                   if (j_small < cols) {
-                    _mm_mask_storeu_epi16(output + edge_out_r_small,
-                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col0_r);
+                    _mm_mask_storeu_epi16(output + edge_out_r_small, in_rows_r, col0_r);
                   }
                   if (j_small + 1 < cols) {
-                    _mm_mask_storeu_epi16(output + edge_out_r_small + out_stride,
-                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col1_r);
+                    _mm_mask_storeu_epi16(output + edge_out_r_small + out_stride, in_rows_r,
+                                          col1_r);
                   }
                   if (j_small + 2 < cols) {
-                    _mm_mask_storeu_epi16(output + edge_out_r_small + 2 * out_stride,
-                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col2_r);
+                    _mm_mask_storeu_epi16(output + edge_out_r_small + 2 * out_stride, in_rows_r,
+                                          col2_r);
                   }
                   if (j_small + 3 < cols) {
-                    _mm_mask_storeu_epi16(output + edge_out_r_small + 3 * out_stride,
-                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col3_r);
+                    _mm_mask_storeu_epi16(output + edge_out_r_small + 3 * out_stride, in_rows_r,
+                                          col3_r);
                   }
                   if (j_small + 4 < cols) {
-                    _mm_mask_storeu_epi16(output + edge_out_r_small + 4 * out_stride,
-                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col4_r);
+                    _mm_mask_storeu_epi16(output + edge_out_r_small + 4 * out_stride, in_rows_r,
+                                          col4_r);
                   }
                   if (j_small + 5 < cols) {
-                    _mm_mask_storeu_epi16(output + edge_out_r_small + 5 * out_stride,
-                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col5_r);
+                    _mm_mask_storeu_epi16(output + edge_out_r_small + 5 * out_stride, in_rows_r,
+                                          col5_r);
                   }
                   if (j_small + 6 < cols) {
-                    _mm_mask_storeu_epi16(output + edge_out_r_small + 6 * out_stride,
-                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col6_r);
+                    _mm_mask_storeu_epi16(output + edge_out_r_small + 6 * out_stride, in_rows_r,
+                                          col6_r);
                   }
                   if (j_small + 7 < cols) {
-                    _mm_mask_storeu_epi16(output + edge_out_r_small + 7 * out_stride,
-                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col7_r);
+                    _mm_mask_storeu_epi16(output + edge_out_r_small + 7 * out_stride, in_rows_r,
+                                          col7_r);
                   }
                 }
               }
@@ -569,52 +560,45 @@ transpose_streaming_i16_avx512(const int16_t* input, int64_t batch, int64_t rows
                 for (; i_small < i_end_small; i_small += 8) {
                   int64_t edge_in_c_small = b * rows * stride + i_small * stride + j_small;
                   int64_t edge_out_c_small = b * out_batch_stride + i_small + j_small * out_stride;
+                  const __mmask8 in_cols_c = (__mmask8)simdgen_lanes_below(cols - j_small, 8);
                   __m128i row0_c = _mm_setzero_si128();
                   if (i_small < rows) {
-                    row0_c = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                    row0_c = _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_c,
                                                   input + edge_in_c_small);
                   }
                   __m128i row1_c = _mm_setzero_si128();
                   if (i_small + 1 < rows) {
-                    row1_c = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                    row1_c = _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_c,
                                                   input + edge_in_c_small + stride);
                   }
                   __m128i row2_c = _mm_setzero_si128();
                   if (i_small + 2 < rows) {
-                    row2_c = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                    row2_c = _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_c,
                                                   input + edge_in_c_small + 2 * stride);
                   }
                   __m128i row3_c = _mm_setzero_si128();
                   if (i_small + 3 < rows) {
-                    row3_c = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                    row3_c = _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_c,
                                                   input + edge_in_c_small + 3 * stride);
                   }
                   __m128i row4_c = _mm_setzero_si128();
                   if (i_small + 4 < rows) {
-                    row4_c = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                    row4_c = _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_c,
                                                   input + edge_in_c_small + 4 * stride);
                   }
                   __m128i row5_c = _mm_setzero_si128();
                   if (i_small + 5 < rows) {
-                    row5_c = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                    row5_c = _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_c,
                                                   input + edge_in_c_small + 5 * stride);
                   }
                   __m128i row6_c = _mm_setzero_si128();
                   if (i_small + 6 < rows) {
-                    row6_c = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                    row6_c = _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_c,
                                                   input + edge_in_c_small + 6 * stride);
                   }
                   __m128i row7_c = _mm_setzero_si128();
                   if (i_small + 7 < rows) {
-                    row7_c = _mm_mask_loadu_epi16(_mm_setzero_si128(),
-                                                  (__mmask8)simdgen_lanes_below(cols - j_small, 8),
+                    row7_c = _mm_mask_loadu_epi16(_mm_setzero_si128(), in_cols_c,
                                                   input + edge_in_c_small + 7 * stride);
                   }
                   // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
@@ -644,37 +628,37 @@ transpose_streaming_i16_avx512(const int16_t* input, int64_t batch, int64_t rows
                   __m128i col5_c = _mm_unpackhi_epi64(t2_2_c, t2_6_c);
                   __m128i col6_c = _mm_unpacklo_epi64(t2_3_c, t2_7_c);
                   __m128i col7_c = _mm_unpackhi_epi64(t2_3_c, t2_7_c);
+                  const __mmask8 in_rows_c = (__mmask8)simdgen_lanes_below(rows - i_small, 8);
                   if (j_small < cols) {
-                    _mm_mask_storeu_epi16(output + edge_out_c_small,
-                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col0_c);
+                    _mm_mask_storeu_epi16(output + edge_out_c_small, in_rows_c, col0_c);
                   }
                   if (j_small + 1 < cols) {
-                    _mm_mask_storeu_epi16(output + edge_out_c_small + out_stride,
-                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col1_c);
+                    _mm_mask_storeu_epi16(output + edge_out_c_small + out_stride, in_rows_c,
+                                          col1_c);
                   }
                   if (j_small + 2 < cols) {
-                    _mm_mask_storeu_epi16(output + edge_out_c_small + 2 * out_stride,
-                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col2_c);
+                    _mm_mask_storeu_epi16(output + edge_out_c_small + 2 * out_stride, in_rows_c,
+                                          col2_c);
                   }
                   if (j_small + 3 < cols) {
-                    _mm_mask_storeu_epi16(output + edge_out_c_small + 3 * out_stride,
-                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col3_c);
+                    _mm_mask_storeu_epi16(output + edge_out_c_small + 3 * out_stride, in_rows_c,
+                                          col3_c);
                   }
                   if (j_small + 4 < cols) {
-                    _mm_mask_storeu_epi16(output + edge_out_c_small + 4 * out_stride,
-                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col4_c);
+                    _mm_mask_storeu_epi16(output + edge_out_c_small + 4 * out_stride, in_rows_c,
+                                          col4_c);
                   }
                   if (j_small + 5 < cols) {
-                    _mm_mask_storeu_epi16(output + edge_out_c_small + 5 * out_stride,
-                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col5_c);
+                    _mm_mask_storeu_epi16(output + edge_out_c_small + 5 * out_stride, in_rows_c,
+                                          col5_c);
                   }
                   if (j_small + 6 < cols) {
-                    _mm_mask_storeu_epi16(output + edge_out_c_small + 6 * out_stride,
-                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col6_c);
+                    _mm_mask_storeu_epi16(output + edge_out_c_small + 6 * out_stride, in_rows_c,
+                                          col6_c);
                   }
                   if (j_small + 7 < cols) {
-                    _mm_mask_storeu_epi16(output + edge_out_c_small + 7 * out_stride,
-                                          (__mmask8)simdgen_lanes_below(rows - i_small, 8), col7_c);
+                    _mm_mask_storeu_epi16(output + edge_out_c_small + 7 * out_stride, in_rows_c,
+                                          col7_c);
                   }
                 }
               }
@@ -890,101 +874,86 @@ transpose_streaming_i16_avx512(const int16_t* input, int64_t batch, int64_t rows
                   if (i_nt < i_end_nt) {
                     int64_t edge_in_r_nt = b * rows * stride + i_nt * stride + j_nt;
                     int64_t edge_out_r_nt = b * out_batch_stride + i_nt + j_nt * out_stride;
+                    const __mmask16 in_cols_r = (__mmask16)simdgen_lanes_below(cols - j_nt, 16);
                     __m256i row0_r = _mm256_setzero_si256();
                     if (i_nt < rows) {
-                      row0_r = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_r_nt);
+                      row0_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
+                                                       input + edge_in_r_nt);
                     }
                     __m256i row1_r = _mm256_setzero_si256();
                     if (i_nt + 1 < rows) {
-                      row1_r = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_r_nt + stride);
+                      row1_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
+                                                       input + edge_in_r_nt + stride);
                     }
                     __m256i row2_r = _mm256_setzero_si256();
                     if (i_nt + 2 < rows) {
-                      row2_r = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_r_nt + 2 * stride);
+                      row2_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
+                                                       input + edge_in_r_nt + 2 * stride);
                     }
                     __m256i row3_r = _mm256_setzero_si256();
                     if (i_nt + 3 < rows) {
-                      row3_r = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_r_nt + 3 * stride);
+                      row3_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
+                                                       input + edge_in_r_nt + 3 * stride);
                     }
                     __m256i row4_r = _mm256_setzero_si256();
                     if (i_nt + 4 < rows) {
-                      row4_r = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_r_nt + 4 * stride);
+                      row4_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
+                                                       input + edge_in_r_nt + 4 * stride);
                     }
                     __m256i row5_r = _mm256_setzero_si256();
                     if (i_nt + 5 < rows) {
-                      row5_r = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_r_nt + 5 * stride);
+                      row5_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
+                                                       input + edge_in_r_nt + 5 * stride);
                     }
                     __m256i row6_r = _mm256_setzero_si256();
                     if (i_nt + 6 < rows) {
-                      row6_r = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_r_nt + 6 * stride);
+                      row6_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
+                                                       input + edge_in_r_nt + 6 * stride);
                     }
                     __m256i row7_r = _mm256_setzero_si256();
                     if (i_nt + 7 < rows) {
-                      row7_r = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_r_nt + 7 * stride);
+                      row7_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
+                                                       input + edge_in_r_nt + 7 * stride);
                     }
                     __m256i row8_r = _mm256_setzero_si256();
                     if (i_nt + 8 < rows) {
-                      row8_r = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_r_nt + 8 * stride);
+                      row8_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
+                                                       input + edge_in_r_nt + 8 * stride);
                     }
                     __m256i row9_r = _mm256_setzero_si256();
                     if (i_nt + 9 < rows) {
-                      row9_r = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_r_nt + 9 * stride);
+                      row9_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
+                                                       input + edge_in_r_nt + 9 * stride);
                     }
                     __m256i row10_r = _mm256_setzero_si256();
                     if (i_nt + 10 < rows) {
-                      row10_r = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_r_nt + 10 * stride);
+                      row10_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
+                                                        input + edge_in_r_nt + 10 * stride);
                     }
                     __m256i row11_r = _mm256_setzero_si256();
                     if (i_nt + 11 < rows) {
-                      row11_r = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_r_nt + 11 * stride);
+                      row11_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
+                                                        input + edge_in_r_nt + 11 * stride);
                     }
                     __m256i row12_r = _mm256_setzero_si256();
                     if (i_nt + 12 < rows) {
-                      row12_r = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_r_nt + 12 * stride);
+                      row12_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
+                                                        input + edge_in_r_nt + 12 * stride);
                     }
                     __m256i row13_r = _mm256_setzero_si256();
                     if (i_nt + 13 < rows) {
-                      row13_r = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_r_nt + 13 * stride);
+                      row13_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
+                                                        input + edge_in_r_nt + 13 * stride);
                     }
                     __m256i row14_r = _mm256_setzero_si256();
                     if (i_nt + 14 < rows) {
-                      row14_r = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_r_nt + 14 * stride);
+                      row14_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
+                                                        input + edge_in_r_nt + 14 * stride);
                     }
                     __m256i row15_r = _mm256_setzero_si256();
                     if (i_nt + 15 < rows) {
-                      row15_r = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_r_nt + 15 * stride);
+                      row15_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
+                                                        input + edge_in_r_nt + 15 * stride);
                     }
                     // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
                     __m256i t1_0_r = _mm256_unpacklo_epi16(row0_r, row1_r);
@@ -1054,84 +1023,68 @@ transpose_streaming_i16_avx512(const int16_t* input, int64_t batch, int64_t rows
                     __m256i col14_r = _mm256_permute2x128_si256(t3_6_r, t3_14_r, 0x31);
                     __m256i col7_r = _mm256_permute2x128_si256(t3_7_r, t3_15_r, 0x20);
                     __m256i col15_r = _mm256_permute2x128_si256(t3_7_r, t3_15_r, 0x31);
+                    const __mmask16 in_rows_r = (__mmask16)simdgen_lanes_below(rows - i_nt, 16);
                     if (j_nt < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r_nt,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                               col0_r);
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt, in_rows_r, col0_r);
                     }
                     if (j_nt + 1 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + out_stride, in_rows_r,
                                                col1_r);
                     }
                     if (j_nt + 2 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 2 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 2 * out_stride, in_rows_r,
                                                col2_r);
                     }
                     if (j_nt + 3 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 3 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 3 * out_stride, in_rows_r,
                                                col3_r);
                     }
                     if (j_nt + 4 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 4 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 4 * out_stride, in_rows_r,
                                                col4_r);
                     }
                     if (j_nt + 5 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 5 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 5 * out_stride, in_rows_r,
                                                col5_r);
                     }
                     if (j_nt + 6 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 6 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 6 * out_stride, in_rows_r,
                                                col6_r);
                     }
                     if (j_nt + 7 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 7 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 7 * out_stride, in_rows_r,
                                                col7_r);
                     }
                     if (j_nt + 8 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 8 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 8 * out_stride, in_rows_r,
                                                col8_r);
                     }
                     if (j_nt + 9 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 9 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 9 * out_stride, in_rows_r,
                                                col9_r);
                     }
                     if (j_nt + 10 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 10 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 10 * out_stride, in_rows_r,
                                                col10_r);
                     }
                     if (j_nt + 11 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 11 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 11 * out_stride, in_rows_r,
                                                col11_r);
                     }
                     if (j_nt + 12 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 12 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 12 * out_stride, in_rows_r,
                                                col12_r);
                     }
                     if (j_nt + 13 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 13 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 13 * out_stride, in_rows_r,
                                                col13_r);
                     }
                     if (j_nt + 14 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 14 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 14 * out_stride, in_rows_r,
                                                col14_r);
                     }
                     if (j_nt + 15 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 15 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_r_nt + 15 * out_stride, in_rows_r,
                                                col15_r);
                     }
                   }
@@ -1143,101 +1096,86 @@ transpose_streaming_i16_avx512(const int16_t* input, int64_t batch, int64_t rows
                   for (; i_nt < i_end_nt; i_nt += 16) {
                     int64_t edge_in_c_nt = b * rows * stride + i_nt * stride + j_nt;
                     int64_t edge_out_c_nt = b * out_batch_stride + i_nt + j_nt * out_stride;
+                    const __mmask16 in_cols_c = (__mmask16)simdgen_lanes_below(cols - j_nt, 16);
                     __m256i row0_c = _mm256_setzero_si256();
                     if (i_nt < rows) {
-                      row0_c = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_c_nt);
+                      row0_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
+                                                       input + edge_in_c_nt);
                     }
                     __m256i row1_c = _mm256_setzero_si256();
                     if (i_nt + 1 < rows) {
-                      row1_c = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_c_nt + stride);
+                      row1_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
+                                                       input + edge_in_c_nt + stride);
                     }
                     __m256i row2_c = _mm256_setzero_si256();
                     if (i_nt + 2 < rows) {
-                      row2_c = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_c_nt + 2 * stride);
+                      row2_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
+                                                       input + edge_in_c_nt + 2 * stride);
                     }
                     __m256i row3_c = _mm256_setzero_si256();
                     if (i_nt + 3 < rows) {
-                      row3_c = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_c_nt + 3 * stride);
+                      row3_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
+                                                       input + edge_in_c_nt + 3 * stride);
                     }
                     __m256i row4_c = _mm256_setzero_si256();
                     if (i_nt + 4 < rows) {
-                      row4_c = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_c_nt + 4 * stride);
+                      row4_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
+                                                       input + edge_in_c_nt + 4 * stride);
                     }
                     __m256i row5_c = _mm256_setzero_si256();
                     if (i_nt + 5 < rows) {
-                      row5_c = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_c_nt + 5 * stride);
+                      row5_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
+                                                       input + edge_in_c_nt + 5 * stride);
                     }
                     __m256i row6_c = _mm256_setzero_si256();
                     if (i_nt + 6 < rows) {
-                      row6_c = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_c_nt + 6 * stride);
+                      row6_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
+                                                       input + edge_in_c_nt + 6 * stride);
                     }
                     __m256i row7_c = _mm256_setzero_si256();
                     if (i_nt + 7 < rows) {
-                      row7_c = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_c_nt + 7 * stride);
+                      row7_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
+                                                       input + edge_in_c_nt + 7 * stride);
                     }
                     __m256i row8_c = _mm256_setzero_si256();
                     if (i_nt + 8 < rows) {
-                      row8_c = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_c_nt + 8 * stride);
+                      row8_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
+                                                       input + edge_in_c_nt + 8 * stride);
                     }
                     __m256i row9_c = _mm256_setzero_si256();
                     if (i_nt + 9 < rows) {
-                      row9_c = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_c_nt + 9 * stride);
+                      row9_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
+                                                       input + edge_in_c_nt + 9 * stride);
                     }
                     __m256i row10_c = _mm256_setzero_si256();
                     if (i_nt + 10 < rows) {
-                      row10_c = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_c_nt + 10 * stride);
+                      row10_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
+                                                        input + edge_in_c_nt + 10 * stride);
                     }
                     __m256i row11_c = _mm256_setzero_si256();
                     if (i_nt + 11 < rows) {
-                      row11_c = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_c_nt + 11 * stride);
+                      row11_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
+                                                        input + edge_in_c_nt + 11 * stride);
                     }
                     __m256i row12_c = _mm256_setzero_si256();
                     if (i_nt + 12 < rows) {
-                      row12_c = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_c_nt + 12 * stride);
+                      row12_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
+                                                        input + edge_in_c_nt + 12 * stride);
                     }
                     __m256i row13_c = _mm256_setzero_si256();
                     if (i_nt + 13 < rows) {
-                      row13_c = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_c_nt + 13 * stride);
+                      row13_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
+                                                        input + edge_in_c_nt + 13 * stride);
                     }
                     __m256i row14_c = _mm256_setzero_si256();
                     if (i_nt + 14 < rows) {
-                      row14_c = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_c_nt + 14 * stride);
+                      row14_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
+                                                        input + edge_in_c_nt + 14 * stride);
                     }
                     __m256i row15_c = _mm256_setzero_si256();
                     if (i_nt + 15 < rows) {
-                      row15_c = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j_nt, 16),
-                          input + edge_in_c_nt + 15 * stride);
+                      row15_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
+                                                        input + edge_in_c_nt + 15 * stride);
                     }
                     // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
                     __m256i t1_0_c = _mm256_unpacklo_epi16(row0_c, row1_c);
@@ -1307,84 +1245,68 @@ transpose_streaming_i16_avx512(const int16_t* input, int64_t batch, int64_t rows
                     __m256i col14_c = _mm256_permute2x128_si256(t3_6_c, t3_14_c, 0x31);
                     __m256i col7_c = _mm256_permute2x128_si256(t3_7_c, t3_15_c, 0x20);
                     __m256i col15_c = _mm256_permute2x128_si256(t3_7_c, t3_15_c, 0x31);
+                    const __mmask16 in_rows_c = (__mmask16)simdgen_lanes_below(rows - i_nt, 16);
                     if (j_nt < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c_nt,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
-                                               col0_c);
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt, in_rows_c, col0_c);
                     }
                     if (j_nt + 1 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + out_stride, in_rows_c,
                                                col1_c);
                     }
                     if (j_nt + 2 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 2 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 2 * out_stride, in_rows_c,
                                                col2_c);
                     }
                     if (j_nt + 3 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 3 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 3 * out_stride, in_rows_c,
                                                col3_c);
                     }
                     if (j_nt + 4 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 4 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 4 * out_stride, in_rows_c,
                                                col4_c);
                     }
                     if (j_nt + 5 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 5 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 5 * out_stride, in_rows_c,
                                                col5_c);
                     }
                     if (j_nt + 6 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 6 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 6 * out_stride, in_rows_c,
                                                col6_c);
                     }
                     if (j_nt + 7 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 7 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 7 * out_stride, in_rows_c,
                                                col7_c);
                     }
                     if (j_nt + 8 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 8 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 8 * out_stride, in_rows_c,
                                                col8_c);
                     }
                     if (j_nt + 9 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 9 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 9 * out_stride, in_rows_c,
                                                col9_c);
                     }
                     if (j_nt + 10 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 10 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 10 * out_stride, in_rows_c,
                                                col10_c);
                     }
                     if (j_nt + 11 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 11 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 11 * out_stride, in_rows_c,
                                                col11_c);
                     }
                     if (j_nt + 12 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 12 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 12 * out_stride, in_rows_c,
                                                col12_c);
                     }
                     if (j_nt + 13 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 13 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 13 * out_stride, in_rows_c,
                                                col13_c);
                     }
                     if (j_nt + 14 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 14 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 14 * out_stride, in_rows_c,
                                                col14_c);
                     }
                     if (j_nt + 15 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 15 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i_nt, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_c_nt + 15 * out_stride, in_rows_c,
                                                col15_c);
                     }
                   }
@@ -1597,101 +1519,86 @@ transpose_streaming_i16_avx512(const int16_t* input, int64_t batch, int64_t rows
                   if (i < i_end) {
                     int64_t edge_in_r = b * rows * stride + i * stride + j;
                     int64_t edge_out_r = b * out_batch_stride + i + j * out_stride;
+                    const __mmask16 in_cols_r = (__mmask16)simdgen_lanes_below(cols - j, 16);
                     __m256i row0_r = _mm256_setzero_si256();
                     if (i < rows) {
-                      row0_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      row0_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
                                                        input + edge_in_r);
                     }
                     __m256i row1_r = _mm256_setzero_si256();
                     if (i + 1 < rows) {
-                      row1_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      row1_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
                                                        input + edge_in_r + stride);
                     }
                     __m256i row2_r = _mm256_setzero_si256();
                     if (i + 2 < rows) {
-                      row2_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      row2_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
                                                        input + edge_in_r + 2 * stride);
                     }
                     __m256i row3_r = _mm256_setzero_si256();
                     if (i + 3 < rows) {
-                      row3_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      row3_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
                                                        input + edge_in_r + 3 * stride);
                     }
                     __m256i row4_r = _mm256_setzero_si256();
                     if (i + 4 < rows) {
-                      row4_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      row4_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
                                                        input + edge_in_r + 4 * stride);
                     }
                     __m256i row5_r = _mm256_setzero_si256();
                     if (i + 5 < rows) {
-                      row5_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      row5_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
                                                        input + edge_in_r + 5 * stride);
                     }
                     __m256i row6_r = _mm256_setzero_si256();
                     if (i + 6 < rows) {
-                      row6_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      row6_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
                                                        input + edge_in_r + 6 * stride);
                     }
                     __m256i row7_r = _mm256_setzero_si256();
                     if (i + 7 < rows) {
-                      row7_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      row7_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
                                                        input + edge_in_r + 7 * stride);
                     }
                     __m256i row8_r = _mm256_setzero_si256();
                     if (i + 8 < rows) {
-                      row8_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      row8_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
                                                        input + edge_in_r + 8 * stride);
                     }
                     __m256i row9_r = _mm256_setzero_si256();
                     if (i + 9 < rows) {
-                      row9_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      row9_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
                                                        input + edge_in_r + 9 * stride);
                     }
                     __m256i row10_r = _mm256_setzero_si256();
                     if (i + 10 < rows) {
-                      row10_r = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                          input + edge_in_r + 10 * stride);
+                      row10_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
+                                                        input + edge_in_r + 10 * stride);
                     }
                     __m256i row11_r = _mm256_setzero_si256();
                     if (i + 11 < rows) {
-                      row11_r = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                          input + edge_in_r + 11 * stride);
+                      row11_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
+                                                        input + edge_in_r + 11 * stride);
                     }
                     __m256i row12_r = _mm256_setzero_si256();
                     if (i + 12 < rows) {
-                      row12_r = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                          input + edge_in_r + 12 * stride);
+                      row12_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
+                                                        input + edge_in_r + 12 * stride);
                     }
                     __m256i row13_r = _mm256_setzero_si256();
                     if (i + 13 < rows) {
-                      row13_r = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                          input + edge_in_r + 13 * stride);
+                      row13_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
+                                                        input + edge_in_r + 13 * stride);
                     }
                     __m256i row14_r = _mm256_setzero_si256();
                     if (i + 14 < rows) {
-                      row14_r = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                          input + edge_in_r + 14 * stride);
+                      row14_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
+                                                        input + edge_in_r + 14 * stride);
                     }
                     __m256i row15_r = _mm256_setzero_si256();
                     if (i + 15 < rows) {
-                      row15_r = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                          input + edge_in_r + 15 * stride);
+                      row15_r = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_r,
+                                                        input + edge_in_r + 15 * stride);
                     }
                     // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
                     __m256i t1_0_r = _mm256_unpacklo_epi16(row0_r, row1_r);
@@ -1761,84 +1668,67 @@ transpose_streaming_i16_avx512(const int16_t* input, int64_t batch, int64_t rows
                     __m256i col14_r = _mm256_permute2x128_si256(t3_6_r, t3_14_r, 0x31);
                     __m256i col7_r = _mm256_permute2x128_si256(t3_7_r, t3_15_r, 0x20);
                     __m256i col15_r = _mm256_permute2x128_si256(t3_7_r, t3_15_r, 0x31);
+                    const __mmask16 in_rows_r = (__mmask16)simdgen_lanes_below(rows - i, 16);
                     if (j < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
-                                               col0_r);
+                      _mm256_mask_storeu_epi16(output + edge_out_r, in_rows_r, col0_r);
                     }
                     if (j + 1 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r + out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
-                                               col1_r);
+                      _mm256_mask_storeu_epi16(output + edge_out_r + out_stride, in_rows_r, col1_r);
                     }
                     if (j + 2 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r + 2 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_r + 2 * out_stride, in_rows_r,
                                                col2_r);
                     }
                     if (j + 3 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r + 3 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_r + 3 * out_stride, in_rows_r,
                                                col3_r);
                     }
                     if (j + 4 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r + 4 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_r + 4 * out_stride, in_rows_r,
                                                col4_r);
                     }
                     if (j + 5 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r + 5 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_r + 5 * out_stride, in_rows_r,
                                                col5_r);
                     }
                     if (j + 6 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r + 6 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_r + 6 * out_stride, in_rows_r,
                                                col6_r);
                     }
                     if (j + 7 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r + 7 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_r + 7 * out_stride, in_rows_r,
                                                col7_r);
                     }
                     if (j + 8 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r + 8 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_r + 8 * out_stride, in_rows_r,
                                                col8_r);
                     }
                     if (j + 9 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r + 9 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_r + 9 * out_stride, in_rows_r,
                                                col9_r);
                     }
                     if (j + 10 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r + 10 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_r + 10 * out_stride, in_rows_r,
                                                col10_r);
                     }
                     if (j + 11 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r + 11 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_r + 11 * out_stride, in_rows_r,
                                                col11_r);
                     }
                     if (j + 12 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r + 12 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_r + 12 * out_stride, in_rows_r,
                                                col12_r);
                     }
                     if (j + 13 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r + 13 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_r + 13 * out_stride, in_rows_r,
                                                col13_r);
                     }
                     if (j + 14 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r + 14 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_r + 14 * out_stride, in_rows_r,
                                                col14_r);
                     }
                     if (j + 15 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_r + 15 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_r + 15 * out_stride, in_rows_r,
                                                col15_r);
                     }
                   }
@@ -1850,101 +1740,86 @@ transpose_streaming_i16_avx512(const int16_t* input, int64_t batch, int64_t rows
                   for (; i < i_end; i += 16) {
                     int64_t edge_in_c = b * rows * stride + i * stride + j;
                     int64_t edge_out_c = b * out_batch_stride + i + j * out_stride;
+                    const __mmask16 in_cols_c = (__mmask16)simdgen_lanes_below(cols - j, 16);
                     __m256i row0_c = _mm256_setzero_si256();
                     if (i < rows) {
-                      row0_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      row0_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
                                                        input + edge_in_c);
                     }
                     __m256i row1_c = _mm256_setzero_si256();
                     if (i + 1 < rows) {
-                      row1_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      row1_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
                                                        input + edge_in_c + stride);
                     }
                     __m256i row2_c = _mm256_setzero_si256();
                     if (i + 2 < rows) {
-                      row2_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      row2_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
                                                        input + edge_in_c + 2 * stride);
                     }
                     __m256i row3_c = _mm256_setzero_si256();
                     if (i + 3 < rows) {
-                      row3_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      row3_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
                                                        input + edge_in_c + 3 * stride);
                     }
                     __m256i row4_c = _mm256_setzero_si256();
                     if (i + 4 < rows) {
-                      row4_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      row4_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
                                                        input + edge_in_c + 4 * stride);
                     }
                     __m256i row5_c = _mm256_setzero_si256();
                     if (i + 5 < rows) {
-                      row5_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      row5_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
                                                        input + edge_in_c + 5 * stride);
                     }
                     __m256i row6_c = _mm256_setzero_si256();
                     if (i + 6 < rows) {
-                      row6_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      row6_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
                                                        input + edge_in_c + 6 * stride);
                     }
                     __m256i row7_c = _mm256_setzero_si256();
                     if (i + 7 < rows) {
-                      row7_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      row7_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
                                                        input + edge_in_c + 7 * stride);
                     }
                     __m256i row8_c = _mm256_setzero_si256();
                     if (i + 8 < rows) {
-                      row8_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      row8_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
                                                        input + edge_in_c + 8 * stride);
                     }
                     __m256i row9_c = _mm256_setzero_si256();
                     if (i + 9 < rows) {
-                      row9_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(),
-                                                       (__mmask16)simdgen_lanes_below(cols - j, 16),
+                      row9_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
                                                        input + edge_in_c + 9 * stride);
                     }
                     __m256i row10_c = _mm256_setzero_si256();
                     if (i + 10 < rows) {
-                      row10_c = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                          input + edge_in_c + 10 * stride);
+                      row10_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
+                                                        input + edge_in_c + 10 * stride);
                     }
                     __m256i row11_c = _mm256_setzero_si256();
                     if (i + 11 < rows) {
-                      row11_c = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                          input + edge_in_c + 11 * stride);
+                      row11_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
+                                                        input + edge_in_c + 11 * stride);
                     }
                     __m256i row12_c = _mm256_setzero_si256();
                     if (i + 12 < rows) {
-                      row12_c = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                          input + edge_in_c + 12 * stride);
+                      row12_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
+                                                        input + edge_in_c + 12 * stride);
                     }
                     __m256i row13_c = _mm256_setzero_si256();
                     if (i + 13 < rows) {
-                      row13_c = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                          input + edge_in_c + 13 * stride);
+                      row13_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
+                                                        input + edge_in_c + 13 * stride);
                     }
                     __m256i row14_c = _mm256_setzero_si256();
                     if (i + 14 < rows) {
-                      row14_c = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                          input + edge_in_c + 14 * stride);
+                      row14_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
+                                                        input + edge_in_c + 14 * stride);
                     }
                     __m256i row15_c = _mm256_setzero_si256();
                     if (i + 15 < rows) {
-                      row15_c = _mm256_mask_loadu_epi16(
-                          _mm256_setzero_si256(), (__mmask16)simdgen_lanes_below(cols - j, 16),
-                          input + edge_in_c + 15 * stride);
+                      row15_c = _mm256_mask_loadu_epi16(_mm256_setzero_si256(), in_cols_c,
+                                                        input + edge_in_c + 15 * stride);
                     }
                     // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
                     __m256i t1_0_c = _mm256_unpacklo_epi16(row0_c, row1_c);
@@ -2014,84 +1889,67 @@ transpose_streaming_i16_avx512(const int16_t* input, int64_t batch, int64_t rows
                     __m256i col14_c = _mm256_permute2x128_si256(t3_6_c, t3_14_c, 0x31);
                     __m256i col7_c = _mm256_permute2x128_si256(t3_7_c, t3_15_c, 0x20);
                     __m256i col15_c = _mm256_permute2x128_si256(t3_7_c, t3_15_c, 0x31);
+                    const __mmask16 in_rows_c = (__mmask16)simdgen_lanes_below(rows - i, 16);
                     if (j < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
-                                               col0_c);
+                      _mm256_mask_storeu_epi16(output + edge_out_c, in_rows_c, col0_c);
                     }
                     if (j + 1 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c + out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
-                                               col1_c);
+                      _mm256_mask_storeu_epi16(output + edge_out_c + out_stride, in_rows_c, col1_c);
                     }
                     if (j + 2 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c + 2 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_c + 2 * out_stride, in_rows_c,
                                                col2_c);
                     }
                     if (j + 3 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c + 3 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_c + 3 * out_stride, in_rows_c,
                                                col3_c);
                     }
                     if (j + 4 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c + 4 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_c + 4 * out_stride, in_rows_c,
                                                col4_c);
                     }
                     if (j + 5 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c + 5 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_c + 5 * out_stride, in_rows_c,
                                                col5_c);
                     }
                     if (j + 6 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c + 6 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_c + 6 * out_stride, in_rows_c,
                                                col6_c);
                     }
                     if (j + 7 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c + 7 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_c + 7 * out_stride, in_rows_c,
                                                col7_c);
                     }
                     if (j + 8 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c + 8 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_c + 8 * out_stride, in_rows_c,
                                                col8_c);
                     }
                     if (j + 9 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c + 9 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_c + 9 * out_stride, in_rows_c,
                                                col9_c);
                     }
                     if (j + 10 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c + 10 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_c + 10 * out_stride, in_rows_c,
                                                col10_c);
                     }
                     if (j + 11 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c + 11 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_c + 11 * out_stride, in_rows_c,
                                                col11_c);
                     }
                     if (j + 12 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c + 12 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_c + 12 * out_stride, in_rows_c,
                                                col12_c);
                     }
                     if (j + 13 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c + 13 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_c + 13 * out_stride, in_rows_c,
                                                col13_c);
                     }
                     if (j + 14 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c + 14 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_c + 14 * out_stride, in_rows_c,
                                                col14_c);
                     }
                     if (j + 15 < cols) {
-                      _mm256_mask_storeu_epi16(output + edge_out_c + 15 * out_stride,
-                                               (__mmask16)simdgen_lanes_below(rows - i, 16),
+                      _mm256_mask_storeu_epi16(output + edge_out_c + 15 * out_stride, in_rows_c,
                                                col15_c);
                     }
                   }

@@ -200,10 +200,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
       }
       // the rest: one partial vector
       if (k < rows) {
-        __m512i v_tail = _mm512_mask_loadu_epi64(
-            _mm512_setzero_si512(), (__mmask8)_bzhi_u32(~0u, (unsigned)(rows - k)), input + k);
-        _mm512_mask_storeu_epi64(output + k, (__mmask8)_bzhi_u32(~0u, (unsigned)(rows - k)),
-                                 v_tail);
+        const __mmask8 rest = (__mmask8)_bzhi_u32(~0u, (unsigned)(rows - k));
+        __m512i v_tail = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), rest, input + k);
+        _mm512_mask_storeu_epi64(output + k, rest, v_tail);
       }
     }
     // strided: gathered
@@ -277,10 +276,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
         }
         // the rest: one partial vector
         if (k < cols) {
-          __m512i v_tail = _mm512_mask_loadu_epi64(
-              _mm512_setzero_si512(), (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - k)), input + k);
-          _mm512_mask_storeu_epi64(output + k, (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - k)),
-                                   v_tail);
+          const __mmask8 rest = (__mmask8)_bzhi_u32(~0u, (unsigned)(cols - k));
+          __m512i v_tail = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), rest, input + k);
+          _mm512_mask_storeu_epi64(output + k, rest, v_tail);
         }
       }
       if (rows != 1) {
@@ -349,28 +347,25 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
               if (i_small < i_end_small) {
                 int64_t edge_in_r_small = i_small * stride + j_small;
                 int64_t edge_out_r_small = i_small + j_small * rows;
+                const __mmask8 in_cols_r = (__mmask8)simdgen_lanes_below(cols - j_small, 4);
                 __m256i row0_r = _mm256_setzero_si256();
                 if (i_small < rows) {
-                  row0_r = _mm256_mask_loadu_epi64(_mm256_setzero_si256(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j_small, 4),
+                  row0_r = _mm256_mask_loadu_epi64(_mm256_setzero_si256(), in_cols_r,
                                                    input + edge_in_r_small);
                 }
                 __m256i row1_r = _mm256_setzero_si256();
                 if (i_small + 1 < rows) {
-                  row1_r = _mm256_mask_loadu_epi64(_mm256_setzero_si256(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j_small, 4),
+                  row1_r = _mm256_mask_loadu_epi64(_mm256_setzero_si256(), in_cols_r,
                                                    input + edge_in_r_small + stride);
                 }
                 __m256i row2_r = _mm256_setzero_si256();
                 if (i_small + 2 < rows) {
-                  row2_r = _mm256_mask_loadu_epi64(_mm256_setzero_si256(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j_small, 4),
+                  row2_r = _mm256_mask_loadu_epi64(_mm256_setzero_si256(), in_cols_r,
                                                    input + edge_in_r_small + 2 * stride);
                 }
                 __m256i row3_r = _mm256_setzero_si256();
                 if (i_small + 3 < rows) {
-                  row3_r = _mm256_mask_loadu_epi64(_mm256_setzero_si256(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j_small, 4),
+                  row3_r = _mm256_mask_loadu_epi64(_mm256_setzero_si256(), in_cols_r,
                                                    input + edge_in_r_small + 3 * stride);
                 }
                 // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
@@ -383,25 +378,18 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
                 __m256i col2_r = _mm256_permute2x128_si256(t1_0_r, t1_2_r, 0x31);
                 __m256i col1_r = _mm256_permute2x128_si256(t1_1_r, t1_3_r, 0x20);
                 __m256i col3_r = _mm256_permute2x128_si256(t1_1_r, t1_3_r, 0x31);
+                const __mmask8 in_rows_r = (__mmask8)simdgen_lanes_below(rows - i_small, 4);
                 if (j_small < cols) {
-                  _mm256_mask_storeu_epi64(output + edge_out_r_small,
-                                           (__mmask8)simdgen_lanes_below(rows - i_small, 4),
-                                           col0_r);
+                  _mm256_mask_storeu_epi64(output + edge_out_r_small, in_rows_r, col0_r);
                 }
                 if (j_small + 1 < cols) {
-                  _mm256_mask_storeu_epi64(output + edge_out_r_small + rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i_small, 4),
-                                           col1_r);
+                  _mm256_mask_storeu_epi64(output + edge_out_r_small + rows, in_rows_r, col1_r);
                 }
                 if (j_small + 2 < cols) {
-                  _mm256_mask_storeu_epi64(output + edge_out_r_small + 2 * rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i_small, 4),
-                                           col2_r);
+                  _mm256_mask_storeu_epi64(output + edge_out_r_small + 2 * rows, in_rows_r, col2_r);
                 }
                 if (j_small + 3 < cols) {
-                  _mm256_mask_storeu_epi64(output + edge_out_r_small + 3 * rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i_small, 4),
-                                           col3_r);
+                  _mm256_mask_storeu_epi64(output + edge_out_r_small + 3 * rows, in_rows_r, col3_r);
                 }
               }
             }
@@ -412,28 +400,25 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
               for (; i_small < i_end_small; i_small += 4) {
                 int64_t edge_in_c_small = i_small * stride + j_small;
                 int64_t edge_out_c_small = i_small + j_small * rows;
+                const __mmask8 in_cols_c = (__mmask8)simdgen_lanes_below(cols - j_small, 4);
                 __m256i row0_c = _mm256_setzero_si256();
                 if (i_small < rows) {
-                  row0_c = _mm256_mask_loadu_epi64(_mm256_setzero_si256(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j_small, 4),
+                  row0_c = _mm256_mask_loadu_epi64(_mm256_setzero_si256(), in_cols_c,
                                                    input + edge_in_c_small);
                 }
                 __m256i row1_c = _mm256_setzero_si256();
                 if (i_small + 1 < rows) {
-                  row1_c = _mm256_mask_loadu_epi64(_mm256_setzero_si256(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j_small, 4),
+                  row1_c = _mm256_mask_loadu_epi64(_mm256_setzero_si256(), in_cols_c,
                                                    input + edge_in_c_small + stride);
                 }
                 __m256i row2_c = _mm256_setzero_si256();
                 if (i_small + 2 < rows) {
-                  row2_c = _mm256_mask_loadu_epi64(_mm256_setzero_si256(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j_small, 4),
+                  row2_c = _mm256_mask_loadu_epi64(_mm256_setzero_si256(), in_cols_c,
                                                    input + edge_in_c_small + 2 * stride);
                 }
                 __m256i row3_c = _mm256_setzero_si256();
                 if (i_small + 3 < rows) {
-                  row3_c = _mm256_mask_loadu_epi64(_mm256_setzero_si256(),
-                                                   (__mmask8)simdgen_lanes_below(cols - j_small, 4),
+                  row3_c = _mm256_mask_loadu_epi64(_mm256_setzero_si256(), in_cols_c,
                                                    input + edge_in_c_small + 3 * stride);
                 }
                 // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
@@ -446,25 +431,18 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
                 __m256i col2_c = _mm256_permute2x128_si256(t1_0_c, t1_2_c, 0x31);
                 __m256i col1_c = _mm256_permute2x128_si256(t1_1_c, t1_3_c, 0x20);
                 __m256i col3_c = _mm256_permute2x128_si256(t1_1_c, t1_3_c, 0x31);
+                const __mmask8 in_rows_c = (__mmask8)simdgen_lanes_below(rows - i_small, 4);
                 if (j_small < cols) {
-                  _mm256_mask_storeu_epi64(output + edge_out_c_small,
-                                           (__mmask8)simdgen_lanes_below(rows - i_small, 4),
-                                           col0_c);
+                  _mm256_mask_storeu_epi64(output + edge_out_c_small, in_rows_c, col0_c);
                 }
                 if (j_small + 1 < cols) {
-                  _mm256_mask_storeu_epi64(output + edge_out_c_small + rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i_small, 4),
-                                           col1_c);
+                  _mm256_mask_storeu_epi64(output + edge_out_c_small + rows, in_rows_c, col1_c);
                 }
                 if (j_small + 2 < cols) {
-                  _mm256_mask_storeu_epi64(output + edge_out_c_small + 2 * rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i_small, 4),
-                                           col2_c);
+                  _mm256_mask_storeu_epi64(output + edge_out_c_small + 2 * rows, in_rows_c, col2_c);
                 }
                 if (j_small + 3 < cols) {
-                  _mm256_mask_storeu_epi64(output + edge_out_c_small + 3 * rows,
-                                           (__mmask8)simdgen_lanes_below(rows - i_small, 4),
-                                           col3_c);
+                  _mm256_mask_storeu_epi64(output + edge_out_c_small + 3 * rows, in_rows_c, col3_c);
                 }
               }
             }
@@ -592,52 +570,45 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
                 if (i_nt < i_end_nt) {
                   int64_t edge_in_r_nt = i_nt * stride + j_nt;
                   int64_t edge_out_r_nt = i_nt + j_nt * rows;
+                  const __mmask8 in_cols_r = (__mmask8)simdgen_lanes_below(cols - j_nt, 8);
                   __m512i row0_r = _mm512_setzero_si512();
                   if (i_nt < rows) {
-                    row0_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                    row0_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_r,
                                                      input + edge_in_r_nt);
                   }
                   __m512i row1_r = _mm512_setzero_si512();
                   if (i_nt + 1 < rows) {
-                    row1_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                    row1_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_r,
                                                      input + edge_in_r_nt + stride);
                   }
                   __m512i row2_r = _mm512_setzero_si512();
                   if (i_nt + 2 < rows) {
-                    row2_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                    row2_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_r,
                                                      input + edge_in_r_nt + 2 * stride);
                   }
                   __m512i row3_r = _mm512_setzero_si512();
                   if (i_nt + 3 < rows) {
-                    row3_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                    row3_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_r,
                                                      input + edge_in_r_nt + 3 * stride);
                   }
                   __m512i row4_r = _mm512_setzero_si512();
                   if (i_nt + 4 < rows) {
-                    row4_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                    row4_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_r,
                                                      input + edge_in_r_nt + 4 * stride);
                   }
                   __m512i row5_r = _mm512_setzero_si512();
                   if (i_nt + 5 < rows) {
-                    row5_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                    row5_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_r,
                                                      input + edge_in_r_nt + 5 * stride);
                   }
                   __m512i row6_r = _mm512_setzero_si512();
                   if (i_nt + 6 < rows) {
-                    row6_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                    row6_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_r,
                                                      input + edge_in_r_nt + 6 * stride);
                   }
                   __m512i row7_r = _mm512_setzero_si512();
                   if (i_nt + 7 < rows) {
-                    row7_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                    row7_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_r,
                                                      input + edge_in_r_nt + 7 * stride);
                   }
                   // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
@@ -667,37 +638,30 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
                   __m512i col6_r = _mm512_shuffle_i32x4(t2_2_r, t2_6_r, 0xDD);
                   __m512i col3_r = _mm512_shuffle_i32x4(t2_3_r, t2_7_r, 0x88);
                   __m512i col7_r = _mm512_shuffle_i32x4(t2_3_r, t2_7_r, 0xDD);
+                  const __mmask8 in_rows_r = (__mmask8)simdgen_lanes_below(rows - i_nt, 8);
                   if (j_nt < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_r_nt,
-                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col0_r);
+                    _mm512_mask_storeu_epi64(output + edge_out_r_nt, in_rows_r, col0_r);
                   }
                   if (j_nt + 1 < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_r_nt + rows,
-                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col1_r);
+                    _mm512_mask_storeu_epi64(output + edge_out_r_nt + rows, in_rows_r, col1_r);
                   }
                   if (j_nt + 2 < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_r_nt + 2 * rows,
-                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col2_r);
+                    _mm512_mask_storeu_epi64(output + edge_out_r_nt + 2 * rows, in_rows_r, col2_r);
                   }
                   if (j_nt + 3 < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_r_nt + 3 * rows,
-                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col3_r);
+                    _mm512_mask_storeu_epi64(output + edge_out_r_nt + 3 * rows, in_rows_r, col3_r);
                   }
                   if (j_nt + 4 < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_r_nt + 4 * rows,
-                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col4_r);
+                    _mm512_mask_storeu_epi64(output + edge_out_r_nt + 4 * rows, in_rows_r, col4_r);
                   }
                   if (j_nt + 5 < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_r_nt + 5 * rows,
-                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col5_r);
+                    _mm512_mask_storeu_epi64(output + edge_out_r_nt + 5 * rows, in_rows_r, col5_r);
                   }
                   if (j_nt + 6 < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_r_nt + 6 * rows,
-                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col6_r);
+                    _mm512_mask_storeu_epi64(output + edge_out_r_nt + 6 * rows, in_rows_r, col6_r);
                   }
                   if (j_nt + 7 < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_r_nt + 7 * rows,
-                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col7_r);
+                    _mm512_mask_storeu_epi64(output + edge_out_r_nt + 7 * rows, in_rows_r, col7_r);
                   }
                 }
               }
@@ -708,52 +672,45 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
                 for (; i_nt < i_end_nt; i_nt += 8) {
                   int64_t edge_in_c_nt = i_nt * stride + j_nt;
                   int64_t edge_out_c_nt = i_nt + j_nt * rows;
+                  const __mmask8 in_cols_c = (__mmask8)simdgen_lanes_below(cols - j_nt, 8);
                   __m512i row0_c = _mm512_setzero_si512();
                   if (i_nt < rows) {
-                    row0_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                    row0_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_c,
                                                      input + edge_in_c_nt);
                   }
                   __m512i row1_c = _mm512_setzero_si512();
                   if (i_nt + 1 < rows) {
-                    row1_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                    row1_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_c,
                                                      input + edge_in_c_nt + stride);
                   }
                   __m512i row2_c = _mm512_setzero_si512();
                   if (i_nt + 2 < rows) {
-                    row2_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                    row2_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_c,
                                                      input + edge_in_c_nt + 2 * stride);
                   }
                   __m512i row3_c = _mm512_setzero_si512();
                   if (i_nt + 3 < rows) {
-                    row3_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                    row3_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_c,
                                                      input + edge_in_c_nt + 3 * stride);
                   }
                   __m512i row4_c = _mm512_setzero_si512();
                   if (i_nt + 4 < rows) {
-                    row4_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                    row4_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_c,
                                                      input + edge_in_c_nt + 4 * stride);
                   }
                   __m512i row5_c = _mm512_setzero_si512();
                   if (i_nt + 5 < rows) {
-                    row5_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                    row5_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_c,
                                                      input + edge_in_c_nt + 5 * stride);
                   }
                   __m512i row6_c = _mm512_setzero_si512();
                   if (i_nt + 6 < rows) {
-                    row6_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                    row6_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_c,
                                                      input + edge_in_c_nt + 6 * stride);
                   }
                   __m512i row7_c = _mm512_setzero_si512();
                   if (i_nt + 7 < rows) {
-                    row7_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j_nt, 8),
+                    row7_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_c,
                                                      input + edge_in_c_nt + 7 * stride);
                   }
                   // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
@@ -783,37 +740,30 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
                   __m512i col6_c = _mm512_shuffle_i32x4(t2_2_c, t2_6_c, 0xDD);
                   __m512i col3_c = _mm512_shuffle_i32x4(t2_3_c, t2_7_c, 0x88);
                   __m512i col7_c = _mm512_shuffle_i32x4(t2_3_c, t2_7_c, 0xDD);
+                  const __mmask8 in_rows_c = (__mmask8)simdgen_lanes_below(rows - i_nt, 8);
                   if (j_nt < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_c_nt,
-                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col0_c);
+                    _mm512_mask_storeu_epi64(output + edge_out_c_nt, in_rows_c, col0_c);
                   }
                   if (j_nt + 1 < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_c_nt + rows,
-                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col1_c);
+                    _mm512_mask_storeu_epi64(output + edge_out_c_nt + rows, in_rows_c, col1_c);
                   }
                   if (j_nt + 2 < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_c_nt + 2 * rows,
-                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col2_c);
+                    _mm512_mask_storeu_epi64(output + edge_out_c_nt + 2 * rows, in_rows_c, col2_c);
                   }
                   if (j_nt + 3 < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_c_nt + 3 * rows,
-                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col3_c);
+                    _mm512_mask_storeu_epi64(output + edge_out_c_nt + 3 * rows, in_rows_c, col3_c);
                   }
                   if (j_nt + 4 < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_c_nt + 4 * rows,
-                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col4_c);
+                    _mm512_mask_storeu_epi64(output + edge_out_c_nt + 4 * rows, in_rows_c, col4_c);
                   }
                   if (j_nt + 5 < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_c_nt + 5 * rows,
-                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col5_c);
+                    _mm512_mask_storeu_epi64(output + edge_out_c_nt + 5 * rows, in_rows_c, col5_c);
                   }
                   if (j_nt + 6 < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_c_nt + 6 * rows,
-                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col6_c);
+                    _mm512_mask_storeu_epi64(output + edge_out_c_nt + 6 * rows, in_rows_c, col6_c);
                   }
                   if (j_nt + 7 < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_c_nt + 7 * rows,
-                                             (__mmask8)simdgen_lanes_below(rows - i_nt, 8), col7_c);
+                    _mm512_mask_storeu_epi64(output + edge_out_c_nt + 7 * rows, in_rows_c, col7_c);
                   }
                 }
               }
@@ -931,52 +881,45 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
                 if (i < i_end) {
                   int64_t edge_in_r = i * stride + j;
                   int64_t edge_out_r = i + j * rows;
+                  const __mmask8 in_cols_r = (__mmask8)simdgen_lanes_below(cols - j, 8);
                   __m512i row0_r = _mm512_setzero_si512();
                   if (i < rows) {
-                    row0_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                    row0_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_r,
                                                      input + edge_in_r);
                   }
                   __m512i row1_r = _mm512_setzero_si512();
                   if (i + 1 < rows) {
-                    row1_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                    row1_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_r,
                                                      input + edge_in_r + stride);
                   }
                   __m512i row2_r = _mm512_setzero_si512();
                   if (i + 2 < rows) {
-                    row2_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                    row2_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_r,
                                                      input + edge_in_r + 2 * stride);
                   }
                   __m512i row3_r = _mm512_setzero_si512();
                   if (i + 3 < rows) {
-                    row3_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                    row3_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_r,
                                                      input + edge_in_r + 3 * stride);
                   }
                   __m512i row4_r = _mm512_setzero_si512();
                   if (i + 4 < rows) {
-                    row4_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                    row4_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_r,
                                                      input + edge_in_r + 4 * stride);
                   }
                   __m512i row5_r = _mm512_setzero_si512();
                   if (i + 5 < rows) {
-                    row5_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                    row5_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_r,
                                                      input + edge_in_r + 5 * stride);
                   }
                   __m512i row6_r = _mm512_setzero_si512();
                   if (i + 6 < rows) {
-                    row6_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                    row6_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_r,
                                                      input + edge_in_r + 6 * stride);
                   }
                   __m512i row7_r = _mm512_setzero_si512();
                   if (i + 7 < rows) {
-                    row7_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                    row7_r = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_r,
                                                      input + edge_in_r + 7 * stride);
                   }
                   // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
@@ -1006,37 +949,30 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
                   __m512i col6_r = _mm512_shuffle_i32x4(t2_2_r, t2_6_r, 0xDD);
                   __m512i col3_r = _mm512_shuffle_i32x4(t2_3_r, t2_7_r, 0x88);
                   __m512i col7_r = _mm512_shuffle_i32x4(t2_3_r, t2_7_r, 0xDD);
+                  const __mmask8 in_rows_r = (__mmask8)simdgen_lanes_below(rows - i, 8);
                   if (j < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_r,
-                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col0_r);
+                    _mm512_mask_storeu_epi64(output + edge_out_r, in_rows_r, col0_r);
                   }
                   if (j + 1 < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_r + rows,
-                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col1_r);
+                    _mm512_mask_storeu_epi64(output + edge_out_r + rows, in_rows_r, col1_r);
                   }
                   if (j + 2 < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_r + 2 * rows,
-                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col2_r);
+                    _mm512_mask_storeu_epi64(output + edge_out_r + 2 * rows, in_rows_r, col2_r);
                   }
                   if (j + 3 < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_r + 3 * rows,
-                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col3_r);
+                    _mm512_mask_storeu_epi64(output + edge_out_r + 3 * rows, in_rows_r, col3_r);
                   }
                   if (j + 4 < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_r + 4 * rows,
-                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col4_r);
+                    _mm512_mask_storeu_epi64(output + edge_out_r + 4 * rows, in_rows_r, col4_r);
                   }
                   if (j + 5 < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_r + 5 * rows,
-                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col5_r);
+                    _mm512_mask_storeu_epi64(output + edge_out_r + 5 * rows, in_rows_r, col5_r);
                   }
                   if (j + 6 < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_r + 6 * rows,
-                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col6_r);
+                    _mm512_mask_storeu_epi64(output + edge_out_r + 6 * rows, in_rows_r, col6_r);
                   }
                   if (j + 7 < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_r + 7 * rows,
-                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col7_r);
+                    _mm512_mask_storeu_epi64(output + edge_out_r + 7 * rows, in_rows_r, col7_r);
                   }
                 }
               }
@@ -1047,52 +983,45 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
                 for (; i < i_end; i += 8) {
                   int64_t edge_in_c = i * stride + j;
                   int64_t edge_out_c = i + j * rows;
+                  const __mmask8 in_cols_c = (__mmask8)simdgen_lanes_below(cols - j, 8);
                   __m512i row0_c = _mm512_setzero_si512();
                   if (i < rows) {
-                    row0_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                    row0_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_c,
                                                      input + edge_in_c);
                   }
                   __m512i row1_c = _mm512_setzero_si512();
                   if (i + 1 < rows) {
-                    row1_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                    row1_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_c,
                                                      input + edge_in_c + stride);
                   }
                   __m512i row2_c = _mm512_setzero_si512();
                   if (i + 2 < rows) {
-                    row2_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                    row2_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_c,
                                                      input + edge_in_c + 2 * stride);
                   }
                   __m512i row3_c = _mm512_setzero_si512();
                   if (i + 3 < rows) {
-                    row3_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                    row3_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_c,
                                                      input + edge_in_c + 3 * stride);
                   }
                   __m512i row4_c = _mm512_setzero_si512();
                   if (i + 4 < rows) {
-                    row4_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                    row4_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_c,
                                                      input + edge_in_c + 4 * stride);
                   }
                   __m512i row5_c = _mm512_setzero_si512();
                   if (i + 5 < rows) {
-                    row5_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                    row5_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_c,
                                                      input + edge_in_c + 5 * stride);
                   }
                   __m512i row6_c = _mm512_setzero_si512();
                   if (i + 6 < rows) {
-                    row6_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                    row6_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_c,
                                                      input + edge_in_c + 6 * stride);
                   }
                   __m512i row7_c = _mm512_setzero_si512();
                   if (i + 7 < rows) {
-                    row7_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(),
-                                                     (__mmask8)simdgen_lanes_below(cols - j, 8),
+                    row7_c = _mm512_mask_loadu_epi64(_mm512_setzero_si512(), in_cols_c,
                                                      input + edge_in_c + 7 * stride);
                   }
                   // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
@@ -1122,37 +1051,30 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
                   __m512i col6_c = _mm512_shuffle_i32x4(t2_2_c, t2_6_c, 0xDD);
                   __m512i col3_c = _mm512_shuffle_i32x4(t2_3_c, t2_7_c, 0x88);
                   __m512i col7_c = _mm512_shuffle_i32x4(t2_3_c, t2_7_c, 0xDD);
+                  const __mmask8 in_rows_c = (__mmask8)simdgen_lanes_below(rows - i, 8);
                   if (j < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_c,
-                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col0_c);
+                    _mm512_mask_storeu_epi64(output + edge_out_c, in_rows_c, col0_c);
                   }
                   if (j + 1 < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_c + rows,
-                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col1_c);
+                    _mm512_mask_storeu_epi64(output + edge_out_c + rows, in_rows_c, col1_c);
                   }
                   if (j + 2 < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_c + 2 * rows,
-                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col2_c);
+                    _mm512_mask_storeu_epi64(output + edge_out_c + 2 * rows, in_rows_c, col2_c);
                   }
                   if (j + 3 < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_c + 3 * rows,
-                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col3_c);
+                    _mm512_mask_storeu_epi64(output + edge_out_c + 3 * rows, in_rows_c, col3_c);
                   }
                   if (j + 4 < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_c + 4 * rows,
-                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col4_c);
+                    _mm512_mask_storeu_epi64(output + edge_out_c + 4 * rows, in_rows_c, col4_c);
                   }
                   if (j + 5 < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_c + 5 * rows,
-                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col5_c);
+                    _mm512_mask_storeu_epi64(output + edge_out_c + 5 * rows, in_rows_c, col5_c);
                   }
                   if (j + 6 < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_c + 6 * rows,
-                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col6_c);
+                    _mm512_mask_storeu_epi64(output + edge_out_c + 6 * rows, in_rows_c, col6_c);
                   }
                   if (j + 7 < cols) {
-                    _mm512_mask_storeu_epi64(output + edge_out_c + 7 * rows,
-                                             (__mmask8)simdgen_lanes_below(rows - i, 8), col7_c);
+                    _mm512_mask_storeu_epi64(output + edge_out_c + 7 * rows, in_rows_c, col7_c);
                   }
                 }
               }
@@ -2320,15 +2242,10 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
       }
       // the rest: one partial vector
       if (k < rows) {
-        const __m256i v_tail_active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(rows - k)),
-                                                         _mm256_setr_epi64x(0, 1, 2, 3));
-        __m256i v_tail = _mm256_blendv_epi8(
-            _mm256_setzero_si256(),
-            _mm256_maskload_epi64((const long long*)(input + k), v_tail_active), v_tail_active);
-        _mm256_maskstore_epi64((long long*)(output + k),
-                               _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(rows - k)),
-                                                  _mm256_setr_epi64x(0, 1, 2, 3)),
-                               v_tail);
+        const __m256i rest = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(rows - k)),
+                                                _mm256_setr_epi64x(0, 1, 2, 3));
+        __m256i v_tail = _mm256_maskload_epi64((const long long*)(input + k), rest);
+        _mm256_maskstore_epi64((long long*)(output + k), rest, v_tail);
       }
     }
     // strided: gathered
@@ -2386,15 +2303,10 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
         }
         // the rest: one partial vector
         if (k < cols) {
-          const __m256i v_tail_active = _mm256_cmpgt_epi64(
-              _mm256_set1_epi64x((long long)(cols - k)), _mm256_setr_epi64x(0, 1, 2, 3));
-          __m256i v_tail = _mm256_blendv_epi8(
-              _mm256_setzero_si256(),
-              _mm256_maskload_epi64((const long long*)(input + k), v_tail_active), v_tail_active);
-          _mm256_maskstore_epi64((long long*)(output + k),
-                                 _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - k)),
-                                                    _mm256_setr_epi64x(0, 1, 2, 3)),
-                                 v_tail);
+          const __m256i rest = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - k)),
+                                                  _mm256_setr_epi64x(0, 1, 2, 3));
+          __m256i v_tail = _mm256_maskload_epi64((const long long*)(input + k), rest);
+          _mm256_maskstore_epi64((long long*)(output + k), rest, v_tail);
         }
       }
       if (rows != 1) {
@@ -2471,49 +2383,28 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
               if (i_nt < i_end_nt) {
                 int64_t edge_in_r_nt = i_nt * stride + j_nt;
                 int64_t edge_out_r_nt = i_nt + j_nt * rows;
+                const __m256i in_cols_r = _mm256_cmpgt_epi64(
+                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j_nt, 4))),
+                    _mm256_setr_epi64x(0, 1, 2, 3));
                 __m256i row0_r = _mm256_setzero_si256();
                 if (i_nt < rows) {
-                  const __m256i row0_r_active_2 = _mm256_cmpgt_epi64(
-                      _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j_nt, 4))),
-                      _mm256_setr_epi64x(0, 1, 2, 3));
-                  row0_r = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi64((const long long*)(input + edge_in_r_nt),
-                                            row0_r_active_2),
-                      row0_r_active_2);
+                  row0_r =
+                      _mm256_maskload_epi64((const long long*)(input + edge_in_r_nt), in_cols_r);
                 }
                 __m256i row1_r = _mm256_setzero_si256();
                 if (i_nt + 1 < rows) {
-                  const __m256i row1_r_active_2 = _mm256_cmpgt_epi64(
-                      _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j_nt, 4))),
-                      _mm256_setr_epi64x(0, 1, 2, 3));
-                  row1_r = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi64((const long long*)(input + edge_in_r_nt + stride),
-                                            row1_r_active_2),
-                      row1_r_active_2);
+                  row1_r = _mm256_maskload_epi64((const long long*)(input + edge_in_r_nt + stride),
+                                                 in_cols_r);
                 }
                 __m256i row2_r = _mm256_setzero_si256();
                 if (i_nt + 2 < rows) {
-                  const __m256i row2_r_active_2 = _mm256_cmpgt_epi64(
-                      _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j_nt, 4))),
-                      _mm256_setr_epi64x(0, 1, 2, 3));
-                  row2_r = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi64((const long long*)(input + edge_in_r_nt + 2 * stride),
-                                            row2_r_active_2),
-                      row2_r_active_2);
+                  row2_r = _mm256_maskload_epi64(
+                      (const long long*)(input + edge_in_r_nt + 2 * stride), in_cols_r);
                 }
                 __m256i row3_r = _mm256_setzero_si256();
                 if (i_nt + 3 < rows) {
-                  const __m256i row3_r_active_2 = _mm256_cmpgt_epi64(
-                      _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j_nt, 4))),
-                      _mm256_setr_epi64x(0, 1, 2, 3));
-                  row3_r = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi64((const long long*)(input + edge_in_r_nt + 3 * stride),
-                                            row3_r_active_2),
-                      row3_r_active_2);
+                  row3_r = _mm256_maskload_epi64(
+                      (const long long*)(input + edge_in_r_nt + 3 * stride), in_cols_r);
                 }
                 // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
                 __m256i t1_0_r = _mm256_unpacklo_epi64(row0_r, row1_r);
@@ -2525,37 +2416,23 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
                 __m256i col2_r = _mm256_permute2x128_si256(t1_0_r, t1_2_r, 0x31);
                 __m256i col1_r = _mm256_permute2x128_si256(t1_1_r, t1_3_r, 0x20);
                 __m256i col3_r = _mm256_permute2x128_si256(t1_1_r, t1_3_r, 0x31);
+                const __m256i in_rows_r = _mm256_cmpgt_epi64(
+                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i_nt, 4))),
+                    _mm256_setr_epi64x(0, 1, 2, 3));
                 if (j_nt < cols) {
-                  _mm256_maskstore_epi64(
-                      (long long*)(output + edge_out_r_nt),
-                      _mm256_cmpgt_epi64(
-                          _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i_nt, 4))),
-                          _mm256_setr_epi64x(0, 1, 2, 3)),
-                      col0_r);
+                  _mm256_maskstore_epi64((long long*)(output + edge_out_r_nt), in_rows_r, col0_r);
                 }
                 if (j_nt + 1 < cols) {
-                  _mm256_maskstore_epi64(
-                      (long long*)(output + edge_out_r_nt + rows),
-                      _mm256_cmpgt_epi64(
-                          _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i_nt, 4))),
-                          _mm256_setr_epi64x(0, 1, 2, 3)),
-                      col1_r);
+                  _mm256_maskstore_epi64((long long*)(output + edge_out_r_nt + rows), in_rows_r,
+                                         col1_r);
                 }
                 if (j_nt + 2 < cols) {
-                  _mm256_maskstore_epi64(
-                      (long long*)(output + edge_out_r_nt + 2 * rows),
-                      _mm256_cmpgt_epi64(
-                          _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i_nt, 4))),
-                          _mm256_setr_epi64x(0, 1, 2, 3)),
-                      col2_r);
+                  _mm256_maskstore_epi64((long long*)(output + edge_out_r_nt + 2 * rows), in_rows_r,
+                                         col2_r);
                 }
                 if (j_nt + 3 < cols) {
-                  _mm256_maskstore_epi64(
-                      (long long*)(output + edge_out_r_nt + 3 * rows),
-                      _mm256_cmpgt_epi64(
-                          _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i_nt, 4))),
-                          _mm256_setr_epi64x(0, 1, 2, 3)),
-                      col3_r);
+                  _mm256_maskstore_epi64((long long*)(output + edge_out_r_nt + 3 * rows), in_rows_r,
+                                         col3_r);
                 }
               }
             }
@@ -2566,49 +2443,28 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
               for (; i_nt < i_end_nt; i_nt += 4) {
                 int64_t edge_in_c_nt = i_nt * stride + j_nt;
                 int64_t edge_out_c_nt = i_nt + j_nt * rows;
+                const __m256i in_cols_c = _mm256_cmpgt_epi64(
+                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j_nt, 4))),
+                    _mm256_setr_epi64x(0, 1, 2, 3));
                 __m256i row0_c = _mm256_setzero_si256();
                 if (i_nt < rows) {
-                  const __m256i row0_c_active_2 = _mm256_cmpgt_epi64(
-                      _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j_nt, 4))),
-                      _mm256_setr_epi64x(0, 1, 2, 3));
-                  row0_c = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi64((const long long*)(input + edge_in_c_nt),
-                                            row0_c_active_2),
-                      row0_c_active_2);
+                  row0_c =
+                      _mm256_maskload_epi64((const long long*)(input + edge_in_c_nt), in_cols_c);
                 }
                 __m256i row1_c = _mm256_setzero_si256();
                 if (i_nt + 1 < rows) {
-                  const __m256i row1_c_active_2 = _mm256_cmpgt_epi64(
-                      _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j_nt, 4))),
-                      _mm256_setr_epi64x(0, 1, 2, 3));
-                  row1_c = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi64((const long long*)(input + edge_in_c_nt + stride),
-                                            row1_c_active_2),
-                      row1_c_active_2);
+                  row1_c = _mm256_maskload_epi64((const long long*)(input + edge_in_c_nt + stride),
+                                                 in_cols_c);
                 }
                 __m256i row2_c = _mm256_setzero_si256();
                 if (i_nt + 2 < rows) {
-                  const __m256i row2_c_active_2 = _mm256_cmpgt_epi64(
-                      _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j_nt, 4))),
-                      _mm256_setr_epi64x(0, 1, 2, 3));
-                  row2_c = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi64((const long long*)(input + edge_in_c_nt + 2 * stride),
-                                            row2_c_active_2),
-                      row2_c_active_2);
+                  row2_c = _mm256_maskload_epi64(
+                      (const long long*)(input + edge_in_c_nt + 2 * stride), in_cols_c);
                 }
                 __m256i row3_c = _mm256_setzero_si256();
                 if (i_nt + 3 < rows) {
-                  const __m256i row3_c_active_2 = _mm256_cmpgt_epi64(
-                      _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j_nt, 4))),
-                      _mm256_setr_epi64x(0, 1, 2, 3));
-                  row3_c = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi64((const long long*)(input + edge_in_c_nt + 3 * stride),
-                                            row3_c_active_2),
-                      row3_c_active_2);
+                  row3_c = _mm256_maskload_epi64(
+                      (const long long*)(input + edge_in_c_nt + 3 * stride), in_cols_c);
                 }
                 // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
                 __m256i t1_0_c = _mm256_unpacklo_epi64(row0_c, row1_c);
@@ -2620,37 +2476,23 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
                 __m256i col2_c = _mm256_permute2x128_si256(t1_0_c, t1_2_c, 0x31);
                 __m256i col1_c = _mm256_permute2x128_si256(t1_1_c, t1_3_c, 0x20);
                 __m256i col3_c = _mm256_permute2x128_si256(t1_1_c, t1_3_c, 0x31);
+                const __m256i in_rows_c = _mm256_cmpgt_epi64(
+                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i_nt, 4))),
+                    _mm256_setr_epi64x(0, 1, 2, 3));
                 if (j_nt < cols) {
-                  _mm256_maskstore_epi64(
-                      (long long*)(output + edge_out_c_nt),
-                      _mm256_cmpgt_epi64(
-                          _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i_nt, 4))),
-                          _mm256_setr_epi64x(0, 1, 2, 3)),
-                      col0_c);
+                  _mm256_maskstore_epi64((long long*)(output + edge_out_c_nt), in_rows_c, col0_c);
                 }
                 if (j_nt + 1 < cols) {
-                  _mm256_maskstore_epi64(
-                      (long long*)(output + edge_out_c_nt + rows),
-                      _mm256_cmpgt_epi64(
-                          _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i_nt, 4))),
-                          _mm256_setr_epi64x(0, 1, 2, 3)),
-                      col1_c);
+                  _mm256_maskstore_epi64((long long*)(output + edge_out_c_nt + rows), in_rows_c,
+                                         col1_c);
                 }
                 if (j_nt + 2 < cols) {
-                  _mm256_maskstore_epi64(
-                      (long long*)(output + edge_out_c_nt + 2 * rows),
-                      _mm256_cmpgt_epi64(
-                          _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i_nt, 4))),
-                          _mm256_setr_epi64x(0, 1, 2, 3)),
-                      col2_c);
+                  _mm256_maskstore_epi64((long long*)(output + edge_out_c_nt + 2 * rows), in_rows_c,
+                                         col2_c);
                 }
                 if (j_nt + 3 < cols) {
-                  _mm256_maskstore_epi64(
-                      (long long*)(output + edge_out_c_nt + 3 * rows),
-                      _mm256_cmpgt_epi64(
-                          _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i_nt, 4))),
-                          _mm256_setr_epi64x(0, 1, 2, 3)),
-                      col3_c);
+                  _mm256_maskstore_epi64((long long*)(output + edge_out_c_nt + 3 * rows), in_rows_c,
+                                         col3_c);
                 }
               }
             }
@@ -2712,48 +2554,27 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
               if (i < i_end) {
                 int64_t edge_in_r = i * stride + j;
                 int64_t edge_out_r = i + j * rows;
+                const __m256i in_cols_r = _mm256_cmpgt_epi64(
+                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
+                    _mm256_setr_epi64x(0, 1, 2, 3));
                 __m256i row0_r = _mm256_setzero_si256();
                 if (i < rows) {
-                  const __m256i row0_r_active_3 = _mm256_cmpgt_epi64(
-                      _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                      _mm256_setr_epi64x(0, 1, 2, 3));
-                  row0_r = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi64((const long long*)(input + edge_in_r), row0_r_active_3),
-                      row0_r_active_3);
+                  row0_r = _mm256_maskload_epi64((const long long*)(input + edge_in_r), in_cols_r);
                 }
                 __m256i row1_r = _mm256_setzero_si256();
                 if (i + 1 < rows) {
-                  const __m256i row1_r_active_3 = _mm256_cmpgt_epi64(
-                      _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                      _mm256_setr_epi64x(0, 1, 2, 3));
-                  row1_r = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi64((const long long*)(input + edge_in_r + stride),
-                                            row1_r_active_3),
-                      row1_r_active_3);
+                  row1_r = _mm256_maskload_epi64((const long long*)(input + edge_in_r + stride),
+                                                 in_cols_r);
                 }
                 __m256i row2_r = _mm256_setzero_si256();
                 if (i + 2 < rows) {
-                  const __m256i row2_r_active_3 = _mm256_cmpgt_epi64(
-                      _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                      _mm256_setr_epi64x(0, 1, 2, 3));
-                  row2_r = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi64((const long long*)(input + edge_in_r + 2 * stride),
-                                            row2_r_active_3),
-                      row2_r_active_3);
+                  row2_r = _mm256_maskload_epi64((const long long*)(input + edge_in_r + 2 * stride),
+                                                 in_cols_r);
                 }
                 __m256i row3_r = _mm256_setzero_si256();
                 if (i + 3 < rows) {
-                  const __m256i row3_r_active_3 = _mm256_cmpgt_epi64(
-                      _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                      _mm256_setr_epi64x(0, 1, 2, 3));
-                  row3_r = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi64((const long long*)(input + edge_in_r + 3 * stride),
-                                            row3_r_active_3),
-                      row3_r_active_3);
+                  row3_r = _mm256_maskload_epi64((const long long*)(input + edge_in_r + 3 * stride),
+                                                 in_cols_r);
                 }
                 // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
                 __m256i t1_0_r = _mm256_unpacklo_epi64(row0_r, row1_r);
@@ -2765,37 +2586,23 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
                 __m256i col2_r = _mm256_permute2x128_si256(t1_0_r, t1_2_r, 0x31);
                 __m256i col1_r = _mm256_permute2x128_si256(t1_1_r, t1_3_r, 0x20);
                 __m256i col3_r = _mm256_permute2x128_si256(t1_1_r, t1_3_r, 0x31);
+                const __m256i in_rows_r = _mm256_cmpgt_epi64(
+                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
+                    _mm256_setr_epi64x(0, 1, 2, 3));
                 if (j < cols) {
-                  _mm256_maskstore_epi64(
-                      (long long*)(output + edge_out_r),
-                      _mm256_cmpgt_epi64(
-                          _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
-                          _mm256_setr_epi64x(0, 1, 2, 3)),
-                      col0_r);
+                  _mm256_maskstore_epi64((long long*)(output + edge_out_r), in_rows_r, col0_r);
                 }
                 if (j + 1 < cols) {
-                  _mm256_maskstore_epi64(
-                      (long long*)(output + edge_out_r + rows),
-                      _mm256_cmpgt_epi64(
-                          _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
-                          _mm256_setr_epi64x(0, 1, 2, 3)),
-                      col1_r);
+                  _mm256_maskstore_epi64((long long*)(output + edge_out_r + rows), in_rows_r,
+                                         col1_r);
                 }
                 if (j + 2 < cols) {
-                  _mm256_maskstore_epi64(
-                      (long long*)(output + edge_out_r + 2 * rows),
-                      _mm256_cmpgt_epi64(
-                          _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
-                          _mm256_setr_epi64x(0, 1, 2, 3)),
-                      col2_r);
+                  _mm256_maskstore_epi64((long long*)(output + edge_out_r + 2 * rows), in_rows_r,
+                                         col2_r);
                 }
                 if (j + 3 < cols) {
-                  _mm256_maskstore_epi64(
-                      (long long*)(output + edge_out_r + 3 * rows),
-                      _mm256_cmpgt_epi64(
-                          _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
-                          _mm256_setr_epi64x(0, 1, 2, 3)),
-                      col3_r);
+                  _mm256_maskstore_epi64((long long*)(output + edge_out_r + 3 * rows), in_rows_r,
+                                         col3_r);
                 }
               }
             }
@@ -2806,48 +2613,27 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
               for (; i < i_end; i += 4) {
                 int64_t edge_in_c = i * stride + j;
                 int64_t edge_out_c = i + j * rows;
+                const __m256i in_cols_c = _mm256_cmpgt_epi64(
+                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
+                    _mm256_setr_epi64x(0, 1, 2, 3));
                 __m256i row0_c = _mm256_setzero_si256();
                 if (i < rows) {
-                  const __m256i row0_c_active_3 = _mm256_cmpgt_epi64(
-                      _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                      _mm256_setr_epi64x(0, 1, 2, 3));
-                  row0_c = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi64((const long long*)(input + edge_in_c), row0_c_active_3),
-                      row0_c_active_3);
+                  row0_c = _mm256_maskload_epi64((const long long*)(input + edge_in_c), in_cols_c);
                 }
                 __m256i row1_c = _mm256_setzero_si256();
                 if (i + 1 < rows) {
-                  const __m256i row1_c_active_3 = _mm256_cmpgt_epi64(
-                      _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                      _mm256_setr_epi64x(0, 1, 2, 3));
-                  row1_c = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi64((const long long*)(input + edge_in_c + stride),
-                                            row1_c_active_3),
-                      row1_c_active_3);
+                  row1_c = _mm256_maskload_epi64((const long long*)(input + edge_in_c + stride),
+                                                 in_cols_c);
                 }
                 __m256i row2_c = _mm256_setzero_si256();
                 if (i + 2 < rows) {
-                  const __m256i row2_c_active_3 = _mm256_cmpgt_epi64(
-                      _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                      _mm256_setr_epi64x(0, 1, 2, 3));
-                  row2_c = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi64((const long long*)(input + edge_in_c + 2 * stride),
-                                            row2_c_active_3),
-                      row2_c_active_3);
+                  row2_c = _mm256_maskload_epi64((const long long*)(input + edge_in_c + 2 * stride),
+                                                 in_cols_c);
                 }
                 __m256i row3_c = _mm256_setzero_si256();
                 if (i + 3 < rows) {
-                  const __m256i row3_c_active_3 = _mm256_cmpgt_epi64(
-                      _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                      _mm256_setr_epi64x(0, 1, 2, 3));
-                  row3_c = _mm256_blendv_epi8(
-                      _mm256_setzero_si256(),
-                      _mm256_maskload_epi64((const long long*)(input + edge_in_c + 3 * stride),
-                                            row3_c_active_3),
-                      row3_c_active_3);
+                  row3_c = _mm256_maskload_epi64((const long long*)(input + edge_in_c + 3 * stride),
+                                                 in_cols_c);
                 }
                 // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
                 __m256i t1_0_c = _mm256_unpacklo_epi64(row0_c, row1_c);
@@ -2859,37 +2645,23 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
                 __m256i col2_c = _mm256_permute2x128_si256(t1_0_c, t1_2_c, 0x31);
                 __m256i col1_c = _mm256_permute2x128_si256(t1_1_c, t1_3_c, 0x20);
                 __m256i col3_c = _mm256_permute2x128_si256(t1_1_c, t1_3_c, 0x31);
+                const __m256i in_rows_c = _mm256_cmpgt_epi64(
+                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
+                    _mm256_setr_epi64x(0, 1, 2, 3));
                 if (j < cols) {
-                  _mm256_maskstore_epi64(
-                      (long long*)(output + edge_out_c),
-                      _mm256_cmpgt_epi64(
-                          _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
-                          _mm256_setr_epi64x(0, 1, 2, 3)),
-                      col0_c);
+                  _mm256_maskstore_epi64((long long*)(output + edge_out_c), in_rows_c, col0_c);
                 }
                 if (j + 1 < cols) {
-                  _mm256_maskstore_epi64(
-                      (long long*)(output + edge_out_c + rows),
-                      _mm256_cmpgt_epi64(
-                          _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
-                          _mm256_setr_epi64x(0, 1, 2, 3)),
-                      col1_c);
+                  _mm256_maskstore_epi64((long long*)(output + edge_out_c + rows), in_rows_c,
+                                         col1_c);
                 }
                 if (j + 2 < cols) {
-                  _mm256_maskstore_epi64(
-                      (long long*)(output + edge_out_c + 2 * rows),
-                      _mm256_cmpgt_epi64(
-                          _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
-                          _mm256_setr_epi64x(0, 1, 2, 3)),
-                      col2_c);
+                  _mm256_maskstore_epi64((long long*)(output + edge_out_c + 2 * rows), in_rows_c,
+                                         col2_c);
                 }
                 if (j + 3 < cols) {
-                  _mm256_maskstore_epi64(
-                      (long long*)(output + edge_out_c + 3 * rows),
-                      _mm256_cmpgt_epi64(
-                          _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
-                          _mm256_setr_epi64x(0, 1, 2, 3)),
-                      col3_c);
+                  _mm256_maskstore_epi64((long long*)(output + edge_out_c + 3 * rows), in_rows_c,
+                                         col3_c);
                 }
               }
             }

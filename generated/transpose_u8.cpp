@@ -273,9 +273,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
       }
       // the rest: one partial vector
       if (k < rows) {
-        __m128i v_tail = _mm_mask_loadu_epi8(
-            _mm_setzero_si128(), (__mmask16)_bzhi_u32(~0u, (unsigned)(rows - k)), input + k);
-        _mm_mask_storeu_epi8(output + k, (__mmask16)_bzhi_u32(~0u, (unsigned)(rows - k)), v_tail);
+        const __mmask16 rest = (__mmask16)_bzhi_u32(~0u, (unsigned)(rows - k));
+        __m128i v_tail = _mm_mask_loadu_epi8(_mm_setzero_si128(), rest, input + k);
+        _mm_mask_storeu_epi8(output + k, rest, v_tail);
       }
     }
     // strided: gathered
@@ -338,9 +338,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
         }
         // the rest: one partial vector
         if (k < cols) {
-          __m128i v_tail = _mm_mask_loadu_epi8(
-              _mm_setzero_si128(), (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - k)), input + k);
-          _mm_mask_storeu_epi8(output + k, (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - k)), v_tail);
+          const __mmask16 rest = (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - k));
+          __m128i v_tail = _mm_mask_loadu_epi8(_mm_setzero_si128(), rest, input + k);
+          _mm_mask_storeu_epi8(output + k, rest, v_tail);
         }
       }
       if (rows != 1) {
@@ -1062,100 +1062,85 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
             if (i_right < i_end_right) {
               int64_t edge_in_r_right = cols * i_right + j_right;
               int64_t edge_out_r_right = i_right + j_right * rows;
+              const __mmask16 in_cols_r = (__mmask16)simdgen_lanes_below(cols - j_right, 16);
               __m128i row0_r = _mm_setzero_si128();
               if (i_right < rows) {
-                row0_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
-                                             input + edge_in_r_right);
+                row0_r =
+                    _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r, input + edge_in_r_right);
               }
               __m128i row1_r = _mm_setzero_si128();
               if (i_right + 1 < rows) {
-                row1_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                row1_r = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r,
                                              input + cols + edge_in_r_right);
               }
               __m128i row2_r = _mm_setzero_si128();
               if (i_right + 2 < rows) {
-                row2_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                row2_r = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r,
                                              input + 2 * cols + edge_in_r_right);
               }
               __m128i row3_r = _mm_setzero_si128();
               if (i_right + 3 < rows) {
-                row3_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                row3_r = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r,
                                              input + 3 * cols + edge_in_r_right);
               }
               __m128i row4_r = _mm_setzero_si128();
               if (i_right + 4 < rows) {
-                row4_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                row4_r = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r,
                                              input + 4 * cols + edge_in_r_right);
               }
               __m128i row5_r = _mm_setzero_si128();
               if (i_right + 5 < rows) {
-                row5_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                row5_r = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r,
                                              input + 5 * cols + edge_in_r_right);
               }
               __m128i row6_r = _mm_setzero_si128();
               if (i_right + 6 < rows) {
-                row6_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                row6_r = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r,
                                              input + 6 * cols + edge_in_r_right);
               }
               __m128i row7_r = _mm_setzero_si128();
               if (i_right + 7 < rows) {
-                row7_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                row7_r = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r,
                                              input + 7 * cols + edge_in_r_right);
               }
               __m128i row8_r = _mm_setzero_si128();
               if (i_right + 8 < rows) {
-                row8_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                row8_r = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r,
                                              input + 8 * cols + edge_in_r_right);
               }
               __m128i row9_r = _mm_setzero_si128();
               if (i_right + 9 < rows) {
-                row9_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                row9_r = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r,
                                              input + 9 * cols + edge_in_r_right);
               }
               __m128i row10_r = _mm_setzero_si128();
               if (i_right + 10 < rows) {
-                row10_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                row10_r = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r,
                                               input + 10 * cols + edge_in_r_right);
               }
               __m128i row11_r = _mm_setzero_si128();
               if (i_right + 11 < rows) {
-                row11_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                row11_r = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r,
                                               input + 11 * cols + edge_in_r_right);
               }
               __m128i row12_r = _mm_setzero_si128();
               if (i_right + 12 < rows) {
-                row12_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                row12_r = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r,
                                               input + 12 * cols + edge_in_r_right);
               }
               __m128i row13_r = _mm_setzero_si128();
               if (i_right + 13 < rows) {
-                row13_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                row13_r = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r,
                                               input + 13 * cols + edge_in_r_right);
               }
               __m128i row14_r = _mm_setzero_si128();
               if (i_right + 14 < rows) {
-                row14_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                row14_r = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r,
                                               input + 14 * cols + edge_in_r_right);
               }
               __m128i row15_r = _mm_setzero_si128();
               if (i_right + 15 < rows) {
-                row15_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                row15_r = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r,
                                               input + 15 * cols + edge_in_r_right);
               }
               // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
@@ -1226,69 +1211,54 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
               __m128i col13_r = _mm_unpackhi_epi64(t3_6_r, t3_14_r);
               __m128i col14_r = _mm_unpacklo_epi64(t3_7_r, t3_15_r);
               __m128i col15_r = _mm_unpackhi_epi64(t3_7_r, t3_15_r);
+              const __mmask16 in_rows_r = (__mmask16)simdgen_lanes_below(rows - i_right, 16);
               if (j_right < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_right,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col0_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_right, in_rows_r, col0_r);
               }
               if (j_right + 1 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_right + rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col1_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_right + rows, in_rows_r, col1_r);
               }
               if (j_right + 2 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_right + 2 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col2_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_right + 2 * rows, in_rows_r, col2_r);
               }
               if (j_right + 3 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_right + 3 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col3_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_right + 3 * rows, in_rows_r, col3_r);
               }
               if (j_right + 4 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_right + 4 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col4_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_right + 4 * rows, in_rows_r, col4_r);
               }
               if (j_right + 5 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_right + 5 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col5_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_right + 5 * rows, in_rows_r, col5_r);
               }
               if (j_right + 6 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_right + 6 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col6_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_right + 6 * rows, in_rows_r, col6_r);
               }
               if (j_right + 7 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_right + 7 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col7_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_right + 7 * rows, in_rows_r, col7_r);
               }
               if (j_right + 8 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_right + 8 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col8_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_right + 8 * rows, in_rows_r, col8_r);
               }
               if (j_right + 9 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_right + 9 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col9_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_right + 9 * rows, in_rows_r, col9_r);
               }
               if (j_right + 10 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_right + 10 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col10_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_right + 10 * rows, in_rows_r, col10_r);
               }
               if (j_right + 11 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_right + 11 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col11_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_right + 11 * rows, in_rows_r, col11_r);
               }
               if (j_right + 12 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_right + 12 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col12_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_right + 12 * rows, in_rows_r, col12_r);
               }
               if (j_right + 13 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_right + 13 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col13_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_right + 13 * rows, in_rows_r, col13_r);
               }
               if (j_right + 14 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_right + 14 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col14_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_right + 14 * rows, in_rows_r, col14_r);
               }
               if (j_right + 15 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_right + 15 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col15_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_right + 15 * rows, in_rows_r, col15_r);
               }
             }
           }
@@ -1299,100 +1269,85 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
             for (; i_right < i_end_right; i_right += 16) {
               int64_t edge_in_c_right = cols * i_right + j_right;
               int64_t edge_out_c_right = i_right + j_right * rows;
+              const __mmask16 in_cols_c = (__mmask16)simdgen_lanes_below(cols - j_right, 16);
               __m128i row0_c = _mm_setzero_si128();
               if (i_right < rows) {
-                row0_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
-                                             input + edge_in_c_right);
+                row0_c =
+                    _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c, input + edge_in_c_right);
               }
               __m128i row1_c = _mm_setzero_si128();
               if (i_right + 1 < rows) {
-                row1_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                row1_c = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c,
                                              input + cols + edge_in_c_right);
               }
               __m128i row2_c = _mm_setzero_si128();
               if (i_right + 2 < rows) {
-                row2_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                row2_c = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c,
                                              input + 2 * cols + edge_in_c_right);
               }
               __m128i row3_c = _mm_setzero_si128();
               if (i_right + 3 < rows) {
-                row3_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                row3_c = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c,
                                              input + 3 * cols + edge_in_c_right);
               }
               __m128i row4_c = _mm_setzero_si128();
               if (i_right + 4 < rows) {
-                row4_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                row4_c = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c,
                                              input + 4 * cols + edge_in_c_right);
               }
               __m128i row5_c = _mm_setzero_si128();
               if (i_right + 5 < rows) {
-                row5_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                row5_c = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c,
                                              input + 5 * cols + edge_in_c_right);
               }
               __m128i row6_c = _mm_setzero_si128();
               if (i_right + 6 < rows) {
-                row6_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                row6_c = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c,
                                              input + 6 * cols + edge_in_c_right);
               }
               __m128i row7_c = _mm_setzero_si128();
               if (i_right + 7 < rows) {
-                row7_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                row7_c = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c,
                                              input + 7 * cols + edge_in_c_right);
               }
               __m128i row8_c = _mm_setzero_si128();
               if (i_right + 8 < rows) {
-                row8_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                row8_c = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c,
                                              input + 8 * cols + edge_in_c_right);
               }
               __m128i row9_c = _mm_setzero_si128();
               if (i_right + 9 < rows) {
-                row9_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                row9_c = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c,
                                              input + 9 * cols + edge_in_c_right);
               }
               __m128i row10_c = _mm_setzero_si128();
               if (i_right + 10 < rows) {
-                row10_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                row10_c = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c,
                                               input + 10 * cols + edge_in_c_right);
               }
               __m128i row11_c = _mm_setzero_si128();
               if (i_right + 11 < rows) {
-                row11_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                row11_c = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c,
                                               input + 11 * cols + edge_in_c_right);
               }
               __m128i row12_c = _mm_setzero_si128();
               if (i_right + 12 < rows) {
-                row12_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                row12_c = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c,
                                               input + 12 * cols + edge_in_c_right);
               }
               __m128i row13_c = _mm_setzero_si128();
               if (i_right + 13 < rows) {
-                row13_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                row13_c = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c,
                                               input + 13 * cols + edge_in_c_right);
               }
               __m128i row14_c = _mm_setzero_si128();
               if (i_right + 14 < rows) {
-                row14_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                row14_c = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c,
                                               input + 14 * cols + edge_in_c_right);
               }
               __m128i row15_c = _mm_setzero_si128();
               if (i_right + 15 < rows) {
-                row15_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j_right, 16),
+                row15_c = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c,
                                               input + 15 * cols + edge_in_c_right);
               }
               // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
@@ -1463,69 +1418,54 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
               __m128i col13_c = _mm_unpackhi_epi64(t3_6_c, t3_14_c);
               __m128i col14_c = _mm_unpacklo_epi64(t3_7_c, t3_15_c);
               __m128i col15_c = _mm_unpackhi_epi64(t3_7_c, t3_15_c);
+              const __mmask16 in_rows_c = (__mmask16)simdgen_lanes_below(rows - i_right, 16);
               if (j_right < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_right,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col0_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_right, in_rows_c, col0_c);
               }
               if (j_right + 1 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_right + rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col1_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_right + rows, in_rows_c, col1_c);
               }
               if (j_right + 2 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_right + 2 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col2_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_right + 2 * rows, in_rows_c, col2_c);
               }
               if (j_right + 3 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_right + 3 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col3_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_right + 3 * rows, in_rows_c, col3_c);
               }
               if (j_right + 4 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_right + 4 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col4_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_right + 4 * rows, in_rows_c, col4_c);
               }
               if (j_right + 5 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_right + 5 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col5_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_right + 5 * rows, in_rows_c, col5_c);
               }
               if (j_right + 6 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_right + 6 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col6_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_right + 6 * rows, in_rows_c, col6_c);
               }
               if (j_right + 7 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_right + 7 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col7_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_right + 7 * rows, in_rows_c, col7_c);
               }
               if (j_right + 8 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_right + 8 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col8_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_right + 8 * rows, in_rows_c, col8_c);
               }
               if (j_right + 9 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_right + 9 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col9_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_right + 9 * rows, in_rows_c, col9_c);
               }
               if (j_right + 10 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_right + 10 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col10_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_right + 10 * rows, in_rows_c, col10_c);
               }
               if (j_right + 11 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_right + 11 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col11_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_right + 11 * rows, in_rows_c, col11_c);
               }
               if (j_right + 12 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_right + 12 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col12_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_right + 12 * rows, in_rows_c, col12_c);
               }
               if (j_right + 13 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_right + 13 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col13_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_right + 13 * rows, in_rows_c, col13_c);
               }
               if (j_right + 14 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_right + 14 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col14_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_right + 14 * rows, in_rows_c, col14_c);
               }
               if (j_right + 15 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_right + 15 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_right, 16), col15_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_right + 15 * rows, in_rows_c, col15_c);
               }
             }
           }
@@ -1734,100 +1674,85 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
             if (i_bottom < i_end_bottom) {
               int64_t edge_in_r_bottom = cols * i_bottom + j_bottom;
               int64_t edge_out_r_bottom = i_bottom + j_bottom * rows;
+              const __mmask16 in_cols_r = (__mmask16)simdgen_lanes_below(cols - j_bottom, 16);
               __m128i row0_r = _mm_setzero_si128();
               if (i_bottom < rows) {
-                row0_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
-                                             input + edge_in_r_bottom);
+                row0_r =
+                    _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r, input + edge_in_r_bottom);
               }
               __m128i row1_r = _mm_setzero_si128();
               if (i_bottom + 1 < rows) {
-                row1_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                row1_r = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r,
                                              input + cols + edge_in_r_bottom);
               }
               __m128i row2_r = _mm_setzero_si128();
               if (i_bottom + 2 < rows) {
-                row2_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                row2_r = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r,
                                              input + 2 * cols + edge_in_r_bottom);
               }
               __m128i row3_r = _mm_setzero_si128();
               if (i_bottom + 3 < rows) {
-                row3_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                row3_r = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r,
                                              input + 3 * cols + edge_in_r_bottom);
               }
               __m128i row4_r = _mm_setzero_si128();
               if (i_bottom + 4 < rows) {
-                row4_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                row4_r = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r,
                                              input + 4 * cols + edge_in_r_bottom);
               }
               __m128i row5_r = _mm_setzero_si128();
               if (i_bottom + 5 < rows) {
-                row5_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                row5_r = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r,
                                              input + 5 * cols + edge_in_r_bottom);
               }
               __m128i row6_r = _mm_setzero_si128();
               if (i_bottom + 6 < rows) {
-                row6_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                row6_r = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r,
                                              input + 6 * cols + edge_in_r_bottom);
               }
               __m128i row7_r = _mm_setzero_si128();
               if (i_bottom + 7 < rows) {
-                row7_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                row7_r = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r,
                                              input + 7 * cols + edge_in_r_bottom);
               }
               __m128i row8_r = _mm_setzero_si128();
               if (i_bottom + 8 < rows) {
-                row8_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                row8_r = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r,
                                              input + 8 * cols + edge_in_r_bottom);
               }
               __m128i row9_r = _mm_setzero_si128();
               if (i_bottom + 9 < rows) {
-                row9_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                row9_r = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r,
                                              input + 9 * cols + edge_in_r_bottom);
               }
               __m128i row10_r = _mm_setzero_si128();
               if (i_bottom + 10 < rows) {
-                row10_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                row10_r = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r,
                                               input + 10 * cols + edge_in_r_bottom);
               }
               __m128i row11_r = _mm_setzero_si128();
               if (i_bottom + 11 < rows) {
-                row11_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                row11_r = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r,
                                               input + 11 * cols + edge_in_r_bottom);
               }
               __m128i row12_r = _mm_setzero_si128();
               if (i_bottom + 12 < rows) {
-                row12_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                row12_r = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r,
                                               input + 12 * cols + edge_in_r_bottom);
               }
               __m128i row13_r = _mm_setzero_si128();
               if (i_bottom + 13 < rows) {
-                row13_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                row13_r = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r,
                                               input + 13 * cols + edge_in_r_bottom);
               }
               __m128i row14_r = _mm_setzero_si128();
               if (i_bottom + 14 < rows) {
-                row14_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                row14_r = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r,
                                               input + 14 * cols + edge_in_r_bottom);
               }
               __m128i row15_r = _mm_setzero_si128();
               if (i_bottom + 15 < rows) {
-                row15_r = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                row15_r = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_r,
                                               input + 15 * cols + edge_in_r_bottom);
               }
               // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
@@ -1898,69 +1823,54 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
               __m128i col13_r = _mm_unpackhi_epi64(t3_6_r, t3_14_r);
               __m128i col14_r = _mm_unpacklo_epi64(t3_7_r, t3_15_r);
               __m128i col15_r = _mm_unpackhi_epi64(t3_7_r, t3_15_r);
+              const __mmask16 in_rows_r = (__mmask16)simdgen_lanes_below(rows - i_bottom, 16);
               if (j_bottom < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_bottom,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col0_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom, in_rows_r, col0_r);
               }
               if (j_bottom + 1 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_bottom + rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col1_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom + rows, in_rows_r, col1_r);
               }
               if (j_bottom + 2 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 2 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col2_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 2 * rows, in_rows_r, col2_r);
               }
               if (j_bottom + 3 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 3 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col3_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 3 * rows, in_rows_r, col3_r);
               }
               if (j_bottom + 4 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 4 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col4_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 4 * rows, in_rows_r, col4_r);
               }
               if (j_bottom + 5 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 5 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col5_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 5 * rows, in_rows_r, col5_r);
               }
               if (j_bottom + 6 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 6 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col6_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 6 * rows, in_rows_r, col6_r);
               }
               if (j_bottom + 7 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 7 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col7_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 7 * rows, in_rows_r, col7_r);
               }
               if (j_bottom + 8 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 8 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col8_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 8 * rows, in_rows_r, col8_r);
               }
               if (j_bottom + 9 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 9 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col9_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 9 * rows, in_rows_r, col9_r);
               }
               if (j_bottom + 10 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 10 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col10_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 10 * rows, in_rows_r, col10_r);
               }
               if (j_bottom + 11 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 11 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col11_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 11 * rows, in_rows_r, col11_r);
               }
               if (j_bottom + 12 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 12 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col12_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 12 * rows, in_rows_r, col12_r);
               }
               if (j_bottom + 13 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 13 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col13_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 13 * rows, in_rows_r, col13_r);
               }
               if (j_bottom + 14 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 14 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col14_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 14 * rows, in_rows_r, col14_r);
               }
               if (j_bottom + 15 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 15 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col15_r);
+                _mm_mask_storeu_epi8(output + edge_out_r_bottom + 15 * rows, in_rows_r, col15_r);
               }
             }
           }
@@ -1971,100 +1881,85 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
             for (; i_bottom < i_end_bottom; i_bottom += 16) {
               int64_t edge_in_c_bottom = cols * i_bottom + j_bottom;
               int64_t edge_out_c_bottom = i_bottom + j_bottom * rows;
+              const __mmask16 in_cols_c = (__mmask16)simdgen_lanes_below(cols - j_bottom, 16);
               __m128i row0_c = _mm_setzero_si128();
               if (i_bottom < rows) {
-                row0_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
-                                             input + edge_in_c_bottom);
+                row0_c =
+                    _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c, input + edge_in_c_bottom);
               }
               __m128i row1_c = _mm_setzero_si128();
               if (i_bottom + 1 < rows) {
-                row1_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                row1_c = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c,
                                              input + cols + edge_in_c_bottom);
               }
               __m128i row2_c = _mm_setzero_si128();
               if (i_bottom + 2 < rows) {
-                row2_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                row2_c = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c,
                                              input + 2 * cols + edge_in_c_bottom);
               }
               __m128i row3_c = _mm_setzero_si128();
               if (i_bottom + 3 < rows) {
-                row3_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                row3_c = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c,
                                              input + 3 * cols + edge_in_c_bottom);
               }
               __m128i row4_c = _mm_setzero_si128();
               if (i_bottom + 4 < rows) {
-                row4_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                row4_c = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c,
                                              input + 4 * cols + edge_in_c_bottom);
               }
               __m128i row5_c = _mm_setzero_si128();
               if (i_bottom + 5 < rows) {
-                row5_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                row5_c = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c,
                                              input + 5 * cols + edge_in_c_bottom);
               }
               __m128i row6_c = _mm_setzero_si128();
               if (i_bottom + 6 < rows) {
-                row6_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                row6_c = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c,
                                              input + 6 * cols + edge_in_c_bottom);
               }
               __m128i row7_c = _mm_setzero_si128();
               if (i_bottom + 7 < rows) {
-                row7_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                row7_c = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c,
                                              input + 7 * cols + edge_in_c_bottom);
               }
               __m128i row8_c = _mm_setzero_si128();
               if (i_bottom + 8 < rows) {
-                row8_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                row8_c = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c,
                                              input + 8 * cols + edge_in_c_bottom);
               }
               __m128i row9_c = _mm_setzero_si128();
               if (i_bottom + 9 < rows) {
-                row9_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                             (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                row9_c = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c,
                                              input + 9 * cols + edge_in_c_bottom);
               }
               __m128i row10_c = _mm_setzero_si128();
               if (i_bottom + 10 < rows) {
-                row10_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                row10_c = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c,
                                               input + 10 * cols + edge_in_c_bottom);
               }
               __m128i row11_c = _mm_setzero_si128();
               if (i_bottom + 11 < rows) {
-                row11_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                row11_c = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c,
                                               input + 11 * cols + edge_in_c_bottom);
               }
               __m128i row12_c = _mm_setzero_si128();
               if (i_bottom + 12 < rows) {
-                row12_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                row12_c = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c,
                                               input + 12 * cols + edge_in_c_bottom);
               }
               __m128i row13_c = _mm_setzero_si128();
               if (i_bottom + 13 < rows) {
-                row13_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                row13_c = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c,
                                               input + 13 * cols + edge_in_c_bottom);
               }
               __m128i row14_c = _mm_setzero_si128();
               if (i_bottom + 14 < rows) {
-                row14_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                row14_c = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c,
                                               input + 14 * cols + edge_in_c_bottom);
               }
               __m128i row15_c = _mm_setzero_si128();
               if (i_bottom + 15 < rows) {
-                row15_c = _mm_mask_loadu_epi8(_mm_setzero_si128(),
-                                              (__mmask16)simdgen_lanes_below(cols - j_bottom, 16),
+                row15_c = _mm_mask_loadu_epi8(_mm_setzero_si128(), in_cols_c,
                                               input + 15 * cols + edge_in_c_bottom);
               }
               // stage 1: interleave 8-bit lanes of row pairs (unpacklo/hi_epi8)
@@ -2135,69 +2030,54 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
               __m128i col13_c = _mm_unpackhi_epi64(t3_6_c, t3_14_c);
               __m128i col14_c = _mm_unpacklo_epi64(t3_7_c, t3_15_c);
               __m128i col15_c = _mm_unpackhi_epi64(t3_7_c, t3_15_c);
+              const __mmask16 in_rows_c = (__mmask16)simdgen_lanes_below(rows - i_bottom, 16);
               if (j_bottom < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_bottom,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col0_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom, in_rows_c, col0_c);
               }
               if (j_bottom + 1 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_bottom + rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col1_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom + rows, in_rows_c, col1_c);
               }
               if (j_bottom + 2 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 2 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col2_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 2 * rows, in_rows_c, col2_c);
               }
               if (j_bottom + 3 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 3 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col3_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 3 * rows, in_rows_c, col3_c);
               }
               if (j_bottom + 4 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 4 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col4_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 4 * rows, in_rows_c, col4_c);
               }
               if (j_bottom + 5 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 5 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col5_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 5 * rows, in_rows_c, col5_c);
               }
               if (j_bottom + 6 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 6 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col6_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 6 * rows, in_rows_c, col6_c);
               }
               if (j_bottom + 7 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 7 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col7_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 7 * rows, in_rows_c, col7_c);
               }
               if (j_bottom + 8 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 8 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col8_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 8 * rows, in_rows_c, col8_c);
               }
               if (j_bottom + 9 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 9 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col9_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 9 * rows, in_rows_c, col9_c);
               }
               if (j_bottom + 10 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 10 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col10_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 10 * rows, in_rows_c, col10_c);
               }
               if (j_bottom + 11 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 11 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col11_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 11 * rows, in_rows_c, col11_c);
               }
               if (j_bottom + 12 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 12 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col12_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 12 * rows, in_rows_c, col12_c);
               }
               if (j_bottom + 13 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 13 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col13_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 13 * rows, in_rows_c, col13_c);
               }
               if (j_bottom + 14 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 14 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col14_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 14 * rows, in_rows_c, col14_c);
               }
               if (j_bottom + 15 < cols) {
-                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 15 * rows,
-                                     (__mmask16)simdgen_lanes_below(rows - i_bottom, 16), col15_c);
+                _mm_mask_storeu_epi8(output + edge_out_c_bottom + 15 * rows, in_rows_c, col15_c);
               }
             }
           }

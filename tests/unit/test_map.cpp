@@ -452,3 +452,32 @@ TEST_CASE("map code: an input no output reads is cast to void, and integer self-
   for (int bits : {128, 512})
     for (int64_t n : {0, 5, 33}) checkMapPlan(text, bits, n, uint64_t(bits + n));
 }
+
+namespace {
+size_t occurrences(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+}  // namespace
+
+TEST_CASE("map code: a tail predicate written at two uses is declared once, and an AVX2 zero-filled masked load is the maskload alone") {
+  // The tail's masked load and masked store share one whilelt: its mask is computed once, in a
+  // variable the two read (the k-mask's bzhi, AVX2's compare against the lane numbers). vmaskmov
+  // zeroes the lanes it does not load, so a zero fill needs no blend.
+  const std::string text = mapSpec(R"J([{"name": "o", "dtype": "f32", "expr": "x * 2 + y"}])J", ",\n  \"tail\": \"predicated\"");
+  const KernelSpec spec = parseSpecText(text, "t.json");
+  for (const char* isa : {"avx512", "avx2"}) {
+    CAPTURE(isa);
+    const Target target = makeTarget({isa, {}});
+    const std::string code = emit::emitFunction(buildPlan(spec, target), target, "k").function;
+    CAPTURE(code);
+    const bool k = std::string(isa) == "avx512";
+    CHECK(occurrences(code, k ? "_bzhi_u32(" : "_mm256_cmpgt_epi32(") == 1);
+    CHECK(occurrences(code, k ? "const __mmask16 " : "const __m256i ") == 1);
+    CHECK(occurrences(code, k ? "_mm512_mask_loadu_ps(" : "_mm256_maskload_ps(") == 2);
+    CHECK(code.find("blendv") == std::string::npos);
+  }
+  for (int bits : {256, 512})
+    for (int64_t n : {0, 5, 33}) checkMapPlan(text, bits, n, uint64_t(bits + n));
+}

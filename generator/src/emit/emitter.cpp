@@ -38,6 +38,7 @@ struct BodyWriter {
   LowerContext& cx;
   std::vector<std::string> lines;
   bool laneCounts = false;  // spell control-flow indices as the ISA's lane counts (idx)
+  std::set<const ir::Stmt*> declaredPredicates = {};  // inlined predicates to declare as variables
 
   // An index of the control flow (loop bounds and steps, lets, conditions), spelt by the ISA
   // when laneCounts: SVE counts `4 * vscale` as `(int64_t)svcntw()`. Addresses inside ops keep
@@ -100,7 +101,14 @@ struct BodyWriter {
       switch (s.kind) {
         case ir::Stmt::Kind::Comment: lines.push_back("// " + s.text); break;
         case ir::Stmt::Kind::Op:
-          if (predicateInlinable(b, k) && inlinePredicate(s, cx)) break;
+          if (predicateInlinable(b, k) && inlinePredicate(s, cx)) {
+            if (declaredPredicates.count(&s))
+              if (std::string decl = loweringFor(cx.target).predicateDeclaration(s, cx); !decl.empty()) {
+                lines.push_back(decl);
+                cx.predicateVariables.insert(&s);
+              }
+            break;
+          }
           if (foldable(b, k)) {
             const std::vector<std::string> load = lowerOp(s, cx), consumer = lowerOp(b[k + 1], cx);
             if (auto folded = foldLoad(load, s.dst, consumer)) {
@@ -187,13 +195,22 @@ std::vector<std::string> lowerBody(LowerContext& cx) {
   // per call). Where ops still read vscale, one spelling throughout lets GCC share the value
   // (both spellings at once cost the i8 row sum a cntb more on its tail path).
   bool laneCounts = false;
+  // Inlined predicates whose expression the body writes more than once are declared once instead.
+  std::set<const ir::Stmt*> declared;
+  {
+    LowerContext trial = cx;
+    BodyWriter t{trial, {}, false};
+    t.block(cx.plan.body);
+    for (const auto& [def, count] : trial.predicateWritten)
+      if (count > 1) declared.insert(def);
+  }
   if (cx.plan.scalable) {
     LowerContext trial = cx;
-    BodyWriter t{trial, {}, true};
+    BodyWriter t{trial, {}, true, declared};
     t.block(cx.plan.body);
     laneCounts = !usesVscale(t.lines) && !usesVscale(trial.prelude);
   }
-  BodyWriter w{cx, {}, laneCounts};
+  BodyWriter w{cx, {}, laneCounts, declared};
   w.block(cx.plan.body);
   std::vector<std::string> lines;
   for (const auto& [name, value] : cx.plan.constants)
@@ -404,7 +421,7 @@ GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, con
   std::vector<std::pair<std::string, size_t>> dropped;  // a variant not emitted, the slot whose code it has
   for (const Target& t : targets) {
     Variant v{t, buildPlan(spec, t), "", {}};
-    LowerContext cx{t, v.plan, {}, {}, {}, {}, {}, {}, {}, {}};
+    LowerContext cx{t, v.plan, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}};
     std::vector<std::string> lines = lowerBody(cx);
     if (!cx.scalarFallbackWhen.empty()) {
       std::string when;
@@ -518,7 +535,7 @@ GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, con
 
 EmittedFunction emitFunction(const ir::Plan& plan, const Target& target, const std::string& name) {
   const IsaLowering& isa = loweringFor(target);
-  LowerContext cx{target, plan, {}, {}, {}, {}, {}, {}, {}, {}};
+  LowerContext cx{target, plan, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}};
   const std::vector<std::string> lines = lowerBody(cx);
   if (!cx.scalarFallbackWhen.empty()) throw std::logic_error(name + ": a scalar fallback needs a whole kernel (generate())");
   EmittedFunction f;

@@ -58,7 +58,8 @@ bool opensBlock(const std::string& code, size_t at) {
 }
 
 // Whether the parenthesis closing at s[close] ends a cast to a type clang-format recognises (a
-// builtin or a name ending in _t); after other names it reads `(x) ~y` and spaces the '~'.
+// builtin or a name ending in _t); after other names, where a '(' follows the '~', it reads
+// `(x) ~(y)` and spaces the '~' (before a name it keeps `(__mmask16)~y`).
 bool castToKnownType(const std::string& s, size_t close) {
   const size_t open = s.rfind('(', close);
   if (open == std::string::npos) return false;
@@ -69,11 +70,12 @@ bool castToKnownType(const std::string& s, size_t close) {
 }
 
 // Braced initialisers without inner spaces, as clang-format writes them: `{ a, b }` -> `{a, b}`;
-// and a space between a cast and '~': `(T)~x` -> `(T) ~x`.
+// and a space between a cast and '~' before a parenthesis: `(T)~(x)` -> `(T) ~(x)`.
 std::string tightBraces(std::string s) {
   for (size_t k = 0; k < s.size(); ++k) {
     if (s[k] == '"' || s[k] == '\'') k = literalEnd(s, k);
-    else if (s[k] == '~' && k > 0 && s[k - 1] == ')' && !castToKnownType(s, k - 1)) s.insert(k++, " ");
+    else if (s[k] == '~' && k > 0 && s[k - 1] == ')' && k + 1 < s.size() && s[k + 1] == '(' && !castToKnownType(s, k - 1))
+      s.insert(k++, " ");
     else if (s[k] == '{' && !opensBlock(s, k))
       while (k + 1 < s.size() && s[k + 1] == ' ') s.erase(k + 1, 1);
     else if (s[k] == '}' && k > 0 && s[k - 1] == ' ' && s.find_last_not_of(' ', k - 1) != std::string::npos &&

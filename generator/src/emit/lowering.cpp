@@ -28,6 +28,7 @@ std::string OpWriter::decl() const {
 }
 
 bool IsaLowering::inlinesPredicate(const ir::Stmt&, const LowerContext&) const { return false; }
+std::string IsaLowering::predicateDeclaration(const ir::Stmt&, LowerContext&) const { return ""; }
 
 std::string prefixLoadPieces() {
   return "  uint64_t lo = 0, rest = 0;\n"
@@ -145,6 +146,8 @@ std::string predicateExpr(const std::string& p, LowerContext& cx, const Predicat
   const auto it = cx.inlined.find(p);
   if (it == cx.inlined.end()) return p;
   const ir::Stmt& def = *it->second;
+  if (cx.predicateVariables.count(&def)) return p;
+  ++cx.predicateWritten[&def];
   if (def.op == ir::OpKind::WhileLt) return spelling.whileLt(def, cx);
   return spelling.negate(def, predicateExpr(def.args[0], cx, spelling), cx);
 }

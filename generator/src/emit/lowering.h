@@ -26,6 +26,11 @@ struct LowerContext {
   // Predicates the module writes at their uses instead of as variables (see inlinesPredicate):
   // name -> defining statement (owned by the plan).
   std::map<std::string, const ir::Stmt*> inlined;
+  // How often each inlined predicate's definition was written out (a first pass counts), and
+  // those the second pass declares once, at their definition, because one expression written at
+  // every use (eight loads and stores of a tile's partial column) reads badly.
+  std::map<const ir::Stmt*, int> predicateWritten;
+  std::set<const ir::Stmt*> predicateVariables;
   // SVE: unpacked narrow values whose containers already hold the element extended by its
   // signedness (an extending load or gather defined them), so widening them is free.
   std::set<std::string> extendedContainers;
@@ -77,6 +82,10 @@ class IsaLowering {
   // definition and its uses changes what it reads). x86 does this for whilelt so that a
   // masked load can use the lane count directly (AVX2 has no byte masked load).
   virtual bool inlinesPredicate(const ir::Stmt& def, const LowerContext& cx) const;
+  // The declaration of inlined predicate `def` as a variable of its own name ("const __mmask16
+  // tail_lanes = ...;"), for the uses to read instead of its expression; "" where the module
+  // cannot declare it (the uses then keep the expression).
+  virtual std::string predicateDeclaration(const ir::Stmt& def, LowerContext& cx) const;
   // File-level code the CPU checks need (headers, a feature-bit reader), under archGuard();
   // part of preamble() and of every test that evaluates the checks.
   virtual std::string cpuSupport() const { return ""; }

@@ -430,6 +430,7 @@ class NeonLowering final : public IsaLowering {
   }
 
   bool inlinesPredicate(const Stmt& def, const LowerContext& cx) const override { return neon::inlinesPredicate(def, cx); }
+  std::string predicateDeclaration(const Stmt& def, LowerContext& cx) const override { return neon::predicateDeclaration(def, cx); }
 
   std::string archGuard() const override { return "defined(__aarch64__)"; }
   std::string preamble() const override { return "#include <arm_neon.h>"; }

@@ -35,6 +35,10 @@ std::string fillOf(const Stmt& s) { return splat(s.type.elem, s.literal.empty() 
 
 bool inlinesPredicate(const Stmt& def, const LowerContext& cx) { return isLaneRangePredicate(def, cx); }
 
+std::string predicateDeclaration(const Stmt& def, LowerContext& cx) {
+  return "const " + maskType(def.type.elem) + " " + def.dst + " = " + predicate(def.dst, cx) + ";";
+}
+
 std::string predicate(const std::string& p, LowerContext& cx) {
   static const PredicateSpelling spelling{
       whileLtExpr, [](const Stmt& def, const std::string& inner, LowerContext&) { return notMask(def.type.elem, inner); }};

@@ -13,6 +13,8 @@
 namespace simdgen::emit::neon {
 
 bool inlinesPredicate(const ir::Stmt& def, const LowerContext& cx);
+// An inlined predicate declared once as a variable (IsaLowering::predicateDeclaration).
+std::string predicateDeclaration(const ir::Stmt& def, LowerContext& cx);
 // The C expression of predicate `p`: its variable, or its inlined definition written out.
 std::string predicate(const std::string& p, LowerContext& cx);
 

@@ -948,6 +948,7 @@ class X86Lowering final : public IsaLowering {
   }
 
   bool inlinesPredicate(const Stmt& def, const LowerContext& cx) const override { return x86::inlinesPredicate(def, cx); }
+  std::string predicateDeclaration(const Stmt& def, LowerContext& cx) const override { return x86::predicateDeclaration(def, cx); }
 
   std::string archGuard() const override { return "defined(__x86_64__)"; }
   std::string dispatchInit() const override { return "__builtin_cpu_init();"; }

@@ -62,6 +62,14 @@ std::string notExpr(const std::string& a, int lanes, LowerContext& cx) {
 
 bool inlinesPredicate(const Stmt& def, const LowerContext& cx) { return isLaneRangePredicate(def, cx); }
 
+std::string predicateDeclaration(const Stmt& def, LowerContext& cx) {
+  // AVX2 predicates govern full vectors only; a fractional one is used by its lane range.
+  const bool avx2Vector = !kmasks(cx) && cx.target.vectorBits == 256 && def.type.bits() == 256;
+  if (!kmasks(cx) && !avx2Vector) return "";
+  const std::string type = kmasks(cx) ? maskType(def.type.lanes) : "__m256i";
+  return "const " + type + " " + def.dst + " = " + predicate(def.dst, cx) + ";";
+}
+
 std::string predicate(const std::string& p, LowerContext& cx) {
   static const PredicateSpelling spelling{
       whileLtExpr, [](const Stmt& def, const std::string& inner, LowerContext& c) { return notExpr(inner, def.type.lanes, c); }};
@@ -159,12 +167,14 @@ void maskedLoad(OpWriter& w) {
   if (bitsOf(t) >= 32) {
     w.cx.instructions.insert("vpmaskmov/vmaskmov masked loads for 32/64-bit tails");
     std::string p = predicate(s.pred, w.cx);
+    const std::string ptr = avx2MaskPtr(t) + "(" + w.in(s.index) + ")";
+    // vmaskmov zeroes the lanes it does not load: a zero fill needs no blend.
+    if (s.literal.empty() || c::isZeroLiteral(s.literal)) return w.assign(call("_mm256_maskload_" + domain(t), {ptr, p}));
     if (p != s.pred) {  // an expression: name it once for the load and the blend
       const std::string active = w.cx.local(s, "_active");
       w.out.push_back("const __m256i " + active + " = " + p + ";");
       p = active;
     }
-    const std::string ptr = avx2MaskPtr(t) + "(" + w.in(s.index) + ")";
     return w.assign(blend(t, bits, p, fill, call("_mm256_maskload_" + domain(t), {ptr, p}), w.cx));
   }
   // AVX2 has no 8/16-bit masked load.
