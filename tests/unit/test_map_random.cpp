@@ -109,13 +109,34 @@ class MapDraw : public simdgen::testing::Draw {
   }
 };
 
-std::string randomMap(uint64_t seed) {
+// A rank-2 input's layout of its own (or none): strided, repeated along the row (stride 0) or
+// down the columns (row_stride 0), column-major, at static or runtime strides.
+std::string layout(MapDraw& d, int k) {
+  const std::string s = "\"s" + std::to_string(k) + "\"", rs = "\"rs" + std::to_string(k) + "\"";
+  switch (d.below(8)) {
+    case 0: return R"(, "stride": 0)";
+    case 1: return R"(, "row_stride": 0)";
+    case 2: return ", \"stride\": " + d.pick({"2", "3"});
+    case 3: return ", \"stride\": " + s;
+    case 4: return ", \"stride\": " + s + ", \"row_stride\": 1";  // column-major
+    case 5: return ", \"row_stride\": " + rs;
+    case 6: return ", \"stride\": " + s + ", \"row_stride\": " + rs;
+    default: return "";
+  }
+}
+
+// A random map spec; rank 2 (`twoD`): runtime rows and columns, a runtime row stride or none,
+// inputs with layouts of their own.
+std::string randomMap(uint64_t seed, bool twoD = false) {
   MapDraw d(seed);
   const int inputs = int(1 + d.below(3)), outputs = int(1 + d.below(2));
   std::string in = "[";
+  std::vector<bool> ownLayout;
   for (int k = 0; k < inputs; ++k) {
     d.inputs.push_back({"x" + std::to_string(k), d.pick(kTypes)});
-    in += std::string(k ? ", " : "") + R"({"name": ")" + d.inputs.back().first + R"(", "dtype": ")" + d.inputs.back().second + "\"}";
+    const std::string own = twoD ? layout(d, k) : "";
+    ownLayout.push_back(!own.empty());
+    in += std::string(k ? ", " : "") + R"({"name": ")" + d.inputs.back().first + R"(", "dtype": ")" + d.inputs.back().second + "\"" + own + "}";
   }
   in += "]";
   std::string params;
@@ -128,13 +149,16 @@ std::string randomMap(uint64_t seed) {
   for (int k = 0; k < outputs; ++k) {
     const std::string t = d.chance(60) ? d.inputs[size_t(d.below(inputs))].second : d.pick(kTypes);
     std::string inPlace;
-    for (const auto& [name, type] : d.inputs)
-      if (type == t && inPlace.empty() && k == 0 && d.chance(30)) inPlace = R"(, "in_place": ")" + name + "\"";
+    for (size_t i = 0; i < d.inputs.size(); ++i)  // in place over an input laid out as the outputs are
+      if (d.inputs[i].second == t && !ownLayout[i] && inPlace.empty() && k == 0 && d.chance(30))
+        inPlace = R"(, "in_place": ")" + d.inputs[i].first + "\"";
     out += std::string(k ? ",\n              " : "") + R"({"name": "o)" + std::to_string(k) + R"(", "dtype": ")" + t + R"(", "expr": ")" +
            d.expr(t, int(1 + d.below(4))) + "\"" + inPlace + "}";
   }
   out += "]";
-  return "{\n  \"simdgen\": 1,\n  \"name\": \"rmap" + std::to_string(seed) + "\",\n  \"kind\": \"map\",\n  \"shape\": [\"n\"],\n  \"inputs\": " + in + params +
+  const std::string shape = !twoD ? R"(["n"])" : d.chance(50) ? R"(["nr", "nc"],
+  "row_stride": "ns")" : R"(["nr", "nc"])";
+  return "{\n  \"simdgen\": 1,\n  \"name\": \"rmap" + std::to_string(seed) + "\",\n  \"kind\": \"map\",\n  \"shape\": " + shape + ",\n  \"inputs\": " + in + params +
          ",\n  \"outputs\": " + out + ",\n  \"targets\": [\"avx512\", \"avx2+fma\", \"sve\", \"sve2\", \"neon\", \"scalar\"]" +
          (d.chance(30) ? ",\n  \"tail\": \"scalar\"" : "") + "\n}\n";
 }
@@ -161,5 +185,33 @@ TEST_CASE("map plans: random expressions agree with the reference at 128..2048 b
     if (const char* dir = std::getenv("SIMDGEN_RANDOM_MAPS_DIR")) std::ofstream(std::string(dir) + "/rmap" + std::to_string(seed) + ".json") << text;
   }
   MESSAGE(accepted << " random maps checked, " << refused << " refused");
+  CHECK(accepted >= kSpecs * 2 / 3);
+}
+
+TEST_CASE("map plans: random 2-D maps over strided, repeated and column-major inputs agree with the reference, or are refused with a message") {
+  // The same expressions over rows x cols with a runtime row stride (or contiguous rows) and
+  // inputs laid out on their own: every stride of 0..7 and rows + 1, static or runtime.
+  int accepted = 0, refused = 0;
+  constexpr int kSpecs = 200;
+  for (uint64_t seed = 1; seed <= kSpecs; ++seed) {
+    const std::string text = randomMap(100000 + seed, true);
+    CAPTURE(text);
+    try {
+      parseSpecText(text, "t.json");
+    } catch (const SpecError& e) {
+      ++refused;
+      MESSAGE("refused by the spec: " << std::string(e.what()));
+      continue;
+    }
+    struct Size {
+      int64_t rows, cols, pad;
+    };
+    for (int bits : {128, 256, 512, 1024, 2048})
+      for (const Size& z : {Size{0, 5, 1}, Size{3, 0, 2}, Size{1, 1, 0}, Size{3, 17, 3}, Size{2, 33, 0}, Size{4, 7, 9}})
+        simdgen::testing::checkMapPlan2D(text, bits, z.rows, z.cols, z.pad, seed * 10000 + uint64_t(bits + z.cols * 7 + z.rows));
+    ++accepted;
+    if (const char* dir = std::getenv("SIMDGEN_RANDOM_MAPS_DIR")) std::ofstream(std::string(dir) + "/rmap2d" + std::to_string(seed) + ".json") << text;
+  }
+  MESSAGE(accepted << " random 2-D maps checked, " << refused << " refused");
   CHECK(accepted >= kSpecs * 2 / 3);
 }
