@@ -155,18 +155,31 @@ std::string case_name(const std::string& kernel, const std::string& impl, int64_
 // inputs are made then) returns {call, ref}: call(out) runs the implementation, ref(i) is element
 // i's expected value. The result is checked once, and that nothing past n is written, before
 // the case is timed.
+// The output buffer is shared too (one per type and n), so that every implementation of a case
+// stores to the same addresses: where a small kernel's loads and the previous call's stores fall
+// in the same 4 KiB page offsets (false store-to-load dependences) is then the same for all of
+// them, not a per-case accident of the heap (a run of 2026-11-29 saw whole-cycle differences
+// between implementations at n < 64 that moved from run to run).
+template <class T>
+T* output(int64_t n) {
+  static std::map<int64_t, Buffer<T>> cache;
+  auto [it, fresh] = cache.try_emplace(n);
+  if (fresh) it->second = alloc<T>(n);
+  return it->second.data();
+}
+
 template <class T, class Setup>
 void add_case(const std::string& name, int64_t n, T poison, Setup setup) {
   add(name, [=](benchmark::State& state) {
     const auto [call, ref] = setup();
-    Buffer<T> out = alloc<T>(n);
-    std::fill_n(out.data(), n + kGuard, poison);
-    call(out.data());
+    T* const out = output<T>(n);
+    std::fill_n(out, n + kGuard, poison);
+    call(out);
     std::vector<T> want(n);
     for (int64_t i = 0; i < n; ++i) want[i] = ref(i);
-    check(name, out.data(), want, poison);
+    check(name, out, want, poison);
     for (auto _ : state) {
-      call(out.data());
+      call(out);
       benchmark::ClobberMemory();
     }
     set_counters(state, n);
