@@ -163,13 +163,15 @@ std::string randomMap(uint64_t seed, bool twoD = false) {
          (d.chance(30) ? ",\n  \"tail\": \"scalar\"" : "") + "\n}\n";
 }
 
-}  // namespace
-
-TEST_CASE("map plans: random expressions agree with the reference at 128..2048 bits, or are refused with a message") {
+// Draws `count` random maps (rank 2 with `twoD`), checks each one the parser accepts with
+// check(text, seed) and, where $SIMDGEN_RANDOM_MAPS_DIR is set (as for the random
+// contractions), writes it there as <prefix><seed>.json to be built as code. A draw the parser
+// refuses must be refused with a SpecError; at least two thirds must be accepted.
+template <class Check>
+void checkDraws(int count, bool twoD, const std::string& prefix, Check check) {
   int accepted = 0, refused = 0;
-  constexpr int kSpecs = 500;
-  for (uint64_t seed = 1; seed <= kSpecs; ++seed) {
-    const std::string text = randomMap(seed);
+  for (uint64_t seed = 1; seed <= uint64_t(count); ++seed) {
+    const std::string text = randomMap(twoD ? 100000 + seed : seed, twoD);
     CAPTURE(text);
     try {
       parseSpecText(text, "t.json");
@@ -178,40 +180,32 @@ TEST_CASE("map plans: random expressions agree with the reference at 128..2048 b
       MESSAGE("refused by the spec: " << std::string(e.what()));
       continue;
     }
+    check(text, seed);
+    ++accepted;
+    if (const char* dir = std::getenv("SIMDGEN_RANDOM_MAPS_DIR")) std::ofstream(std::string(dir) + "/" + prefix + std::to_string(seed) + ".json") << text;
+  }
+  MESSAGE(accepted << std::string(twoD ? " random 2-D maps checked, " : " random maps checked, ") << refused << " refused");
+  CHECK(accepted >= count * 2 / 3);
+}
+
+}  // namespace
+
+TEST_CASE("map plans: random expressions agree with the reference at 128..2048 bits, or are refused with a message") {
+  checkDraws(500, false, "rmap", [](const std::string& text, uint64_t seed) {
     for (int bits : {128, 256, 512, 1024, 2048})
       for (int64_t n : {0, 1, 7, 16, 17, 33, 100}) simdgen::testing::checkMapPlan(text, bits, n, seed * 10000 + uint64_t(bits + n));
-    ++accepted;
-    // As for the random contractions: a directory to write the accepted draws to, to build them as code.
-    if (const char* dir = std::getenv("SIMDGEN_RANDOM_MAPS_DIR")) std::ofstream(std::string(dir) + "/rmap" + std::to_string(seed) + ".json") << text;
-  }
-  MESSAGE(accepted << " random maps checked, " << refused << " refused");
-  CHECK(accepted >= kSpecs * 2 / 3);
+  });
 }
 
 TEST_CASE("map plans: random 2-D maps over strided, repeated and column-major inputs agree with the reference, or are refused with a message") {
   // The same expressions over rows x cols with a runtime row stride (or contiguous rows) and
   // inputs laid out on their own: every stride of 0..7 and rows + 1, static or runtime.
-  int accepted = 0, refused = 0;
-  constexpr int kSpecs = 200;
-  for (uint64_t seed = 1; seed <= kSpecs; ++seed) {
-    const std::string text = randomMap(100000 + seed, true);
-    CAPTURE(text);
-    try {
-      parseSpecText(text, "t.json");
-    } catch (const SpecError& e) {
-      ++refused;
-      MESSAGE("refused by the spec: " << std::string(e.what()));
-      continue;
-    }
-    struct Size {
-      int64_t rows, cols, pad;
-    };
+  struct Size {
+    int64_t rows, cols, pad;
+  };
+  checkDraws(200, true, "rmap2d", [](const std::string& text, uint64_t seed) {
     for (int bits : {128, 256, 512, 1024, 2048})
       for (const Size& z : {Size{0, 5, 1}, Size{3, 0, 2}, Size{1, 1, 0}, Size{3, 17, 3}, Size{2, 33, 0}, Size{4, 7, 9}})
         simdgen::testing::checkMapPlan2D(text, bits, z.rows, z.cols, z.pad, seed * 10000 + uint64_t(bits + z.cols * 7 + z.rows));
-    ++accepted;
-    if (const char* dir = std::getenv("SIMDGEN_RANDOM_MAPS_DIR")) std::ofstream(std::string(dir) + "/rmap2d" + std::to_string(seed) + ".json") << text;
-  }
-  MESSAGE(accepted << " random 2-D maps checked, " << refused << " refused");
-  CHECK(accepted >= kSpecs * 2 / 3);
+  });
 }
