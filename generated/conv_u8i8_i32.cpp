@@ -78,6 +78,29 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   contraction: output[n][y][x][co] = clamp((bias[co] + sum over ky < 3, kx < 3, ci < in_channels of weight[ky][kx][ci][co] * input[n][y + ky][x + kx][ci]), (-2147483647 - 1), 16777215)
 
 #if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_IN_REGISTER
+#define SIMDGEN_HELPER_IN_REGISTER
+// v, hidden from GCC's optimiser by an empty asm. GCC 12 folds a load of 2, 4 or 8 bytes
+// into a masked vpmovzx/vpmovsx with a memory operand that it then cannot emit (an internal
+// compiler error, "could not split insn"), e.g. bytes widened to i32 lanes under a k-mask.
+static inline __m128i simdgen_in_register(__m128i v) {
+#if defined(__GNUC__) && !defined(__clang__)
+  __asm__("" : "+x"(v));
+#endif
+  return v;
+}
+#endif
+#endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_LOAD_LOW64
+#define SIMDGEN_HELPER_LOAD_LOW64
+// The low 8 bytes at p in an XMM register, zeros above (kept from GCC 12's folding).
+static inline __m128i simdgen_load_low64(const void* p) {
+  return simdgen_in_register(_mm_loadl_epi64((const __m128i*)p));
+}
+#endif
+#endif
+#if defined(__x86_64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX16_AVX2
 #define SIMDGEN_HELPER_LOAD_PREFIX16_AVX2
 // The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
@@ -10772,39 +10795,39 @@ __attribute__((target("avx2,avxvnni"))) void conv_u8i8_i32_avx2_avx_vnni(
           // pack: 2 vectors of weight per 4 steps, as byte quads
           int64_t kp = k0;
           for (; kp + 4 <= k_end; kp += 4) {
-            __m128i group0_0_u8 = _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + window_base));
+            __m128i group0_0_u8 = simdgen_load_low64((const void*)(in0 + kp * size3 + window_base));
             __m256i group0 = _mm256_cvtepu8_epi32(group0_0_u8);
             __m128i group0_1_u8 =
-                _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + size3 + window_base));
+                simdgen_load_low64((const void*)(in0 + kp * size3 + size3 + window_base));
             __m256i group0_1 = _mm256_cvtepu8_epi32(group0_1_u8);
             __m256i group0_1_high = _mm256_slli_epi32(group0_1, 8);
             group0 = _mm256_or_si256(group0, group0_1_high);
             __m128i group0_2_u8 =
-                _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + 2 * size3 + window_base));
+                simdgen_load_low64((const void*)(in0 + kp * size3 + 2 * size3 + window_base));
             __m256i group0_2 = _mm256_cvtepu8_epi32(group0_2_u8);
             __m256i group0_2_high = _mm256_slli_epi32(group0_2, 16);
             group0 = _mm256_or_si256(group0, group0_2_high);
             __m128i group0_3_u8 =
-                _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + 3 * size3 + window_base));
+                simdgen_load_low64((const void*)(in0 + kp * size3 + 3 * size3 + window_base));
             __m256i group0_3 = _mm256_cvtepu8_epi32(group0_3_u8);
             __m256i group0_3_high = _mm256_slli_epi32(group0_3, 24);
             group0 = _mm256_or_si256(group0, group0_3_high);
             _mm256_storeu_si256((__m256i*)(panel + 4 * kp + pack_window), group0);
             __m128i group1_0_u8 =
-                _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + window_base + 8));
+                simdgen_load_low64((const void*)(in0 + kp * size3 + window_base + 8));
             __m256i group1 = _mm256_cvtepu8_epi32(group1_0_u8);
             __m128i group1_1_u8 =
-                _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + size3 + window_base + 8));
+                simdgen_load_low64((const void*)(in0 + kp * size3 + size3 + window_base + 8));
             __m256i group1_1 = _mm256_cvtepu8_epi32(group1_1_u8);
             __m256i group1_1_high = _mm256_slli_epi32(group1_1, 8);
             group1 = _mm256_or_si256(group1, group1_1_high);
             __m128i group1_2_u8 =
-                _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + 2 * size3 + window_base + 8));
+                simdgen_load_low64((const void*)(in0 + kp * size3 + 2 * size3 + window_base + 8));
             __m256i group1_2 = _mm256_cvtepu8_epi32(group1_2_u8);
             __m256i group1_2_high = _mm256_slli_epi32(group1_2, 16);
             group1 = _mm256_or_si256(group1, group1_2_high);
             __m128i group1_3_u8 =
-                _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + 3 * size3 + window_base + 8));
+                simdgen_load_low64((const void*)(in0 + kp * size3 + 3 * size3 + window_base + 8));
             __m256i group1_3 = _mm256_cvtepu8_epi32(group1_3_u8);
             __m256i group1_3_high = _mm256_slli_epi32(group1_3, 24);
             group1 = _mm256_or_si256(group1, group1_3_high);
@@ -10812,50 +10835,50 @@ __attribute__((target("avx2,avxvnni"))) void conv_u8i8_i32_avx2_avx_vnni(
           }
           // the last steps, the missing ones zero
           if (kp < k_end) {
-            __m128i group0_0_u8 = _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + window_base));
+            __m128i group0_0_u8 = simdgen_load_low64((const void*)(in0 + kp * size3 + window_base));
             __m256i group0 = _mm256_cvtepu8_epi32(group0_0_u8);
             if (kp + 1 < k_end) {
               __m128i group0_1_u8 =
-                  _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + size3 + window_base));
+                  simdgen_load_low64((const void*)(in0 + kp * size3 + size3 + window_base));
               __m256i group0_1 = _mm256_cvtepu8_epi32(group0_1_u8);
               __m256i group0_1_high = _mm256_slli_epi32(group0_1, 8);
               group0 = _mm256_or_si256(group0, group0_1_high);
             }
             if (kp + 2 < k_end) {
               __m128i group0_2_u8 =
-                  _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + 2 * size3 + window_base));
+                  simdgen_load_low64((const void*)(in0 + kp * size3 + 2 * size3 + window_base));
               __m256i group0_2 = _mm256_cvtepu8_epi32(group0_2_u8);
               __m256i group0_2_high = _mm256_slli_epi32(group0_2, 16);
               group0 = _mm256_or_si256(group0, group0_2_high);
             }
             if (kp + 3 < k_end) {
               __m128i group0_3_u8 =
-                  _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + 3 * size3 + window_base));
+                  simdgen_load_low64((const void*)(in0 + kp * size3 + 3 * size3 + window_base));
               __m256i group0_3 = _mm256_cvtepu8_epi32(group0_3_u8);
               __m256i group0_3_high = _mm256_slli_epi32(group0_3, 24);
               group0 = _mm256_or_si256(group0, group0_3_high);
             }
             _mm256_storeu_si256((__m256i*)(panel + 4 * kp + pack_window), group0);
             __m128i group1_0_u8 =
-                _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + window_base + 8));
+                simdgen_load_low64((const void*)(in0 + kp * size3 + window_base + 8));
             __m256i group1 = _mm256_cvtepu8_epi32(group1_0_u8);
             if (kp + 1 < k_end) {
               __m128i group1_1_u8 =
-                  _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + size3 + window_base + 8));
+                  simdgen_load_low64((const void*)(in0 + kp * size3 + size3 + window_base + 8));
               __m256i group1_1 = _mm256_cvtepu8_epi32(group1_1_u8);
               __m256i group1_1_high = _mm256_slli_epi32(group1_1, 8);
               group1 = _mm256_or_si256(group1, group1_1_high);
             }
             if (kp + 2 < k_end) {
               __m128i group1_2_u8 =
-                  _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + 2 * size3 + window_base + 8));
+                  simdgen_load_low64((const void*)(in0 + kp * size3 + 2 * size3 + window_base + 8));
               __m256i group1_2 = _mm256_cvtepu8_epi32(group1_2_u8);
               __m256i group1_2_high = _mm256_slli_epi32(group1_2, 16);
               group1 = _mm256_or_si256(group1, group1_2_high);
             }
             if (kp + 3 < k_end) {
               __m128i group1_3_u8 =
-                  _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + 3 * size3 + window_base + 8));
+                  simdgen_load_low64((const void*)(in0 + kp * size3 + 3 * size3 + window_base + 8));
               __m256i group1_3 = _mm256_cvtepu8_epi32(group1_3_u8);
               __m256i group1_3_high = _mm256_slli_epi32(group1_3, 24);
               group1 = _mm256_or_si256(group1, group1_3_high);
@@ -11587,20 +11610,20 @@ __attribute__((target("avx2,avxvnni"))) void conv_u8i8_i32_avx2_avx_vnni(
           // pack: 1 vector of weight per 4 steps, as byte quads
           int64_t kp = k0;
           for (; kp + 4 <= k_end; kp += 4) {
-            __m128i group0_0_u8 = _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + window_base));
+            __m128i group0_0_u8 = simdgen_load_low64((const void*)(in0 + kp * size3 + window_base));
             __m256i group0 = _mm256_cvtepu8_epi32(group0_0_u8);
             __m128i group0_1_u8 =
-                _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + size3 + window_base));
+                simdgen_load_low64((const void*)(in0 + kp * size3 + size3 + window_base));
             __m256i group0_1 = _mm256_cvtepu8_epi32(group0_1_u8);
             __m256i group0_1_high = _mm256_slli_epi32(group0_1, 8);
             group0 = _mm256_or_si256(group0, group0_1_high);
             __m128i group0_2_u8 =
-                _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + 2 * size3 + window_base));
+                simdgen_load_low64((const void*)(in0 + kp * size3 + 2 * size3 + window_base));
             __m256i group0_2 = _mm256_cvtepu8_epi32(group0_2_u8);
             __m256i group0_2_high = _mm256_slli_epi32(group0_2, 16);
             group0 = _mm256_or_si256(group0, group0_2_high);
             __m128i group0_3_u8 =
-                _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + 3 * size3 + window_base));
+                simdgen_load_low64((const void*)(in0 + kp * size3 + 3 * size3 + window_base));
             __m256i group0_3 = _mm256_cvtepu8_epi32(group0_3_u8);
             __m256i group0_3_high = _mm256_slli_epi32(group0_3, 24);
             group0 = _mm256_or_si256(group0, group0_3_high);
@@ -11608,25 +11631,25 @@ __attribute__((target("avx2,avxvnni"))) void conv_u8i8_i32_avx2_avx_vnni(
           }
           // the last steps, the missing ones zero
           if (kp < k_end) {
-            __m128i group0_0_u8 = _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + window_base));
+            __m128i group0_0_u8 = simdgen_load_low64((const void*)(in0 + kp * size3 + window_base));
             __m256i group0 = _mm256_cvtepu8_epi32(group0_0_u8);
             if (kp + 1 < k_end) {
               __m128i group0_1_u8 =
-                  _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + size3 + window_base));
+                  simdgen_load_low64((const void*)(in0 + kp * size3 + size3 + window_base));
               __m256i group0_1 = _mm256_cvtepu8_epi32(group0_1_u8);
               __m256i group0_1_high = _mm256_slli_epi32(group0_1, 8);
               group0 = _mm256_or_si256(group0, group0_1_high);
             }
             if (kp + 2 < k_end) {
               __m128i group0_2_u8 =
-                  _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + 2 * size3 + window_base));
+                  simdgen_load_low64((const void*)(in0 + kp * size3 + 2 * size3 + window_base));
               __m256i group0_2 = _mm256_cvtepu8_epi32(group0_2_u8);
               __m256i group0_2_high = _mm256_slli_epi32(group0_2, 16);
               group0 = _mm256_or_si256(group0, group0_2_high);
             }
             if (kp + 3 < k_end) {
               __m128i group0_3_u8 =
-                  _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + 3 * size3 + window_base));
+                  simdgen_load_low64((const void*)(in0 + kp * size3 + 3 * size3 + window_base));
               __m256i group0_3 = _mm256_cvtepu8_epi32(group0_3_u8);
               __m256i group0_3_high = _mm256_slli_epi32(group0_3, 24);
               group0 = _mm256_or_si256(group0, group0_3_high);
@@ -18931,22 +18954,22 @@ __attribute__((target("avx2"))) void conv_u8i8_i32_avx2(const int8_t* in0, const
           int64_t kp = k0;
           for (; kp + 2 <= k_end; kp += 2) {
             __m128i group0_0_i16 = _mm_cvtepi8_epi16(
-                _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + window_base)));
+                simdgen_load_low64((const void*)(in0 + kp * size3 + window_base)));
             __m128i group0_0_u16 = group0_0_i16;
             __m256i group0 = _mm256_cvtepu16_epi32(group0_0_u16);
             __m128i group0_1_i16 = _mm_cvtepi8_epi16(
-                _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + size3 + window_base)));
+                simdgen_load_low64((const void*)(in0 + kp * size3 + size3 + window_base)));
             __m128i group0_1_u16 = group0_1_i16;
             __m256i group0_1 = _mm256_cvtepu16_epi32(group0_1_u16);
             __m256i group0_1_high = _mm256_slli_epi32(group0_1, 16);
             group0 = _mm256_or_si256(group0, group0_1_high);
             _mm256_storeu_si256((__m256i*)(panel + 8 * kp + pack_window), group0);
             __m128i group1_0_i16 = _mm_cvtepi8_epi16(
-                _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + window_base + 8)));
+                simdgen_load_low64((const void*)(in0 + kp * size3 + window_base + 8)));
             __m128i group1_0_u16 = group1_0_i16;
             __m256i group1 = _mm256_cvtepu16_epi32(group1_0_u16);
             __m128i group1_1_i16 = _mm_cvtepi8_epi16(
-                _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + size3 + window_base + 8)));
+                simdgen_load_low64((const void*)(in0 + kp * size3 + size3 + window_base + 8)));
             __m128i group1_1_u16 = group1_1_i16;
             __m256i group1_1 = _mm256_cvtepu16_epi32(group1_1_u16);
             __m256i group1_1_high = _mm256_slli_epi32(group1_1, 16);
@@ -18956,12 +18979,12 @@ __attribute__((target("avx2"))) void conv_u8i8_i32_avx2(const int8_t* in0, const
           // the last steps, the missing ones zero
           if (kp < k_end) {
             __m128i group0_0_i16 = _mm_cvtepi8_epi16(
-                _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + window_base)));
+                simdgen_load_low64((const void*)(in0 + kp * size3 + window_base)));
             __m128i group0_0_u16 = group0_0_i16;
             __m256i group0 = _mm256_cvtepu16_epi32(group0_0_u16);
             if (kp + 1 < k_end) {
               __m128i group0_1_i16 = _mm_cvtepi8_epi16(
-                  _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + size3 + window_base)));
+                  simdgen_load_low64((const void*)(in0 + kp * size3 + size3 + window_base)));
               __m128i group0_1_u16 = group0_1_i16;
               __m256i group0_1 = _mm256_cvtepu16_epi32(group0_1_u16);
               __m256i group0_1_high = _mm256_slli_epi32(group0_1, 16);
@@ -18969,12 +18992,12 @@ __attribute__((target("avx2"))) void conv_u8i8_i32_avx2(const int8_t* in0, const
             }
             _mm256_storeu_si256((__m256i*)(panel + 8 * kp + pack_window), group0);
             __m128i group1_0_i16 = _mm_cvtepi8_epi16(
-                _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + window_base + 8)));
+                simdgen_load_low64((const void*)(in0 + kp * size3 + window_base + 8)));
             __m128i group1_0_u16 = group1_0_i16;
             __m256i group1 = _mm256_cvtepu16_epi32(group1_0_u16);
             if (kp + 1 < k_end) {
               __m128i group1_1_i16 = _mm_cvtepi8_epi16(
-                  _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + size3 + window_base + 8)));
+                  simdgen_load_low64((const void*)(in0 + kp * size3 + size3 + window_base + 8)));
               __m128i group1_1_u16 = group1_1_i16;
               __m256i group1_1 = _mm256_cvtepu16_epi32(group1_1_u16);
               __m256i group1_1_high = _mm256_slli_epi32(group1_1, 16);
@@ -19565,11 +19588,11 @@ __attribute__((target("avx2"))) void conv_u8i8_i32_avx2(const int8_t* in0, const
           int64_t kp = k0;
           for (; kp + 2 <= k_end; kp += 2) {
             __m128i group0_0_i16 = _mm_cvtepi8_epi16(
-                _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + window_base)));
+                simdgen_load_low64((const void*)(in0 + kp * size3 + window_base)));
             __m128i group0_0_u16 = group0_0_i16;
             __m256i group0 = _mm256_cvtepu16_epi32(group0_0_u16);
             __m128i group0_1_i16 = _mm_cvtepi8_epi16(
-                _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + size3 + window_base)));
+                simdgen_load_low64((const void*)(in0 + kp * size3 + size3 + window_base)));
             __m128i group0_1_u16 = group0_1_i16;
             __m256i group0_1 = _mm256_cvtepu16_epi32(group0_1_u16);
             __m256i group0_1_high = _mm256_slli_epi32(group0_1, 16);
@@ -19579,12 +19602,12 @@ __attribute__((target("avx2"))) void conv_u8i8_i32_avx2(const int8_t* in0, const
           // the last steps, the missing ones zero
           if (kp < k_end) {
             __m128i group0_0_i16 = _mm_cvtepi8_epi16(
-                _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + window_base)));
+                simdgen_load_low64((const void*)(in0 + kp * size3 + window_base)));
             __m128i group0_0_u16 = group0_0_i16;
             __m256i group0 = _mm256_cvtepu16_epi32(group0_0_u16);
             if (kp + 1 < k_end) {
               __m128i group0_1_i16 = _mm_cvtepi8_epi16(
-                  _mm_loadl_epi64((const __m128i*)(in0 + kp * size3 + size3 + window_base)));
+                  simdgen_load_low64((const void*)(in0 + kp * size3 + size3 + window_base)));
               __m128i group0_1_u16 = group0_1_i16;
               __m256i group0_1 = _mm256_cvtepu16_epi32(group0_1_u16);
               __m256i group0_1_high = _mm256_slli_epi32(group0_1, 16);

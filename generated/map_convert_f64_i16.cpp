@@ -51,6 +51,29 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   map: fl = convert(x, i16, floor); ce = convert(x, u8, ceil); tr = convert(x * 1e15, i64) + convert(h, i64); sat = convert(a, i16, sat) - h; wr = convert(a, i8) + convert(convert(h, u32, sat), i8, sat); f = convert(x, f32) + convert(h, f32); d = convert(convert(x, f32), f64) - x
 //   sve2: identical to sve for this kernel, not emitted
 
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_IN_REGISTER
+#define SIMDGEN_HELPER_IN_REGISTER
+// v, hidden from GCC's optimiser by an empty asm. GCC 12 folds a load of 2, 4 or 8 bytes
+// into a masked vpmovzx/vpmovsx with a memory operand that it then cannot emit (an internal
+// compiler error, "could not split insn"), e.g. bytes widened to i32 lanes under a k-mask.
+static inline __m128i simdgen_in_register(__m128i v) {
+#if defined(__GNUC__) && !defined(__clang__)
+  __asm__("" : "+x"(v));
+#endif
+  return v;
+}
+#endif
+#endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_LOAD_LOW64
+#define SIMDGEN_HELPER_LOAD_LOW64
+// The low 8 bytes at p in an XMM register, zeros above (kept from GCC 12's folding).
+static inline __m128i simdgen_load_low64(const void* p) {
+  return simdgen_in_register(_mm_loadl_epi64((const __m128i*)p));
+}
+#endif
+#endif
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
 #define SIMDGEN_HELPER_LOAD_PREFIX_NEON
@@ -431,7 +454,7 @@ __attribute__((target("avx2"))) void map_convert_f64_i16_avx2(const double* in0,
   for (; i + 8 <= kCols; i += 8) {
     __m256d x_v_0 = _mm256_loadu_pd(in0 + i);
     __m128i a_v_0 = _mm_loadu_si128((const __m128i*)(in1 + i));
-    __m128i h_v_0 = _mm_loadl_epi64((const __m128i*)(in2 + i));
+    __m128i h_v_0 = simdgen_load_low64((const void*)(in2 + i));
     double t0_0_w_lanes_in[4];
     _mm256_storeu_pd(t0_0_w_lanes_in, x_v_0);
     int64_t t0_0_w_lanes_out[4];
@@ -543,7 +566,7 @@ __attribute__((target("avx2"))) void map_convert_f64_i16_avx2(const double* in0,
     _mm256_storeu_pd(out6 + i, t17_0);
     __m256d x_v_1 = _mm256_loadu_pd(in0 + i + 4);
     __m128i a_v_1 = _mm_loadu_si128((const __m128i*)(in1 + i + 4));
-    __m128i h_v_1 = _mm_loadl_epi64((const __m128i*)(in2 + i + 4));
+    __m128i h_v_1 = simdgen_load_low64((const void*)(in2 + i + 4));
     double t0_1_w_lanes_in[4];
     _mm256_storeu_pd(t0_1_w_lanes_in, x_v_1);
     int64_t t0_1_w_lanes_out[4];
@@ -658,7 +681,7 @@ __attribute__((target("avx2"))) void map_convert_f64_i16_avx2(const double* in0,
   for (; i + 4 <= kCols; i += 4) {
     __m256d x_v = _mm256_loadu_pd(in0 + i);
     __m128i a_v = _mm_loadu_si128((const __m128i*)(in1 + i));
-    __m128i h_v = _mm_loadl_epi64((const __m128i*)(in2 + i));
+    __m128i h_v = simdgen_load_low64((const void*)(in2 + i));
     double t18_w_lanes_in[4];
     _mm256_storeu_pd(t18_w_lanes_in, x_v);
     int64_t t18_w_lanes_out[4];

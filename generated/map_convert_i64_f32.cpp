@@ -46,6 +46,38 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   sve2: identical to sve for this kernel, not emitted
 
 #if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_IN_REGISTER
+#define SIMDGEN_HELPER_IN_REGISTER
+// v, hidden from GCC's optimiser by an empty asm. GCC 12 folds a load of 2, 4 or 8 bytes
+// into a masked vpmovzx/vpmovsx with a memory operand that it then cannot emit (an internal
+// compiler error, "could not split insn"), e.g. bytes widened to i32 lanes under a k-mask.
+static inline __m128i simdgen_in_register(__m128i v) {
+#if defined(__GNUC__) && !defined(__clang__)
+  __asm__("" : "+x"(v));
+#endif
+  return v;
+}
+#endif
+#endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_LOAD_LOW32
+#define SIMDGEN_HELPER_LOAD_LOW32
+// The low 4 bytes at p in an XMM register, zeros above (kept from GCC 12's folding).
+static inline __m128i simdgen_load_low32(const void* p) {
+  return simdgen_in_register(_mm_loadu_si32(p));
+}
+#endif
+#endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_LOAD_LOW64
+#define SIMDGEN_HELPER_LOAD_LOW64
+// The low 8 bytes at p in an XMM register, zeros above (kept from GCC 12's folding).
+static inline __m128i simdgen_load_low64(const void* p) {
+  return simdgen_in_register(_mm_loadl_epi64((const __m128i*)p));
+}
+#endif
+#endif
+#if defined(__x86_64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX16_AVX2
 #define SIMDGEN_HELPER_LOAD_PREFIX16_AVX2
 // The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
@@ -162,7 +194,7 @@ map_convert_i64_f32_avx512(const int64_t* in0, const uint64_t* in1, const uint8_
     for (; i + 16 <= n; i += 16) {
       __m512i a_v_0 = _mm512_loadu_si512((const void*)(in0 + i));
       __m512i u_v_0 = _mm512_loadu_si512((const void*)(in1 + i));
-      __m128i b_v_0 = _mm_loadl_epi64((const __m128i*)(in2 + i));
+      __m128i b_v_0 = simdgen_load_low64((const void*)(in2 + i));
       __m256 t0_0 = _mm512_cvtepi64_ps(a_v_0);
       __m256 t1_0 = _mm512_cvtepu64_ps(u_v_0);
       __m256i t2_0_w = _mm256_cvtepu8_epi32(b_v_0);
@@ -194,7 +226,7 @@ map_convert_i64_f32_avx512(const int64_t* in0, const uint64_t* in1, const uint8_
       _mm_storel_epi64((__m128i*)(out4 + i), t12_0);
       __m512i a_v_1 = _mm512_loadu_si512((const void*)(in0 + i + 8));
       __m512i u_v_1 = _mm512_loadu_si512((const void*)(in1 + i + 8));
-      __m128i b_v_1 = _mm_loadl_epi64((const __m128i*)(in2 + i + 8));
+      __m128i b_v_1 = simdgen_load_low64((const void*)(in2 + i + 8));
       __m256 t0_1 = _mm512_cvtepi64_ps(a_v_1);
       __m256 t1_1 = _mm512_cvtepu64_ps(u_v_1);
       __m256i t2_1_w = _mm256_cvtepu8_epi32(b_v_1);
@@ -229,7 +261,7 @@ map_convert_i64_f32_avx512(const int64_t* in0, const uint64_t* in1, const uint8_
     for (; i + 8 <= n; i += 8) {
       __m512i a_v = _mm512_loadu_si512((const void*)(in0 + i));
       __m512i u_v = _mm512_loadu_si512((const void*)(in1 + i));
-      __m128i b_v = _mm_loadl_epi64((const __m128i*)(in2 + i));
+      __m128i b_v = simdgen_load_low64((const void*)(in2 + i));
       __m256 t13 = _mm512_cvtepi64_ps(a_v);
       __m256 t14 = _mm512_cvtepu64_ps(u_v);
       __m256i t15_w = _mm256_cvtepu8_epi32(b_v);
@@ -369,7 +401,7 @@ __attribute__((target("avx2"))) void map_convert_i64_f32_avx2(
     for (; i + 8 <= n; i += 8) {
       __m256i a_v_0 = _mm256_loadu_si256((const __m256i*)(in0 + i));
       __m256i u_v_0 = _mm256_loadu_si256((const __m256i*)(in1 + i));
-      __m128i b_v_0 = _mm_loadu_si32((const void*)(in2 + i));
+      __m128i b_v_0 = simdgen_load_low32((const void*)(in2 + i));
       int64_t t0_0_lanes_in[4];
       _mm256_storeu_si256((__m256i*)(t0_0_lanes_in), a_v_0);
       float t0_0_lanes_out[4];
@@ -455,7 +487,7 @@ __attribute__((target("avx2"))) void map_convert_i64_f32_avx2(
       _mm_storeu_si32((void*)(out4 + i), t12_0);
       __m256i a_v_1 = _mm256_loadu_si256((const __m256i*)(in0 + i + 4));
       __m256i u_v_1 = _mm256_loadu_si256((const __m256i*)(in1 + i + 4));
-      __m128i b_v_1 = _mm_loadu_si32((const void*)(in2 + i + 4));
+      __m128i b_v_1 = simdgen_load_low32((const void*)(in2 + i + 4));
       int64_t t0_1_lanes_in[4];
       _mm256_storeu_si256((__m256i*)(t0_1_lanes_in), a_v_1);
       float t0_1_lanes_out[4];
@@ -544,7 +576,7 @@ __attribute__((target("avx2"))) void map_convert_i64_f32_avx2(
     for (; i + 4 <= n; i += 4) {
       __m256i a_v = _mm256_loadu_si256((const __m256i*)(in0 + i));
       __m256i u_v = _mm256_loadu_si256((const __m256i*)(in1 + i));
-      __m128i b_v = _mm_loadu_si32((const void*)(in2 + i));
+      __m128i b_v = simdgen_load_low32((const void*)(in2 + i));
       int64_t t13_lanes_in[4];
       _mm256_storeu_si256((__m256i*)(t13_lanes_in), a_v);
       float t13_lanes_out[4];

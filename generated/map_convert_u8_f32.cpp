@@ -52,6 +52,29 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   sve2: identical to sve for this kernel, not emitted
 
 #if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_IN_REGISTER
+#define SIMDGEN_HELPER_IN_REGISTER
+// v, hidden from GCC's optimiser by an empty asm. GCC 12 folds a load of 2, 4 or 8 bytes
+// into a masked vpmovzx/vpmovsx with a memory operand that it then cannot emit (an internal
+// compiler error, "could not split insn"), e.g. bytes widened to i32 lanes under a k-mask.
+static inline __m128i simdgen_in_register(__m128i v) {
+#if defined(__GNUC__) && !defined(__clang__)
+  __asm__("" : "+x"(v));
+#endif
+  return v;
+}
+#endif
+#endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_LOAD_LOW64
+#define SIMDGEN_HELPER_LOAD_LOW64
+// The low 8 bytes at p in an XMM register, zeros above (kept from GCC 12's folding).
+static inline __m128i simdgen_load_low64(const void* p) {
+  return simdgen_in_register(_mm_loadl_epi64((const __m128i*)p));
+}
+#endif
+#endif
+#if defined(__x86_64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX16_AVX2
 #define SIMDGEN_HELPER_LOAD_PREFIX16_AVX2
 // The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
@@ -400,7 +423,7 @@ __attribute__((target("avx2"))) void map_convert_u8_f32_avx2(const uint8_t* in0,
   if (n > 7) {
     // whole vectors, 2 per iteration
     for (; i + 16 <= n; i += 16) {
-      __m128i px_v_0 = _mm_loadl_epi64((const __m128i*)(in0 + i));
+      __m128i px_v_0 = simdgen_load_low64((const void*)(in0 + i));
       __m256 x_v_0 = _mm256_loadu_ps(in1 + i);
       __m256i t0_0_w = _mm256_cvtepu8_epi32(px_v_0);
       __m256 t0_0 = _mm256_cvtepi32_ps(t0_0_w);
@@ -449,7 +472,7 @@ __attribute__((target("avx2"))) void map_convert_u8_f32_avx2(const uint8_t* in0,
       _mm256_storeu_si256((__m256i*)(out1 + i), t6_0);
       _mm_storeu_si128((__m128i*)(out2 + i), t8_0);
       _mm256_storeu_ps(out3 + i, t10_0);
-      __m128i px_v_1 = _mm_loadl_epi64((const __m128i*)(in0 + i + 8));
+      __m128i px_v_1 = simdgen_load_low64((const void*)(in0 + i + 8));
       __m256 x_v_1 = _mm256_loadu_ps(in1 + i + 8);
       __m256i t0_1_w = _mm256_cvtepu8_epi32(px_v_1);
       __m256 t0_1 = _mm256_cvtepi32_ps(t0_1_w);
@@ -501,7 +524,7 @@ __attribute__((target("avx2"))) void map_convert_u8_f32_avx2(const uint8_t* in0,
     }
     // whole vectors, one per iteration
     for (; i + 8 <= n; i += 8) {
-      __m128i px_v = _mm_loadl_epi64((const __m128i*)(in0 + i));
+      __m128i px_v = simdgen_load_low64((const void*)(in0 + i));
       __m256 x_v = _mm256_loadu_ps(in1 + i);
       __m256i t11_w = _mm256_cvtepu8_epi32(px_v);
       __m256 t11 = _mm256_cvtepi32_ps(t11_w);

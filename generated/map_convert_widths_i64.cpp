@@ -52,6 +52,38 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   sve2: identical to sve for this kernel, not emitted
 
 #if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_IN_REGISTER
+#define SIMDGEN_HELPER_IN_REGISTER
+// v, hidden from GCC's optimiser by an empty asm. GCC 12 folds a load of 2, 4 or 8 bytes
+// into a masked vpmovzx/vpmovsx with a memory operand that it then cannot emit (an internal
+// compiler error, "could not split insn"), e.g. bytes widened to i32 lanes under a k-mask.
+static inline __m128i simdgen_in_register(__m128i v) {
+#if defined(__GNUC__) && !defined(__clang__)
+  __asm__("" : "+x"(v));
+#endif
+  return v;
+}
+#endif
+#endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_LOAD_LOW32
+#define SIMDGEN_HELPER_LOAD_LOW32
+// The low 4 bytes at p in an XMM register, zeros above (kept from GCC 12's folding).
+static inline __m128i simdgen_load_low32(const void* p) {
+  return simdgen_in_register(_mm_loadu_si32(p));
+}
+#endif
+#endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_LOAD_LOW64
+#define SIMDGEN_HELPER_LOAD_LOW64
+// The low 8 bytes at p in an XMM register, zeros above (kept from GCC 12's folding).
+static inline __m128i simdgen_load_low64(const void* p) {
+  return simdgen_in_register(_mm_loadl_epi64((const __m128i*)p));
+}
+#endif
+#endif
+#if defined(__x86_64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX16_AVX2
 #define SIMDGEN_HELPER_LOAD_PREFIX16_AVX2
 // The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
@@ -174,8 +206,8 @@ map_convert_widths_i64_avx512(const int8_t* in0, const uint8_t* in1, const int16
     if (cols > 7) {
       // whole vectors, 2 per iteration
       for (; c + 16 <= cols; c += 16) {
-        __m128i a_v_0 = _mm_loadl_epi64((const __m128i*)(in0 + c + r * stride));
-        __m128i b_v_0 = _mm_loadl_epi64((const __m128i*)(in1 + c + r * stride));
+        __m128i a_v_0 = simdgen_load_low64((const void*)(in0 + c + r * stride));
+        __m128i b_v_0 = simdgen_load_low64((const void*)(in1 + c + r * stride));
         __m128i c_v_0 = _mm_loadu_si128((const __m128i*)(in2 + c + r * stride));
         __m128i d_v_0 = _mm_loadu_si128((const __m128i*)(in3 + c + r * stride));
         __m256i e_v_0 = _mm256_loadu_si256((const __m256i*)(in4 + c + r * stride));
@@ -302,8 +334,8 @@ map_convert_widths_i64_avx512(const int8_t* in0, const uint8_t* in1, const int16
         _mm_storel_epi64((__m128i*)(out9 + c + r * stride), t55_0);
         _mm_storeu_si128((__m128i*)(out10 + c + r * stride), t58_0);
         _mm_storel_epi64((__m128i*)(out11 + c + r * stride), t62_0);
-        __m128i a_v_1 = _mm_loadl_epi64((const __m128i*)(in0 + c + r * stride + 8));
-        __m128i b_v_1 = _mm_loadl_epi64((const __m128i*)(in1 + c + r * stride + 8));
+        __m128i a_v_1 = simdgen_load_low64((const void*)(in0 + c + r * stride + 8));
+        __m128i b_v_1 = simdgen_load_low64((const void*)(in1 + c + r * stride + 8));
         __m128i c_v_1 = _mm_loadu_si128((const __m128i*)(in2 + c + r * stride + 8));
         __m128i d_v_1 = _mm_loadu_si128((const __m128i*)(in3 + c + r * stride + 8));
         __m256i e_v_1 = _mm256_loadu_si256((const __m256i*)(in4 + c + r * stride + 8));
@@ -433,8 +465,8 @@ map_convert_widths_i64_avx512(const int8_t* in0, const uint8_t* in1, const int16
       }
       // whole vectors, one per iteration
       for (; c + 8 <= cols; c += 8) {
-        __m128i a_v = _mm_loadl_epi64((const __m128i*)(in0 + c + r * stride));
-        __m128i b_v = _mm_loadl_epi64((const __m128i*)(in1 + c + r * stride));
+        __m128i a_v = simdgen_load_low64((const void*)(in0 + c + r * stride));
+        __m128i b_v = simdgen_load_low64((const void*)(in1 + c + r * stride));
         __m128i c_v = _mm_loadu_si128((const __m128i*)(in2 + c + r * stride));
         __m128i d_v = _mm_loadu_si128((const __m128i*)(in3 + c + r * stride));
         __m256i e_v = _mm256_loadu_si256((const __m256i*)(in4 + c + r * stride));
@@ -870,10 +902,10 @@ __attribute__((target("avx2"))) void map_convert_widths_i64_avx2(
     if (cols > 3) {
       // whole vectors, 2 per iteration
       for (; c + 8 <= cols; c += 8) {
-        __m128i a_v_0 = _mm_loadu_si32((const void*)(in0 + c + r * stride));
-        __m128i b_v_0 = _mm_loadu_si32((const void*)(in1 + c + r * stride));
-        __m128i c_v_0 = _mm_loadl_epi64((const __m128i*)(in2 + c + r * stride));
-        __m128i d_v_0 = _mm_loadl_epi64((const __m128i*)(in3 + c + r * stride));
+        __m128i a_v_0 = simdgen_load_low32((const void*)(in0 + c + r * stride));
+        __m128i b_v_0 = simdgen_load_low32((const void*)(in1 + c + r * stride));
+        __m128i c_v_0 = simdgen_load_low64((const void*)(in2 + c + r * stride));
+        __m128i d_v_0 = simdgen_load_low64((const void*)(in3 + c + r * stride));
         __m128i e_v_0 = _mm_loadu_si128((const __m128i*)(in4 + c + r * stride));
         __m128i f_v_0 = _mm_loadu_si128((const __m128i*)(in5 + c + r * stride));
         __m256i g_v_0 = _mm256_loadu_si256((const __m256i*)(in6 + c + r * stride));
@@ -1197,10 +1229,10 @@ __attribute__((target("avx2"))) void map_convert_widths_i64_avx2(
         _mm_storeu_si32((void*)(out9 + c + r * stride), t55_0);
         _mm_storel_epi64((__m128i*)(out10 + c + r * stride), t58_0);
         _mm_storeu_si32((void*)(out11 + c + r * stride), t62_0);
-        __m128i a_v_1 = _mm_loadu_si32((const void*)(in0 + c + r * stride + 4));
-        __m128i b_v_1 = _mm_loadu_si32((const void*)(in1 + c + r * stride + 4));
-        __m128i c_v_1 = _mm_loadl_epi64((const __m128i*)(in2 + c + r * stride + 4));
-        __m128i d_v_1 = _mm_loadl_epi64((const __m128i*)(in3 + c + r * stride + 4));
+        __m128i a_v_1 = simdgen_load_low32((const void*)(in0 + c + r * stride + 4));
+        __m128i b_v_1 = simdgen_load_low32((const void*)(in1 + c + r * stride + 4));
+        __m128i c_v_1 = simdgen_load_low64((const void*)(in2 + c + r * stride + 4));
+        __m128i d_v_1 = simdgen_load_low64((const void*)(in3 + c + r * stride + 4));
         __m128i e_v_1 = _mm_loadu_si128((const __m128i*)(in4 + c + r * stride + 4));
         __m128i f_v_1 = _mm_loadu_si128((const __m128i*)(in5 + c + r * stride + 4));
         __m256i g_v_1 = _mm256_loadu_si256((const __m256i*)(in6 + c + r * stride + 4));
@@ -1527,10 +1559,10 @@ __attribute__((target("avx2"))) void map_convert_widths_i64_avx2(
       }
       // whole vectors, one per iteration
       for (; c + 4 <= cols; c += 4) {
-        __m128i a_v = _mm_loadu_si32((const void*)(in0 + c + r * stride));
-        __m128i b_v = _mm_loadu_si32((const void*)(in1 + c + r * stride));
-        __m128i c_v = _mm_loadl_epi64((const __m128i*)(in2 + c + r * stride));
-        __m128i d_v = _mm_loadl_epi64((const __m128i*)(in3 + c + r * stride));
+        __m128i a_v = simdgen_load_low32((const void*)(in0 + c + r * stride));
+        __m128i b_v = simdgen_load_low32((const void*)(in1 + c + r * stride));
+        __m128i c_v = simdgen_load_low64((const void*)(in2 + c + r * stride));
+        __m128i d_v = simdgen_load_low64((const void*)(in3 + c + r * stride));
         __m128i e_v = _mm_loadu_si128((const __m128i*)(in4 + c + r * stride));
         __m128i f_v = _mm_loadu_si128((const __m128i*)(in5 + c + r * stride));
         __m256i g_v = _mm256_loadu_si256((const __m256i*)(in6 + c + r * stride));

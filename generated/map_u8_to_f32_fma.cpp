@@ -46,6 +46,29 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   sve2: identical to sve for this kernel, not emitted
 
 #if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_IN_REGISTER
+#define SIMDGEN_HELPER_IN_REGISTER
+// v, hidden from GCC's optimiser by an empty asm. GCC 12 folds a load of 2, 4 or 8 bytes
+// into a masked vpmovzx/vpmovsx with a memory operand that it then cannot emit (an internal
+// compiler error, "could not split insn"), e.g. bytes widened to i32 lanes under a k-mask.
+static inline __m128i simdgen_in_register(__m128i v) {
+#if defined(__GNUC__) && !defined(__clang__)
+  __asm__("" : "+x"(v));
+#endif
+  return v;
+}
+#endif
+#endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_LOAD_LOW64
+#define SIMDGEN_HELPER_LOAD_LOW64
+// The low 8 bytes at p in an XMM register, zeros above (kept from GCC 12's folding).
+static inline __m128i simdgen_load_low64(const void* p) {
+  return simdgen_in_register(_mm_loadl_epi64((const __m128i*)p));
+}
+#endif
+#endif
+#if defined(__x86_64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX16_AVX2
 #define SIMDGEN_HELPER_LOAD_PREFIX16_AVX2
 // The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
@@ -224,26 +247,26 @@ __attribute__((target("avx2,fma"))) void map_u8_to_f32_fma_avx2_fma(const uint8_
   if (n > 7) {
     // whole vectors, 4 per iteration
     for (; i + 32 <= n; i += 32) {
-      __m256i t0_0_w = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i*)(in0 + i)));
+      __m256i t0_0_w = _mm256_cvtepu8_epi32(simdgen_load_low64((const void*)(in0 + i)));
       __m256 t0_0 = _mm256_cvtepi32_ps(t0_0_w);
       __m256 t1_0 = _mm256_fmadd_ps(t0_0, k0, k1);
       _mm256_storeu_ps(out0 + i, t1_0);
-      __m256i t0_1_w = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i*)(in0 + i + 8)));
+      __m256i t0_1_w = _mm256_cvtepu8_epi32(simdgen_load_low64((const void*)(in0 + i + 8)));
       __m256 t0_1 = _mm256_cvtepi32_ps(t0_1_w);
       __m256 t1_1 = _mm256_fmadd_ps(t0_1, k0, k1);
       _mm256_storeu_ps(out0 + i + 8, t1_1);
-      __m256i t0_2_w = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i*)(in0 + i + 16)));
+      __m256i t0_2_w = _mm256_cvtepu8_epi32(simdgen_load_low64((const void*)(in0 + i + 16)));
       __m256 t0_2 = _mm256_cvtepi32_ps(t0_2_w);
       __m256 t1_2 = _mm256_fmadd_ps(t0_2, k0, k1);
       _mm256_storeu_ps(out0 + i + 16, t1_2);
-      __m256i t0_3_w = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i*)(in0 + i + 24)));
+      __m256i t0_3_w = _mm256_cvtepu8_epi32(simdgen_load_low64((const void*)(in0 + i + 24)));
       __m256 t0_3 = _mm256_cvtepi32_ps(t0_3_w);
       __m256 t1_3 = _mm256_fmadd_ps(t0_3, k0, k1);
       _mm256_storeu_ps(out0 + i + 24, t1_3);
     }
     // whole vectors, one per iteration
     for (; i + 8 <= n; i += 8) {
-      __m256i t2_w = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i*)(in0 + i)));
+      __m256i t2_w = _mm256_cvtepu8_epi32(simdgen_load_low64((const void*)(in0 + i)));
       __m256 t2 = _mm256_cvtepi32_ps(t2_w);
       __m256 t3 = _mm256_fmadd_ps(t2, k0, k1);
       _mm256_storeu_ps(out0 + i, t3);

@@ -78,6 +78,29 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   contraction: c[i][j] = (bias[j] + sum over k < k of a[i][k] * w[j][k])
 //   sve+i8mm: identical to sve for this kernel, not emitted
 
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_IN_REGISTER
+#define SIMDGEN_HELPER_IN_REGISTER
+// v, hidden from GCC's optimiser by an empty asm. GCC 12 folds a load of 2, 4 or 8 bytes
+// into a masked vpmovzx/vpmovsx with a memory operand that it then cannot emit (an internal
+// compiler error, "could not split insn"), e.g. bytes widened to i32 lanes under a k-mask.
+static inline __m128i simdgen_in_register(__m128i v) {
+#if defined(__GNUC__) && !defined(__clang__)
+  __asm__("" : "+x"(v));
+#endif
+  return v;
+}
+#endif
+#endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_LOAD_LOW64
+#define SIMDGEN_HELPER_LOAD_LOW64
+// The low 8 bytes at p in an XMM register, zeros above (kept from GCC 12's folding).
+static inline __m128i simdgen_load_low64(const void* p) {
+  return simdgen_in_register(_mm_loadl_epi64((const __m128i*)p));
+}
+#endif
+#endif
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
 #define SIMDGEN_HELPER_LOAD_PREFIX_NEON
@@ -9309,21 +9332,21 @@ __attribute__((target("avx2"))) void matmul_bt_u8i8_i32_avx2(const uint8_t* in0,
         int64_t kp = k0;
         for (; kp + 8 <= k_end; kp += 8) {
           __m256i row0 = _mm256_cvtepi8_epi32(
-              _mm_loadl_epi64((const __m128i*)(in1 + cb * stride1 + j * stride1 + kp)));
+              simdgen_load_low64((const void*)(in1 + cb * stride1 + j * stride1 + kp)));
           __m256i row1 = _mm256_cvtepi8_epi32(
-              _mm_loadl_epi64((const __m128i*)(in1 + cb * stride1 + j * stride1 + kp + stride1)));
-          __m256i row2 = _mm256_cvtepi8_epi32(_mm_loadl_epi64(
-              (const __m128i*)(in1 + cb * stride1 + j * stride1 + kp + 2 * stride1)));
-          __m256i row3 = _mm256_cvtepi8_epi32(_mm_loadl_epi64(
-              (const __m128i*)(in1 + cb * stride1 + j * stride1 + kp + 3 * stride1)));
-          __m256i row4 = _mm256_cvtepi8_epi32(_mm_loadl_epi64(
-              (const __m128i*)(in1 + cb * stride1 + j * stride1 + kp + 4 * stride1)));
-          __m256i row5 = _mm256_cvtepi8_epi32(_mm_loadl_epi64(
-              (const __m128i*)(in1 + cb * stride1 + j * stride1 + kp + 5 * stride1)));
-          __m256i row6 = _mm256_cvtepi8_epi32(_mm_loadl_epi64(
-              (const __m128i*)(in1 + cb * stride1 + j * stride1 + kp + 6 * stride1)));
-          __m256i row7 = _mm256_cvtepi8_epi32(_mm_loadl_epi64(
-              (const __m128i*)(in1 + cb * stride1 + j * stride1 + kp + 7 * stride1)));
+              simdgen_load_low64((const void*)(in1 + cb * stride1 + j * stride1 + kp + stride1)));
+          __m256i row2 = _mm256_cvtepi8_epi32(simdgen_load_low64(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 2 * stride1)));
+          __m256i row3 = _mm256_cvtepi8_epi32(simdgen_load_low64(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 3 * stride1)));
+          __m256i row4 = _mm256_cvtepi8_epi32(simdgen_load_low64(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 4 * stride1)));
+          __m256i row5 = _mm256_cvtepi8_epi32(simdgen_load_low64(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 5 * stride1)));
+          __m256i row6 = _mm256_cvtepi8_epi32(simdgen_load_low64(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 6 * stride1)));
+          __m256i row7 = _mm256_cvtepi8_epi32(simdgen_load_low64(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 7 * stride1)));
           // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
           __m256i t1_0 = _mm256_unpacklo_epi32(row0, row1);
           __m256i t1_1 = _mm256_unpackhi_epi32(row0, row1);
@@ -9617,21 +9640,21 @@ __attribute__((target("avx2"))) void matmul_bt_u8i8_i32_avx2(const uint8_t* in0,
         int64_t kp = k0;
         for (; kp + 8 <= k_end; kp += 8) {
           __m256i row0 = _mm256_cvtepi8_epi32(
-              _mm_loadl_epi64((const __m128i*)(in1 + cb * stride1 + j * stride1 + kp)));
+              simdgen_load_low64((const void*)(in1 + cb * stride1 + j * stride1 + kp)));
           __m256i row1 = _mm256_cvtepi8_epi32(
-              _mm_loadl_epi64((const __m128i*)(in1 + cb * stride1 + j * stride1 + kp + stride1)));
-          __m256i row2 = _mm256_cvtepi8_epi32(_mm_loadl_epi64(
-              (const __m128i*)(in1 + cb * stride1 + j * stride1 + kp + 2 * stride1)));
-          __m256i row3 = _mm256_cvtepi8_epi32(_mm_loadl_epi64(
-              (const __m128i*)(in1 + cb * stride1 + j * stride1 + kp + 3 * stride1)));
-          __m256i row4 = _mm256_cvtepi8_epi32(_mm_loadl_epi64(
-              (const __m128i*)(in1 + cb * stride1 + j * stride1 + kp + 4 * stride1)));
-          __m256i row5 = _mm256_cvtepi8_epi32(_mm_loadl_epi64(
-              (const __m128i*)(in1 + cb * stride1 + j * stride1 + kp + 5 * stride1)));
-          __m256i row6 = _mm256_cvtepi8_epi32(_mm_loadl_epi64(
-              (const __m128i*)(in1 + cb * stride1 + j * stride1 + kp + 6 * stride1)));
-          __m256i row7 = _mm256_cvtepi8_epi32(_mm_loadl_epi64(
-              (const __m128i*)(in1 + cb * stride1 + j * stride1 + kp + 7 * stride1)));
+              simdgen_load_low64((const void*)(in1 + cb * stride1 + j * stride1 + kp + stride1)));
+          __m256i row2 = _mm256_cvtepi8_epi32(simdgen_load_low64(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 2 * stride1)));
+          __m256i row3 = _mm256_cvtepi8_epi32(simdgen_load_low64(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 3 * stride1)));
+          __m256i row4 = _mm256_cvtepi8_epi32(simdgen_load_low64(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 4 * stride1)));
+          __m256i row5 = _mm256_cvtepi8_epi32(simdgen_load_low64(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 5 * stride1)));
+          __m256i row6 = _mm256_cvtepi8_epi32(simdgen_load_low64(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 6 * stride1)));
+          __m256i row7 = _mm256_cvtepi8_epi32(simdgen_load_low64(
+              (const void*)(in1 + cb * stride1 + j * stride1 + kp + 7 * stride1)));
           // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
           __m256i t1_0 = _mm256_unpacklo_epi32(row0, row1);
           __m256i t1_1 = _mm256_unpackhi_epi32(row0, row1);

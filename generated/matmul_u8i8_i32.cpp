@@ -78,6 +78,29 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   contraction: c[i][j] = clamp((bias[j] + sum over k < k of a[i][k] * b[k][j]), (-2147483647 - 1), 1000000)
 
 #if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_IN_REGISTER
+#define SIMDGEN_HELPER_IN_REGISTER
+// v, hidden from GCC's optimiser by an empty asm. GCC 12 folds a load of 2, 4 or 8 bytes
+// into a masked vpmovzx/vpmovsx with a memory operand that it then cannot emit (an internal
+// compiler error, "could not split insn"), e.g. bytes widened to i32 lanes under a k-mask.
+static inline __m128i simdgen_in_register(__m128i v) {
+#if defined(__GNUC__) && !defined(__clang__)
+  __asm__("" : "+x"(v));
+#endif
+  return v;
+}
+#endif
+#endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_LOAD_LOW64
+#define SIMDGEN_HELPER_LOAD_LOW64
+// The low 8 bytes at p in an XMM register, zeros above (kept from GCC 12's folding).
+static inline __m128i simdgen_load_low64(const void* p) {
+  return simdgen_in_register(_mm_loadl_epi64((const __m128i*)p));
+}
+#endif
+#endif
+#if defined(__x86_64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX16_AVX2
 #define SIMDGEN_HELPER_LOAD_PREFIX16_AVX2
 // The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`
@@ -9370,37 +9393,37 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8i8_i32_avx2_avx_vnni(
       // pack: 2 vectors of b per 4 steps, as byte quads
       int64_t kp = k0;
       for (; kp + 4 <= k_end; kp += 4) {
-        __m128i group0_0_u8 = _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1));
+        __m128i group0_0_u8 = simdgen_load_low64((const void*)(in1 + j + kp * stride1));
         __m256i group0 = _mm256_cvtepu8_epi32(group0_0_u8);
-        __m128i group0_1_u8 = _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + stride1));
+        __m128i group0_1_u8 = simdgen_load_low64((const void*)(in1 + j + kp * stride1 + stride1));
         __m256i group0_1 = _mm256_cvtepu8_epi32(group0_1_u8);
         __m256i group0_1_high = _mm256_slli_epi32(group0_1, 8);
         group0 = _mm256_or_si256(group0, group0_1_high);
         __m128i group0_2_u8 =
-            _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + 2 * stride1));
+            simdgen_load_low64((const void*)(in1 + j + kp * stride1 + 2 * stride1));
         __m256i group0_2 = _mm256_cvtepu8_epi32(group0_2_u8);
         __m256i group0_2_high = _mm256_slli_epi32(group0_2, 16);
         group0 = _mm256_or_si256(group0, group0_2_high);
         __m128i group0_3_u8 =
-            _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + 3 * stride1));
+            simdgen_load_low64((const void*)(in1 + j + kp * stride1 + 3 * stride1));
         __m256i group0_3 = _mm256_cvtepu8_epi32(group0_3_u8);
         __m256i group0_3_high = _mm256_slli_epi32(group0_3, 24);
         group0 = _mm256_or_si256(group0, group0_3_high);
         _mm256_storeu_si256((__m256i*)(panel + 4 * kp - 4 * k0), group0);
-        __m128i group1_0_u8 = _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + 8));
+        __m128i group1_0_u8 = simdgen_load_low64((const void*)(in1 + j + kp * stride1 + 8));
         __m256i group1 = _mm256_cvtepu8_epi32(group1_0_u8);
         __m128i group1_1_u8 =
-            _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + stride1 + 8));
+            simdgen_load_low64((const void*)(in1 + j + kp * stride1 + stride1 + 8));
         __m256i group1_1 = _mm256_cvtepu8_epi32(group1_1_u8);
         __m256i group1_1_high = _mm256_slli_epi32(group1_1, 8);
         group1 = _mm256_or_si256(group1, group1_1_high);
         __m128i group1_2_u8 =
-            _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + 2 * stride1 + 8));
+            simdgen_load_low64((const void*)(in1 + j + kp * stride1 + 2 * stride1 + 8));
         __m256i group1_2 = _mm256_cvtepu8_epi32(group1_2_u8);
         __m256i group1_2_high = _mm256_slli_epi32(group1_2, 16);
         group1 = _mm256_or_si256(group1, group1_2_high);
         __m128i group1_3_u8 =
-            _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + 3 * stride1 + 8));
+            simdgen_load_low64((const void*)(in1 + j + kp * stride1 + 3 * stride1 + 8));
         __m256i group1_3 = _mm256_cvtepu8_epi32(group1_3_u8);
         __m256i group1_3_high = _mm256_slli_epi32(group1_3, 24);
         group1 = _mm256_or_si256(group1, group1_3_high);
@@ -9408,48 +9431,48 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8i8_i32_avx2_avx_vnni(
       }
       // the last steps, the missing ones zero
       if (kp < k_end) {
-        __m128i group0_0_u8 = _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1));
+        __m128i group0_0_u8 = simdgen_load_low64((const void*)(in1 + j + kp * stride1));
         __m256i group0 = _mm256_cvtepu8_epi32(group0_0_u8);
         if (kp + 1 < k_end) {
-          __m128i group0_1_u8 = _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + stride1));
+          __m128i group0_1_u8 = simdgen_load_low64((const void*)(in1 + j + kp * stride1 + stride1));
           __m256i group0_1 = _mm256_cvtepu8_epi32(group0_1_u8);
           __m256i group0_1_high = _mm256_slli_epi32(group0_1, 8);
           group0 = _mm256_or_si256(group0, group0_1_high);
         }
         if (kp + 2 < k_end) {
           __m128i group0_2_u8 =
-              _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + 2 * stride1));
+              simdgen_load_low64((const void*)(in1 + j + kp * stride1 + 2 * stride1));
           __m256i group0_2 = _mm256_cvtepu8_epi32(group0_2_u8);
           __m256i group0_2_high = _mm256_slli_epi32(group0_2, 16);
           group0 = _mm256_or_si256(group0, group0_2_high);
         }
         if (kp + 3 < k_end) {
           __m128i group0_3_u8 =
-              _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + 3 * stride1));
+              simdgen_load_low64((const void*)(in1 + j + kp * stride1 + 3 * stride1));
           __m256i group0_3 = _mm256_cvtepu8_epi32(group0_3_u8);
           __m256i group0_3_high = _mm256_slli_epi32(group0_3, 24);
           group0 = _mm256_or_si256(group0, group0_3_high);
         }
         _mm256_storeu_si256((__m256i*)(panel + 4 * kp - 4 * k0), group0);
-        __m128i group1_0_u8 = _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + 8));
+        __m128i group1_0_u8 = simdgen_load_low64((const void*)(in1 + j + kp * stride1 + 8));
         __m256i group1 = _mm256_cvtepu8_epi32(group1_0_u8);
         if (kp + 1 < k_end) {
           __m128i group1_1_u8 =
-              _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + stride1 + 8));
+              simdgen_load_low64((const void*)(in1 + j + kp * stride1 + stride1 + 8));
           __m256i group1_1 = _mm256_cvtepu8_epi32(group1_1_u8);
           __m256i group1_1_high = _mm256_slli_epi32(group1_1, 8);
           group1 = _mm256_or_si256(group1, group1_1_high);
         }
         if (kp + 2 < k_end) {
           __m128i group1_2_u8 =
-              _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + 2 * stride1 + 8));
+              simdgen_load_low64((const void*)(in1 + j + kp * stride1 + 2 * stride1 + 8));
           __m256i group1_2 = _mm256_cvtepu8_epi32(group1_2_u8);
           __m256i group1_2_high = _mm256_slli_epi32(group1_2, 16);
           group1 = _mm256_or_si256(group1, group1_2_high);
         }
         if (kp + 3 < k_end) {
           __m128i group1_3_u8 =
-              _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + 3 * stride1 + 8));
+              simdgen_load_low64((const void*)(in1 + j + kp * stride1 + 3 * stride1 + 8));
           __m256i group1_3 = _mm256_cvtepu8_epi32(group1_3_u8);
           __m256i group1_3_high = _mm256_slli_epi32(group1_3, 24);
           group1 = _mm256_or_si256(group1, group1_3_high);
@@ -10061,19 +10084,19 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8i8_i32_avx2_avx_vnni(
       // pack: 1 vector of b per 4 steps, as byte quads
       int64_t kp = k0;
       for (; kp + 4 <= k_end; kp += 4) {
-        __m128i group0_0_u8 = _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1));
+        __m128i group0_0_u8 = simdgen_load_low64((const void*)(in1 + j + kp * stride1));
         __m256i group0 = _mm256_cvtepu8_epi32(group0_0_u8);
-        __m128i group0_1_u8 = _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + stride1));
+        __m128i group0_1_u8 = simdgen_load_low64((const void*)(in1 + j + kp * stride1 + stride1));
         __m256i group0_1 = _mm256_cvtepu8_epi32(group0_1_u8);
         __m256i group0_1_high = _mm256_slli_epi32(group0_1, 8);
         group0 = _mm256_or_si256(group0, group0_1_high);
         __m128i group0_2_u8 =
-            _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + 2 * stride1));
+            simdgen_load_low64((const void*)(in1 + j + kp * stride1 + 2 * stride1));
         __m256i group0_2 = _mm256_cvtepu8_epi32(group0_2_u8);
         __m256i group0_2_high = _mm256_slli_epi32(group0_2, 16);
         group0 = _mm256_or_si256(group0, group0_2_high);
         __m128i group0_3_u8 =
-            _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + 3 * stride1));
+            simdgen_load_low64((const void*)(in1 + j + kp * stride1 + 3 * stride1));
         __m256i group0_3 = _mm256_cvtepu8_epi32(group0_3_u8);
         __m256i group0_3_high = _mm256_slli_epi32(group0_3, 24);
         group0 = _mm256_or_si256(group0, group0_3_high);
@@ -10081,24 +10104,24 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8i8_i32_avx2_avx_vnni(
       }
       // the last steps, the missing ones zero
       if (kp < k_end) {
-        __m128i group0_0_u8 = _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1));
+        __m128i group0_0_u8 = simdgen_load_low64((const void*)(in1 + j + kp * stride1));
         __m256i group0 = _mm256_cvtepu8_epi32(group0_0_u8);
         if (kp + 1 < k_end) {
-          __m128i group0_1_u8 = _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + stride1));
+          __m128i group0_1_u8 = simdgen_load_low64((const void*)(in1 + j + kp * stride1 + stride1));
           __m256i group0_1 = _mm256_cvtepu8_epi32(group0_1_u8);
           __m256i group0_1_high = _mm256_slli_epi32(group0_1, 8);
           group0 = _mm256_or_si256(group0, group0_1_high);
         }
         if (kp + 2 < k_end) {
           __m128i group0_2_u8 =
-              _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + 2 * stride1));
+              simdgen_load_low64((const void*)(in1 + j + kp * stride1 + 2 * stride1));
           __m256i group0_2 = _mm256_cvtepu8_epi32(group0_2_u8);
           __m256i group0_2_high = _mm256_slli_epi32(group0_2, 16);
           group0 = _mm256_or_si256(group0, group0_2_high);
         }
         if (kp + 3 < k_end) {
           __m128i group0_3_u8 =
-              _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + 3 * stride1));
+              simdgen_load_low64((const void*)(in1 + j + kp * stride1 + 3 * stride1));
           __m256i group0_3 = _mm256_cvtepu8_epi32(group0_3_u8);
           __m256i group0_3_high = _mm256_slli_epi32(group0_3, 24);
           group0 = _mm256_or_si256(group0, group0_3_high);
@@ -16485,22 +16508,22 @@ __attribute__((target("avx2"))) void matmul_u8i8_i32_avx2(const uint8_t* in0, co
       int64_t kp = k0;
       for (; kp + 2 <= k_end; kp += 2) {
         __m128i group0_0_i16 =
-            _mm_cvtepi8_epi16(_mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1)));
+            _mm_cvtepi8_epi16(simdgen_load_low64((const void*)(in1 + j + kp * stride1)));
         __m128i group0_0_u16 = group0_0_i16;
         __m256i group0 = _mm256_cvtepu16_epi32(group0_0_u16);
         __m128i group0_1_i16 =
-            _mm_cvtepi8_epi16(_mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + stride1)));
+            _mm_cvtepi8_epi16(simdgen_load_low64((const void*)(in1 + j + kp * stride1 + stride1)));
         __m128i group0_1_u16 = group0_1_i16;
         __m256i group0_1 = _mm256_cvtepu16_epi32(group0_1_u16);
         __m256i group0_1_high = _mm256_slli_epi32(group0_1, 16);
         group0 = _mm256_or_si256(group0, group0_1_high);
         _mm256_storeu_si256((__m256i*)(panel + 8 * kp - 8 * k0), group0);
         __m128i group1_0_i16 =
-            _mm_cvtepi8_epi16(_mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + 8)));
+            _mm_cvtepi8_epi16(simdgen_load_low64((const void*)(in1 + j + kp * stride1 + 8)));
         __m128i group1_0_u16 = group1_0_i16;
         __m256i group1 = _mm256_cvtepu16_epi32(group1_0_u16);
         __m128i group1_1_i16 = _mm_cvtepi8_epi16(
-            _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + stride1 + 8)));
+            simdgen_load_low64((const void*)(in1 + j + kp * stride1 + stride1 + 8)));
         __m128i group1_1_u16 = group1_1_i16;
         __m256i group1_1 = _mm256_cvtepu16_epi32(group1_1_u16);
         __m256i group1_1_high = _mm256_slli_epi32(group1_1, 16);
@@ -16510,12 +16533,12 @@ __attribute__((target("avx2"))) void matmul_u8i8_i32_avx2(const uint8_t* in0, co
       // the last steps, the missing ones zero
       if (kp < k_end) {
         __m128i group0_0_i16 =
-            _mm_cvtepi8_epi16(_mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1)));
+            _mm_cvtepi8_epi16(simdgen_load_low64((const void*)(in1 + j + kp * stride1)));
         __m128i group0_0_u16 = group0_0_i16;
         __m256i group0 = _mm256_cvtepu16_epi32(group0_0_u16);
         if (kp + 1 < k_end) {
           __m128i group0_1_i16 = _mm_cvtepi8_epi16(
-              _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + stride1)));
+              simdgen_load_low64((const void*)(in1 + j + kp * stride1 + stride1)));
           __m128i group0_1_u16 = group0_1_i16;
           __m256i group0_1 = _mm256_cvtepu16_epi32(group0_1_u16);
           __m256i group0_1_high = _mm256_slli_epi32(group0_1, 16);
@@ -16523,12 +16546,12 @@ __attribute__((target("avx2"))) void matmul_u8i8_i32_avx2(const uint8_t* in0, co
         }
         _mm256_storeu_si256((__m256i*)(panel + 8 * kp - 8 * k0), group0);
         __m128i group1_0_i16 =
-            _mm_cvtepi8_epi16(_mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + 8)));
+            _mm_cvtepi8_epi16(simdgen_load_low64((const void*)(in1 + j + kp * stride1 + 8)));
         __m128i group1_0_u16 = group1_0_i16;
         __m256i group1 = _mm256_cvtepu16_epi32(group1_0_u16);
         if (kp + 1 < k_end) {
           __m128i group1_1_i16 = _mm_cvtepi8_epi16(
-              _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + stride1 + 8)));
+              simdgen_load_low64((const void*)(in1 + j + kp * stride1 + stride1 + 8)));
           __m128i group1_1_u16 = group1_1_i16;
           __m256i group1_1 = _mm256_cvtepu16_epi32(group1_1_u16);
           __m256i group1_1_high = _mm256_slli_epi32(group1_1, 16);
@@ -17025,11 +17048,11 @@ __attribute__((target("avx2"))) void matmul_u8i8_i32_avx2(const uint8_t* in0, co
       int64_t kp = k0;
       for (; kp + 2 <= k_end; kp += 2) {
         __m128i group0_0_i16 =
-            _mm_cvtepi8_epi16(_mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1)));
+            _mm_cvtepi8_epi16(simdgen_load_low64((const void*)(in1 + j + kp * stride1)));
         __m128i group0_0_u16 = group0_0_i16;
         __m256i group0 = _mm256_cvtepu16_epi32(group0_0_u16);
         __m128i group0_1_i16 =
-            _mm_cvtepi8_epi16(_mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + stride1)));
+            _mm_cvtepi8_epi16(simdgen_load_low64((const void*)(in1 + j + kp * stride1 + stride1)));
         __m128i group0_1_u16 = group0_1_i16;
         __m256i group0_1 = _mm256_cvtepu16_epi32(group0_1_u16);
         __m256i group0_1_high = _mm256_slli_epi32(group0_1, 16);
@@ -17039,12 +17062,12 @@ __attribute__((target("avx2"))) void matmul_u8i8_i32_avx2(const uint8_t* in0, co
       // the last steps, the missing ones zero
       if (kp < k_end) {
         __m128i group0_0_i16 =
-            _mm_cvtepi8_epi16(_mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1)));
+            _mm_cvtepi8_epi16(simdgen_load_low64((const void*)(in1 + j + kp * stride1)));
         __m128i group0_0_u16 = group0_0_i16;
         __m256i group0 = _mm256_cvtepu16_epi32(group0_0_u16);
         if (kp + 1 < k_end) {
           __m128i group0_1_i16 = _mm_cvtepi8_epi16(
-              _mm_loadl_epi64((const __m128i*)(in1 + j + kp * stride1 + stride1)));
+              simdgen_load_low64((const void*)(in1 + j + kp * stride1 + stride1)));
           __m128i group0_1_u16 = group0_1_i16;
           __m256i group0_1 = _mm256_cvtepu16_epi32(group0_1_u16);
           __m256i group0_1_high = _mm256_slli_epi32(group0_1, 16);

@@ -336,7 +336,9 @@ struct SveWriter {
       result = call("svzip1_f32", {packed, packed});
     } else {
       const int offsetBits = containerBits(s.type);
-      if (offsetBits == 32 && offsetsOverflow()) return false;
+      // SVE gathers fill 32- and 64-bit containers only: bytes in 16-bit containers (beside
+      // 16-bit values) take the stack tile.
+      if (offsetBits < 32 || (offsetBits == 32 && offsetsOverflow())) return false;
       const DType c = containerOf(s.type, isSigned(t));
       const std::string kind = std::string(isSigned(t) ? "s" : "u") + widthLetter(t);
       const std::string idx = offsetBits == 64 ? "s64" : "s32";

@@ -861,6 +861,16 @@ class X86Lowering final : public IsaLowering {
   }
 
   void lower(OpWriter& w) const override {
+    lowerStatement(w);
+    for (const std::string& line : w.out)  // loads of 2, 4 or 8 bytes (loadExpr)
+      for (const char* bits : {"16", "32", "64"})
+        if (line.find(std::string("simdgen_load_low") + bits + "(") != std::string::npos) {
+          w.cx.helpers.insert("in_register");  // before them: helpers are written in name order
+          w.cx.helpers.insert(std::string("load_low") + bits);
+        }
+  }
+
+  void lowerStatement(OpWriter& w) const {
     if (w.s.op == OpKind::Fence) return w.out.push_back("_mm_sfence();");
     if (isOneLaneOp(w)) return scalarLowering().lower(w);
     X86Writer x{w};
@@ -969,6 +979,25 @@ class X86Lowering final : public IsaLowering {
              "  if (n >= lanes) return lanes == 64 ? ~0ull : (1ull << lanes) - 1;\n"
              "  return (1ull << n) - 1;\n"
              "}";
+    if (name == "in_register")
+      return "// v, hidden from GCC's optimiser by an empty asm. GCC 12 folds a load of 2, 4 or 8 bytes\n"
+             "// into a masked vpmovzx/vpmovsx with a memory operand that it then cannot emit (an internal\n"
+             "// compiler error, \"could not split insn\"), e.g. bytes widened to i32 lanes under a k-mask.\n"
+             "static inline __m128i simdgen_in_register(__m128i v) {\n"
+             "#if defined(__GNUC__) && !defined(__clang__)\n"
+             "  __asm__(\"\" : \"+x\"(v));\n"
+             "#endif\n"
+             "  return v;\n"
+             "}";
+    if (name == "load_low64")
+      return "// The low 8 bytes at p in an XMM register, zeros above (kept from GCC 12's folding).\n"
+             "static inline __m128i simdgen_load_low64(const void* p) { return simdgen_in_register(_mm_loadl_epi64((const __m128i*)p)); }";
+    if (name == "load_low32")
+      return "// The low 4 bytes at p in an XMM register, zeros above (kept from GCC 12's folding).\n"
+             "static inline __m128i simdgen_load_low32(const void* p) { return simdgen_in_register(_mm_loadu_si32(p)); }";
+    if (name == "load_low16")
+      return "// The low 2 bytes at p in an XMM register, zeros above (kept from GCC 12's folding).\n"
+             "static inline __m128i simdgen_load_low16(const void* p) { return simdgen_in_register(_mm_loadu_si16(p)); }";
     if (name == "load_prefix16_avx2")
       return "// The first `bytes` bytes at p (0..16), zeros above: fixed-size loads by the bits of `bytes`\n"
              "// (AVX2 has no byte masked load). Nothing past p + bytes is read, no libc call is made, and\n"

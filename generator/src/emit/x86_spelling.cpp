@@ -33,8 +33,8 @@ std::string splatExpr(DType t, int bits, const std::string& lit) {
 std::string loadExpr(DType t, int bits, const std::string& ptr) {
   const std::string p = pfx(bits);
   if (bits < 128) {  // the low bytes of an XMM register, zeros above
-    const char* fn = bits == 64 ? "_mm_loadl_epi64" : bits == 32 ? "_mm_loadu_si32" : "_mm_loadu_si16";
-    return call(fn, {std::string(bits == 64 ? "(const __m128i*)(" : "(const void*)(") + ptr + ")"});
+    // Through the file helpers "load_low16/32/64" (x86_lowering.cpp): GCC must not fold these loads.
+    return call("simdgen_load_low" + std::to_string(bits), {"(const void*)(" + ptr + ")"});
   }
   if (isFloat(t)) return call(p + "loadu_" + fsfx(t), {ptr});
   if (bits == 512) return call("_mm512_loadu_si512", {"(const void*)(" + ptr + ")"});
