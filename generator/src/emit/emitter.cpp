@@ -324,9 +324,15 @@ void setArchitectureData(mst::data& data, const std::vector<Variant>& variants,
     if (text.empty() || !written.insert(guard + "\n" + text).second) return;
     mst::data p;
     p.set("guard", guard);
+    p.set("guarded", mst::data(!guard.empty()));
     p.set("text", text);
     list.push_back(p);
   };
+  // The portable module's helpers (the scalar variant's), compiled everywhere.
+  for (const Variant& v : variants)
+    if (const IsaLowering* m = &loweringFor(v.target); m->archGuard().empty())
+      if (auto it = helpers.find(m); it != helpers.end())
+        for (const std::string& name : it->second) addText(helperList, "", definedOnce("SIMDGEN_HELPER_" + name, m->fileHelper(name)));
   for (const std::string& guard : guards) {
     std::string init, preamble;  // one block per guard: the modules' headers, then their CPU support
     for (const IsaLowering* m : modulesOf[guard])

@@ -71,6 +71,21 @@ std::string IsaLowering::fileHelper(const std::string& name) const {
            "#endif\n"
            "  return v;\n"
            "}";
+  if (name == "kept_f32" || name == "kept_f64") {
+    const std::string t = name == "kept_f32" ? "float" : "double", f = name.substr(5);
+    return "// x, hidden from the optimiser. GCC and Clang turn -fma(a, b, c) into one negated multiply-add\n"
+           "// (fnmadd, vfnmsub), which gives +0.0 where the negation of a zero sum is -0.0.\n"
+           "static inline " + t + " simdgen_kept_" + f + "(" + t + " x) {\n"
+           "#if defined(__GNUC__) && defined(__x86_64__)\n"
+           "  __asm__(\"\" : \"+x\"(x));\n"
+           "#elif defined(__GNUC__) && defined(__aarch64__)\n"
+           "  __asm__(\"\" : \"+w\"(x));\n"
+           "#elif defined(__GNUC__)\n"
+           "  __asm__(\"\" : \"+m\"(x));\n"
+           "#endif\n"
+           "  return x;\n"
+           "}";
+  }
   if (name == "cpu_is_amd")
     return "// Whether the CPU is an AMD one, for shapes that measure best on its caches (the streamed blocks\n"
            "// of large transposes). Defining SIMDGEN_ASSUME_AMD_CPU as 0 or 1 when compiling fixes the answer.\n"

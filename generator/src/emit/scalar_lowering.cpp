@@ -11,6 +11,13 @@ using ir::OpKind;
 
 namespace {
 
+// Whether some statement of `b` (at any depth) computes `name` by a fused multiply-add.
+bool definedByFma(const ir::Block& b, const std::string& name) {
+  for (const ir::Stmt& s : b)
+    if ((s.kind == ir::Stmt::Kind::Op && s.op == OpKind::Fma && s.dst == name) || definedByFma(s.body, name)) return true;
+  return false;
+}
+
 class ScalarLowering final : public IsaLowering {
  public:
   std::string typeName(ir::VecType t, const LowerContext& cx) const override {
@@ -80,7 +87,13 @@ class ScalarLowering final : public IsaLowering {
       }
       case OpKind::ShiftLeft:
       case OpKind::ShiftRight: return w.assign(c::shift(s.op == OpKind::ShiftLeft, t, s.args[0], s.part, rop));
-      case OpKind::Neg: return w.assign(isFloat(t) ? "(-" + s.args[0] + ")" : c::sub(t, "0", s.args[0], rop));
+      case OpKind::Neg:
+        if (isFloat(t) && definedByFma(w.cx.plan.body, s.args[0])) {  // kept from becoming fnmadd (fileHelper "kept_f32")
+          const std::string f = t == DType::f32 ? "f32" : "f64";
+          w.cx.helpers.insert("kept_" + f);
+          return w.assign("(-simdgen_kept_" + f + "(" + s.args[0] + "))");
+        }
+        return w.assign(isFloat(t) ? "(-" + s.args[0] + ")" : c::sub(t, "0", s.args[0], rop));
       case OpKind::Div: return w.assign("(" + s.args[0] + " / " + s.args[1] + ")");
       case OpKind::Fma: {
         const std::string f = t == DType::f32 ? "__builtin_fmaf" : "__builtin_fma";
