@@ -63,10 +63,11 @@ std::string notExpr(const std::string& a, int lanes, LowerContext& cx) {
 bool inlinesPredicate(const Stmt& def, const LowerContext& cx) { return isLaneRangePredicate(def, cx); }
 
 std::string predicateDeclaration(const Stmt& def, LowerContext& cx) {
-  // AVX2 predicates govern full vectors only; a fractional one is used by its lane range.
-  const bool avx2Vector = !kmasks(cx) && cx.target.vectorBits == 256 && def.type.bits() == 256;
-  if (!kmasks(cx) && !avx2Vector) return "";
-  const std::string type = kmasks(cx) ? maskType(def.type.lanes) : "__m256i";
+  std::string type = maskType(def.type.lanes);
+  if (!kmasks(cx)) {  // AVX2 predicates govern full vectors only; a fractional one is used by its lane range
+    if (cx.target.vectorBits != 256 || def.type.bits() != 256) return "";
+    type = "__m256i";
+  }
   return "const " + type + " " + def.dst + " = " + predicate(def.dst, cx) + ";";
 }
 
