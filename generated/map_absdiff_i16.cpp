@@ -184,42 +184,31 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void map_
     for (; i + 128 <= n; i += 128) {
       __m512i a_v_0 = _mm512_loadu_si512((const void*)(in0 + i));
       __m512i b_v_0 = _mm512_loadu_si512((const void*)(in1 + i));
-      __mmask32 t0_0 = _mm512_cmp_epi16_mask(a_v_0, b_v_0, _MM_CMPINT_NLE);
-      __m512i t1_0 = _mm512_sub_epi16(a_v_0, b_v_0);
-      __m512i t2_0 = _mm512_sub_epi16(b_v_0, a_v_0);
-      __m512i t3_0 = _mm512_mask_blend_epi16(t0_0, t2_0, t1_0);
-      _mm512_storeu_si512((void*)(out0 + i), t3_0);
+      __m512i t0_0 =
+          _mm512_sub_epi16(_mm512_max_epi16(a_v_0, b_v_0), _mm512_min_epi16(a_v_0, b_v_0));
+      _mm512_storeu_si512((void*)(out0 + i), t0_0);
       __m512i a_v_1 = _mm512_loadu_si512((const void*)(in0 + i + 32));
       __m512i b_v_1 = _mm512_loadu_si512((const void*)(in1 + i + 32));
-      __mmask32 t0_1 = _mm512_cmp_epi16_mask(a_v_1, b_v_1, _MM_CMPINT_NLE);
-      __m512i t1_1 = _mm512_sub_epi16(a_v_1, b_v_1);
-      __m512i t2_1 = _mm512_sub_epi16(b_v_1, a_v_1);
-      __m512i t3_1 = _mm512_mask_blend_epi16(t0_1, t2_1, t1_1);
-      _mm512_storeu_si512((void*)(out0 + i + 32), t3_1);
+      __m512i t0_1 =
+          _mm512_sub_epi16(_mm512_max_epi16(a_v_1, b_v_1), _mm512_min_epi16(a_v_1, b_v_1));
+      _mm512_storeu_si512((void*)(out0 + i + 32), t0_1);
       __m512i a_v_2 = _mm512_loadu_si512((const void*)(in0 + i + 64));
       __m512i b_v_2 = _mm512_loadu_si512((const void*)(in1 + i + 64));
-      __mmask32 t0_2 = _mm512_cmp_epi16_mask(a_v_2, b_v_2, _MM_CMPINT_NLE);
-      __m512i t1_2 = _mm512_sub_epi16(a_v_2, b_v_2);
-      __m512i t2_2 = _mm512_sub_epi16(b_v_2, a_v_2);
-      __m512i t3_2 = _mm512_mask_blend_epi16(t0_2, t2_2, t1_2);
-      _mm512_storeu_si512((void*)(out0 + i + 64), t3_2);
+      __m512i t0_2 =
+          _mm512_sub_epi16(_mm512_max_epi16(a_v_2, b_v_2), _mm512_min_epi16(a_v_2, b_v_2));
+      _mm512_storeu_si512((void*)(out0 + i + 64), t0_2);
       __m512i a_v_3 = _mm512_loadu_si512((const void*)(in0 + i + 96));
       __m512i b_v_3 = _mm512_loadu_si512((const void*)(in1 + i + 96));
-      __mmask32 t0_3 = _mm512_cmp_epi16_mask(a_v_3, b_v_3, _MM_CMPINT_NLE);
-      __m512i t1_3 = _mm512_sub_epi16(a_v_3, b_v_3);
-      __m512i t2_3 = _mm512_sub_epi16(b_v_3, a_v_3);
-      __m512i t3_3 = _mm512_mask_blend_epi16(t0_3, t2_3, t1_3);
-      _mm512_storeu_si512((void*)(out0 + i + 96), t3_3);
+      __m512i t0_3 =
+          _mm512_sub_epi16(_mm512_max_epi16(a_v_3, b_v_3), _mm512_min_epi16(a_v_3, b_v_3));
+      _mm512_storeu_si512((void*)(out0 + i + 96), t0_3);
     }
     // whole vectors, one per iteration
     for (; i + 32 <= n; i += 32) {
       __m512i a_v = _mm512_loadu_si512((const void*)(in0 + i));
       __m512i b_v = _mm512_loadu_si512((const void*)(in1 + i));
-      __mmask32 t4 = _mm512_cmp_epi16_mask(a_v, b_v, _MM_CMPINT_NLE);
-      __m512i t5 = _mm512_sub_epi16(a_v, b_v);
-      __m512i t6 = _mm512_sub_epi16(b_v, a_v);
-      __m512i t7 = _mm512_mask_blend_epi16(t4, t6, t5);
-      _mm512_storeu_si512((void*)(out0 + i), t7);
+      __m512i t1 = _mm512_sub_epi16(_mm512_max_epi16(a_v, b_v), _mm512_min_epi16(a_v, b_v));
+      _mm512_storeu_si512((void*)(out0 + i), t1);
     }
   }
   // the rest: one partial vector, its loads and stores masked
@@ -227,11 +216,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void map_
     const __mmask32 active = (__mmask32)_bzhi_u32(~0u, (unsigned)(n - i));
     __m512i a_v_tail = _mm512_mask_loadu_epi16(_mm512_setzero_si512(), active, in0 + i);
     __m512i b_v_tail = _mm512_mask_loadu_epi16(_mm512_setzero_si512(), active, in1 + i);
-    __mmask32 t8_tail = _mm512_cmp_epi16_mask(a_v_tail, b_v_tail, _MM_CMPINT_NLE);
-    __m512i t9_tail = _mm512_sub_epi16(a_v_tail, b_v_tail);
-    __m512i t10_tail = _mm512_sub_epi16(b_v_tail, a_v_tail);
-    __m512i t11_tail = _mm512_mask_blend_epi16(t8_tail, t10_tail, t9_tail);
-    _mm512_mask_storeu_epi16(out0 + i, active, t11_tail);
+    __m512i t2_tail = _mm512_sub_epi16(_mm512_max_epi16(a_v_tail, b_v_tail),
+                                       _mm512_min_epi16(a_v_tail, b_v_tail));
+    _mm512_mask_storeu_epi16(out0 + i, active, t2_tail);
   }
 }
 #endif
@@ -249,11 +236,8 @@ __attribute__((target("+sve"))) void map_absdiff_i16_sve(const int16_t* in0, con
     do {
       svint16_t a_v = svld1_s16(active, in0 + i);
       svint16_t b_v = svld1_s16(active, in1 + i);
-      svbool_t t0 = svcmpgt_s16(svptrue_b16(), a_v, b_v);
-      svint16_t t1 = svsub_s16_x(svptrue_b16(), a_v, b_v);
-      svint16_t t2 = svsub_s16_x(svptrue_b16(), b_v, a_v);
-      svint16_t t3 = svsel_s16(t0, t1, t2);
-      svst1_s16(active, out0 + i, t3);
+      svint16_t t0 = svabd_s16_x(svptrue_b16(), a_v, b_v);
+      svst1_s16(active, out0 + i, t0);
       i += (int64_t)svcnth();
       active = svwhilelt_b16_s64(i, n);
     } while (svptest_first(svptrue_b16(), active));
@@ -276,53 +260,40 @@ __attribute__((target("avx2"))) void map_absdiff_i16_avx2(const int16_t* in0, co
     for (; i + 64 <= n; i += 64) {
       __m256i a_v_0 = _mm256_loadu_si256((const __m256i*)(in0 + i));
       __m256i b_v_0 = _mm256_loadu_si256((const __m256i*)(in1 + i));
-      __m256i t0_0 = _mm256_cmpgt_epi16(a_v_0, b_v_0);
-      __m256i t1_0 = _mm256_sub_epi16(a_v_0, b_v_0);
-      __m256i t2_0 = _mm256_sub_epi16(b_v_0, a_v_0);
-      __m256i t3_0 = _mm256_blendv_epi8(t2_0, t1_0, t0_0);
-      _mm256_storeu_si256((__m256i*)(out0 + i), t3_0);
+      __m256i t0_0 =
+          _mm256_sub_epi16(_mm256_max_epi16(a_v_0, b_v_0), _mm256_min_epi16(a_v_0, b_v_0));
+      _mm256_storeu_si256((__m256i*)(out0 + i), t0_0);
       __m256i a_v_1 = _mm256_loadu_si256((const __m256i*)(in0 + i + 16));
       __m256i b_v_1 = _mm256_loadu_si256((const __m256i*)(in1 + i + 16));
-      __m256i t0_1 = _mm256_cmpgt_epi16(a_v_1, b_v_1);
-      __m256i t1_1 = _mm256_sub_epi16(a_v_1, b_v_1);
-      __m256i t2_1 = _mm256_sub_epi16(b_v_1, a_v_1);
-      __m256i t3_1 = _mm256_blendv_epi8(t2_1, t1_1, t0_1);
-      _mm256_storeu_si256((__m256i*)(out0 + i + 16), t3_1);
+      __m256i t0_1 =
+          _mm256_sub_epi16(_mm256_max_epi16(a_v_1, b_v_1), _mm256_min_epi16(a_v_1, b_v_1));
+      _mm256_storeu_si256((__m256i*)(out0 + i + 16), t0_1);
       __m256i a_v_2 = _mm256_loadu_si256((const __m256i*)(in0 + i + 32));
       __m256i b_v_2 = _mm256_loadu_si256((const __m256i*)(in1 + i + 32));
-      __m256i t0_2 = _mm256_cmpgt_epi16(a_v_2, b_v_2);
-      __m256i t1_2 = _mm256_sub_epi16(a_v_2, b_v_2);
-      __m256i t2_2 = _mm256_sub_epi16(b_v_2, a_v_2);
-      __m256i t3_2 = _mm256_blendv_epi8(t2_2, t1_2, t0_2);
-      _mm256_storeu_si256((__m256i*)(out0 + i + 32), t3_2);
+      __m256i t0_2 =
+          _mm256_sub_epi16(_mm256_max_epi16(a_v_2, b_v_2), _mm256_min_epi16(a_v_2, b_v_2));
+      _mm256_storeu_si256((__m256i*)(out0 + i + 32), t0_2);
       __m256i a_v_3 = _mm256_loadu_si256((const __m256i*)(in0 + i + 48));
       __m256i b_v_3 = _mm256_loadu_si256((const __m256i*)(in1 + i + 48));
-      __m256i t0_3 = _mm256_cmpgt_epi16(a_v_3, b_v_3);
-      __m256i t1_3 = _mm256_sub_epi16(a_v_3, b_v_3);
-      __m256i t2_3 = _mm256_sub_epi16(b_v_3, a_v_3);
-      __m256i t3_3 = _mm256_blendv_epi8(t2_3, t1_3, t0_3);
-      _mm256_storeu_si256((__m256i*)(out0 + i + 48), t3_3);
+      __m256i t0_3 =
+          _mm256_sub_epi16(_mm256_max_epi16(a_v_3, b_v_3), _mm256_min_epi16(a_v_3, b_v_3));
+      _mm256_storeu_si256((__m256i*)(out0 + i + 48), t0_3);
     }
     // whole vectors, one per iteration
     for (; i + 16 <= n; i += 16) {
       __m256i a_v = _mm256_loadu_si256((const __m256i*)(in0 + i));
       __m256i b_v = _mm256_loadu_si256((const __m256i*)(in1 + i));
-      __m256i t4 = _mm256_cmpgt_epi16(a_v, b_v);
-      __m256i t5 = _mm256_sub_epi16(a_v, b_v);
-      __m256i t6 = _mm256_sub_epi16(b_v, a_v);
-      __m256i t7 = _mm256_blendv_epi8(t6, t5, t4);
-      _mm256_storeu_si256((__m256i*)(out0 + i), t7);
+      __m256i t1 = _mm256_sub_epi16(_mm256_max_epi16(a_v, b_v), _mm256_min_epi16(a_v, b_v));
+      _mm256_storeu_si256((__m256i*)(out0 + i), t1);
     }
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
     __m256i a_v_tail = simdgen_load_prefix32(in0 + i, (n - i) * 2);
     __m256i b_v_tail = simdgen_load_prefix32(in1 + i, (n - i) * 2);
-    __m256i t8_tail = _mm256_cmpgt_epi16(a_v_tail, b_v_tail);
-    __m256i t9_tail = _mm256_sub_epi16(a_v_tail, b_v_tail);
-    __m256i t10_tail = _mm256_sub_epi16(b_v_tail, a_v_tail);
-    __m256i t11_tail = _mm256_blendv_epi8(t10_tail, t9_tail, t8_tail);
-    simdgen_store_prefix32(out0 + i, t11_tail, (n - i) * 2);
+    __m256i t2_tail = _mm256_sub_epi16(_mm256_max_epi16(a_v_tail, b_v_tail),
+                                       _mm256_min_epi16(a_v_tail, b_v_tail));
+    simdgen_store_prefix32(out0 + i, t2_tail, (n - i) * 2);
   }
 }
 #endif
@@ -338,22 +309,15 @@ void map_absdiff_i16_neon(const int16_t* in0, const int16_t* in1, int64_t n, int
   int64_t i = 0;
   for (; i + 8 <= n; i += 8) {
     int16x8_t a_v = vld1q_s16(in0 + i);
-    int16x8_t b_v = vld1q_s16(in1 + i);
-    uint16x8_t t0 = vcgtq_s16(a_v, b_v);
-    int16x8_t t1 = vsubq_s16(a_v, b_v);
-    int16x8_t t2 = vsubq_s16(b_v, a_v);
-    int16x8_t t3 = vbslq_s16(t0, t1, t2);
-    vst1q_s16(out0 + i, t3);
+    int16x8_t t0 = vabdq_s16(a_v, vld1q_s16(in1 + i));
+    vst1q_s16(out0 + i, t0);
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
     int16x8_t a_v_tail = vreinterpretq_s16_u8(simdgen_load_prefix(in0 + i, (n - i) * 2));
     int16x8_t b_v_tail = vreinterpretq_s16_u8(simdgen_load_prefix(in1 + i, (n - i) * 2));
-    uint16x8_t t4_tail = vcgtq_s16(a_v_tail, b_v_tail);
-    int16x8_t t5_tail = vsubq_s16(a_v_tail, b_v_tail);
-    int16x8_t t6_tail = vsubq_s16(b_v_tail, a_v_tail);
-    int16x8_t t7_tail = vbslq_s16(t4_tail, t5_tail, t6_tail);
-    simdgen_store_prefix(out0 + i, vreinterpretq_u8_s16(t7_tail), (n - i) * 2);
+    int16x8_t t1_tail = vabdq_s16(a_v_tail, b_v_tail);
+    simdgen_store_prefix(out0 + i, vreinterpretq_u8_s16(t1_tail), (n - i) * 2);
   }
 }
 #endif
@@ -366,11 +330,10 @@ void map_absdiff_i16_scalar(const int16_t* in0, const int16_t* in1, int64_t n, i
   for (; i < n; ++i) {
     uint16_t a_v = (uint16_t)in0[i];
     uint16_t b_v = (uint16_t)in1[i];
-    bool t0 = ((int16_t)a_v > (int16_t)b_v);
-    uint16_t t1 = (uint16_t)((uint32_t)a_v - (uint32_t)b_v);
-    uint16_t t2 = (uint16_t)((uint32_t)b_v - (uint32_t)a_v);
-    uint16_t t3 = (t0 ? t1 : t2);
-    out0[i] = (int16_t)t3;
+    const uint16_t t0_ab = (uint16_t)((uint32_t)a_v - (uint32_t)b_v);
+    const uint16_t t0_ba = (uint16_t)((uint32_t)b_v - (uint32_t)a_v);
+    uint16_t t0 = ((int16_t)a_v > (int16_t)b_v ? t0_ab : t0_ba);
+    out0[i] = (int16_t)t0;
   }
 }
 

@@ -83,21 +83,17 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void map_
       a_v = _mm512_inserti32x4(a_v, a_v_q2, 2);
       a_v = _mm512_inserti32x4(a_v, a_v_q3, 3);
       __m512i b_v = _mm512_loadu_si512((const void*)(in1 + i));
-      __mmask64 t8 = _mm512_cmp_epi8_mask(a_v, b_v, _MM_CMPINT_NLE);
-      __m512i t9 = _mm512_sub_epi8(a_v, b_v);
-      __m512i t10 = _mm512_sub_epi8(b_v, a_v);
-      __m512i t11 = _mm512_mask_blend_epi8(t8, t10, t9);
-      _mm512_storeu_si512((void*)(out0 + i), t11);
+      __m512i t2 = _mm512_sub_epi8(_mm512_max_epi8(a_v, b_v), _mm512_min_epi8(a_v, b_v));
+      _mm512_storeu_si512((void*)(out0 + i), t2);
     }
     // scalar cleanup
     for (; i < n; ++i) {
       uint8_t a_v_tail = (uint8_t)in0[2 * i];
       uint8_t b_v_tail = (uint8_t)in1[i];
-      bool t12_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
-      uint8_t t13_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
-      uint8_t t14_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
-      uint8_t t15_tail = (t12_tail ? t13_tail : t14_tail);
-      out0[i] = (int8_t)t15_tail;
+      const uint8_t t3_tail_ab = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
+      const uint8_t t3_tail_ba = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
+      uint8_t t3_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail ? t3_tail_ab : t3_tail_ba);
+      out0[i] = (int8_t)t3_tail;
     }
   }
   // strided input: gathered lanes
@@ -163,21 +159,17 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void map_
       b_v = _mm512_inserti32x4(b_v, b_v_q1, 1);
       b_v = _mm512_inserti32x4(b_v, b_v_q2, 2);
       b_v = _mm512_inserti32x4(b_v, b_v_q3, 3);
-      __mmask64 t0 = _mm512_cmp_epi8_mask(a_v, b_v, _MM_CMPINT_NLE);
-      __m512i t1 = _mm512_sub_epi8(a_v, b_v);
-      __m512i t2 = _mm512_sub_epi8(b_v, a_v);
-      __m512i t3 = _mm512_mask_blend_epi8(t0, t2, t1);
-      _mm512_storeu_si512((void*)(out0 + i), t3);
+      __m512i t0 = _mm512_sub_epi8(_mm512_max_epi8(a_v, b_v), _mm512_min_epi8(a_v, b_v));
+      _mm512_storeu_si512((void*)(out0 + i), t0);
     }
     // scalar cleanup
     for (; i < n; ++i) {
       uint8_t a_v_tail = (uint8_t)in0[2 * i];
       uint8_t b_v_tail = (uint8_t)in1[i * stride1];
-      bool t4_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
-      uint8_t t5_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
-      uint8_t t6_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
-      uint8_t t7_tail = (t4_tail ? t5_tail : t6_tail);
-      out0[i] = (int8_t)t7_tail;
+      const uint8_t t1_tail_ab = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
+      const uint8_t t1_tail_ba = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
+      uint8_t t1_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail ? t1_tail_ab : t1_tail_ba);
+      out0[i] = (int8_t)t1_tail;
     }
   }
 }
@@ -207,12 +199,8 @@ __attribute__((target("+sve"))) void map_strided_i8_sve(const int8_t* in0, const
     int64_t i = 0;
     for (; i <= n - (int64_t)svcntb() - 1; i += (int64_t)svcntb()) {
       svint8_t a_v = svget2_s8(svld2_s8(svptrue_b8(), (in0 + 2 * i)), 0);
-      svint8_t b_v = svld1_s8(svptrue_b8(), in1 + i);
-      svbool_t t12 = svcmpgt_s8(svptrue_b8(), a_v, b_v);
-      svint8_t t13 = svsub_s8_x(svptrue_b8(), a_v, b_v);
-      svint8_t t14 = svsub_s8_x(svptrue_b8(), b_v, a_v);
-      svint8_t t15 = svsel_s8(t12, t13, t14);
-      svst1_s8(svptrue_b8(), out0 + i, t15);
+      svint8_t t3 = svabd_s8_x(svptrue_b8(), a_v, svld1_s8(svptrue_b8(), in1 + i));
+      svst1_s8(svptrue_b8(), out0 + i, t3);
     }
     // whole vectors, strided inputs lane by lane
     for (; i <= n - (int64_t)svcntb(); i += (int64_t)svcntb()) {
@@ -232,22 +220,17 @@ __attribute__((target("+sve"))) void map_strided_i8_sve(const int8_t* in0, const
                         svuzp1_u16(svreinterpret_u16_u32(a_v_g0), svreinterpret_u16_u32(a_v_g1))),
                     svreinterpret_u8_u16(
                         svuzp1_u16(svreinterpret_u16_u32(a_v_g2), svreinterpret_u16_u32(a_v_g3)))));
-      svint8_t b_v = svld1_s8(svptrue_b8(), in1 + i);
-      svbool_t t16 = svcmpgt_s8(svptrue_b8(), a_v, b_v);
-      svint8_t t17 = svsub_s8_x(svptrue_b8(), a_v, b_v);
-      svint8_t t18 = svsub_s8_x(svptrue_b8(), b_v, a_v);
-      svint8_t t19 = svsel_s8(t16, t17, t18);
-      svst1_s8(svptrue_b8(), out0 + i, t19);
+      svint8_t t4 = svabd_s8_x(svptrue_b8(), a_v, svld1_s8(svptrue_b8(), in1 + i));
+      svst1_s8(svptrue_b8(), out0 + i, t4);
     }
     // scalar cleanup
     for (; i < n; ++i) {
       uint8_t a_v_tail = (uint8_t)in0[2 * i];
       uint8_t b_v_tail = (uint8_t)in1[i];
-      bool t20_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
-      uint8_t t21_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
-      uint8_t t22_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
-      uint8_t t23_tail = (t20_tail ? t21_tail : t22_tail);
-      out0[i] = (int8_t)t23_tail;
+      const uint8_t t5_tail_ab = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
+      const uint8_t t5_tail_ba = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
+      uint8_t t5_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail ? t5_tail_ab : t5_tail_ba);
+      out0[i] = (int8_t)t5_tail;
     }
   }
   // strided input: gathered lanes
@@ -273,11 +256,8 @@ __attribute__((target("+sve"))) void map_strided_i8_sve(const int8_t* in0, const
                         svuzp1_u16(svreinterpret_u16_u32(b_v_g0), svreinterpret_u16_u32(b_v_g1))),
                     svreinterpret_u8_u16(
                         svuzp1_u16(svreinterpret_u16_u32(b_v_g2), svreinterpret_u16_u32(b_v_g3)))));
-      svbool_t t0 = svcmpgt_s8(svptrue_b8(), a_v, b_v);
-      svint8_t t1 = svsub_s8_x(svptrue_b8(), a_v, b_v);
-      svint8_t t2 = svsub_s8_x(svptrue_b8(), b_v, a_v);
-      svint8_t t3 = svsel_s8(t0, t1, t2);
-      svst1_s8(svptrue_b8(), out0 + i, t3);
+      svint8_t t0 = svabd_s8_x(svptrue_b8(), a_v, b_v);
+      svst1_s8(svptrue_b8(), out0 + i, t0);
     }
     // whole vectors, strided inputs lane by lane
     for (; i <= n - (int64_t)svcntb(); i += (int64_t)svcntb()) {
@@ -314,21 +294,17 @@ __attribute__((target("+sve"))) void map_strided_i8_sve(const int8_t* in0, const
                         svuzp1_u16(svreinterpret_u16_u32(b_v_g0), svreinterpret_u16_u32(b_v_g1))),
                     svreinterpret_u8_u16(
                         svuzp1_u16(svreinterpret_u16_u32(b_v_g2), svreinterpret_u16_u32(b_v_g3)))));
-      svbool_t t4 = svcmpgt_s8(svptrue_b8(), a_v, b_v);
-      svint8_t t5 = svsub_s8_x(svptrue_b8(), a_v, b_v);
-      svint8_t t6 = svsub_s8_x(svptrue_b8(), b_v, a_v);
-      svint8_t t7 = svsel_s8(t4, t5, t6);
-      svst1_s8(svptrue_b8(), out0 + i, t7);
+      svint8_t t1 = svabd_s8_x(svptrue_b8(), a_v, b_v);
+      svst1_s8(svptrue_b8(), out0 + i, t1);
     }
     // scalar cleanup
     for (; i < n; ++i) {
       uint8_t a_v_tail = (uint8_t)in0[2 * i];
       uint8_t b_v_tail = (uint8_t)in1[i * stride1];
-      bool t8_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
-      uint8_t t9_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
-      uint8_t t10_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
-      uint8_t t11_tail = (t8_tail ? t9_tail : t10_tail);
-      out0[i] = (int8_t)t11_tail;
+      const uint8_t t2_tail_ab = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
+      const uint8_t t2_tail_ba = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
+      uint8_t t2_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail ? t2_tail_ab : t2_tail_ba);
+      out0[i] = (int8_t)t2_tail;
     }
   }
 }
@@ -359,21 +335,17 @@ __attribute__((target("avx2"))) void map_strided_i8_avx2(const int8_t* in0, cons
                         (char)a_v_at[56], (char)a_v_at[58], (char)a_v_at[60], (char)a_v_at[62]);
       __m256i a_v = _mm256_set_m128i(a_v_q1, a_v_q0);
       __m256i b_v = _mm256_loadu_si256((const __m256i*)(in1 + i));
-      __m256i t8 = _mm256_cmpgt_epi8(a_v, b_v);
-      __m256i t9 = _mm256_sub_epi8(a_v, b_v);
-      __m256i t10 = _mm256_sub_epi8(b_v, a_v);
-      __m256i t11 = _mm256_blendv_epi8(t10, t9, t8);
-      _mm256_storeu_si256((__m256i*)(out0 + i), t11);
+      __m256i t2 = _mm256_sub_epi8(_mm256_max_epi8(a_v, b_v), _mm256_min_epi8(a_v, b_v));
+      _mm256_storeu_si256((__m256i*)(out0 + i), t2);
     }
     // scalar cleanup
     for (; i < n; ++i) {
       uint8_t a_v_tail = (uint8_t)in0[2 * i];
       uint8_t b_v_tail = (uint8_t)in1[i];
-      bool t12_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
-      uint8_t t13_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
-      uint8_t t14_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
-      uint8_t t15_tail = (t12_tail ? t13_tail : t14_tail);
-      out0[i] = (int8_t)t15_tail;
+      const uint8_t t3_tail_ab = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
+      const uint8_t t3_tail_ba = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
+      uint8_t t3_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail ? t3_tail_ab : t3_tail_ba);
+      out0[i] = (int8_t)t3_tail;
     }
   }
   // strided input: gathered lanes
@@ -409,21 +381,17 @@ __attribute__((target("avx2"))) void map_strided_i8_avx2(const int8_t* in0, cons
           (char)b_v_at[28 * stride1], (char)b_v_at[29 * stride1], (char)b_v_at[30 * stride1],
           (char)b_v_at[31 * stride1]);
       __m256i b_v = _mm256_set_m128i(b_v_q1, b_v_q0);
-      __m256i t0 = _mm256_cmpgt_epi8(a_v, b_v);
-      __m256i t1 = _mm256_sub_epi8(a_v, b_v);
-      __m256i t2 = _mm256_sub_epi8(b_v, a_v);
-      __m256i t3 = _mm256_blendv_epi8(t2, t1, t0);
-      _mm256_storeu_si256((__m256i*)(out0 + i), t3);
+      __m256i t0 = _mm256_sub_epi8(_mm256_max_epi8(a_v, b_v), _mm256_min_epi8(a_v, b_v));
+      _mm256_storeu_si256((__m256i*)(out0 + i), t0);
     }
     // scalar cleanup
     for (; i < n; ++i) {
       uint8_t a_v_tail = (uint8_t)in0[2 * i];
       uint8_t b_v_tail = (uint8_t)in1[i * stride1];
-      bool t4_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
-      uint8_t t5_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
-      uint8_t t6_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
-      uint8_t t7_tail = (t4_tail ? t5_tail : t6_tail);
-      out0[i] = (int8_t)t7_tail;
+      const uint8_t t1_tail_ab = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
+      const uint8_t t1_tail_ba = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
+      uint8_t t1_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail ? t1_tail_ab : t1_tail_ba);
+      out0[i] = (int8_t)t1_tail;
     }
   }
 }
@@ -445,12 +413,8 @@ void map_strided_i8_neon(const int8_t* in0, const int8_t* in1, int64_t n, int64_
     int64_t i = 0;
     for (; i + 16 <= n - 1; i += 16) {
       int8x16_t a_v = vld2q_s8((in0 + 2 * i)).val[0];
-      int8x16_t b_v = vld1q_s8(in1 + i);
-      uint8x16_t t12 = vcgtq_s8(a_v, b_v);
-      int8x16_t t13 = vsubq_s8(a_v, b_v);
-      int8x16_t t14 = vsubq_s8(b_v, a_v);
-      int8x16_t t15 = vbslq_s8(t12, t13, t14);
-      vst1q_s8(out0 + i, t15);
+      int8x16_t t3 = vabdq_s8(a_v, vld1q_s8(in1 + i));
+      vst1q_s8(out0 + i, t3);
     }
     // whole vectors, strided inputs lane by lane
     for (; i + 16 <= n; i += 16) {
@@ -471,22 +435,17 @@ void map_strided_i8_neon(const int8_t* in0, const int8_t* in1, int64_t n, int64_
       a_v = vld1q_lane_s8((in0 + 2 * i + 13 * 2), a_v, 13);
       a_v = vld1q_lane_s8((in0 + 2 * i + 14 * 2), a_v, 14);
       a_v = vld1q_lane_s8((in0 + 2 * i + 15 * 2), a_v, 15);
-      int8x16_t b_v = vld1q_s8(in1 + i);
-      uint8x16_t t16 = vcgtq_s8(a_v, b_v);
-      int8x16_t t17 = vsubq_s8(a_v, b_v);
-      int8x16_t t18 = vsubq_s8(b_v, a_v);
-      int8x16_t t19 = vbslq_s8(t16, t17, t18);
-      vst1q_s8(out0 + i, t19);
+      int8x16_t t4 = vabdq_s8(a_v, vld1q_s8(in1 + i));
+      vst1q_s8(out0 + i, t4);
     }
     // scalar cleanup
     for (; i < n; ++i) {
       uint8_t a_v_tail = (uint8_t)in0[2 * i];
       uint8_t b_v_tail = (uint8_t)in1[i];
-      bool t20_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
-      uint8_t t21_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
-      uint8_t t22_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
-      uint8_t t23_tail = (t20_tail ? t21_tail : t22_tail);
-      out0[i] = (int8_t)t23_tail;
+      const uint8_t t5_tail_ab = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
+      const uint8_t t5_tail_ba = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
+      uint8_t t5_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail ? t5_tail_ab : t5_tail_ba);
+      out0[i] = (int8_t)t5_tail;
     }
   }
   // strided input: gathered lanes
@@ -512,11 +471,8 @@ void map_strided_i8_neon(const int8_t* in0, const int8_t* in1, int64_t n, int64_
       b_v = vld1q_lane_s8((in1 + i * stride1 + 13 * stride1), b_v, 13);
       b_v = vld1q_lane_s8((in1 + i * stride1 + 14 * stride1), b_v, 14);
       b_v = vld1q_lane_s8((in1 + i * stride1 + 15 * stride1), b_v, 15);
-      uint8x16_t t0 = vcgtq_s8(a_v, b_v);
-      int8x16_t t1 = vsubq_s8(a_v, b_v);
-      int8x16_t t2 = vsubq_s8(b_v, a_v);
-      int8x16_t t3 = vbslq_s8(t0, t1, t2);
-      vst1q_s8(out0 + i, t3);
+      int8x16_t t0 = vabdq_s8(a_v, b_v);
+      vst1q_s8(out0 + i, t0);
     }
     // whole vectors, strided inputs lane by lane
     for (; i + 16 <= n; i += 16) {
@@ -554,21 +510,17 @@ void map_strided_i8_neon(const int8_t* in0, const int8_t* in1, int64_t n, int64_
       b_v = vld1q_lane_s8((in1 + i * stride1 + 13 * stride1), b_v, 13);
       b_v = vld1q_lane_s8((in1 + i * stride1 + 14 * stride1), b_v, 14);
       b_v = vld1q_lane_s8((in1 + i * stride1 + 15 * stride1), b_v, 15);
-      uint8x16_t t4 = vcgtq_s8(a_v, b_v);
-      int8x16_t t5 = vsubq_s8(a_v, b_v);
-      int8x16_t t6 = vsubq_s8(b_v, a_v);
-      int8x16_t t7 = vbslq_s8(t4, t5, t6);
-      vst1q_s8(out0 + i, t7);
+      int8x16_t t1 = vabdq_s8(a_v, b_v);
+      vst1q_s8(out0 + i, t1);
     }
     // scalar cleanup
     for (; i < n; ++i) {
       uint8_t a_v_tail = (uint8_t)in0[2 * i];
       uint8_t b_v_tail = (uint8_t)in1[i * stride1];
-      bool t8_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail);
-      uint8_t t9_tail = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
-      uint8_t t10_tail = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
-      uint8_t t11_tail = (t8_tail ? t9_tail : t10_tail);
-      out0[i] = (int8_t)t11_tail;
+      const uint8_t t2_tail_ab = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
+      const uint8_t t2_tail_ba = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
+      uint8_t t2_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail ? t2_tail_ab : t2_tail_ba);
+      out0[i] = (int8_t)t2_tail;
     }
   }
 }
@@ -583,11 +535,10 @@ void map_strided_i8_scalar(const int8_t* in0, const int8_t* in1, int64_t n, int6
   for (; i < n; ++i) {
     uint8_t a_v = (uint8_t)in0[2 * i];
     uint8_t b_v = (uint8_t)in1[i * stride1];
-    bool t0 = ((int8_t)a_v > (int8_t)b_v);
-    uint8_t t1 = (uint8_t)((uint32_t)a_v - (uint32_t)b_v);
-    uint8_t t2 = (uint8_t)((uint32_t)b_v - (uint32_t)a_v);
-    uint8_t t3 = (t0 ? t1 : t2);
-    out0[i] = (int8_t)t3;
+    const uint8_t t0_ab = (uint8_t)((uint32_t)a_v - (uint32_t)b_v);
+    const uint8_t t0_ba = (uint8_t)((uint32_t)b_v - (uint32_t)a_v);
+    uint8_t t0 = ((int8_t)a_v > (int8_t)b_v ? t0_ab : t0_ba);
+    out0[i] = (int8_t)t0;
   }
 }
 

@@ -13,7 +13,8 @@
 // it fits, else wrap (modulo 2^bits) or sat (clamp to T's range); floats to integers round by
 // trunc (default) / nearest (ties to even) / floor / ceil, then clamp to T's range, NaN giving 0.
 // add_sat(a, b) and sub_sat(a, b) are the exact sum and difference clamped to T's range,
-// avg_round(a, b) the exact (a + b + 1) / 2 rounded down (integers only).
+// avg_round(a, b) the exact (a + b + 1) / 2 rounded down (integers only); abs_diff(a, b) the exact
+// distance |a - b| wrapped to T (integers), fabs of the rounded difference (floats).
 #pragma once
 
 #include <algorithm>
@@ -108,7 +109,7 @@ class Expression {
  private:
   enum class Code { num, name, neg, div, add, sub, mul, bit_and, bit_or, bit_xor, bit_not, shl, shr, min, max, relu, clamp, abs, fma,
                     convert, select, lt, gt, le, ge, eq, ne, mode, sqrt, floor, ceil, trunc, nearest, add_sat, sub_sat,
-                    avg_round };
+                    avg_round, abs_diff };
   struct Node {
     Node() = default;
     Node(std::string o, std::string t, std::vector<Node> a) : op(std::move(o)), text(std::move(t)), args(std::move(a)) {}
@@ -132,7 +133,7 @@ class Expression {
         {"fma", Code::fma}, {"convert", Code::convert}, {"select", Code::select}, {"<", Code::lt}, {">", Code::gt},
         {"<=", Code::le}, {">=", Code::ge}, {"==", Code::eq}, {"!=", Code::ne}, {"sqrt", Code::sqrt},
         {"floor", Code::floor}, {"ceil", Code::ceil}, {"trunc", Code::trunc}, {"nearest", Code::nearest},
-        {"add_sat", Code::add_sat}, {"sub_sat", Code::sub_sat}, {"avg_round", Code::avg_round}};
+        {"add_sat", Code::add_sat}, {"sub_sat", Code::sub_sat}, {"avg_round", Code::avg_round}, {"abs_diff", Code::abs_diff}};
     const auto it = kCodes.find(n.op);
     if (it == kCodes.end()) fail("unknown operation " + n.op);
     n.code = it->second;
@@ -395,6 +396,17 @@ class Expression {
           v = v < lo ? lo : v > hi ? hi : v;
         }
         r.u = wrap(t, uint64_t(v));
+        return r;
+      }
+      case Code::abs_diff: {
+        const Value a = arg(0), b = arg(1);
+        if (t.is_float()) {
+          r.f = std::fabs(round_to(t, a.f - b.f));
+          return r;
+        }
+        const bool s = t.kind == 'i';
+        const __int128 x = s ? __int128(int64_t(a.u)) : __int128(a.u), y = s ? __int128(int64_t(b.u)) : __int128(b.u);
+        r.u = wrap(t, uint64_t(x > y ? x - y : y - x));
         return r;
       }
       case Code::floor: r.f = std::floor(arg(0).f); return r;

@@ -93,7 +93,7 @@ TEST_CASE("map spec: sqrt and the roundings take one float") {
   checkError(mapSpec(out("ceil()")), "/outputs/0/expr", col0 + 5, "unexpected ')'; expected a number, an input name");
   checkError(mapSpec(out("trunc + x")), "/outputs/0/expr", col0, "unknown name 'trunc' (a function: call it with parentheses)");
   checkError(mapSpec(out("round(x)")), "/outputs/0/expr", col0,
-             "allowed functions: fma, min, max, clamp, relu, abs, select, convert, sqrt, floor, ceil, trunc, nearest, add_sat, sub_sat, avg_round");
+             "allowed functions: fma, min, max, clamp, relu, abs, select, convert, sqrt, floor, ceil, trunc, nearest, add_sat, sub_sat, avg_round, abs_diff");
   checkError(mapSpec(R"J([{"name": "o", "dtype": "i32", "expr": "floor(x)"}])J"), "/outputs/0/expr", 0,
              "the expression has dtype f32 but the output is i32; convert it: convert(..., i32)");
 }
@@ -141,6 +141,50 @@ TEST_CASE("map spec: widened clamps and means of two integers become add_sat, su
   CHECK(rewritten("u8", "convert((" + A + " + " + B + ") >> 1, u8)").find("avg_round") == std::string::npos);
   CHECK(rewritten("u8", "convert(select(" + A + " + " + B + " > 255, " + A + " + " + B + ", 255), u8)").find("add_sat") == std::string::npos);
   CHECK(rewritten("i16", "convert(min(" + S + " + " + T + ", 32767), i16)").find("add_sat") == std::string::npos);
+}
+
+TEST_CASE("map spec: absolute differences spelt out become abs_diff, near misses stay") {
+  const std::string inputs = R"J([{"name": "a", "dtype": "u8"}, {"name": "b", "dtype": "u8"}, {"name": "s", "dtype": "i64"},
+                                  {"name": "t", "dtype": "i64"}, {"name": "x", "dtype": "f32"}, {"name": "y", "dtype": "f32"}])J";
+  auto rewritten = [&](const std::string& dtype, const std::string& expr) {
+    const KernelSpec spec = parseSpecText(mapSpec(R"J([{"name": "o", "dtype": ")J" + dtype + R"J(", "expr": ")J" + expr + R"J("}])J", "", inputs), "t.json");
+    return toString(spec.mapOutputs[0].expr, spec.mapInputs, spec.mapParams);
+  };
+  CHECK(rewritten("u8", "abs_diff(a, b)") == "abs_diff(a, b)");
+  CHECK(rewritten("u8", "select(a > b, a - b, b - a)") == "abs_diff(a, b)");
+  CHECK(rewritten("u8", "select(a >= b, a - b, b - a)") == "abs_diff(a, b)");
+  CHECK(rewritten("u8", "select(b < a, a - b, b - a)") == "abs_diff(a, b)");
+  CHECK(rewritten("u8", "select(a <= b, b - a, a - b)") == "abs_diff(b, a)");
+  CHECK(rewritten("i64", "max(s, t) - min(t, s)") == "abs_diff(s, t)");
+  CHECK(rewritten("i64", "max(s, t) - min(s, t) + 1") == "(abs_diff(s, t) + 1ll)");
+  CHECK(rewritten("f32", "abs(x - y)") == "abs_diff(x, y)");
+  // C's promoted a > b ? a - b : b - a, stored to the narrow type (wrapped, or saturated to an
+  // unsigned type, which holds every distance).
+  const std::string A = "convert(a, i32)", B = "convert(b, i32)";
+  const std::string promoted = "select(" + A + " > " + B + ", " + A + " - " + B + ", " + B + " - " + A + ")";
+  CHECK(rewritten("u8", "convert(" + promoted + ", u8)") == "abs_diff(a, b)");
+  CHECK(rewritten("u8", "convert(" + promoted + ", u8, sat)") == "abs_diff(a, b)");
+  CHECK(rewritten("i32", promoted) == "abs_diff(convert(a, i32, wrap), convert(b, i32, wrap))");
+  CHECK(rewritten("i64", "convert(max(convert(s, i32), convert(t, i32)) - min(convert(s, i32), convert(t, i32)), i64)").find("abs_diff(s, t)") ==
+        std::string::npos);
+  CHECK(rewritten("i64", "select(s > t, s - t, t - s) + select(s - 1 > t, (s - 1) - t, t - (s - 1))") ==
+        "(abs_diff(s, t) + abs_diff((s - 1ll), t))");
+  // Not the idiom: the branches the wrong way round, another operand, a comparison of a wider type,
+  // float selects (NaN and -0.0 take the other branch), an integer abs of a difference (it wraps
+  // first: abs(i8 127 - -128) is 1, the distance 255 wraps to -1), == as the test, max - max.
+  CHECK(rewritten("u8", "select(a > b, b - a, a - b)").find("abs_diff") == std::string::npos);
+  CHECK(rewritten("u8", "select(a > b, a - b, b - b)").find("abs_diff") == std::string::npos);
+  CHECK(rewritten("u8", "select(convert(a, i16) > convert(b, i16), a - b, b - a)").find("abs_diff") == std::string::npos);
+  CHECK(rewritten("f32", "select(x > y, x - y, y - x)").find("abs_diff") == std::string::npos);
+  CHECK(rewritten("i64", "abs(s - t)").find("abs_diff") == std::string::npos);
+  CHECK(rewritten("u8", "select(a == b, a - b, b - a)").find("abs_diff") == std::string::npos);
+  CHECK(rewritten("i64", "max(s, t) - max(s, t)").find("abs_diff") == std::string::npos);
+  CHECK(rewritten("i64", "max(s, t) - min(s, s)").find("abs_diff") == std::string::npos);
+  // A signed distance saturated: abs_diff(i8 127, i8 -128) wraps to -1, the saturated 255 is 127.
+  const std::string inputs8 = R"J([{"name": "c", "dtype": "i8"}, {"name": "d", "dtype": "i8"}])J";
+  const KernelSpec sat = parseSpecText(
+      mapSpec(R"J([{"name": "o", "dtype": "i8", "expr": "convert(abs_diff(convert(c, i16), convert(d, i16)), i8, sat)"}])J", "", inputs8), "t.json");
+  CHECK(toString(sat.mapOutputs[0].expr, sat.mapInputs, sat.mapParams) == "convert(abs_diff(convert(c, i16), convert(d, i16)), i8, sat)");
 }
 
 TEST_CASE("map spec: bitwise operators and shifts take integers, and shift counts are numbers below the width") {

@@ -40,7 +40,7 @@ class MapDraw : public simdgen::testing::Draw {
     const bool fl = isFloat(t);
     switch (below(fl ? 9 : 10)) {
       case 0: return "(" + expr(t, depth - 1) + pick({" + ", " - ", " * "}) + operand(t, depth - 1) + ")";
-      case 1: return pick({"min(", "max("}) + expr(t, depth - 1) + ", " + operand(t, depth - 1) + ")";
+      case 1: return pick({"min(", "max(", "abs_diff("}) + expr(t, depth - 1) + ", " + operand(t, depth - 1) + ")";
       case 2: return pick({"abs(", "relu(", "-("}) + expr(t, depth - 1) + ")";
       case 3: {  // clamp with ordered bounds the dtype holds
         const std::string lo = isSigned(t) ? "-3" : "2", hi = fl ? "2.5" : "100";
@@ -62,7 +62,12 @@ class MapDraw : public simdgen::testing::Draw {
         default: return pick({"sqrt(", "floor(", "ceil(", "trunc(", "nearest("}) + expr(t, depth - 1) + ")";
       }
     }
-    switch (below(4)) {
+    switch (below(5)) {
+      case 3: {  // the absolute difference spelt out (recognised as abs_diff)
+        const std::string a = leaf(t), b = leaf(t);
+        return chance(50) ? "select(" + a + pick({" > ", " >= "}) + b + ", " + a + " - " + b + ", " + b + " - " + a + ")"
+                          : "(max(" + a + ", " + b + ") - min(" + b + ", " + a + "))";
+      }
       case 0: return "(" + expr(t, depth - 1) + pick({" & ", " | ", " ^ "}) + operand(t, depth - 1) + ")";
       case 1: return "~(" + expr(t, depth - 1) + ")";
       case 2: return "(" + expr(t, depth - 1) + pick({" << ", " >> "}) + std::to_string(below(bitsOf(t))) + ")";

@@ -367,6 +367,10 @@ class NeonLowering final : public IsaLowering {
         if (bitsOf(t) < 64) return w.assign(call("vrhaddq_" + sfx(t), {s.args[0], s.args[1]}));
         return w.assign(call("vsubq_" + sfx(t), {call("vorrq_" + sfx(t), {s.args[0], s.args[1]}),
                                                  call("vshrq_n_" + sfx(t), {call("veorq_" + sfx(t), {s.args[0], s.args[1]}), "1"})}));
+      case OpKind::AbsDiff:  // sabd / uabd / fabd; 64-bit integers (none): a > b ? a - b : b - a
+        if (isFloat(t) || bitsOf(t) < 64) return w.assign(call("vabdq_" + sfx(t), {s.args[0], s.args[1]}));
+        return w.assign(call("vbslq_" + sfx(t), {call("vcgtq_" + sfx(t), {s.args[0], s.args[1]}), call("vsubq_" + sfx(t), {s.args[0], s.args[1]}),
+                                                 call("vsubq_" + sfx(t), {s.args[1], s.args[0]})}));
       case OpKind::Round: {  // frintm / frintp / frintz / frintn: the direction is in the opcode
         const char* fn = s.conv == ConvMode::floor ? "vrndmq_" : s.conv == ConvMode::ceil ? "vrndpq_" : s.conv == ConvMode::trunc ? "vrndq_" : "vrndnq_";
         return w.assign(call(fn + sfx(t), {s.args[0]}));

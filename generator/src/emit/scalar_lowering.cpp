@@ -85,6 +85,17 @@ class ScalarLowering final : public IsaLowering {
         w.out.insert(w.out.end(), lines.begin(), lines.end());
         return;
       }
+      case OpKind::AbsDiff:
+        if (s.args[0] == s.args[1] && !isFloat(t)) {  // |x - x| = 0, written without a self-comparison
+          w.out.push_back("(void)" + s.args[0] + ";  // its distance to itself");
+          return w.assign(zero);
+        }
+        if (isFloat(t)) return w.assign(c::abs(t, c::sub(t, s.args[0], s.args[1], rop), rop));
+        // The larger minus the smaller, wrapping, compared in the real type. Both differences
+        // first: one short ?: between names (clang-format-clean at any length).
+        w.out.push_back("const " + c::carrier(t, rop) + " " + s.dst + "_ab = " + c::sub(t, s.args[0], s.args[1], rop) + ";");
+        w.out.push_back("const " + c::carrier(t, rop) + " " + s.dst + "_ba = " + c::sub(t, s.args[1], s.args[0], rop) + ";");
+        return w.assign("(" + real(s.args[0]) + " > " + real(s.args[1]) + " ? " + s.dst + "_ab : " + s.dst + "_ba)");
       case OpKind::ShiftLeft:
       case OpKind::ShiftRight: return w.assign(c::shift(s.op == OpKind::ShiftLeft, t, s.args[0], s.part, rop));
       case OpKind::Neg:

@@ -533,6 +533,8 @@ class SveLowering final : public IsaLowering {
         const std::string half = call((isSigned(t) ? "svasr_n_" : "svlsr_n_") + sfx(t) + "_x", {p, call("sveor_" + sfx(t) + "_x", {p, a, b}), "1"});
         return w.assign(call("svsub_" + sfx(t) + "_x", {p, call("svorr_" + sfx(t) + "_x", {p, a, b}), half}));
       }
+      case OpKind::AbsDiff:  // sabd / uabd / fabd at every width (unpacked lanes: each container's low element)
+        return w.assign(call("svabd_" + sfx(t) + "_x", {all(t), s.args[0], s.args[1]}));
       case OpKind::Round: {  // frintm / frintp / frintz / frintn: the direction is in the opcode
         const char* fn = s.conv == ConvMode::floor ? "svrintm_" : s.conv == ConvMode::ceil ? "svrintp_" : s.conv == ConvMode::trunc ? "svrintz_" : "svrintn_";
         return w.assign(call(fn + sfx(t) + "_x", {all(t), s.args[0]}));

@@ -204,6 +204,25 @@ std::string avgRoundExpr(DType t, int bits, const std::string& a, const std::str
   return call(p + "sub_" + epi(t), {call(p + "or_" + v, {a, b}), shiftExpr(false, t, bits, call(p + "xor_" + v, {a, b}), 1, cx)});
 }
 
+// |a - b| lane-wise. Integers: max(a, b) - min(a, b), exact modulo 2^bits (three instructions
+// where a compare, two subtractions and a blend would be four); AVX2's 64-bit lanes, which have
+// no min/max, by one compare (biased for unsigned) and a blend of the two differences. Floats:
+// the difference with its sign cleared.
+std::string absDiffExpr(DType t, int bits, const std::string& a, const std::string& b, LowerContext& cx) {
+  if (isFloat(t)) return absExpr(t, bits, subExpr(t, bits, a, b), cx);
+  if (bitsOf(t) < 64 || cx.target.isa == "avx512")
+    return subExpr(t, bits, binaryExpr(ReduceOp::max, t, bits, a, b, cx), binaryExpr(ReduceOp::min, t, bits, a, b, cx));
+  const std::string p = pfx(bits);
+  cx.instructions.insert("64-bit absolute difference by vpcmpgtq + vpblendvb (AVX2 has no 64-bit min/max)");
+  std::string ga = a, gb = b;
+  if (!isSigned(t)) {
+    const std::string bias = call(p + "set1_epi64x", {"(long long)0x8000000000000000ull"});
+    ga = call(p + "xor_" + si(bits), {a, bias});
+    gb = call(p + "xor_" + si(bits), {b, bias});
+  }
+  return call(p + "blendv_epi8", {subExpr(t, bits, b, a), subExpr(t, bits, a, b), call(p + "cmpgt_epi64", {ga, gb})});
+}
+
 std::string shuffleCall(const ir::Shuffle& sh, VecType type, const std::string& a, const std::string& b);
 
 struct X86Writer {
@@ -923,6 +942,7 @@ class X86Lowering final : public IsaLowering {
       case OpKind::SubSat:
         return addSubSat(s.op == OpKind::AddSat, s.type.elem, s.type.bits(), s.args[0], s.args[1], s.dst, w.decl(), w.out, w.cx);
       case OpKind::AvgRound: return x.assign(avgRoundExpr(s.type.elem, s.type.bits(), s.args[0], s.args[1], w.cx));
+      case OpKind::AbsDiff: return x.assign(absDiffExpr(s.type.elem, s.type.bits(), s.args[0], s.args[1], w.cx));
       case OpKind::ShiftLeft:
       case OpKind::ShiftRight:
         return x.assign(shiftExpr(s.op == OpKind::ShiftLeft, s.type.elem, s.type.bits(), s.args[0], s.part, w.cx));

@@ -127,6 +127,9 @@ enum class OpKind {
   SubSat,        // dst lane l = a[l] - b[l] clamped likewise (integers; no predicate)
   AvgRound,      // dst lane l = (a[l] + b[l] + 1) >> 1 computed without overflow (integers: the
                  //   mean rounded towards +infinity; no predicate)
+  AbsDiff,       // dst lane l = |a[l] - b[l]|: integers exact, modulo 2^bits (the same as
+                 //   a > b ? a - b : b - a, wrapping); floats |a - b| (the difference rounded
+                 //   once, its sign cleared); no predicate
   ShiftLeft,     // dst lane l = a[l] << part   (integers; 0 < part < bits; the bits shifted out
                  //   are dropped: wraps, never undefined; no predicate)
   ShiftRight,    // dst lane l = a[l] >> part   (integers; 0 < part < bits; arithmetic for signed

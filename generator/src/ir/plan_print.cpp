@@ -55,7 +55,8 @@ std::string opName(const Plan& plan, const Stmt& s) {
     case OpKind::Round: return "round " + args(s) + " " + std::string(nameOf(s.conv));
     case OpKind::AddSat:
     case OpKind::SubSat:
-    case OpKind::AvgRound: return std::string(nameOf(s.op)) + " " + args(s);
+    case OpKind::AvgRound:
+    case OpKind::AbsDiff: return std::string(nameOf(s.op)) + " " + args(s);
     case OpKind::ShiftLeft: return "shift_left " + args(s) + " by " + std::to_string(s.part);
     case OpKind::ShiftRight: return "shift_right " + args(s) + " by " + std::to_string(s.part);
     case OpKind::Select: return "select " + args(s);

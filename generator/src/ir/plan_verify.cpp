@@ -183,9 +183,11 @@ struct Verifier {
       case OpKind::Round:
       case OpKind::AddSat:
       case OpKind::SubSat:
-      case OpKind::AvgRound: {
+      case OpKind::AvgRound:
+      case OpKind::AbsDiff: {
         const bool integral = s.op == OpKind::AddSat || s.op == OpKind::SubSat || s.op == OpKind::AvgRound;
-        if (!need(s.op == OpKind::Sub || s.op == OpKind::Div || integral ? 2 : 1)) break;
+        const bool binary = s.op == OpKind::Sub || s.op == OpKind::Div || s.op == OpKind::AbsDiff || integral;
+        if (!need(binary ? 2 : 1)) break;
         if ((s.op == OpKind::Div || s.op == OpKind::Sqrt || s.op == OpKind::Round) && !isFloat(s.type.elem))
           fail(where, std::string(nameOf(s.op)) + " is defined on floats only");
         if (integral && isFloat(s.type.elem)) fail(where, std::string(nameOf(s.op)) + " is defined on integers only");

@@ -499,6 +499,7 @@ class MapBuilder {
       case MapOp::add_sat: s.op = OpKind::AddSat; break;
       case MapOp::sub_sat: s.op = OpKind::SubSat; break;
       case MapOp::avg_round: s.op = OpKind::AvgRound; break;
+      case MapOp::abs_diff: s.op = OpKind::AbsDiff; break;
       case MapOp::round:
         s.op = OpKind::Round;
         s.conv = e.mode;

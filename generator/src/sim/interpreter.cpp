@@ -478,6 +478,21 @@ struct Machine {
         }
         break;
       }
+      case OpKind::AbsDiff: {
+        // Integers: the exact distance in 128 bits, then wrapped to the lane; floats: the
+        // difference rounded once, its sign cleared.
+        const Value &a = var(s.args[0]), &b = var(s.args[1]);
+        for (int l = 0; l < lanes; ++l) {
+          if (isFloat(t)) {
+            v.lanes[l].f = std::fabs(roundTo(t, a.lanes[l].f - b.lanes[l].f));
+            continue;
+          }
+          const __int128 x = isSigned(t) ? (__int128)int64_t(a.lanes[l].u) : (__int128)a.lanes[l].u;
+          const __int128 y = isSigned(t) ? (__int128)int64_t(b.lanes[l].u) : (__int128)b.lanes[l].u;
+          v.lanes[l].u = normalize(t, uint64_t(x > y ? x - y : y - x));
+        }
+        break;
+      }
       case OpKind::Abs: {
         const Value& a = var(s.args[0]);
         for (int l = 0; l < lanes; ++l) {

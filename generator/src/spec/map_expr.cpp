@@ -24,7 +24,7 @@ struct Function {
 };
 constexpr Function kFunctionTable[] = {{"fma", 3},  {"min", 2},     {"max", 2},     {"clamp", 3}, {"relu", 1},  {"abs", 1},
                                        {"select", 3}, {"convert", 0}, {"sqrt", 1}, {"floor", 1}, {"ceil", 1}, {"trunc", 1},
-                                       {"nearest", 1}, {"add_sat", 2}, {"sub_sat", 2}, {"avg_round", 2}};
+                                       {"nearest", 1}, {"add_sat", 2}, {"sub_sat", 2}, {"avg_round", 2}, {"abs_diff", 2}};
 std::string functionList() {
   std::string out;
   for (const Function& f : kFunctionTable) out += (out.empty() ? "" : ", ") + std::string(f.name);
@@ -418,6 +418,7 @@ struct Typer {
         const MapOp op = n.text == "add_sat" ? MapOp::add_sat : n.text == "sub_sat" ? MapOp::sub_sat : MapOp::avg_round;
         return make(op, t, {arg(0), arg(1)});
       }
+      if (n.text == "abs_diff") return make(MapOp::abs_diff, t, {arg(0), arg(1)});
       if (n.text == "select") return make(MapOp::select, t, {condition(n.args[0]), arg(1), arg(2)});
       if (n.text == "convert") {
         const auto [to, mode] = convertTarget(n);
@@ -472,7 +473,7 @@ struct Typer {
 std::string_view nameOf(MapOp op) {
   static const char* names[] = {"literal", "input", "param", "+", "-", "*", "min", "max", "/", "neg", "fma", "abs", "select", "convert",
                                 "<",       "<=",    ">",     ">=", "==", "!=", "&",   "|", "^",      "~",   "<<",     ">>",
-                                "sqrt",    "round", "add_sat", "sub_sat", "avg_round"};
+                                "sqrt",    "round", "add_sat", "sub_sat", "avg_round", "abs_diff"};
   return names[static_cast<int>(op)];
 }
 
@@ -504,7 +505,8 @@ std::string toString(const MapExpr& e, const std::vector<MapInputName>& inputs, 
     case MapOp::sqrt: return "sqrt(" + arg(0) + ")";
     case MapOp::add_sat:
     case MapOp::sub_sat:
-    case MapOp::avg_round: return std::string(nameOf(e.op)) + "(" + arg(0) + ", " + arg(1) + ")";
+    case MapOp::avg_round:
+    case MapOp::abs_diff: return std::string(nameOf(e.op)) + "(" + arg(0) + ", " + arg(1) + ")";
     case MapOp::round: return std::string(nameOf(e.mode)) + "(" + arg(0) + ")";
     case MapOp::bit_and:
     case MapOp::bit_or:

@@ -34,6 +34,8 @@ enum class MapOp {
             //   value of its own dtype (nearest: ties to even; the sign of a zero result is kept)
   add_sat, sub_sat,  // a + b, a - b clamped to the dtype's range (integers only)
   avg_round,         // (a + b + 1) >> 1 without overflow: the mean rounded up (integers only)
+  abs_diff,          // |a - b|: integers exact, modulo 2^bits (select(a > b, a - b, b - a)); floats
+                     //   abs(a - b)
 };
 std::string_view nameOf(MapOp op);
 

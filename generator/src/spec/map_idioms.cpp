@@ -105,6 +105,11 @@ std::optional<MapExpr> idiom(const MapExpr& e) {
       if (isLiteral(s.args[1 - k], 1))
         if (const auto p = widenedPair(s.args[k], MapOp::add, t)) return call(MapOp::avg_round, t, p->first, p->second);
   }
+  // abs_diff(convert(a, W), convert(b, W)): the distance, exact in W, wrapped to T (or saturated
+  // to an unsigned T, which holds every distance) is abs_diff(a, b). Recognised bottom-up from C's
+  // promoted a > b ? a - b : b - a.
+  if (x.op == MapOp::abs_diff && x.args.size() == 2 && (e.mode != ConvMode::sat || !isSigned(t)))
+    if (const MapExpr *a = widened(x.args[0], t), *b = widened(x.args[1], t); a && b) return call(MapOp::abs_diff, t, *a, *b);
   const MapExpr* bound = nullptr;
   if (!isSigned(t)) {
     // unsigned: min(sum, MAX) or max(difference, 0)
@@ -128,11 +133,43 @@ std::optional<MapExpr> idiom(const MapExpr& e) {
   return std::nullopt;
 }
 
+bool isDifference(const MapExpr& e, const MapExpr& a, const MapExpr& b) {
+  return e.op == MapOp::sub && e.args.size() == 2 && same(e.args[0], a) && same(e.args[1], b);
+}
+
+// |a - b| spelt out: on integers select(a > b, a - b, b - a) (>=, or < with the branches
+// swapped: equal operands give 0 either way; wrapping, both are the distance modulo 2^bits) and
+// max(a, b) - min(a, b); on floats abs(a - b), which abs_diff is by definition. A float select is
+// not one: a NaN or a -0.0 operand takes the other branch.
+std::optional<MapExpr> absoluteDifference(const MapExpr& e) {
+  if (isFloat(e.type)) {
+    if (e.op == MapOp::abs && e.args.size() == 1 && e.args[0].op == MapOp::sub && e.args[0].args.size() == 2)
+      return call(MapOp::abs_diff, e.type, e.args[0].args[0], e.args[0].args[1]);
+    return std::nullopt;
+  }
+  if (e.op == MapOp::sub && e.args.size() == 2 && e.args[0].op == MapOp::max && e.args[1].op == MapOp::min &&
+      e.args[0].args.size() == 2 && e.args[1].args.size() == 2) {
+    const MapExpr &a = e.args[0].args[0], &b = e.args[0].args[1];
+    const auto& m = e.args[1].args;
+    if ((same(m[0], a) && same(m[1], b)) || (same(m[0], b) && same(m[1], a))) return call(MapOp::abs_diff, e.type, a, b);
+    return std::nullopt;
+  }
+  if (e.op != MapOp::select || e.args.size() != 3 || e.args[0].args.size() != 2 || e.args[0].type != e.type) return std::nullopt;
+  const MapExpr &c = e.args[0], &yes = e.args[1], &no = e.args[2];
+  const bool greater = c.op == MapOp::gt || c.op == MapOp::ge, less = c.op == MapOp::lt || c.op == MapOp::le;
+  if (!greater && !less) return std::nullopt;
+  // The larger operand of the comparison, and the other one.
+  const MapExpr &hi = greater ? c.args[0] : c.args[1], &lo = greater ? c.args[1] : c.args[0];
+  if (isDifference(yes, hi, lo) && isDifference(no, lo, hi)) return call(MapOp::abs_diff, e.type, hi, lo);
+  return std::nullopt;
+}
+
 }  // namespace
 
 MapExpr recognizeIdioms(MapExpr e) {
   for (MapExpr& a : e.args) a = recognizeIdioms(std::move(a));
   if (auto r = idiom(e)) return *r;
+  if (auto r = absoluteDifference(e)) return *r;
   return e;
 }
 
