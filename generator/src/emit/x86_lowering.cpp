@@ -29,6 +29,15 @@ namespace {
 
 // ---- arithmetic ----------------------------------------------------------------------------
 
+// AVX2's a > b on 64-bit lanes, all ones where it holds: vpcmpgtq, on operands with their sign bits
+// flipped when unsigned (AVX2 has no unsigned compare).
+std::string greater64(DType t, int bits, const std::string& a, const std::string& b) {
+  const std::string p = pfx(bits);
+  if (isSigned(t)) return call(p + "cmpgt_epi64", {a, b});
+  const std::string bias = call(p + "set1_epi64x", {"(long long)0x8000000000000000ull"});
+  return call(p + "cmpgt_epi64", {call(p + "xor_" + si(bits), {a, bias}), call(p + "xor_" + si(bits), {b, bias})});
+}
+
 std::string binaryExpr(ReduceOp op, DType t, int bits, const std::string& a, const std::string& b,
                        LowerContext& cx) {
   const std::string p = pfx(bits);
@@ -66,13 +75,7 @@ std::string binaryExpr(ReduceOp op, DType t, int bits, const std::string& a, con
       if (n < 64 || avx512) return call(p + kind + (isSigned(t) ? "epi" : "epu") + std::to_string(n), {a, b});
       // AVX2 has no 64-bit min/max: compare (biased for unsigned) and blend.
       cx.instructions.insert("64-bit min/max emulated with vpcmpgtq + vpblendvb (AVX2 has none)");
-      std::string ga = a, gb = b;
-      if (!isSigned(t)) {
-        const std::string bias = call(p + "set1_epi64x", {"(long long)0x8000000000000000ull"});
-        ga = call(p + "xor_" + si(bits), {a, bias});
-        gb = call(p + "xor_" + si(bits), {b, bias});
-      }
-      const std::string gt = call(p + "cmpgt_epi64", {ga, gb});
+      const std::string gt = greater64(t, bits, a, b);
       return op == ReduceOp::min ? call(p + "blendv_epi8", {a, b, gt}) : call(p + "blendv_epi8", {b, a, gt});
     }
   }
@@ -212,15 +215,8 @@ std::string absDiffExpr(DType t, int bits, const std::string& a, const std::stri
   if (isFloat(t)) return absExpr(t, bits, subExpr(t, bits, a, b), cx);
   if (bitsOf(t) < 64 || cx.target.isa == "avx512")
     return subExpr(t, bits, binaryExpr(ReduceOp::max, t, bits, a, b, cx), binaryExpr(ReduceOp::min, t, bits, a, b, cx));
-  const std::string p = pfx(bits);
   cx.instructions.insert("64-bit absolute difference by vpcmpgtq + vpblendvb (AVX2 has no 64-bit min/max)");
-  std::string ga = a, gb = b;
-  if (!isSigned(t)) {
-    const std::string bias = call(p + "set1_epi64x", {"(long long)0x8000000000000000ull"});
-    ga = call(p + "xor_" + si(bits), {a, bias});
-    gb = call(p + "xor_" + si(bits), {b, bias});
-  }
-  return call(p + "blendv_epi8", {subExpr(t, bits, b, a), subExpr(t, bits, a, b), call(p + "cmpgt_epi64", {ga, gb})});
+  return call(pfx(bits) + "blendv_epi8", {subExpr(t, bits, b, a), subExpr(t, bits, a, b), greater64(t, bits, a, b)});
 }
 
 std::string shuffleCall(const ir::Shuffle& sh, VecType type, const std::string& a, const std::string& b);
