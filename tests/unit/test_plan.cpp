@@ -270,6 +270,47 @@ TEST_CASE("let declares a loop variable that loops inside an if continue") {
   CHECK(!shadow.verify().empty());
 }
 
+TEST_CASE("removeDeadValues drops values nothing reads, with their updates, and keeps stores") {
+  // out[0..n) = kept; beside it: a let nothing reads, an accumulator only its own update reads
+  // (and the value only that update reads), a value in an if whose body then is empty. Static
+  // extents leave such values behind, and -Wunused-variable turns each into an error.
+  ir::Plan p;
+  p.tensors = {{"out", DType::i32, true, {ir::Index::symbol("n")}, {ir::Index::constant(1)}}};
+  p.params = {{ir::Param::Kind::extent, "n", "n", "", ""}, {ir::Param::Kind::tensor, "out", "out", "out", ""}};
+  auto splat = [](const std::string& name, const char* value) {
+    ir::Stmt v = ir::op(ir::OpKind::Splat, name, {DType::i32, 1});
+    v.declare = true;
+    v.literal = value;
+    return v;
+  };
+  ir::Stmt update = ir::op(ir::OpKind::Binary, "dead_acc", {DType::i32, 1}, {"dead_acc", "dead_src"});
+  ir::Stmt store = ir::op(ir::OpKind::Store, "", {DType::i32, 1}, {"kept"});
+  store.tensor = "out";
+  store.index = ir::Index::symbol("i");
+  p.body = {ir::letIndex("dead_let", ir::Index::symbol("n")),
+            splat("kept", "5"),
+            splat("dead_acc", "0"),
+            splat("dead_src", "1"),
+            ir::letIndex("i", ir::Index::constant(0)),
+            ir::forLoop("i", {}, ir::Index::symbol("n"), 1, {update, store}, true),
+            ir::ifLess(ir::Index::constant(0), ir::Index::symbol("n"), {splat("dead_in_if", "2")})};
+  REQUIRE(p.verify().empty());
+  ir::Plan q = p;
+  ir::removeDeadValues(q);
+  REQUIRE(q.verify().empty());
+  const std::string text = q.print();
+  CAPTURE(text);
+  CHECK(!contains(text, "dead_"));
+  CHECK(!contains(text, "if "));
+  CHECK(contains(text, "kept"));
+  CHECK(contains(text, "let i = 0"));  // the loop continues from it
+  for (const ir::Plan* plan : {&p, &q}) {
+    std::vector<int32_t> out(4, -1);
+    sim::runPlan(*plan, {{"n", 3}}, std::vector<sim::Buffer>{{"out", nullptr, out.data(), 3}});
+    CHECK(out == std::vector<int32_t>{5, 5, 5, -1});
+  }
+}
+
 TEST_CASE("target factory: attributes, CPU checks, capabilities, errors") {
   Target v = makeTarget({"avx512", {"vnni"}});
   CHECK(v.suffix == "avx512_vnni");

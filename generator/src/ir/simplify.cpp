@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 namespace simdgen::ir {
 
@@ -116,6 +117,94 @@ void removeDeadLoops(Plan& plan) {
   Known known;
   for (const auto& [name, value] : plan.constants) known[name] = value;
   simplify(plan.body, known);
+}
+
+namespace {
+
+using Reads = std::unordered_map<std::string, int>;
+
+void addReads(const Index& idx, Reads& reads) {
+  for (const Term& t : idx.terms)
+    for (const std::string& s : t.symbols) ++reads[s];
+}
+
+// The variables one statement reads itself (not its body's); an update's read of the variable
+// it assigns is not counted, so an accumulator nothing else reads is dead.
+void ownReads(const Stmt& s, Reads& reads) {
+  for (const std::string& a : s.args)
+    if (s.kind != Stmt::Kind::Op || a != s.dst) ++reads[a];
+  if (!s.pred.empty()) ++reads[s.pred];
+  if (!s.literal.empty()) ++reads[s.literal];  // a splat of a runtime scalar
+  for (const Index* idx : {&s.index, &s.stride, &s.lo, &s.hi, &s.cmpLhs, &s.cmpRhs, &s.step}) addReads(*idx, reads);
+  if (s.kind == Stmt::Kind::For && s.continues) ++reads[s.var];  // runs on from the value before it
+}
+
+bool sideEffects(const Stmt& s) { return s.kind == Stmt::Kind::Op && (s.op == OpKind::Store || s.op == OpKind::Fence); }
+
+// The name a statement declares, when it is a value that may go unread.
+const std::string* declaredValue(const Stmt& s) {
+  if (s.kind == Stmt::Kind::Op && s.declare && !s.dst.empty() && !sideEffects(s)) return &s.dst;
+  if (s.kind == Stmt::Kind::Let) return &s.var;
+  return nullptr;
+}
+
+bool updates(const Stmt& s, const std::string& name) {
+  return s.kind == Stmt::Kind::Op && !s.declare && s.dst == name && !sideEffects(s);
+}
+
+// Drops every update (an op assigning it without declaring it) of a dead name, at any depth.
+void dropUpdates(Block& block, const std::string& name) {
+  std::erase_if(block, [&](const Stmt& s) { return updates(s, name); });
+  for (Stmt& s : block) dropUpdates(s.body, name);
+}
+
+// One pass over a block, last statement first: removes the values declared in it that nothing
+// after them reads, adds what the block still reads to `reads`; returns whether it removed any.
+bool removeUnread(Block& block, Reads& reads) {
+  bool removed = false;
+  Reads later;  // reads of the statements after the current one, bodies included
+  std::vector<bool> dead(block.size(), false);
+  for (size_t k = block.size(); k-- > 0;) {
+    Stmt& s = block[k];
+    Reads inner;
+    removed |= removeUnread(s.body, inner);
+    const std::string* name = declaredValue(s);
+    if (name && !later.count(*name)) {
+      dead[k] = true;
+      for (size_t j = k + 1; j < block.size(); ++j) {
+        if (updates(block[j], *name)) dead[j] = true;
+        else dropUpdates(block[j].body, *name);
+      }
+      removed = true;
+      continue;
+    }
+    ownReads(s, later);
+    for (const auto& [v, n] : inner) later[v] += n;
+  }
+  Block kept;
+  for (size_t k = 0; k < block.size(); ++k) {
+    Stmt& s = block[k];
+    const bool emptyIf = (s.kind == Stmt::Kind::If || s.kind == Stmt::Kind::IfValues) && s.body.empty();
+    if (!dead[k] && !emptyIf) kept.push_back(std::move(s));
+  }
+  removed |= kept.size() != block.size();
+  block = std::move(kept);
+  for (const auto& [v, n] : later) reads[v] += n;
+  return removed;
+}
+
+}  // namespace
+
+void removeDeadValues(Plan& plan) {
+  for (bool again = true; again;) {
+    Reads reads;
+    again = removeUnread(plan.body, reads);
+  }
+}
+
+void removeDeadCode(Plan& plan) {
+  removeDeadLoops(plan);
+  removeDeadValues(plan);
 }
 
 }  // namespace simdgen::ir

@@ -268,7 +268,7 @@ ir::Plan buildArgReducePlan(const KernelSpec& spec, const Target& target) {
     b.note(spec.nan == NanPolicy::propagate ? "NaN: the first NaN wins (one scan, only when a NaN was seen)"
                                             : "NaN: ignored (never compares greater or equal)");
   b.plan.body = p.row();
-  ir::removeDeadLoops(b.plan);
+  ir::removeDeadCode(b.plan);
   if (auto problems = b.plan.verify(); !problems.empty())
     throw std::logic_error("internal error: arg_reduce plan for " + target.spelling + " fails verification: " + problems.front());
   return b.plan;

@@ -105,7 +105,7 @@ class ContractionBuilder {
     plan_.body = strideLets_;
     const ir::Block loops = nestFrom(0, 1, nr_, "");
     plan_.body.insert(plan_.body.end(), loops.begin(), loops.end());
-    ir::removeDeadLoops(plan_);
+    ir::removeDeadCode(plan_);
     document();
     if (auto problems = plan_.verify(); !problems.empty())
       throw std::logic_error("internal error: contraction plan for " + target_.spelling + " fails verification: " + problems.front());

@@ -105,7 +105,7 @@ class MapBuilder {
       plan_.body.insert(plan_.body.end(), row.begin(), row.end());
     }
     plan_.body.insert(plan_.body.begin(), constants_.begin(), constants_.end());
-    ir::removeDeadLoops(plan_);  // static extents: loops that cannot run (a cleanup after whole vectors)
+    ir::removeDeadCode(plan_);  // static extents: loops that cannot run (a cleanup after whole vectors)
     std::erase_if(plan_.body, [&](const Stmt& k) { return k.kind == Stmt::Kind::Op && k.op == OpKind::Splat && !reads(plan_.body, k.dst); });
     document();
     if (auto problems = plan_.verify(); !problems.empty())

@@ -552,7 +552,7 @@ ir::Plan buildReducePlan(const KernelSpec& spec, const Target& target) {
                " and is widened once per row");
     }
   }
-  ir::removeDeadLoops(b.plan);
+  ir::removeDeadCode(b.plan);
   if (ir::contains(b.plan.body, ir::OpKind::Load, true))
     b.note(target.rowEndTails(spec.input)
                ? "tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: " +

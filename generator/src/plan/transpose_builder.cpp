@@ -164,7 +164,7 @@ class TransposeBuilder {
       matrices.push_back(ir::forLoop("b", Index::constant(0), sym(batch_), 1, std::move(b_.plan.body), false, "matrices of the batch"));
       b_.plan.body = std::move(matrices);
     }
-    ir::removeDeadLoops(b_.plan);  // static extents: edges that cannot occur
+    ir::removeDeadCode(b_.plan);  // static extents: edges that cannot occur
     document();
     if (auto problems = b_.plan.verify(); !problems.empty())
       throw std::logic_error("internal error: transpose plan for " + target_.spelling + " fails verification: " + problems.front());
