@@ -212,9 +212,19 @@ std::vector<std::string> lowerBody(LowerContext& cx) {
   }
   BodyWriter w{cx, {}, laneCounts, declared};
   w.block(cx.plan.body);
+  // Whether the code reads a name (a whole word outside comments).
+  auto codeUses = [&](const std::string& name) {
+    const std::regex word("\\b" + name + "\\b");
+    auto in = [&](const std::vector<std::string>& ls) {
+      return std::any_of(ls.begin(), ls.end(), [&](const std::string& l) { return std::regex_search(l.substr(0, l.find("//")), word); });
+    };
+    return in(w.lines) || in(cx.prelude);
+  };
   std::vector<std::string> lines;
+  // Static extents and scratch tiles the code never reads (a one-column matrix copied by a
+  // vector loop) are left out: each would be an unused variable.
   for (const auto& [name, value] : cx.plan.constants)
-    lines.push_back("constexpr int64_t " + name + " = " + std::to_string(value) + ";");
+    if (codeUses(name)) lines.push_back("constexpr int64_t " + name + " = " + std::to_string(value) + ";");
   // Declared only where code uses it: a plan whose steps are all constants (one predicated
   // vector) or lane counts would leave it unused, a -Wunused-variable warning.
   if (cx.plan.scalable && (usesVscale(w.lines) || usesVscale(cx.prelude)))
@@ -222,7 +232,7 @@ std::vector<std::string> lowerBody(LowerContext& cx) {
   // Scratch arrays live on the stack, or on the heap for the call where the user defines
   // SIMDGEN_SCRATCH_ON_HEAP (threads with small stacks: a panel takes up to 160 KiB).
   for (const ir::Tensor& t : cx.plan.tensors) {
-    if (!t.scratch) continue;
+    if (!t.scratch || !codeUses(t.name)) continue;
     const std::string type(cTypeOf(t.dtype)), count = t.extents.at(0).str();
     lines.push_back("#if defined(SIMDGEN_SCRATCH_ON_HEAP)");
     lines.push_back("void* " + t.name + "_heap __attribute__((cleanup(simdgen_scratch_free))) =");
