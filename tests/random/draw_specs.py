@@ -48,6 +48,16 @@ def shape2(r, nm, rank2):
             inp["row_stride"] = nm[2]
     return inp
 
+def finish(r, s, knobs, scalar_tail_chance):
+    """Half the time a schedule of some of the knobs (key, chance, draw); then the tail and targets."""
+    if r.random() < 0.5:
+        sch = {key: draw() for key, chance, draw in knobs if r.random() < chance}
+        if sch: s["schedule"] = sch
+    if r.random() < scalar_tail_chance:
+        s["tail"] = "scalar"
+    s["targets"] = targets(r)
+    return s
+
 def reduce_spec(r, seed):
     dt = r.choice(INTS + FLOATS + FLOATS)
     ops = ["add", "mul", "min", "max"] + (["and", "or", "xor"] if dt in INTS else [])
@@ -69,16 +79,8 @@ def reduce_spec(r, seed):
             pass
         else:
             s["order"] = "sequential"
-    if r.random() < 0.5:
-        sch = {}
-        if r.random() < 0.6: sch["accumulators"] = r.randint(1, 16)
-        if r.random() < 0.5: sch["unroll"] = r.randint(1, 8)
-        if r.random() < 0.4: sch["rows"] = r.randint(1, 16)
-        if sch: s["schedule"] = sch
-    if r.random() < 0.4:
-        s["tail"] = "scalar"
-    s["targets"] = targets(r)
-    return s
+    return finish(r, s, [("accumulators", 0.6, lambda: r.randint(1, 16)), ("unroll", 0.5, lambda: r.randint(1, 8)),
+                         ("rows", 0.4, lambda: r.randint(1, 16))], 0.4)
 
 def arg_spec(r, seed):
     dt = r.choice(INTS + FLOATS)
@@ -97,15 +99,8 @@ def arg_spec(r, seed):
         if dt in FLOATS: v = r.choice([0.0, -0.0, 1.5, -1e30, 1e30, 3.0])
         idx = r.choice([-1, 0, 7, -7, 2**31 - 1, -2**31] if s["index_type"] == "i32" else [-1, 0, 2**40, -2**63])
         s["initial"] = {"value": v, "index": idx}
-    if r.random() < 0.5:
-        sch = {}
-        if r.random() < 0.6: sch["accumulators"] = r.randint(1, 16)
-        if r.random() < 0.6: sch["block"] = r.choice([64, 65, 96, 100, 128, 256, 1000, 4096])
-        if sch: s["schedule"] = sch
-    if r.random() < 0.3:
-        s["tail"] = "scalar"
-    s["targets"] = targets(r)
-    return s
+    return finish(r, s, [("accumulators", 0.6, lambda: r.randint(1, 16)),
+                         ("block", 0.6, lambda: r.choice([64, 65, 96, 100, 128, 256, 1000, 4096]))], 0.3)
 
 def transpose_spec(r, seed):
     dt = r.choice(INTS + FLOATS)
