@@ -182,11 +182,14 @@ struct BodyWriter {
   }
 };
 
-// Whether code (comments aside) reads the variable `vscale`.
-bool usesVscale(const std::vector<std::string>& text) {
-  static const std::regex word("\\bvscale\\b");
-  return std::any_of(text.begin(), text.end(), [](const std::string& l) { return std::regex_search(l.substr(0, l.find("//")), word); });
+// Whether code reads a name: a whole word outside comments.
+bool readsName(const std::vector<std::string>& code, const std::string& name) {
+  const std::regex word("\\b" + name + "\\b");
+  return std::any_of(code.begin(), code.end(), [&](const std::string& l) { return std::regex_search(l.substr(0, l.find("//")), word); });
 }
+
+// Whether code reads the variable `vscale`.
+bool usesVscale(const std::vector<std::string>& text) { return readsName(text, "vscale"); }
 
 // A variant's statements: its constants, the hoisted prelude the lowering asked for, the body.
 std::vector<std::string> lowerBody(LowerContext& cx) {
@@ -212,14 +215,7 @@ std::vector<std::string> lowerBody(LowerContext& cx) {
   }
   BodyWriter w{cx, {}, laneCounts, declared};
   w.block(cx.plan.body);
-  // Whether the code reads a name (a whole word outside comments).
-  auto codeUses = [&](const std::string& name) {
-    const std::regex word("\\b" + name + "\\b");
-    auto in = [&](const std::vector<std::string>& ls) {
-      return std::any_of(ls.begin(), ls.end(), [&](const std::string& l) { return std::regex_search(l.substr(0, l.find("//")), word); });
-    };
-    return in(w.lines) || in(cx.prelude);
-  };
+  auto codeUses = [&](const std::string& name) { return readsName(w.lines, name) || readsName(cx.prelude, name); };
   std::vector<std::string> lines;
   // Static extents and scratch tiles the code never reads (a one-column matrix copied by a
   // vector loop) are left out: each would be an unused variable.
@@ -248,8 +244,7 @@ std::vector<std::string> lowerBody(LowerContext& cx) {
   // cast to void: the signature stays the spec's, without an unused-parameter warning.
   std::vector<std::string> unread;
   for (const ir::Param& p : cx.plan.params) {
-    const std::regex word("\\b" + p.name + "\\b");
-    if (std::none_of(lines.begin(), lines.end(), [&](const std::string& l) { return std::regex_search(l.substr(0, l.find("//")), word); }))
+    if (!readsName(lines, p.name))
       unread.push_back("(void)" + p.name + ";  // read by no output");
   }
   lines.insert(lines.begin(), unread.begin(), unread.end());
