@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
-#include <regex>
+#include <string_view>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -183,9 +183,18 @@ struct BodyWriter {
 };
 
 // Whether code reads a name: a whole word outside comments.
+// A plain search: std::regex made this a sixth of the generator's time (more at -O0).
 bool readsName(const std::vector<std::string>& code, const std::string& name) {
-  const std::regex word("\\b" + name + "\\b");
-  return std::any_of(code.begin(), code.end(), [&](const std::string& l) { return std::regex_search(l.substr(0, l.find("//")), word); });
+  auto wordChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  auto lineReads = [&](std::string_view line) {
+    line = line.substr(0, line.find("//"));
+    for (size_t at = line.find(name); at != std::string_view::npos; at = line.find(name, at + 1)) {
+      const size_t end = at + name.size();
+      if ((at == 0 || !wordChar(line[at - 1])) && (end == line.size() || !wordChar(line[end]))) return true;
+    }
+    return false;
+  };
+  return std::any_of(code.begin(), code.end(), lineReads);
 }
 
 // Whether code reads the variable `vscale`.
