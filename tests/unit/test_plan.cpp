@@ -36,6 +36,17 @@ TEST_CASE("Index arithmetic prints C expressions with merged terms") {
   CHECK((Index::symbol("cols") - Index::symbol("j")).str() == "cols - j");
   CHECK(Index::constant(0).str() == "0");
   CHECK((Index::symbol("s", 3) + Index::symbol("s", -3)).str() == "0");
+  // Terms in any order, products in any order: symbol terms by name, the constant last.
+  Index b;
+  b.terms = {{5, {}}, {2, {"z"}}, {1, {"stride", "i"}}, {-1, {}}, {3, {"a"}}, {1, {"i", "stride"}}};
+  const Index s = b.simplified();
+  CHECK(s.str() == "3 * a + 2 * i * stride + 2 * z + 4");
+  REQUIRE(s.terms.size() == 4);
+  CHECK(s.terms[1].symbols == std::vector<std::string>{"i", "stride"});
+  CHECK(s.terms.back().symbols.empty());
+  CHECK(s.terms.back().coef == 4);
+  CHECK((Index::symbol("n") + 7 - Index::symbol("n")).str() == "7");
+  CHECK((Index::symbol("n") + 7 - Index::constant(7)).terms.size() == 1);
 }
 
 TEST_CASE("verify() checks that a convert's mode fits its types, and print names the mode") {
