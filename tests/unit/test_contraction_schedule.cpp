@@ -299,6 +299,34 @@ TEST_CASE("contraction default nest: the vector dim's one-vector tail columns ru
   }
 }
 
+TEST_CASE("contraction default nest: a static tile dim takes the fewest rows over on 32 registers, the fewest tiles on 16") {
+  const auto rows = [](int64_t m) {
+    return R"J(  "dims": [{"name": "i", "extent": )J" + std::to_string(m) + R"J(}, {"name": "j", "extent": "n"}, {"name": "k", "extent": "k", "kind": "reduction"}],
+  "operands": [{"name": "a", "index": ["i", "k"]}, {"name": "b", "index": ["k", "j"]}],
+  "output": {"name": "c", "index": ["i", "j"]})J";
+  };
+  const auto summary = [&](int64_t m, const std::string& target) {
+    return buildPlan(parseSpecText(contractionSpec(rows(m)), "rows.json"), targetNamed(target)).summary;
+  };
+  // 100 rows: 20 tiles of 5 leave none over (the seed's tile on AVX-512 and Arm); on AVX2 a tile
+  // holds at most 12 accumulators, and 16 tiles of 6 plus one of 4 read the columns 17 times, not 20.
+  CHECK(has(summary(100, "avx512"), "register tile: 5 x 4 vectors"));
+  CHECK(has(summary(100, "neon"), "register tile: 5 x 4 vectors"));
+  CHECK(has(summary(100, "avx2"), "register tile: 6 x 2 vectors"));
+  // 56 rows: 14 tiles of 4 on AVX-512, 9 of 6 and one of 2 on AVX2; 10 rows: two tiles of 5 or
+  // of 6 and 4, so the fewer rows over.
+  CHECK(has(summary(56, "avx512"), "register tile: 4 x 4 vectors"));
+  CHECK(has(summary(56, "avx2"), "register tile: 6 x 2 vectors"));
+  CHECK(has(summary(10, "avx2"), "register tile: 5 x 2 vectors"));
+  // The scalar target keeps the rows-over rule.
+  CHECK(has(summary(100, "scalar"), "register tile: 5 x 2"));
+  // Static rows with a tail after the 6-row tiles agree with the definition.
+  for (int64_t m : {100, 56, 13}) {
+    CAPTURE(m);
+    checkPlans(contractionSpec(rows(m)), {{"n", 21}, {"k", 3}}, uint64_t(m));
+  }
+}
+
 TEST_CASE("contraction default nest: the vector dim's tiles go inside the other parallel dims where the operand along it fits in L2") {
   // The printed loop nest's line holding `text` (its order in the nest), or -1.
   auto line = [](const ir::Plan& p, const std::string& text) {
