@@ -45,23 +45,6 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   transpose: output[c, r] = input[r, c] (4 x rows x cols u16)
 
 #if defined(__x86_64__)
-#ifndef SIMDGEN_HELPER_CPU_IS_AMD
-#define SIMDGEN_HELPER_CPU_IS_AMD
-// Whether the CPU is an AMD one, for shapes that measure best on its caches (the streamed blocks
-// of large transposes). Defining SIMDGEN_ASSUME_AMD_CPU as 0 or 1 when compiling fixes the answer.
-static inline int simdgen_cpu_is_amd(void) {
-#if defined(SIMDGEN_ASSUME_AMD_CPU)
-  return SIMDGEN_ASSUME_AMD_CPU;
-#elif defined(__x86_64__) || defined(__i386__)
-  __builtin_cpu_init();  // returns at once after the first call; needed before constructors run
-  return __builtin_cpu_is("amd");
-#else
-  return 0;
-#endif
-}
-#endif
-#endif
-#if defined(__x86_64__)
 #ifndef SIMDGEN_HELPER_OPAQUE
 #define SIMDGEN_HELPER_OPAQUE
 // v, hidden from the optimiser: address arithmetic on it is done where it is used. Without it
@@ -948,9 +931,7 @@ __attribute__((target("+sve"))) void transpose_batch_u16_4_sve(const uint16_t* i
 
 // ---- avx2 (256-bit vectors)
 // tiles of 8 x 8 through a 24-shuffle network, in blocks of 16 x 16 tiles; edge rows and columns one element at a time
-// outputs of 2 MiB or more (6 MiB on AMD CPUs unless rows are a multiple of 2048 bytes apart) whose tile rows are 16-byte aligned: whole tiles through streaming (non-temporal) stores, in blocks of 512 rows, then a store fence
 // a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
-// uses movntps / movntdq streaming (non-temporal) stores
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
@@ -1045,254 +1026,116 @@ __attribute__((target("avx2"))) void transpose_batch_u16_4_avx2(const uint16_t* 
         }
       }
       if (rows != 1) {
-        // streaming stores need every tile row of the output on a 16-byte boundary
-        int64_t out_aligned = (uintptr_t)(output) % 16 == 0;
-        int64_t out_rows_aligned = (uintptr_t)(output + rows) % 16 == 0;
-        int64_t out_batch_aligned = (uintptr_t)(output + cols * rows) % 16 == 0;
-        int64_t out_stride_aliased = (rows) / 1024 * 1024;
-        int64_t out_rows_unaliased = rows - out_stride_aliased < 1 ? rows - out_stride_aliased : 1;
-        int64_t stream_later = simdgen_cpu_is_amd() ? out_rows_unaliased : 0;
-        // an aligned output of 2 MiB or more (6 MiB on AMD CPUs unless rows are a multiple of 2048 bytes apart): whole tiles stored past the caches
-        if (cols * kBatch * out_aligned * out_batch_aligned * out_rows_aligned * rows >=
-            2097152 * stream_later + 1048576) {
-          // row blocks of 512 x 512 elements (cache blocking)
-          int64_t ib_nt = 0;
-          for (; ib_nt < rows; ib_nt += 512) {
-            int64_t i_end_nt = ib_nt + 512 < rows ? ib_nt + 512 : rows;
-            // column blocks
-            int64_t jb_nt = 0;
-            for (; jb_nt < cols; jb_nt += 512) {
-              int64_t j_end_nt = jb_nt + 512 < cols ? jb_nt + 512 : cols;
-              int64_t j_nt = jb_nt;
-              // tile columns of the block
-              for (; j_nt + 8 <= j_end_nt; j_nt += 8) {
-                int64_t i_nt = ib_nt;
-                // whole tiles down the column
-                for (; i_nt + 8 <= i_end_nt; i_nt += 8) {
-                  int64_t in_step_nt = simdgen_opaque(cols);
-                  int64_t out_step_nt = simdgen_opaque(rows);
-                  int64_t tile_in_nt = b * cols * rows + i_nt * in_step_nt + j_nt;
-                  int64_t tile_out_nt = b * cols * rows + i_nt + j_nt * out_step_nt;
-                  __m128i row0 = _mm_loadu_si128((const __m128i*)(input + tile_in_nt));
-                  __m128i row1 = _mm_loadu_si128((const __m128i*)(input + in_step_nt + tile_in_nt));
-                  __m128i row2 =
-                      _mm_loadu_si128((const __m128i*)(input + 2 * in_step_nt + tile_in_nt));
-                  __m128i row3 =
-                      _mm_loadu_si128((const __m128i*)(input + 3 * in_step_nt + tile_in_nt));
-                  __m128i row4 =
-                      _mm_loadu_si128((const __m128i*)(input + 4 * in_step_nt + tile_in_nt));
-                  __m128i row5 =
-                      _mm_loadu_si128((const __m128i*)(input + 5 * in_step_nt + tile_in_nt));
-                  __m128i row6 =
-                      _mm_loadu_si128((const __m128i*)(input + 6 * in_step_nt + tile_in_nt));
-                  __m128i row7 =
-                      _mm_loadu_si128((const __m128i*)(input + 7 * in_step_nt + tile_in_nt));
-                  // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
-                  __m128i t1_0 = _mm_unpacklo_epi16(row0, row1);
-                  __m128i t1_1 = _mm_unpackhi_epi16(row0, row1);
-                  __m128i t1_2 = _mm_unpacklo_epi16(row2, row3);
-                  __m128i t1_3 = _mm_unpackhi_epi16(row2, row3);
-                  __m128i t1_4 = _mm_unpacklo_epi16(row4, row5);
-                  __m128i t1_5 = _mm_unpackhi_epi16(row4, row5);
-                  __m128i t1_6 = _mm_unpacklo_epi16(row6, row7);
-                  __m128i t1_7 = _mm_unpackhi_epi16(row6, row7);
-                  //   t1_0: 0 8 1 9 2 10 3 11
-                  //   t1_1: 4 12 5 13 6 14 7 15
-                  //   t1_2: 16 24 17 25 18 26 19 27
-                  //   t1_3: 20 28 21 29 22 30 23 31
-                  //   t1_4: 32 40 33 41 34 42 35 43
-                  //   t1_5: 36 44 37 45 38 46 39 47
-                  //   t1_6: 48 56 49 57 50 58 51 59
-                  //   t1_7: 52 60 53 61 54 62 55 63
-                  // stage 2: interleave 32-bit lanes (unpacklo/hi_epi32)
-                  __m128i t2_0 = _mm_unpacklo_epi32(t1_0, t1_2);
-                  __m128i t2_1 = _mm_unpackhi_epi32(t1_0, t1_2);
-                  __m128i t2_2 = _mm_unpacklo_epi32(t1_1, t1_3);
-                  __m128i t2_3 = _mm_unpackhi_epi32(t1_1, t1_3);
-                  __m128i t2_4 = _mm_unpacklo_epi32(t1_4, t1_6);
-                  __m128i t2_5 = _mm_unpackhi_epi32(t1_4, t1_6);
-                  __m128i t2_6 = _mm_unpacklo_epi32(t1_5, t1_7);
-                  __m128i t2_7 = _mm_unpackhi_epi32(t1_5, t1_7);
-                  //   t2_0: 0 8 16 24 1 9 17 25
-                  //   t2_1: 2 10 18 26 3 11 19 27
-                  //   t2_2: 4 12 20 28 5 13 21 29
-                  //   t2_3: 6 14 22 30 7 15 23 31
-                  //   t2_4: 32 40 48 56 33 41 49 57
-                  //   t2_5: 34 42 50 58 35 43 51 59
-                  //   t2_6: 36 44 52 60 37 45 53 61
-                  //   t2_7: 38 46 54 62 39 47 55 63
-                  // stage 3: interleave 64-bit lanes (unpacklo/hi_epi64)
-                  __m128i col0 = _mm_unpacklo_epi64(t2_0, t2_4);
-                  __m128i col1 = _mm_unpackhi_epi64(t2_0, t2_4);
-                  __m128i col2 = _mm_unpacklo_epi64(t2_1, t2_5);
-                  __m128i col3 = _mm_unpackhi_epi64(t2_1, t2_5);
-                  __m128i col4 = _mm_unpacklo_epi64(t2_2, t2_6);
-                  __m128i col5 = _mm_unpackhi_epi64(t2_2, t2_6);
-                  __m128i col6 = _mm_unpacklo_epi64(t2_3, t2_7);
-                  __m128i col7 = _mm_unpackhi_epi64(t2_3, t2_7);
-                  //   col0: 0 8 16 24 32 40 48 56
-                  //   col1: 1 9 17 25 33 41 49 57
-                  //   col2: 2 10 18 26 34 42 50 58
-                  //   col3: 3 11 19 27 35 43 51 59
-                  //   col4: 4 12 20 28 36 44 52 60
-                  //   col5: 5 13 21 29 37 45 53 61
-                  //   col6: 6 14 22 30 38 46 54 62
-                  //   col7: 7 15 23 31 39 47 55 63
-                  _mm_stream_si128((__m128i*)(output + tile_out_nt), col0);
-                  _mm_stream_si128((__m128i*)(output + out_step_nt + tile_out_nt), col1);
-                  _mm_stream_si128((__m128i*)(output + 2 * out_step_nt + tile_out_nt), col2);
-                  _mm_stream_si128((__m128i*)(output + 3 * out_step_nt + tile_out_nt), col3);
-                  _mm_stream_si128((__m128i*)(output + 4 * out_step_nt + tile_out_nt), col4);
-                  _mm_stream_si128((__m128i*)(output + 5 * out_step_nt + tile_out_nt), col5);
-                  _mm_stream_si128((__m128i*)(output + 6 * out_step_nt + tile_out_nt), col6);
-                  _mm_stream_si128((__m128i*)(output + 7 * out_step_nt + tile_out_nt), col7);
-                }
-                // the last rows of the matrix: a partial tile
-                if (i_nt < i_end_nt) {
-                  // rows, one element at a time
-                  int64_t r_nt = i_nt;
-                  for (; r_nt < i_end_nt; ++r_nt) {
-                    // columns
-                    int64_t c_nt = j_nt;
-                    for (; c_nt < j_nt + 8; ++c_nt) {
-                      uint16_t x = input[b * cols * rows + c_nt + cols * r_nt];
-                      output[b * cols * rows + c_nt * rows + r_nt] = x;
-                    }
-                  }
-                }
+        // row blocks of 128 x 128 elements (cache blocking)
+        int64_t ib = 0;
+        for (; ib < rows; ib += 128) {
+          int64_t i_end = ib + 128 < rows ? ib + 128 : rows;
+          // column blocks
+          int64_t jb = 0;
+          for (; jb < cols; jb += 128) {
+            int64_t j_end = jb + 128 < cols ? jb + 128 : cols;
+            int64_t j = jb;
+            // tile columns of the block
+            for (; j + 8 <= j_end; j += 8) {
+              int64_t i = ib;
+              // whole tiles down the column
+              for (; i + 8 <= i_end; i += 8) {
+                int64_t in_step = simdgen_opaque(cols);
+                int64_t out_step = simdgen_opaque(rows);
+                int64_t tile_in = b * cols * rows + i * in_step + j;
+                int64_t tile_out = b * cols * rows + i + j * out_step;
+                __m128i row0 = _mm_loadu_si128((const __m128i*)(input + tile_in));
+                __m128i row1 = _mm_loadu_si128((const __m128i*)(input + in_step + tile_in));
+                __m128i row2 = _mm_loadu_si128((const __m128i*)(input + 2 * in_step + tile_in));
+                __m128i row3 = _mm_loadu_si128((const __m128i*)(input + 3 * in_step + tile_in));
+                __m128i row4 = _mm_loadu_si128((const __m128i*)(input + 4 * in_step + tile_in));
+                __m128i row5 = _mm_loadu_si128((const __m128i*)(input + 5 * in_step + tile_in));
+                __m128i row6 = _mm_loadu_si128((const __m128i*)(input + 6 * in_step + tile_in));
+                __m128i row7 = _mm_loadu_si128((const __m128i*)(input + 7 * in_step + tile_in));
+                // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
+                __m128i t1_0 = _mm_unpacklo_epi16(row0, row1);
+                __m128i t1_1 = _mm_unpackhi_epi16(row0, row1);
+                __m128i t1_2 = _mm_unpacklo_epi16(row2, row3);
+                __m128i t1_3 = _mm_unpackhi_epi16(row2, row3);
+                __m128i t1_4 = _mm_unpacklo_epi16(row4, row5);
+                __m128i t1_5 = _mm_unpackhi_epi16(row4, row5);
+                __m128i t1_6 = _mm_unpacklo_epi16(row6, row7);
+                __m128i t1_7 = _mm_unpackhi_epi16(row6, row7);
+                //   t1_0: 0 8 1 9 2 10 3 11
+                //   t1_1: 4 12 5 13 6 14 7 15
+                //   t1_2: 16 24 17 25 18 26 19 27
+                //   t1_3: 20 28 21 29 22 30 23 31
+                //   t1_4: 32 40 33 41 34 42 35 43
+                //   t1_5: 36 44 37 45 38 46 39 47
+                //   t1_6: 48 56 49 57 50 58 51 59
+                //   t1_7: 52 60 53 61 54 62 55 63
+                // stage 2: interleave 32-bit lanes (unpacklo/hi_epi32)
+                __m128i t2_0 = _mm_unpacklo_epi32(t1_0, t1_2);
+                __m128i t2_1 = _mm_unpackhi_epi32(t1_0, t1_2);
+                __m128i t2_2 = _mm_unpacklo_epi32(t1_1, t1_3);
+                __m128i t2_3 = _mm_unpackhi_epi32(t1_1, t1_3);
+                __m128i t2_4 = _mm_unpacklo_epi32(t1_4, t1_6);
+                __m128i t2_5 = _mm_unpackhi_epi32(t1_4, t1_6);
+                __m128i t2_6 = _mm_unpacklo_epi32(t1_5, t1_7);
+                __m128i t2_7 = _mm_unpackhi_epi32(t1_5, t1_7);
+                //   t2_0: 0 8 16 24 1 9 17 25
+                //   t2_1: 2 10 18 26 3 11 19 27
+                //   t2_2: 4 12 20 28 5 13 21 29
+                //   t2_3: 6 14 22 30 7 15 23 31
+                //   t2_4: 32 40 48 56 33 41 49 57
+                //   t2_5: 34 42 50 58 35 43 51 59
+                //   t2_6: 36 44 52 60 37 45 53 61
+                //   t2_7: 38 46 54 62 39 47 55 63
+                // stage 3: interleave 64-bit lanes (unpacklo/hi_epi64)
+                __m128i col0 = _mm_unpacklo_epi64(t2_0, t2_4);
+                __m128i col1 = _mm_unpackhi_epi64(t2_0, t2_4);
+                __m128i col2 = _mm_unpacklo_epi64(t2_1, t2_5);
+                __m128i col3 = _mm_unpackhi_epi64(t2_1, t2_5);
+                __m128i col4 = _mm_unpacklo_epi64(t2_2, t2_6);
+                __m128i col5 = _mm_unpackhi_epi64(t2_2, t2_6);
+                __m128i col6 = _mm_unpacklo_epi64(t2_3, t2_7);
+                __m128i col7 = _mm_unpackhi_epi64(t2_3, t2_7);
+                //   col0: 0 8 16 24 32 40 48 56
+                //   col1: 1 9 17 25 33 41 49 57
+                //   col2: 2 10 18 26 34 42 50 58
+                //   col3: 3 11 19 27 35 43 51 59
+                //   col4: 4 12 20 28 36 44 52 60
+                //   col5: 5 13 21 29 37 45 53 61
+                //   col6: 6 14 22 30 38 46 54 62
+                //   col7: 7 15 23 31 39 47 55 63
+                _mm_storeu_si128((__m128i*)(output + tile_out), col0);
+                _mm_storeu_si128((__m128i*)(output + out_step + tile_out), col1);
+                _mm_storeu_si128((__m128i*)(output + 2 * out_step + tile_out), col2);
+                _mm_storeu_si128((__m128i*)(output + 3 * out_step + tile_out), col3);
+                _mm_storeu_si128((__m128i*)(output + 4 * out_step + tile_out), col4);
+                _mm_storeu_si128((__m128i*)(output + 5 * out_step + tile_out), col5);
+                _mm_storeu_si128((__m128i*)(output + 6 * out_step + tile_out), col6);
+                _mm_storeu_si128((__m128i*)(output + 7 * out_step + tile_out), col7);
               }
-              // the last columns of the matrix: partial tiles
-              if (j_nt < j_end_nt) {
+              // the last rows of the matrix: a partial tile
+              if (i < i_end) {
                 // rows, one element at a time
-                int64_t r_nt = ib_nt;
-                for (; r_nt < i_end_nt; ++r_nt) {
+                int64_t r = i;
+                for (; r < i_end; ++r) {
                   // columns
-                  int64_t c_nt = j_nt;
-                  for (; c_nt < j_end_nt; ++c_nt) {
-                    uint16_t x = input[b * cols * rows + c_nt + cols * r_nt];
-                    output[b * cols * rows + c_nt * rows + r_nt] = x;
+                  int64_t c = j;
+                  for (; c < j + 8; ++c) {
+                    uint16_t x = input[b * cols * rows + c + cols * r];
+                    output[b * cols * rows + c * rows + r] = x;
                   }
                 }
               }
             }
-          }
-          // the streaming stores reach memory before the kernel returns
-          _mm_sfence();
-        }
-        // otherwise through the caches
-        if (cols * kBatch * out_aligned * out_batch_aligned * out_rows_aligned * rows <
-            2097152 * stream_later + 1048576) {
-          // row blocks of 128 x 128 elements (cache blocking)
-          int64_t ib = 0;
-          for (; ib < rows; ib += 128) {
-            int64_t i_end = ib + 128 < rows ? ib + 128 : rows;
-            // column blocks
-            int64_t jb = 0;
-            for (; jb < cols; jb += 128) {
-              int64_t j_end = jb + 128 < cols ? jb + 128 : cols;
-              int64_t j = jb;
-              // tile columns of the block
-              for (; j + 8 <= j_end; j += 8) {
-                int64_t i = ib;
-                // whole tiles down the column
-                for (; i + 8 <= i_end; i += 8) {
-                  int64_t in_step = simdgen_opaque(cols);
-                  int64_t out_step = simdgen_opaque(rows);
-                  int64_t tile_in = b * cols * rows + i * in_step + j;
-                  int64_t tile_out = b * cols * rows + i + j * out_step;
-                  __m128i row0 = _mm_loadu_si128((const __m128i*)(input + tile_in));
-                  __m128i row1 = _mm_loadu_si128((const __m128i*)(input + in_step + tile_in));
-                  __m128i row2 = _mm_loadu_si128((const __m128i*)(input + 2 * in_step + tile_in));
-                  __m128i row3 = _mm_loadu_si128((const __m128i*)(input + 3 * in_step + tile_in));
-                  __m128i row4 = _mm_loadu_si128((const __m128i*)(input + 4 * in_step + tile_in));
-                  __m128i row5 = _mm_loadu_si128((const __m128i*)(input + 5 * in_step + tile_in));
-                  __m128i row6 = _mm_loadu_si128((const __m128i*)(input + 6 * in_step + tile_in));
-                  __m128i row7 = _mm_loadu_si128((const __m128i*)(input + 7 * in_step + tile_in));
-                  // stage 1: interleave 16-bit lanes of row pairs (unpacklo/hi_epi16)
-                  __m128i t1_0 = _mm_unpacklo_epi16(row0, row1);
-                  __m128i t1_1 = _mm_unpackhi_epi16(row0, row1);
-                  __m128i t1_2 = _mm_unpacklo_epi16(row2, row3);
-                  __m128i t1_3 = _mm_unpackhi_epi16(row2, row3);
-                  __m128i t1_4 = _mm_unpacklo_epi16(row4, row5);
-                  __m128i t1_5 = _mm_unpackhi_epi16(row4, row5);
-                  __m128i t1_6 = _mm_unpacklo_epi16(row6, row7);
-                  __m128i t1_7 = _mm_unpackhi_epi16(row6, row7);
-                  //   t1_0: 0 8 1 9 2 10 3 11
-                  //   t1_1: 4 12 5 13 6 14 7 15
-                  //   t1_2: 16 24 17 25 18 26 19 27
-                  //   t1_3: 20 28 21 29 22 30 23 31
-                  //   t1_4: 32 40 33 41 34 42 35 43
-                  //   t1_5: 36 44 37 45 38 46 39 47
-                  //   t1_6: 48 56 49 57 50 58 51 59
-                  //   t1_7: 52 60 53 61 54 62 55 63
-                  // stage 2: interleave 32-bit lanes (unpacklo/hi_epi32)
-                  __m128i t2_0 = _mm_unpacklo_epi32(t1_0, t1_2);
-                  __m128i t2_1 = _mm_unpackhi_epi32(t1_0, t1_2);
-                  __m128i t2_2 = _mm_unpacklo_epi32(t1_1, t1_3);
-                  __m128i t2_3 = _mm_unpackhi_epi32(t1_1, t1_3);
-                  __m128i t2_4 = _mm_unpacklo_epi32(t1_4, t1_6);
-                  __m128i t2_5 = _mm_unpackhi_epi32(t1_4, t1_6);
-                  __m128i t2_6 = _mm_unpacklo_epi32(t1_5, t1_7);
-                  __m128i t2_7 = _mm_unpackhi_epi32(t1_5, t1_7);
-                  //   t2_0: 0 8 16 24 1 9 17 25
-                  //   t2_1: 2 10 18 26 3 11 19 27
-                  //   t2_2: 4 12 20 28 5 13 21 29
-                  //   t2_3: 6 14 22 30 7 15 23 31
-                  //   t2_4: 32 40 48 56 33 41 49 57
-                  //   t2_5: 34 42 50 58 35 43 51 59
-                  //   t2_6: 36 44 52 60 37 45 53 61
-                  //   t2_7: 38 46 54 62 39 47 55 63
-                  // stage 3: interleave 64-bit lanes (unpacklo/hi_epi64)
-                  __m128i col0 = _mm_unpacklo_epi64(t2_0, t2_4);
-                  __m128i col1 = _mm_unpackhi_epi64(t2_0, t2_4);
-                  __m128i col2 = _mm_unpacklo_epi64(t2_1, t2_5);
-                  __m128i col3 = _mm_unpackhi_epi64(t2_1, t2_5);
-                  __m128i col4 = _mm_unpacklo_epi64(t2_2, t2_6);
-                  __m128i col5 = _mm_unpackhi_epi64(t2_2, t2_6);
-                  __m128i col6 = _mm_unpacklo_epi64(t2_3, t2_7);
-                  __m128i col7 = _mm_unpackhi_epi64(t2_3, t2_7);
-                  //   col0: 0 8 16 24 32 40 48 56
-                  //   col1: 1 9 17 25 33 41 49 57
-                  //   col2: 2 10 18 26 34 42 50 58
-                  //   col3: 3 11 19 27 35 43 51 59
-                  //   col4: 4 12 20 28 36 44 52 60
-                  //   col5: 5 13 21 29 37 45 53 61
-                  //   col6: 6 14 22 30 38 46 54 62
-                  //   col7: 7 15 23 31 39 47 55 63
-                  _mm_storeu_si128((__m128i*)(output + tile_out), col0);
-                  _mm_storeu_si128((__m128i*)(output + out_step + tile_out), col1);
-                  _mm_storeu_si128((__m128i*)(output + 2 * out_step + tile_out), col2);
-                  _mm_storeu_si128((__m128i*)(output + 3 * out_step + tile_out), col3);
-                  _mm_storeu_si128((__m128i*)(output + 4 * out_step + tile_out), col4);
-                  _mm_storeu_si128((__m128i*)(output + 5 * out_step + tile_out), col5);
-                  _mm_storeu_si128((__m128i*)(output + 6 * out_step + tile_out), col6);
-                  _mm_storeu_si128((__m128i*)(output + 7 * out_step + tile_out), col7);
-                }
-                // the last rows of the matrix: a partial tile
-                if (i < i_end) {
-                  // rows, one element at a time
-                  int64_t r = i;
-                  for (; r < i_end; ++r) {
-                    // columns
-                    int64_t c = j;
-                    for (; c < j + 8; ++c) {
-                      uint16_t x = input[b * cols * rows + c + cols * r];
-                      output[b * cols * rows + c * rows + r] = x;
-                    }
-                  }
-                }
-              }
-              // the last columns of the matrix: partial tiles
-              if (j < j_end) {
-                // rows, one element at a time
-                int64_t r = ib;
-                for (; r < i_end; ++r) {
-                  // columns
-                  int64_t c = j;
-                  for (; c < j_end; ++c) {
-                    uint16_t x = input[b * cols * rows + c + cols * r];
-                    output[b * cols * rows + c * rows + r] = x;
-                  }
+            // the last columns of the matrix: partial tiles
+            if (j < j_end) {
+              // rows, one element at a time
+              int64_t r = ib;
+              for (; r < i_end; ++r) {
+                // columns
+                int64_t c = j;
+                for (; c < j_end; ++c) {
+                  uint16_t x = input[b * cols * rows + c + cols * r];
+                  output[b * cols * rows + c * rows + r] = x;
                 }
               }
             }

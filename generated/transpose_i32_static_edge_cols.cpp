@@ -2853,11 +2853,9 @@ __attribute__((target("+sve"))) void transpose_i32_static_edge_cols_sve(const in
 
 // ---- avx2 (256-bit vectors)
 // tiles of 8 x 8 through a 24-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
-// outputs of 2 MiB or more (6 MiB on AMD CPUs unless rows are a multiple of 2048 bytes apart) whose tile rows are 32-byte aligned: whole tiles through streaming (non-temporal) stores, in blocks of 512 rows, then a store fence
 // matrices of at most 4 rows and 4 columns:
 // tiles of 4 x 4 through a 8-shuffle network, in blocks of 16 x 16 tiles; edge tiles run the same network on masked rows and columns
 // a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
-// uses movntps / movntdq streaming (non-temporal) stores
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
@@ -3070,261 +3068,256 @@ __attribute__((target("avx2"))) void transpose_i32_static_edge_cols_avx2(const i
       }
     }
     if (longer_side > 4) {
-      // streaming stores need every tile row of the output on a 32-byte boundary
-      int64_t out_aligned = (uintptr_t)(output) % 32 == 0;
-      int64_t out_rows_aligned = (uintptr_t)(output + rows) % 32 == 0;
-      int64_t out_stride_aliased = (rows) / 512 * 512;
-      int64_t out_rows_unaliased = rows - out_stride_aliased < 1 ? rows - out_stride_aliased : 1;
-      int64_t stream_later = simdgen_cpu_is_amd() ? out_rows_unaliased : 0;
-      // an aligned output of 2 MiB or more (6 MiB on AMD CPUs unless rows are a multiple of 2048 bytes apart): whole tiles stored past the caches
-      if (kCols * out_aligned * out_rows_aligned * rows >= 1048576 * stream_later + 524288) {
-        // row blocks of 512 x 256 elements (cache blocking)
-        int64_t ib_nt = 0;
-        for (; ib_nt < rows; ib_nt += 512) {
-          int64_t i_end_nt = ib_nt + 512 < rows ? ib_nt + 512 : rows;
-          // column blocks
-          int64_t jb_nt = 0;
-          for (; jb_nt < kCols; jb_nt += 256) {
-            int64_t j_end_nt = jb_nt + 256 < kCols ? jb_nt + 256 : kCols;
-            int64_t j_nt = jb_nt;
-            // tile columns of the block
-            for (; j_nt + 8 <= j_end_nt; j_nt += 8) {
-              int64_t i_nt = ib_nt;
-              // whole tiles down the column
-              for (; i_nt + 8 <= i_end_nt; i_nt += 8) {
-                int64_t in_step_nt = simdgen_opaque(stride);
-                int64_t out_step_nt = simdgen_opaque(rows);
-                int64_t tile_in_nt = i_nt * in_step_nt + j_nt;
-                int64_t tile_out_nt = i_nt + j_nt * out_step_nt;
-                __m256i row0 = _mm256_loadu_si256((const __m256i*)(input + tile_in_nt));
-                __m256i row1 =
-                    _mm256_loadu_si256((const __m256i*)(input + in_step_nt + tile_in_nt));
-                __m256i row2 =
-                    _mm256_loadu_si256((const __m256i*)(input + 2 * in_step_nt + tile_in_nt));
-                __m256i row3 =
-                    _mm256_loadu_si256((const __m256i*)(input + 3 * in_step_nt + tile_in_nt));
-                __m256i row4 =
-                    _mm256_loadu_si256((const __m256i*)(input + 4 * in_step_nt + tile_in_nt));
-                __m256i row5 =
-                    _mm256_loadu_si256((const __m256i*)(input + 5 * in_step_nt + tile_in_nt));
-                __m256i row6 =
-                    _mm256_loadu_si256((const __m256i*)(input + 6 * in_step_nt + tile_in_nt));
-                __m256i row7 =
-                    _mm256_loadu_si256((const __m256i*)(input + 7 * in_step_nt + tile_in_nt));
-                // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
-                __m256i t1_0 = _mm256_unpacklo_epi32(row0, row1);
-                __m256i t1_1 = _mm256_unpackhi_epi32(row0, row1);
-                __m256i t1_2 = _mm256_unpacklo_epi32(row2, row3);
-                __m256i t1_3 = _mm256_unpackhi_epi32(row2, row3);
-                __m256i t1_4 = _mm256_unpacklo_epi32(row4, row5);
-                __m256i t1_5 = _mm256_unpackhi_epi32(row4, row5);
-                __m256i t1_6 = _mm256_unpacklo_epi32(row6, row7);
-                __m256i t1_7 = _mm256_unpackhi_epi32(row6, row7);
-                //   t1_0: 0 8 1 9 4 12 5 13
-                //   t1_1: 2 10 3 11 6 14 7 15
-                //   t1_2: 16 24 17 25 20 28 21 29
-                //   t1_3: 18 26 19 27 22 30 23 31
-                //   t1_4: 32 40 33 41 36 44 37 45
-                //   t1_5: 34 42 35 43 38 46 39 47
-                //   t1_6: 48 56 49 57 52 60 53 61
-                //   t1_7: 50 58 51 59 54 62 55 63
-                // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
-                __m256i t2_0 = _mm256_castps_si256(
-                    _mm256_shuffle_ps(_mm256_castsi256_ps(t1_0), _mm256_castsi256_ps(t1_2), 0x44));
-                __m256i t2_1 = _mm256_castps_si256(
-                    _mm256_shuffle_ps(_mm256_castsi256_ps(t1_0), _mm256_castsi256_ps(t1_2), 0xEE));
-                __m256i t2_2 = _mm256_castps_si256(
-                    _mm256_shuffle_ps(_mm256_castsi256_ps(t1_1), _mm256_castsi256_ps(t1_3), 0x44));
-                __m256i t2_3 = _mm256_castps_si256(
-                    _mm256_shuffle_ps(_mm256_castsi256_ps(t1_1), _mm256_castsi256_ps(t1_3), 0xEE));
-                __m256i t2_4 = _mm256_castps_si256(
-                    _mm256_shuffle_ps(_mm256_castsi256_ps(t1_4), _mm256_castsi256_ps(t1_6), 0x44));
-                __m256i t2_5 = _mm256_castps_si256(
-                    _mm256_shuffle_ps(_mm256_castsi256_ps(t1_4), _mm256_castsi256_ps(t1_6), 0xEE));
-                __m256i t2_6 = _mm256_castps_si256(
-                    _mm256_shuffle_ps(_mm256_castsi256_ps(t1_5), _mm256_castsi256_ps(t1_7), 0x44));
-                __m256i t2_7 = _mm256_castps_si256(
-                    _mm256_shuffle_ps(_mm256_castsi256_ps(t1_5), _mm256_castsi256_ps(t1_7), 0xEE));
-                //   t2_0: 0 8 16 24 4 12 20 28
-                //   t2_1: 1 9 17 25 5 13 21 29
-                //   t2_2: 2 10 18 26 6 14 22 30
-                //   t2_3: 3 11 19 27 7 15 23 31
-                //   t2_4: 32 40 48 56 36 44 52 60
-                //   t2_5: 33 41 49 57 37 45 53 61
-                //   t2_6: 34 42 50 58 38 46 54 62
-                //   t2_7: 35 43 51 59 39 47 55 63
-                // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
-                __m256i col0 = _mm256_permute2x128_si256(t2_0, t2_4, 0x20);
-                __m256i col4 = _mm256_permute2x128_si256(t2_0, t2_4, 0x31);
-                __m256i col1 = _mm256_permute2x128_si256(t2_1, t2_5, 0x20);
-                __m256i col5 = _mm256_permute2x128_si256(t2_1, t2_5, 0x31);
-                __m256i col2 = _mm256_permute2x128_si256(t2_2, t2_6, 0x20);
-                __m256i col6 = _mm256_permute2x128_si256(t2_2, t2_6, 0x31);
-                __m256i col3 = _mm256_permute2x128_si256(t2_3, t2_7, 0x20);
-                __m256i col7 = _mm256_permute2x128_si256(t2_3, t2_7, 0x31);
-                //   col0: 0 8 16 24 32 40 48 56
-                //   col4: 4 12 20 28 36 44 52 60
-                //   col1: 1 9 17 25 33 41 49 57
-                //   col5: 5 13 21 29 37 45 53 61
-                //   col2: 2 10 18 26 34 42 50 58
-                //   col6: 6 14 22 30 38 46 54 62
-                //   col3: 3 11 19 27 35 43 51 59
-                //   col7: 7 15 23 31 39 47 55 63
-                _mm256_stream_si256((__m256i*)(output + tile_out_nt), col0);
-                _mm256_stream_si256((__m256i*)(output + out_step_nt + tile_out_nt), col1);
-                _mm256_stream_si256((__m256i*)(output + 2 * out_step_nt + tile_out_nt), col2);
-                _mm256_stream_si256((__m256i*)(output + 3 * out_step_nt + tile_out_nt), col3);
-                _mm256_stream_si256((__m256i*)(output + 4 * out_step_nt + tile_out_nt), col4);
-                _mm256_stream_si256((__m256i*)(output + 5 * out_step_nt + tile_out_nt), col5);
-                _mm256_stream_si256((__m256i*)(output + 6 * out_step_nt + tile_out_nt), col6);
-                _mm256_stream_si256((__m256i*)(output + 7 * out_step_nt + tile_out_nt), col7);
+      // row blocks of 64 x 64 elements (cache blocking)
+      int64_t ib = 0;
+      for (; ib < rows; ib += 64) {
+        int64_t i_end = ib + 64 < rows ? ib + 64 : rows;
+        // column blocks
+        int64_t jb = 0;
+        for (; jb < kCols; jb += 64) {
+          int64_t j_end = jb + 64 < kCols ? jb + 64 : kCols;
+          int64_t j = jb;
+          // tile columns of the block
+          for (; j + 8 <= j_end; j += 8) {
+            int64_t i = ib;
+            // whole tiles down the column
+            for (; i + 8 <= i_end; i += 8) {
+              int64_t in_step = simdgen_opaque(stride);
+              int64_t out_step = simdgen_opaque(rows);
+              int64_t tile_in = i * in_step + j;
+              int64_t tile_out = i + j * out_step;
+              __m256i row0 = _mm256_loadu_si256((const __m256i*)(input + tile_in));
+              __m256i row1 = _mm256_loadu_si256((const __m256i*)(input + in_step + tile_in));
+              __m256i row2 = _mm256_loadu_si256((const __m256i*)(input + 2 * in_step + tile_in));
+              __m256i row3 = _mm256_loadu_si256((const __m256i*)(input + 3 * in_step + tile_in));
+              __m256i row4 = _mm256_loadu_si256((const __m256i*)(input + 4 * in_step + tile_in));
+              __m256i row5 = _mm256_loadu_si256((const __m256i*)(input + 5 * in_step + tile_in));
+              __m256i row6 = _mm256_loadu_si256((const __m256i*)(input + 6 * in_step + tile_in));
+              __m256i row7 = _mm256_loadu_si256((const __m256i*)(input + 7 * in_step + tile_in));
+              // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
+              __m256i t1_0 = _mm256_unpacklo_epi32(row0, row1);
+              __m256i t1_1 = _mm256_unpackhi_epi32(row0, row1);
+              __m256i t1_2 = _mm256_unpacklo_epi32(row2, row3);
+              __m256i t1_3 = _mm256_unpackhi_epi32(row2, row3);
+              __m256i t1_4 = _mm256_unpacklo_epi32(row4, row5);
+              __m256i t1_5 = _mm256_unpackhi_epi32(row4, row5);
+              __m256i t1_6 = _mm256_unpacklo_epi32(row6, row7);
+              __m256i t1_7 = _mm256_unpackhi_epi32(row6, row7);
+              //   t1_0: 0 8 1 9 4 12 5 13
+              //   t1_1: 2 10 3 11 6 14 7 15
+              //   t1_2: 16 24 17 25 20 28 21 29
+              //   t1_3: 18 26 19 27 22 30 23 31
+              //   t1_4: 32 40 33 41 36 44 37 45
+              //   t1_5: 34 42 35 43 38 46 39 47
+              //   t1_6: 48 56 49 57 52 60 53 61
+              //   t1_7: 50 58 51 59 54 62 55 63
+              // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
+              __m256i t2_0 = _mm256_castps_si256(
+                  _mm256_shuffle_ps(_mm256_castsi256_ps(t1_0), _mm256_castsi256_ps(t1_2), 0x44));
+              __m256i t2_1 = _mm256_castps_si256(
+                  _mm256_shuffle_ps(_mm256_castsi256_ps(t1_0), _mm256_castsi256_ps(t1_2), 0xEE));
+              __m256i t2_2 = _mm256_castps_si256(
+                  _mm256_shuffle_ps(_mm256_castsi256_ps(t1_1), _mm256_castsi256_ps(t1_3), 0x44));
+              __m256i t2_3 = _mm256_castps_si256(
+                  _mm256_shuffle_ps(_mm256_castsi256_ps(t1_1), _mm256_castsi256_ps(t1_3), 0xEE));
+              __m256i t2_4 = _mm256_castps_si256(
+                  _mm256_shuffle_ps(_mm256_castsi256_ps(t1_4), _mm256_castsi256_ps(t1_6), 0x44));
+              __m256i t2_5 = _mm256_castps_si256(
+                  _mm256_shuffle_ps(_mm256_castsi256_ps(t1_4), _mm256_castsi256_ps(t1_6), 0xEE));
+              __m256i t2_6 = _mm256_castps_si256(
+                  _mm256_shuffle_ps(_mm256_castsi256_ps(t1_5), _mm256_castsi256_ps(t1_7), 0x44));
+              __m256i t2_7 = _mm256_castps_si256(
+                  _mm256_shuffle_ps(_mm256_castsi256_ps(t1_5), _mm256_castsi256_ps(t1_7), 0xEE));
+              //   t2_0: 0 8 16 24 4 12 20 28
+              //   t2_1: 1 9 17 25 5 13 21 29
+              //   t2_2: 2 10 18 26 6 14 22 30
+              //   t2_3: 3 11 19 27 7 15 23 31
+              //   t2_4: 32 40 48 56 36 44 52 60
+              //   t2_5: 33 41 49 57 37 45 53 61
+              //   t2_6: 34 42 50 58 38 46 54 62
+              //   t2_7: 35 43 51 59 39 47 55 63
+              // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
+              __m256i col0 = _mm256_permute2x128_si256(t2_0, t2_4, 0x20);
+              __m256i col4 = _mm256_permute2x128_si256(t2_0, t2_4, 0x31);
+              __m256i col1 = _mm256_permute2x128_si256(t2_1, t2_5, 0x20);
+              __m256i col5 = _mm256_permute2x128_si256(t2_1, t2_5, 0x31);
+              __m256i col2 = _mm256_permute2x128_si256(t2_2, t2_6, 0x20);
+              __m256i col6 = _mm256_permute2x128_si256(t2_2, t2_6, 0x31);
+              __m256i col3 = _mm256_permute2x128_si256(t2_3, t2_7, 0x20);
+              __m256i col7 = _mm256_permute2x128_si256(t2_3, t2_7, 0x31);
+              //   col0: 0 8 16 24 32 40 48 56
+              //   col4: 4 12 20 28 36 44 52 60
+              //   col1: 1 9 17 25 33 41 49 57
+              //   col5: 5 13 21 29 37 45 53 61
+              //   col2: 2 10 18 26 34 42 50 58
+              //   col6: 6 14 22 30 38 46 54 62
+              //   col3: 3 11 19 27 35 43 51 59
+              //   col7: 7 15 23 31 39 47 55 63
+              _mm256_storeu_si256((__m256i*)(output + tile_out), col0);
+              _mm256_storeu_si256((__m256i*)(output + out_step + tile_out), col1);
+              _mm256_storeu_si256((__m256i*)(output + 2 * out_step + tile_out), col2);
+              _mm256_storeu_si256((__m256i*)(output + 3 * out_step + tile_out), col3);
+              _mm256_storeu_si256((__m256i*)(output + 4 * out_step + tile_out), col4);
+              _mm256_storeu_si256((__m256i*)(output + 5 * out_step + tile_out), col5);
+              _mm256_storeu_si256((__m256i*)(output + 6 * out_step + tile_out), col6);
+              _mm256_storeu_si256((__m256i*)(output + 7 * out_step + tile_out), col7);
+            }
+            // the last rows of the matrix: a partial tile
+            if (i < i_end) {
+              int64_t edge_in_r = i * stride + j;
+              int64_t edge_out_r = i + j * rows;
+              const __m256i in_cols_r =
+                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(kCols - j, 8))),
+                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+              __m256i row0_r = _mm256_setzero_si256();
+              if (i < rows) {
+                row0_r = _mm256_maskload_epi32((const int*)(input + edge_in_r), in_cols_r);
               }
-              // the last rows of the matrix: a partial tile
-              if (i_nt < i_end_nt) {
-                int64_t edge_in_r_nt = i_nt * stride + j_nt;
-                int64_t edge_out_r_nt = i_nt + j_nt * rows;
-                const __m256i in_cols_r = _mm256_cmpgt_epi32(
-                    _mm256_set1_epi32((int)(simdgen_clamp_lanes(kCols - j_nt, 8))),
-                    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                __m256i row0_r = _mm256_setzero_si256();
-                if (i_nt < rows) {
-                  row0_r = _mm256_maskload_epi32((const int*)(input + edge_in_r_nt), in_cols_r);
-                }
-                __m256i row1_r = _mm256_setzero_si256();
-                if (i_nt + 1 < rows) {
-                  row1_r =
-                      _mm256_maskload_epi32((const int*)(input + edge_in_r_nt + stride), in_cols_r);
-                }
-                __m256i row2_r = _mm256_setzero_si256();
-                if (i_nt + 2 < rows) {
-                  row2_r = _mm256_maskload_epi32((const int*)(input + edge_in_r_nt + 2 * stride),
-                                                 in_cols_r);
-                }
-                __m256i row3_r = _mm256_setzero_si256();
-                if (i_nt + 3 < rows) {
-                  row3_r = _mm256_maskload_epi32((const int*)(input + edge_in_r_nt + 3 * stride),
-                                                 in_cols_r);
-                }
-                __m256i row4_r = _mm256_setzero_si256();
-                if (i_nt + 4 < rows) {
-                  row4_r = _mm256_maskload_epi32((const int*)(input + edge_in_r_nt + 4 * stride),
-                                                 in_cols_r);
-                }
-                __m256i row5_r = _mm256_setzero_si256();
-                if (i_nt + 5 < rows) {
-                  row5_r = _mm256_maskload_epi32((const int*)(input + edge_in_r_nt + 5 * stride),
-                                                 in_cols_r);
-                }
-                __m256i row6_r = _mm256_setzero_si256();
-                if (i_nt + 6 < rows) {
-                  row6_r = _mm256_maskload_epi32((const int*)(input + edge_in_r_nt + 6 * stride),
-                                                 in_cols_r);
-                }
-                __m256i row7_r = _mm256_setzero_si256();
-                if (i_nt + 7 < rows) {
-                  row7_r = _mm256_maskload_epi32((const int*)(input + edge_in_r_nt + 7 * stride),
-                                                 in_cols_r);
-                }
-                // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
-                __m256i t1_0_r = _mm256_unpacklo_epi32(row0_r, row1_r);
-                __m256i t1_1_r = _mm256_unpackhi_epi32(row0_r, row1_r);
-                __m256i t1_2_r = _mm256_unpacklo_epi32(row2_r, row3_r);
-                __m256i t1_3_r = _mm256_unpackhi_epi32(row2_r, row3_r);
-                __m256i t1_4_r = _mm256_unpacklo_epi32(row4_r, row5_r);
-                __m256i t1_5_r = _mm256_unpackhi_epi32(row4_r, row5_r);
-                __m256i t1_6_r = _mm256_unpacklo_epi32(row6_r, row7_r);
-                __m256i t1_7_r = _mm256_unpackhi_epi32(row6_r, row7_r);
-                // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
-                __m256i t2_0_r = _mm256_castps_si256(_mm256_shuffle_ps(
-                    _mm256_castsi256_ps(t1_0_r), _mm256_castsi256_ps(t1_2_r), 0x44));
-                __m256i t2_1_r = _mm256_castps_si256(_mm256_shuffle_ps(
-                    _mm256_castsi256_ps(t1_0_r), _mm256_castsi256_ps(t1_2_r), 0xEE));
-                __m256i t2_2_r = _mm256_castps_si256(_mm256_shuffle_ps(
-                    _mm256_castsi256_ps(t1_1_r), _mm256_castsi256_ps(t1_3_r), 0x44));
-                __m256i t2_3_r = _mm256_castps_si256(_mm256_shuffle_ps(
-                    _mm256_castsi256_ps(t1_1_r), _mm256_castsi256_ps(t1_3_r), 0xEE));
-                __m256i t2_4_r = _mm256_castps_si256(_mm256_shuffle_ps(
-                    _mm256_castsi256_ps(t1_4_r), _mm256_castsi256_ps(t1_6_r), 0x44));
-                __m256i t2_5_r = _mm256_castps_si256(_mm256_shuffle_ps(
-                    _mm256_castsi256_ps(t1_4_r), _mm256_castsi256_ps(t1_6_r), 0xEE));
-                __m256i t2_6_r = _mm256_castps_si256(_mm256_shuffle_ps(
-                    _mm256_castsi256_ps(t1_5_r), _mm256_castsi256_ps(t1_7_r), 0x44));
-                __m256i t2_7_r = _mm256_castps_si256(_mm256_shuffle_ps(
-                    _mm256_castsi256_ps(t1_5_r), _mm256_castsi256_ps(t1_7_r), 0xEE));
-                // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
-                __m256i col0_r = _mm256_permute2x128_si256(t2_0_r, t2_4_r, 0x20);
-                __m256i col4_r = _mm256_permute2x128_si256(t2_0_r, t2_4_r, 0x31);
-                __m256i col1_r = _mm256_permute2x128_si256(t2_1_r, t2_5_r, 0x20);
-                __m256i col5_r = _mm256_permute2x128_si256(t2_1_r, t2_5_r, 0x31);
-                __m256i col2_r = _mm256_permute2x128_si256(t2_2_r, t2_6_r, 0x20);
-                __m256i col6_r = _mm256_permute2x128_si256(t2_2_r, t2_6_r, 0x31);
-                __m256i col3_r = _mm256_permute2x128_si256(t2_3_r, t2_7_r, 0x20);
-                __m256i col7_r = _mm256_permute2x128_si256(t2_3_r, t2_7_r, 0x31);
-                const __m256i in_rows_r = _mm256_cmpgt_epi32(
-                    _mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
-                    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                _mm256_maskstore_epi32((int*)(output + edge_out_r_nt), in_rows_r, col0_r);
-                _mm256_maskstore_epi32((int*)(output + edge_out_r_nt + rows), in_rows_r, col1_r);
-                _mm256_maskstore_epi32((int*)(output + edge_out_r_nt + 2 * rows), in_rows_r,
-                                       col2_r);
-                _mm256_maskstore_epi32((int*)(output + edge_out_r_nt + 3 * rows), in_rows_r,
-                                       col3_r);
-                _mm256_maskstore_epi32((int*)(output + edge_out_r_nt + 4 * rows), in_rows_r,
-                                       col4_r);
-                _mm256_maskstore_epi32((int*)(output + edge_out_r_nt + 5 * rows), in_rows_r,
-                                       col5_r);
-                _mm256_maskstore_epi32((int*)(output + edge_out_r_nt + 6 * rows), in_rows_r,
-                                       col6_r);
-                _mm256_maskstore_epi32((int*)(output + edge_out_r_nt + 7 * rows), in_rows_r,
-                                       col7_r);
+              __m256i row1_r = _mm256_setzero_si256();
+              if (i + 1 < rows) {
+                row1_r = _mm256_maskload_epi32((const int*)(input + edge_in_r + stride), in_cols_r);
+              }
+              __m256i row2_r = _mm256_setzero_si256();
+              if (i + 2 < rows) {
+                row2_r =
+                    _mm256_maskload_epi32((const int*)(input + edge_in_r + 2 * stride), in_cols_r);
+              }
+              __m256i row3_r = _mm256_setzero_si256();
+              if (i + 3 < rows) {
+                row3_r =
+                    _mm256_maskload_epi32((const int*)(input + edge_in_r + 3 * stride), in_cols_r);
+              }
+              __m256i row4_r = _mm256_setzero_si256();
+              if (i + 4 < rows) {
+                row4_r =
+                    _mm256_maskload_epi32((const int*)(input + edge_in_r + 4 * stride), in_cols_r);
+              }
+              __m256i row5_r = _mm256_setzero_si256();
+              if (i + 5 < rows) {
+                row5_r =
+                    _mm256_maskload_epi32((const int*)(input + edge_in_r + 5 * stride), in_cols_r);
+              }
+              __m256i row6_r = _mm256_setzero_si256();
+              if (i + 6 < rows) {
+                row6_r =
+                    _mm256_maskload_epi32((const int*)(input + edge_in_r + 6 * stride), in_cols_r);
+              }
+              __m256i row7_r = _mm256_setzero_si256();
+              if (i + 7 < rows) {
+                row7_r =
+                    _mm256_maskload_epi32((const int*)(input + edge_in_r + 7 * stride), in_cols_r);
+              }
+              // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
+              __m256i t1_0_r = _mm256_unpacklo_epi32(row0_r, row1_r);
+              __m256i t1_1_r = _mm256_unpackhi_epi32(row0_r, row1_r);
+              __m256i t1_2_r = _mm256_unpacklo_epi32(row2_r, row3_r);
+              __m256i t1_3_r = _mm256_unpackhi_epi32(row2_r, row3_r);
+              __m256i t1_4_r = _mm256_unpacklo_epi32(row4_r, row5_r);
+              __m256i t1_5_r = _mm256_unpackhi_epi32(row4_r, row5_r);
+              __m256i t1_6_r = _mm256_unpacklo_epi32(row6_r, row7_r);
+              __m256i t1_7_r = _mm256_unpackhi_epi32(row6_r, row7_r);
+              // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
+              __m256i t2_0_r = _mm256_castps_si256(_mm256_shuffle_ps(
+                  _mm256_castsi256_ps(t1_0_r), _mm256_castsi256_ps(t1_2_r), 0x44));
+              __m256i t2_1_r = _mm256_castps_si256(_mm256_shuffle_ps(
+                  _mm256_castsi256_ps(t1_0_r), _mm256_castsi256_ps(t1_2_r), 0xEE));
+              __m256i t2_2_r = _mm256_castps_si256(_mm256_shuffle_ps(
+                  _mm256_castsi256_ps(t1_1_r), _mm256_castsi256_ps(t1_3_r), 0x44));
+              __m256i t2_3_r = _mm256_castps_si256(_mm256_shuffle_ps(
+                  _mm256_castsi256_ps(t1_1_r), _mm256_castsi256_ps(t1_3_r), 0xEE));
+              __m256i t2_4_r = _mm256_castps_si256(_mm256_shuffle_ps(
+                  _mm256_castsi256_ps(t1_4_r), _mm256_castsi256_ps(t1_6_r), 0x44));
+              __m256i t2_5_r = _mm256_castps_si256(_mm256_shuffle_ps(
+                  _mm256_castsi256_ps(t1_4_r), _mm256_castsi256_ps(t1_6_r), 0xEE));
+              __m256i t2_6_r = _mm256_castps_si256(_mm256_shuffle_ps(
+                  _mm256_castsi256_ps(t1_5_r), _mm256_castsi256_ps(t1_7_r), 0x44));
+              __m256i t2_7_r = _mm256_castps_si256(_mm256_shuffle_ps(
+                  _mm256_castsi256_ps(t1_5_r), _mm256_castsi256_ps(t1_7_r), 0xEE));
+              // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
+              __m256i col0_r = _mm256_permute2x128_si256(t2_0_r, t2_4_r, 0x20);
+              __m256i col4_r = _mm256_permute2x128_si256(t2_0_r, t2_4_r, 0x31);
+              __m256i col1_r = _mm256_permute2x128_si256(t2_1_r, t2_5_r, 0x20);
+              __m256i col5_r = _mm256_permute2x128_si256(t2_1_r, t2_5_r, 0x31);
+              __m256i col2_r = _mm256_permute2x128_si256(t2_2_r, t2_6_r, 0x20);
+              __m256i col6_r = _mm256_permute2x128_si256(t2_2_r, t2_6_r, 0x31);
+              __m256i col3_r = _mm256_permute2x128_si256(t2_3_r, t2_7_r, 0x20);
+              __m256i col7_r = _mm256_permute2x128_si256(t2_3_r, t2_7_r, 0x31);
+              const __m256i in_rows_r =
+                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
+                                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+              if (j < kCols) {
+                _mm256_maskstore_epi32((int*)(output + edge_out_r), in_rows_r, col0_r);
+              }
+              if (j + 1 < kCols) {
+                _mm256_maskstore_epi32((int*)(output + edge_out_r + rows), in_rows_r, col1_r);
+              }
+              if (j + 2 < kCols) {
+                _mm256_maskstore_epi32((int*)(output + edge_out_r + 2 * rows), in_rows_r, col2_r);
+              }
+              if (j + 3 < kCols) {
+                _mm256_maskstore_epi32((int*)(output + edge_out_r + 3 * rows), in_rows_r, col3_r);
+              }
+              if (j + 4 < kCols) {
+                _mm256_maskstore_epi32((int*)(output + edge_out_r + 4 * rows), in_rows_r, col4_r);
+              }
+              if (j + 5 < kCols) {
+                _mm256_maskstore_epi32((int*)(output + edge_out_r + 5 * rows), in_rows_r, col5_r);
+              }
+              if (j + 6 < kCols) {
+                _mm256_maskstore_epi32((int*)(output + edge_out_r + 6 * rows), in_rows_r, col6_r);
+              }
+              if (j + 7 < kCols) {
+                _mm256_maskstore_epi32((int*)(output + edge_out_r + 7 * rows), in_rows_r, col7_r);
               }
             }
+          }
+          // the last columns of the matrix: partial tiles
+          if (j < j_end) {
             // partial tiles down the column
-            int64_t i_nt = ib_nt;
-            for (; i_nt < i_end_nt; i_nt += 8) {
-              int64_t edge_in_c_nt = i_nt * stride + j_nt;
-              int64_t edge_out_c_nt = i_nt + j_nt * rows;
+            int64_t i = ib;
+            for (; i < i_end; i += 8) {
+              int64_t edge_in_c = i * stride + j;
+              int64_t edge_out_c = i + j * rows;
               const __m256i in_cols_c =
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(kCols - j_nt, 8))),
+                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(kCols - j, 8))),
                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
               __m256i row0_c = _mm256_setzero_si256();
-              if (i_nt < rows) {
-                row0_c = _mm256_maskload_epi32((const int*)(input + edge_in_c_nt), in_cols_c);
+              if (i < rows) {
+                row0_c = _mm256_maskload_epi32((const int*)(input + edge_in_c), in_cols_c);
               }
               __m256i row1_c = _mm256_setzero_si256();
-              if (i_nt + 1 < rows) {
-                row1_c =
-                    _mm256_maskload_epi32((const int*)(input + edge_in_c_nt + stride), in_cols_c);
+              if (i + 1 < rows) {
+                row1_c = _mm256_maskload_epi32((const int*)(input + edge_in_c + stride), in_cols_c);
               }
               __m256i row2_c = _mm256_setzero_si256();
-              if (i_nt + 2 < rows) {
-                row2_c = _mm256_maskload_epi32((const int*)(input + edge_in_c_nt + 2 * stride),
-                                               in_cols_c);
+              if (i + 2 < rows) {
+                row2_c =
+                    _mm256_maskload_epi32((const int*)(input + edge_in_c + 2 * stride), in_cols_c);
               }
               __m256i row3_c = _mm256_setzero_si256();
-              if (i_nt + 3 < rows) {
-                row3_c = _mm256_maskload_epi32((const int*)(input + edge_in_c_nt + 3 * stride),
-                                               in_cols_c);
+              if (i + 3 < rows) {
+                row3_c =
+                    _mm256_maskload_epi32((const int*)(input + edge_in_c + 3 * stride), in_cols_c);
               }
               __m256i row4_c = _mm256_setzero_si256();
-              if (i_nt + 4 < rows) {
-                row4_c = _mm256_maskload_epi32((const int*)(input + edge_in_c_nt + 4 * stride),
-                                               in_cols_c);
+              if (i + 4 < rows) {
+                row4_c =
+                    _mm256_maskload_epi32((const int*)(input + edge_in_c + 4 * stride), in_cols_c);
               }
               __m256i row5_c = _mm256_setzero_si256();
-              if (i_nt + 5 < rows) {
-                row5_c = _mm256_maskload_epi32((const int*)(input + edge_in_c_nt + 5 * stride),
-                                               in_cols_c);
+              if (i + 5 < rows) {
+                row5_c =
+                    _mm256_maskload_epi32((const int*)(input + edge_in_c + 5 * stride), in_cols_c);
               }
               __m256i row6_c = _mm256_setzero_si256();
-              if (i_nt + 6 < rows) {
-                row6_c = _mm256_maskload_epi32((const int*)(input + edge_in_c_nt + 6 * stride),
-                                               in_cols_c);
+              if (i + 6 < rows) {
+                row6_c =
+                    _mm256_maskload_epi32((const int*)(input + edge_in_c + 6 * stride), in_cols_c);
               }
               __m256i row7_c = _mm256_setzero_si256();
-              if (i_nt + 7 < rows) {
-                row7_c = _mm256_maskload_epi32((const int*)(input + edge_in_c_nt + 7 * stride),
-                                               in_cols_c);
+              if (i + 7 < rows) {
+                row7_c =
+                    _mm256_maskload_epi32((const int*)(input + edge_in_c + 7 * stride), in_cols_c);
               }
               // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
               __m256i t1_0_c = _mm256_unpacklo_epi32(row0_c, row1_c);
@@ -3360,339 +3353,33 @@ __attribute__((target("avx2"))) void transpose_i32_static_edge_cols_avx2(const i
               __m256i col2_c = _mm256_permute2x128_si256(t2_2_c, t2_6_c, 0x20);
               __m256i col6_c = _mm256_permute2x128_si256(t2_2_c, t2_6_c, 0x31);
               __m256i col3_c = _mm256_permute2x128_si256(t2_3_c, t2_7_c, 0x20);
+              __m256i col7_c = _mm256_permute2x128_si256(t2_3_c, t2_7_c, 0x31);
               const __m256i in_rows_c =
-                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i_nt, 8))),
+                  _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-              _mm256_maskstore_epi32((int*)(output + edge_out_c_nt), in_rows_c, col0_c);
-              _mm256_maskstore_epi32((int*)(output + edge_out_c_nt + rows), in_rows_c, col1_c);
-              _mm256_maskstore_epi32((int*)(output + edge_out_c_nt + 2 * rows), in_rows_c, col2_c);
-              _mm256_maskstore_epi32((int*)(output + edge_out_c_nt + 3 * rows), in_rows_c, col3_c);
-              _mm256_maskstore_epi32((int*)(output + edge_out_c_nt + 4 * rows), in_rows_c, col4_c);
-              _mm256_maskstore_epi32((int*)(output + edge_out_c_nt + 5 * rows), in_rows_c, col5_c);
-              _mm256_maskstore_epi32((int*)(output + edge_out_c_nt + 6 * rows), in_rows_c, col6_c);
-            }
-          }
-        }
-        // the streaming stores reach memory before the kernel returns
-        _mm_sfence();
-      }
-      // otherwise through the caches
-      if (kCols * out_aligned * out_rows_aligned * rows < 1048576 * stream_later + 524288) {
-        // row blocks of 64 x 64 elements (cache blocking)
-        int64_t ib = 0;
-        for (; ib < rows; ib += 64) {
-          int64_t i_end = ib + 64 < rows ? ib + 64 : rows;
-          // column blocks
-          int64_t jb = 0;
-          for (; jb < kCols; jb += 64) {
-            int64_t j_end = jb + 64 < kCols ? jb + 64 : kCols;
-            int64_t j = jb;
-            // tile columns of the block
-            for (; j + 8 <= j_end; j += 8) {
-              int64_t i = ib;
-              // whole tiles down the column
-              for (; i + 8 <= i_end; i += 8) {
-                int64_t in_step = simdgen_opaque(stride);
-                int64_t out_step = simdgen_opaque(rows);
-                int64_t tile_in = i * in_step + j;
-                int64_t tile_out = i + j * out_step;
-                __m256i row0 = _mm256_loadu_si256((const __m256i*)(input + tile_in));
-                __m256i row1 = _mm256_loadu_si256((const __m256i*)(input + in_step + tile_in));
-                __m256i row2 = _mm256_loadu_si256((const __m256i*)(input + 2 * in_step + tile_in));
-                __m256i row3 = _mm256_loadu_si256((const __m256i*)(input + 3 * in_step + tile_in));
-                __m256i row4 = _mm256_loadu_si256((const __m256i*)(input + 4 * in_step + tile_in));
-                __m256i row5 = _mm256_loadu_si256((const __m256i*)(input + 5 * in_step + tile_in));
-                __m256i row6 = _mm256_loadu_si256((const __m256i*)(input + 6 * in_step + tile_in));
-                __m256i row7 = _mm256_loadu_si256((const __m256i*)(input + 7 * in_step + tile_in));
-                // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
-                __m256i t1_0 = _mm256_unpacklo_epi32(row0, row1);
-                __m256i t1_1 = _mm256_unpackhi_epi32(row0, row1);
-                __m256i t1_2 = _mm256_unpacklo_epi32(row2, row3);
-                __m256i t1_3 = _mm256_unpackhi_epi32(row2, row3);
-                __m256i t1_4 = _mm256_unpacklo_epi32(row4, row5);
-                __m256i t1_5 = _mm256_unpackhi_epi32(row4, row5);
-                __m256i t1_6 = _mm256_unpacklo_epi32(row6, row7);
-                __m256i t1_7 = _mm256_unpackhi_epi32(row6, row7);
-                //   t1_0: 0 8 1 9 4 12 5 13
-                //   t1_1: 2 10 3 11 6 14 7 15
-                //   t1_2: 16 24 17 25 20 28 21 29
-                //   t1_3: 18 26 19 27 22 30 23 31
-                //   t1_4: 32 40 33 41 36 44 37 45
-                //   t1_5: 34 42 35 43 38 46 39 47
-                //   t1_6: 48 56 49 57 52 60 53 61
-                //   t1_7: 50 58 51 59 54 62 55 63
-                // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
-                __m256i t2_0 = _mm256_castps_si256(
-                    _mm256_shuffle_ps(_mm256_castsi256_ps(t1_0), _mm256_castsi256_ps(t1_2), 0x44));
-                __m256i t2_1 = _mm256_castps_si256(
-                    _mm256_shuffle_ps(_mm256_castsi256_ps(t1_0), _mm256_castsi256_ps(t1_2), 0xEE));
-                __m256i t2_2 = _mm256_castps_si256(
-                    _mm256_shuffle_ps(_mm256_castsi256_ps(t1_1), _mm256_castsi256_ps(t1_3), 0x44));
-                __m256i t2_3 = _mm256_castps_si256(
-                    _mm256_shuffle_ps(_mm256_castsi256_ps(t1_1), _mm256_castsi256_ps(t1_3), 0xEE));
-                __m256i t2_4 = _mm256_castps_si256(
-                    _mm256_shuffle_ps(_mm256_castsi256_ps(t1_4), _mm256_castsi256_ps(t1_6), 0x44));
-                __m256i t2_5 = _mm256_castps_si256(
-                    _mm256_shuffle_ps(_mm256_castsi256_ps(t1_4), _mm256_castsi256_ps(t1_6), 0xEE));
-                __m256i t2_6 = _mm256_castps_si256(
-                    _mm256_shuffle_ps(_mm256_castsi256_ps(t1_5), _mm256_castsi256_ps(t1_7), 0x44));
-                __m256i t2_7 = _mm256_castps_si256(
-                    _mm256_shuffle_ps(_mm256_castsi256_ps(t1_5), _mm256_castsi256_ps(t1_7), 0xEE));
-                //   t2_0: 0 8 16 24 4 12 20 28
-                //   t2_1: 1 9 17 25 5 13 21 29
-                //   t2_2: 2 10 18 26 6 14 22 30
-                //   t2_3: 3 11 19 27 7 15 23 31
-                //   t2_4: 32 40 48 56 36 44 52 60
-                //   t2_5: 33 41 49 57 37 45 53 61
-                //   t2_6: 34 42 50 58 38 46 54 62
-                //   t2_7: 35 43 51 59 39 47 55 63
-                // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
-                __m256i col0 = _mm256_permute2x128_si256(t2_0, t2_4, 0x20);
-                __m256i col4 = _mm256_permute2x128_si256(t2_0, t2_4, 0x31);
-                __m256i col1 = _mm256_permute2x128_si256(t2_1, t2_5, 0x20);
-                __m256i col5 = _mm256_permute2x128_si256(t2_1, t2_5, 0x31);
-                __m256i col2 = _mm256_permute2x128_si256(t2_2, t2_6, 0x20);
-                __m256i col6 = _mm256_permute2x128_si256(t2_2, t2_6, 0x31);
-                __m256i col3 = _mm256_permute2x128_si256(t2_3, t2_7, 0x20);
-                __m256i col7 = _mm256_permute2x128_si256(t2_3, t2_7, 0x31);
-                //   col0: 0 8 16 24 32 40 48 56
-                //   col4: 4 12 20 28 36 44 52 60
-                //   col1: 1 9 17 25 33 41 49 57
-                //   col5: 5 13 21 29 37 45 53 61
-                //   col2: 2 10 18 26 34 42 50 58
-                //   col6: 6 14 22 30 38 46 54 62
-                //   col3: 3 11 19 27 35 43 51 59
-                //   col7: 7 15 23 31 39 47 55 63
-                _mm256_storeu_si256((__m256i*)(output + tile_out), col0);
-                _mm256_storeu_si256((__m256i*)(output + out_step + tile_out), col1);
-                _mm256_storeu_si256((__m256i*)(output + 2 * out_step + tile_out), col2);
-                _mm256_storeu_si256((__m256i*)(output + 3 * out_step + tile_out), col3);
-                _mm256_storeu_si256((__m256i*)(output + 4 * out_step + tile_out), col4);
-                _mm256_storeu_si256((__m256i*)(output + 5 * out_step + tile_out), col5);
-                _mm256_storeu_si256((__m256i*)(output + 6 * out_step + tile_out), col6);
-                _mm256_storeu_si256((__m256i*)(output + 7 * out_step + tile_out), col7);
+              if (j < kCols) {
+                _mm256_maskstore_epi32((int*)(output + edge_out_c), in_rows_c, col0_c);
               }
-              // the last rows of the matrix: a partial tile
-              if (i < i_end) {
-                int64_t edge_in_r = i * stride + j;
-                int64_t edge_out_r = i + j * rows;
-                const __m256i in_cols_r =
-                    _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(kCols - j, 8))),
-                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                __m256i row0_r = _mm256_setzero_si256();
-                if (i < rows) {
-                  row0_r = _mm256_maskload_epi32((const int*)(input + edge_in_r), in_cols_r);
-                }
-                __m256i row1_r = _mm256_setzero_si256();
-                if (i + 1 < rows) {
-                  row1_r =
-                      _mm256_maskload_epi32((const int*)(input + edge_in_r + stride), in_cols_r);
-                }
-                __m256i row2_r = _mm256_setzero_si256();
-                if (i + 2 < rows) {
-                  row2_r = _mm256_maskload_epi32((const int*)(input + edge_in_r + 2 * stride),
-                                                 in_cols_r);
-                }
-                __m256i row3_r = _mm256_setzero_si256();
-                if (i + 3 < rows) {
-                  row3_r = _mm256_maskload_epi32((const int*)(input + edge_in_r + 3 * stride),
-                                                 in_cols_r);
-                }
-                __m256i row4_r = _mm256_setzero_si256();
-                if (i + 4 < rows) {
-                  row4_r = _mm256_maskload_epi32((const int*)(input + edge_in_r + 4 * stride),
-                                                 in_cols_r);
-                }
-                __m256i row5_r = _mm256_setzero_si256();
-                if (i + 5 < rows) {
-                  row5_r = _mm256_maskload_epi32((const int*)(input + edge_in_r + 5 * stride),
-                                                 in_cols_r);
-                }
-                __m256i row6_r = _mm256_setzero_si256();
-                if (i + 6 < rows) {
-                  row6_r = _mm256_maskload_epi32((const int*)(input + edge_in_r + 6 * stride),
-                                                 in_cols_r);
-                }
-                __m256i row7_r = _mm256_setzero_si256();
-                if (i + 7 < rows) {
-                  row7_r = _mm256_maskload_epi32((const int*)(input + edge_in_r + 7 * stride),
-                                                 in_cols_r);
-                }
-                // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
-                __m256i t1_0_r = _mm256_unpacklo_epi32(row0_r, row1_r);
-                __m256i t1_1_r = _mm256_unpackhi_epi32(row0_r, row1_r);
-                __m256i t1_2_r = _mm256_unpacklo_epi32(row2_r, row3_r);
-                __m256i t1_3_r = _mm256_unpackhi_epi32(row2_r, row3_r);
-                __m256i t1_4_r = _mm256_unpacklo_epi32(row4_r, row5_r);
-                __m256i t1_5_r = _mm256_unpackhi_epi32(row4_r, row5_r);
-                __m256i t1_6_r = _mm256_unpacklo_epi32(row6_r, row7_r);
-                __m256i t1_7_r = _mm256_unpackhi_epi32(row6_r, row7_r);
-                // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
-                __m256i t2_0_r = _mm256_castps_si256(_mm256_shuffle_ps(
-                    _mm256_castsi256_ps(t1_0_r), _mm256_castsi256_ps(t1_2_r), 0x44));
-                __m256i t2_1_r = _mm256_castps_si256(_mm256_shuffle_ps(
-                    _mm256_castsi256_ps(t1_0_r), _mm256_castsi256_ps(t1_2_r), 0xEE));
-                __m256i t2_2_r = _mm256_castps_si256(_mm256_shuffle_ps(
-                    _mm256_castsi256_ps(t1_1_r), _mm256_castsi256_ps(t1_3_r), 0x44));
-                __m256i t2_3_r = _mm256_castps_si256(_mm256_shuffle_ps(
-                    _mm256_castsi256_ps(t1_1_r), _mm256_castsi256_ps(t1_3_r), 0xEE));
-                __m256i t2_4_r = _mm256_castps_si256(_mm256_shuffle_ps(
-                    _mm256_castsi256_ps(t1_4_r), _mm256_castsi256_ps(t1_6_r), 0x44));
-                __m256i t2_5_r = _mm256_castps_si256(_mm256_shuffle_ps(
-                    _mm256_castsi256_ps(t1_4_r), _mm256_castsi256_ps(t1_6_r), 0xEE));
-                __m256i t2_6_r = _mm256_castps_si256(_mm256_shuffle_ps(
-                    _mm256_castsi256_ps(t1_5_r), _mm256_castsi256_ps(t1_7_r), 0x44));
-                __m256i t2_7_r = _mm256_castps_si256(_mm256_shuffle_ps(
-                    _mm256_castsi256_ps(t1_5_r), _mm256_castsi256_ps(t1_7_r), 0xEE));
-                // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
-                __m256i col0_r = _mm256_permute2x128_si256(t2_0_r, t2_4_r, 0x20);
-                __m256i col4_r = _mm256_permute2x128_si256(t2_0_r, t2_4_r, 0x31);
-                __m256i col1_r = _mm256_permute2x128_si256(t2_1_r, t2_5_r, 0x20);
-                __m256i col5_r = _mm256_permute2x128_si256(t2_1_r, t2_5_r, 0x31);
-                __m256i col2_r = _mm256_permute2x128_si256(t2_2_r, t2_6_r, 0x20);
-                __m256i col6_r = _mm256_permute2x128_si256(t2_2_r, t2_6_r, 0x31);
-                __m256i col3_r = _mm256_permute2x128_si256(t2_3_r, t2_7_r, 0x20);
-                __m256i col7_r = _mm256_permute2x128_si256(t2_3_r, t2_7_r, 0x31);
-                const __m256i in_rows_r =
-                    _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                if (j < kCols) {
-                  _mm256_maskstore_epi32((int*)(output + edge_out_r), in_rows_r, col0_r);
-                }
-                if (j + 1 < kCols) {
-                  _mm256_maskstore_epi32((int*)(output + edge_out_r + rows), in_rows_r, col1_r);
-                }
-                if (j + 2 < kCols) {
-                  _mm256_maskstore_epi32((int*)(output + edge_out_r + 2 * rows), in_rows_r, col2_r);
-                }
-                if (j + 3 < kCols) {
-                  _mm256_maskstore_epi32((int*)(output + edge_out_r + 3 * rows), in_rows_r, col3_r);
-                }
-                if (j + 4 < kCols) {
-                  _mm256_maskstore_epi32((int*)(output + edge_out_r + 4 * rows), in_rows_r, col4_r);
-                }
-                if (j + 5 < kCols) {
-                  _mm256_maskstore_epi32((int*)(output + edge_out_r + 5 * rows), in_rows_r, col5_r);
-                }
-                if (j + 6 < kCols) {
-                  _mm256_maskstore_epi32((int*)(output + edge_out_r + 6 * rows), in_rows_r, col6_r);
-                }
-                if (j + 7 < kCols) {
-                  _mm256_maskstore_epi32((int*)(output + edge_out_r + 7 * rows), in_rows_r, col7_r);
-                }
+              if (j + 1 < kCols) {
+                _mm256_maskstore_epi32((int*)(output + edge_out_c + rows), in_rows_c, col1_c);
               }
-            }
-            // the last columns of the matrix: partial tiles
-            if (j < j_end) {
-              // partial tiles down the column
-              int64_t i = ib;
-              for (; i < i_end; i += 8) {
-                int64_t edge_in_c = i * stride + j;
-                int64_t edge_out_c = i + j * rows;
-                const __m256i in_cols_c =
-                    _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(kCols - j, 8))),
-                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                __m256i row0_c = _mm256_setzero_si256();
-                if (i < rows) {
-                  row0_c = _mm256_maskload_epi32((const int*)(input + edge_in_c), in_cols_c);
-                }
-                __m256i row1_c = _mm256_setzero_si256();
-                if (i + 1 < rows) {
-                  row1_c =
-                      _mm256_maskload_epi32((const int*)(input + edge_in_c + stride), in_cols_c);
-                }
-                __m256i row2_c = _mm256_setzero_si256();
-                if (i + 2 < rows) {
-                  row2_c = _mm256_maskload_epi32((const int*)(input + edge_in_c + 2 * stride),
-                                                 in_cols_c);
-                }
-                __m256i row3_c = _mm256_setzero_si256();
-                if (i + 3 < rows) {
-                  row3_c = _mm256_maskload_epi32((const int*)(input + edge_in_c + 3 * stride),
-                                                 in_cols_c);
-                }
-                __m256i row4_c = _mm256_setzero_si256();
-                if (i + 4 < rows) {
-                  row4_c = _mm256_maskload_epi32((const int*)(input + edge_in_c + 4 * stride),
-                                                 in_cols_c);
-                }
-                __m256i row5_c = _mm256_setzero_si256();
-                if (i + 5 < rows) {
-                  row5_c = _mm256_maskload_epi32((const int*)(input + edge_in_c + 5 * stride),
-                                                 in_cols_c);
-                }
-                __m256i row6_c = _mm256_setzero_si256();
-                if (i + 6 < rows) {
-                  row6_c = _mm256_maskload_epi32((const int*)(input + edge_in_c + 6 * stride),
-                                                 in_cols_c);
-                }
-                __m256i row7_c = _mm256_setzero_si256();
-                if (i + 7 < rows) {
-                  row7_c = _mm256_maskload_epi32((const int*)(input + edge_in_c + 7 * stride),
-                                                 in_cols_c);
-                }
-                // stage 1: interleave 32-bit lanes of row pairs (unpacklo/hi_ps)
-                __m256i t1_0_c = _mm256_unpacklo_epi32(row0_c, row1_c);
-                __m256i t1_1_c = _mm256_unpackhi_epi32(row0_c, row1_c);
-                __m256i t1_2_c = _mm256_unpacklo_epi32(row2_c, row3_c);
-                __m256i t1_3_c = _mm256_unpackhi_epi32(row2_c, row3_c);
-                __m256i t1_4_c = _mm256_unpacklo_epi32(row4_c, row5_c);
-                __m256i t1_5_c = _mm256_unpackhi_epi32(row4_c, row5_c);
-                __m256i t1_6_c = _mm256_unpacklo_epi32(row6_c, row7_c);
-                __m256i t1_7_c = _mm256_unpackhi_epi32(row6_c, row7_c);
-                // stage 2: gather 64-bit pairs (shuffle_ps 0x44 / 0xEE)
-                __m256i t2_0_c = _mm256_castps_si256(_mm256_shuffle_ps(
-                    _mm256_castsi256_ps(t1_0_c), _mm256_castsi256_ps(t1_2_c), 0x44));
-                __m256i t2_1_c = _mm256_castps_si256(_mm256_shuffle_ps(
-                    _mm256_castsi256_ps(t1_0_c), _mm256_castsi256_ps(t1_2_c), 0xEE));
-                __m256i t2_2_c = _mm256_castps_si256(_mm256_shuffle_ps(
-                    _mm256_castsi256_ps(t1_1_c), _mm256_castsi256_ps(t1_3_c), 0x44));
-                __m256i t2_3_c = _mm256_castps_si256(_mm256_shuffle_ps(
-                    _mm256_castsi256_ps(t1_1_c), _mm256_castsi256_ps(t1_3_c), 0xEE));
-                __m256i t2_4_c = _mm256_castps_si256(_mm256_shuffle_ps(
-                    _mm256_castsi256_ps(t1_4_c), _mm256_castsi256_ps(t1_6_c), 0x44));
-                __m256i t2_5_c = _mm256_castps_si256(_mm256_shuffle_ps(
-                    _mm256_castsi256_ps(t1_4_c), _mm256_castsi256_ps(t1_6_c), 0xEE));
-                __m256i t2_6_c = _mm256_castps_si256(_mm256_shuffle_ps(
-                    _mm256_castsi256_ps(t1_5_c), _mm256_castsi256_ps(t1_7_c), 0x44));
-                __m256i t2_7_c = _mm256_castps_si256(_mm256_shuffle_ps(
-                    _mm256_castsi256_ps(t1_5_c), _mm256_castsi256_ps(t1_7_c), 0xEE));
-                // stage 3: join 128-bit halves (permute2x128 0x20 / 0x31)
-                __m256i col0_c = _mm256_permute2x128_si256(t2_0_c, t2_4_c, 0x20);
-                __m256i col4_c = _mm256_permute2x128_si256(t2_0_c, t2_4_c, 0x31);
-                __m256i col1_c = _mm256_permute2x128_si256(t2_1_c, t2_5_c, 0x20);
-                __m256i col5_c = _mm256_permute2x128_si256(t2_1_c, t2_5_c, 0x31);
-                __m256i col2_c = _mm256_permute2x128_si256(t2_2_c, t2_6_c, 0x20);
-                __m256i col6_c = _mm256_permute2x128_si256(t2_2_c, t2_6_c, 0x31);
-                __m256i col3_c = _mm256_permute2x128_si256(t2_3_c, t2_7_c, 0x20);
-                __m256i col7_c = _mm256_permute2x128_si256(t2_3_c, t2_7_c, 0x31);
-                const __m256i in_rows_c =
-                    _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-                if (j < kCols) {
-                  _mm256_maskstore_epi32((int*)(output + edge_out_c), in_rows_c, col0_c);
-                }
-                if (j + 1 < kCols) {
-                  _mm256_maskstore_epi32((int*)(output + edge_out_c + rows), in_rows_c, col1_c);
-                }
-                if (j + 2 < kCols) {
-                  _mm256_maskstore_epi32((int*)(output + edge_out_c + 2 * rows), in_rows_c, col2_c);
-                }
-                if (j + 3 < kCols) {
-                  _mm256_maskstore_epi32((int*)(output + edge_out_c + 3 * rows), in_rows_c, col3_c);
-                }
-                if (j + 4 < kCols) {
-                  _mm256_maskstore_epi32((int*)(output + edge_out_c + 4 * rows), in_rows_c, col4_c);
-                }
-                if (j + 5 < kCols) {
-                  _mm256_maskstore_epi32((int*)(output + edge_out_c + 5 * rows), in_rows_c, col5_c);
-                }
-                if (j + 6 < kCols) {
-                  _mm256_maskstore_epi32((int*)(output + edge_out_c + 6 * rows), in_rows_c, col6_c);
-                }
-                if (j + 7 < kCols) {
-                  _mm256_maskstore_epi32((int*)(output + edge_out_c + 7 * rows), in_rows_c, col7_c);
-                }
+              if (j + 2 < kCols) {
+                _mm256_maskstore_epi32((int*)(output + edge_out_c + 2 * rows), in_rows_c, col2_c);
+              }
+              if (j + 3 < kCols) {
+                _mm256_maskstore_epi32((int*)(output + edge_out_c + 3 * rows), in_rows_c, col3_c);
+              }
+              if (j + 4 < kCols) {
+                _mm256_maskstore_epi32((int*)(output + edge_out_c + 4 * rows), in_rows_c, col4_c);
+              }
+              if (j + 5 < kCols) {
+                _mm256_maskstore_epi32((int*)(output + edge_out_c + 5 * rows), in_rows_c, col5_c);
+              }
+              if (j + 6 < kCols) {
+                _mm256_maskstore_epi32((int*)(output + edge_out_c + 6 * rows), in_rows_c, col6_c);
+              }
+              if (j + 7 < kCols) {
+                _mm256_maskstore_epi32((int*)(output + edge_out_c + 7 * rows), in_rows_c, col7_c);
               }
             }
           }

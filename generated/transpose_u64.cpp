@@ -2209,9 +2209,7 @@ __attribute__((target("+sve"))) void transpose_u64_sve(const uint64_t* input, in
 
 // ---- avx2 (256-bit vectors)
 // tiles of 4 x 4 through a 4-shuffle network on half rows joined by the loads (strategy half_rows), in blocks of 16 x 16 tiles; edge tiles run the same network on masked rows and columns
-// outputs of 2 MiB or more (6 MiB on AMD CPUs unless rows are a multiple of 2048 bytes apart) whose tile rows are 32-byte aligned: whole tiles through streaming (non-temporal) stores, in blocks of 512 rows, then a store fence
 // a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
-// uses movntps / movntdq streaming (non-temporal) stores
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
@@ -2320,349 +2318,163 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
       }
     }
     if (rows != 1) {
-      // streaming stores need every tile row of the output on a 32-byte boundary
-      int64_t out_aligned = (uintptr_t)(output) % 32 == 0;
-      int64_t out_rows_aligned = (uintptr_t)(output + rows) % 32 == 0;
-      int64_t out_stride_aliased = (rows) / 256 * 256;
-      int64_t out_rows_unaliased = rows - out_stride_aliased < 1 ? rows - out_stride_aliased : 1;
-      int64_t stream_later = simdgen_cpu_is_amd() ? out_rows_unaliased : 0;
-      // an aligned output of 2 MiB or more (6 MiB on AMD CPUs unless rows are a multiple of 2048 bytes apart): whole tiles stored past the caches
-      if (cols * out_aligned * out_rows_aligned * rows >= 524288 * stream_later + 262144) {
-        // row blocks of 512 x 128 elements (cache blocking)
-        int64_t ib_nt = 0;
-        for (; ib_nt < rows; ib_nt += 512) {
-          int64_t i_end_nt = ib_nt + 512 < rows ? ib_nt + 512 : rows;
-          // column blocks
-          int64_t jb_nt = 0;
-          for (; jb_nt < cols; jb_nt += 128) {
-            int64_t j_end_nt = jb_nt + 128 < cols ? jb_nt + 128 : cols;
-            int64_t j_nt = jb_nt;
-            // tile columns of the block
-            for (; j_nt + 4 <= j_end_nt; j_nt += 4) {
-              int64_t i_nt = ib_nt;
-              // whole tiles down the column
-              for (; i_nt + 4 <= i_end_nt; i_nt += 4) {
-                int64_t in_step_nt = simdgen_opaque(stride);
-                int64_t out_step_nt = simdgen_opaque(rows);
-                int64_t tile_in_nt = i_nt * in_step_nt + j_nt;
-                int64_t tile_out_nt = i_nt + j_nt * out_step_nt;
-                __m256i in0 = _mm256_inserti128_si256(
-                    _mm256_castsi128_si256(_mm_loadu_si128((const __m128i*)(input + tile_in_nt))),
-                    _mm_loadu_si128((const __m128i*)(input + tile_in_nt + 2 * in_step_nt)), 1);
-                __m256i in1 = _mm256_inserti128_si256(
-                    _mm256_castsi128_si256(
-                        _mm_loadu_si128((const __m128i*)(input + in_step_nt + tile_in_nt))),
-                    _mm_loadu_si128(
-                        (const __m128i*)(input + in_step_nt + tile_in_nt + 2 * in_step_nt)),
-                    1);
-                __m256i in2 = _mm256_inserti128_si256(
-                    _mm256_castsi128_si256(
-                        _mm_loadu_si128((const __m128i*)(input + tile_in_nt + 2))),
-                    _mm_loadu_si128((const __m128i*)(input + tile_in_nt + 2 + 2 * in_step_nt)), 1);
-                __m256i in3 = _mm256_inserti128_si256(
-                    _mm256_castsi128_si256(
-                        _mm_loadu_si128((const __m128i*)(input + in_step_nt + tile_in_nt + 2))),
-                    _mm_loadu_si128(
-                        (const __m128i*)(input + in_step_nt + tile_in_nt + 2 + 2 * in_step_nt)),
-                    1);
-                // stage 1: interleave 64-bit lanes of input pairs (unpacklo/hi_epi64)
-                __m256i col0 = _mm256_unpacklo_epi64(in0, in1);
-                __m256i col1 = _mm256_unpackhi_epi64(in0, in1);
-                __m256i col2 = _mm256_unpacklo_epi64(in2, in3);
-                __m256i col3 = _mm256_unpackhi_epi64(in2, in3);
-                //   col0: 0 4 8 12
-                //   col1: 1 5 9 13
-                //   col2: 2 6 10 14
-                //   col3: 3 7 11 15
-                _mm256_stream_si256((__m256i*)(output + tile_out_nt), col0);
-                _mm256_stream_si256((__m256i*)(output + out_step_nt + tile_out_nt), col1);
-                _mm256_stream_si256((__m256i*)(output + 2 * out_step_nt + tile_out_nt), col2);
-                _mm256_stream_si256((__m256i*)(output + 3 * out_step_nt + tile_out_nt), col3);
-              }
-              // the last rows of the matrix: a partial tile
-              if (i_nt < i_end_nt) {
-                int64_t edge_in_r_nt = i_nt * stride + j_nt;
-                int64_t edge_out_r_nt = i_nt + j_nt * rows;
-                const __m256i in_cols_r = _mm256_cmpgt_epi64(
-                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j_nt, 4))),
-                    _mm256_setr_epi64x(0, 1, 2, 3));
-                __m256i row0_r = _mm256_setzero_si256();
-                if (i_nt < rows) {
-                  row0_r =
-                      _mm256_maskload_epi64((const long long*)(input + edge_in_r_nt), in_cols_r);
-                }
-                __m256i row1_r = _mm256_setzero_si256();
-                if (i_nt + 1 < rows) {
-                  row1_r = _mm256_maskload_epi64((const long long*)(input + edge_in_r_nt + stride),
-                                                 in_cols_r);
-                }
-                __m256i row2_r = _mm256_setzero_si256();
-                if (i_nt + 2 < rows) {
-                  row2_r = _mm256_maskload_epi64(
-                      (const long long*)(input + edge_in_r_nt + 2 * stride), in_cols_r);
-                }
-                __m256i row3_r = _mm256_setzero_si256();
-                if (i_nt + 3 < rows) {
-                  row3_r = _mm256_maskload_epi64(
-                      (const long long*)(input + edge_in_r_nt + 3 * stride), in_cols_r);
-                }
-                // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
-                __m256i t1_0_r = _mm256_unpacklo_epi64(row0_r, row1_r);
-                __m256i t1_1_r = _mm256_unpackhi_epi64(row0_r, row1_r);
-                __m256i t1_2_r = _mm256_unpacklo_epi64(row2_r, row3_r);
-                __m256i t1_3_r = _mm256_unpackhi_epi64(row2_r, row3_r);
-                // stage 2: join 128-bit halves (permute2x128 0x20 / 0x31)
-                __m256i col0_r = _mm256_permute2x128_si256(t1_0_r, t1_2_r, 0x20);
-                __m256i col2_r = _mm256_permute2x128_si256(t1_0_r, t1_2_r, 0x31);
-                __m256i col1_r = _mm256_permute2x128_si256(t1_1_r, t1_3_r, 0x20);
-                __m256i col3_r = _mm256_permute2x128_si256(t1_1_r, t1_3_r, 0x31);
-                const __m256i in_rows_r = _mm256_cmpgt_epi64(
-                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i_nt, 4))),
-                    _mm256_setr_epi64x(0, 1, 2, 3));
-                if (j_nt < cols) {
-                  _mm256_maskstore_epi64((long long*)(output + edge_out_r_nt), in_rows_r, col0_r);
-                }
-                if (j_nt + 1 < cols) {
-                  _mm256_maskstore_epi64((long long*)(output + edge_out_r_nt + rows), in_rows_r,
-                                         col1_r);
-                }
-                if (j_nt + 2 < cols) {
-                  _mm256_maskstore_epi64((long long*)(output + edge_out_r_nt + 2 * rows), in_rows_r,
-                                         col2_r);
-                }
-                if (j_nt + 3 < cols) {
-                  _mm256_maskstore_epi64((long long*)(output + edge_out_r_nt + 3 * rows), in_rows_r,
-                                         col3_r);
-                }
-              }
+      // row blocks of 64 x 64 elements (cache blocking)
+      int64_t ib = 0;
+      for (; ib < rows; ib += 64) {
+        int64_t i_end = ib + 64 < rows ? ib + 64 : rows;
+        // column blocks
+        int64_t jb = 0;
+        for (; jb < cols; jb += 64) {
+          int64_t j_end = jb + 64 < cols ? jb + 64 : cols;
+          int64_t j = jb;
+          // tile columns of the block
+          for (; j + 4 <= j_end; j += 4) {
+            int64_t i = ib;
+            // whole tiles down the column
+            for (; i + 4 <= i_end; i += 4) {
+              int64_t in_step = simdgen_opaque(stride);
+              int64_t out_step = simdgen_opaque(rows);
+              int64_t tile_in = i * in_step + j;
+              int64_t tile_out = i + j * out_step;
+              __m256i in0 = _mm256_inserti128_si256(
+                  _mm256_castsi128_si256(_mm_loadu_si128((const __m128i*)(input + tile_in))),
+                  _mm_loadu_si128((const __m128i*)(input + tile_in + 2 * in_step)), 1);
+              __m256i in1 = _mm256_inserti128_si256(
+                  _mm256_castsi128_si256(
+                      _mm_loadu_si128((const __m128i*)(input + in_step + tile_in))),
+                  _mm_loadu_si128((const __m128i*)(input + in_step + tile_in + 2 * in_step)), 1);
+              __m256i in2 = _mm256_inserti128_si256(
+                  _mm256_castsi128_si256(_mm_loadu_si128((const __m128i*)(input + tile_in + 2))),
+                  _mm_loadu_si128((const __m128i*)(input + tile_in + 2 + 2 * in_step)), 1);
+              __m256i in3 = _mm256_inserti128_si256(
+                  _mm256_castsi128_si256(
+                      _mm_loadu_si128((const __m128i*)(input + in_step + tile_in + 2))),
+                  _mm_loadu_si128((const __m128i*)(input + in_step + tile_in + 2 + 2 * in_step)),
+                  1);
+              // stage 1: interleave 64-bit lanes of input pairs (unpacklo/hi_epi64)
+              __m256i col0 = _mm256_unpacklo_epi64(in0, in1);
+              __m256i col1 = _mm256_unpackhi_epi64(in0, in1);
+              __m256i col2 = _mm256_unpacklo_epi64(in2, in3);
+              __m256i col3 = _mm256_unpackhi_epi64(in2, in3);
+              //   col0: 0 4 8 12
+              //   col1: 1 5 9 13
+              //   col2: 2 6 10 14
+              //   col3: 3 7 11 15
+              _mm256_storeu_si256((__m256i*)(output + tile_out), col0);
+              _mm256_storeu_si256((__m256i*)(output + out_step + tile_out), col1);
+              _mm256_storeu_si256((__m256i*)(output + 2 * out_step + tile_out), col2);
+              _mm256_storeu_si256((__m256i*)(output + 3 * out_step + tile_out), col3);
             }
-            // the last columns of the matrix: partial tiles
-            if (j_nt < j_end_nt) {
-              // partial tiles down the column
-              int64_t i_nt = ib_nt;
-              for (; i_nt < i_end_nt; i_nt += 4) {
-                int64_t edge_in_c_nt = i_nt * stride + j_nt;
-                int64_t edge_out_c_nt = i_nt + j_nt * rows;
-                const __m256i in_cols_c = _mm256_cmpgt_epi64(
-                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j_nt, 4))),
-                    _mm256_setr_epi64x(0, 1, 2, 3));
-                __m256i row0_c = _mm256_setzero_si256();
-                if (i_nt < rows) {
-                  row0_c =
-                      _mm256_maskload_epi64((const long long*)(input + edge_in_c_nt), in_cols_c);
-                }
-                __m256i row1_c = _mm256_setzero_si256();
-                if (i_nt + 1 < rows) {
-                  row1_c = _mm256_maskload_epi64((const long long*)(input + edge_in_c_nt + stride),
-                                                 in_cols_c);
-                }
-                __m256i row2_c = _mm256_setzero_si256();
-                if (i_nt + 2 < rows) {
-                  row2_c = _mm256_maskload_epi64(
-                      (const long long*)(input + edge_in_c_nt + 2 * stride), in_cols_c);
-                }
-                __m256i row3_c = _mm256_setzero_si256();
-                if (i_nt + 3 < rows) {
-                  row3_c = _mm256_maskload_epi64(
-                      (const long long*)(input + edge_in_c_nt + 3 * stride), in_cols_c);
-                }
-                // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
-                __m256i t1_0_c = _mm256_unpacklo_epi64(row0_c, row1_c);
-                __m256i t1_1_c = _mm256_unpackhi_epi64(row0_c, row1_c);
-                __m256i t1_2_c = _mm256_unpacklo_epi64(row2_c, row3_c);
-                __m256i t1_3_c = _mm256_unpackhi_epi64(row2_c, row3_c);
-                // stage 2: join 128-bit halves (permute2x128 0x20 / 0x31)
-                __m256i col0_c = _mm256_permute2x128_si256(t1_0_c, t1_2_c, 0x20);
-                __m256i col2_c = _mm256_permute2x128_si256(t1_0_c, t1_2_c, 0x31);
-                __m256i col1_c = _mm256_permute2x128_si256(t1_1_c, t1_3_c, 0x20);
-                __m256i col3_c = _mm256_permute2x128_si256(t1_1_c, t1_3_c, 0x31);
-                const __m256i in_rows_c = _mm256_cmpgt_epi64(
-                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i_nt, 4))),
-                    _mm256_setr_epi64x(0, 1, 2, 3));
-                if (j_nt < cols) {
-                  _mm256_maskstore_epi64((long long*)(output + edge_out_c_nt), in_rows_c, col0_c);
-                }
-                if (j_nt + 1 < cols) {
-                  _mm256_maskstore_epi64((long long*)(output + edge_out_c_nt + rows), in_rows_c,
-                                         col1_c);
-                }
-                if (j_nt + 2 < cols) {
-                  _mm256_maskstore_epi64((long long*)(output + edge_out_c_nt + 2 * rows), in_rows_c,
-                                         col2_c);
-                }
-                if (j_nt + 3 < cols) {
-                  _mm256_maskstore_epi64((long long*)(output + edge_out_c_nt + 3 * rows), in_rows_c,
-                                         col3_c);
-                }
+            // the last rows of the matrix: a partial tile
+            if (i < i_end) {
+              int64_t edge_in_r = i * stride + j;
+              int64_t edge_out_r = i + j * rows;
+              const __m256i in_cols_r = _mm256_cmpgt_epi64(
+                  _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
+                  _mm256_setr_epi64x(0, 1, 2, 3));
+              __m256i row0_r = _mm256_setzero_si256();
+              if (i < rows) {
+                row0_r = _mm256_maskload_epi64((const long long*)(input + edge_in_r), in_cols_r);
+              }
+              __m256i row1_r = _mm256_setzero_si256();
+              if (i + 1 < rows) {
+                row1_r = _mm256_maskload_epi64((const long long*)(input + edge_in_r + stride),
+                                               in_cols_r);
+              }
+              __m256i row2_r = _mm256_setzero_si256();
+              if (i + 2 < rows) {
+                row2_r = _mm256_maskload_epi64((const long long*)(input + edge_in_r + 2 * stride),
+                                               in_cols_r);
+              }
+              __m256i row3_r = _mm256_setzero_si256();
+              if (i + 3 < rows) {
+                row3_r = _mm256_maskload_epi64((const long long*)(input + edge_in_r + 3 * stride),
+                                               in_cols_r);
+              }
+              // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
+              __m256i t1_0_r = _mm256_unpacklo_epi64(row0_r, row1_r);
+              __m256i t1_1_r = _mm256_unpackhi_epi64(row0_r, row1_r);
+              __m256i t1_2_r = _mm256_unpacklo_epi64(row2_r, row3_r);
+              __m256i t1_3_r = _mm256_unpackhi_epi64(row2_r, row3_r);
+              // stage 2: join 128-bit halves (permute2x128 0x20 / 0x31)
+              __m256i col0_r = _mm256_permute2x128_si256(t1_0_r, t1_2_r, 0x20);
+              __m256i col2_r = _mm256_permute2x128_si256(t1_0_r, t1_2_r, 0x31);
+              __m256i col1_r = _mm256_permute2x128_si256(t1_1_r, t1_3_r, 0x20);
+              __m256i col3_r = _mm256_permute2x128_si256(t1_1_r, t1_3_r, 0x31);
+              const __m256i in_rows_r = _mm256_cmpgt_epi64(
+                  _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
+                  _mm256_setr_epi64x(0, 1, 2, 3));
+              if (j < cols) {
+                _mm256_maskstore_epi64((long long*)(output + edge_out_r), in_rows_r, col0_r);
+              }
+              if (j + 1 < cols) {
+                _mm256_maskstore_epi64((long long*)(output + edge_out_r + rows), in_rows_r, col1_r);
+              }
+              if (j + 2 < cols) {
+                _mm256_maskstore_epi64((long long*)(output + edge_out_r + 2 * rows), in_rows_r,
+                                       col2_r);
+              }
+              if (j + 3 < cols) {
+                _mm256_maskstore_epi64((long long*)(output + edge_out_r + 3 * rows), in_rows_r,
+                                       col3_r);
               }
             }
           }
-        }
-        // the streaming stores reach memory before the kernel returns
-        _mm_sfence();
-      }
-      // otherwise through the caches
-      if (cols * out_aligned * out_rows_aligned * rows < 524288 * stream_later + 262144) {
-        // row blocks of 64 x 64 elements (cache blocking)
-        int64_t ib = 0;
-        for (; ib < rows; ib += 64) {
-          int64_t i_end = ib + 64 < rows ? ib + 64 : rows;
-          // column blocks
-          int64_t jb = 0;
-          for (; jb < cols; jb += 64) {
-            int64_t j_end = jb + 64 < cols ? jb + 64 : cols;
-            int64_t j = jb;
-            // tile columns of the block
-            for (; j + 4 <= j_end; j += 4) {
-              int64_t i = ib;
-              // whole tiles down the column
-              for (; i + 4 <= i_end; i += 4) {
-                int64_t in_step = simdgen_opaque(stride);
-                int64_t out_step = simdgen_opaque(rows);
-                int64_t tile_in = i * in_step + j;
-                int64_t tile_out = i + j * out_step;
-                __m256i in0 = _mm256_inserti128_si256(
-                    _mm256_castsi128_si256(_mm_loadu_si128((const __m128i*)(input + tile_in))),
-                    _mm_loadu_si128((const __m128i*)(input + tile_in + 2 * in_step)), 1);
-                __m256i in1 = _mm256_inserti128_si256(
-                    _mm256_castsi128_si256(
-                        _mm_loadu_si128((const __m128i*)(input + in_step + tile_in))),
-                    _mm_loadu_si128((const __m128i*)(input + in_step + tile_in + 2 * in_step)), 1);
-                __m256i in2 = _mm256_inserti128_si256(
-                    _mm256_castsi128_si256(_mm_loadu_si128((const __m128i*)(input + tile_in + 2))),
-                    _mm_loadu_si128((const __m128i*)(input + tile_in + 2 + 2 * in_step)), 1);
-                __m256i in3 = _mm256_inserti128_si256(
-                    _mm256_castsi128_si256(
-                        _mm_loadu_si128((const __m128i*)(input + in_step + tile_in + 2))),
-                    _mm_loadu_si128((const __m128i*)(input + in_step + tile_in + 2 + 2 * in_step)),
-                    1);
-                // stage 1: interleave 64-bit lanes of input pairs (unpacklo/hi_epi64)
-                __m256i col0 = _mm256_unpacklo_epi64(in0, in1);
-                __m256i col1 = _mm256_unpackhi_epi64(in0, in1);
-                __m256i col2 = _mm256_unpacklo_epi64(in2, in3);
-                __m256i col3 = _mm256_unpackhi_epi64(in2, in3);
-                //   col0: 0 4 8 12
-                //   col1: 1 5 9 13
-                //   col2: 2 6 10 14
-                //   col3: 3 7 11 15
-                _mm256_storeu_si256((__m256i*)(output + tile_out), col0);
-                _mm256_storeu_si256((__m256i*)(output + out_step + tile_out), col1);
-                _mm256_storeu_si256((__m256i*)(output + 2 * out_step + tile_out), col2);
-                _mm256_storeu_si256((__m256i*)(output + 3 * out_step + tile_out), col3);
+          // the last columns of the matrix: partial tiles
+          if (j < j_end) {
+            // partial tiles down the column
+            int64_t i = ib;
+            for (; i < i_end; i += 4) {
+              int64_t edge_in_c = i * stride + j;
+              int64_t edge_out_c = i + j * rows;
+              const __m256i in_cols_c = _mm256_cmpgt_epi64(
+                  _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
+                  _mm256_setr_epi64x(0, 1, 2, 3));
+              __m256i row0_c = _mm256_setzero_si256();
+              if (i < rows) {
+                row0_c = _mm256_maskload_epi64((const long long*)(input + edge_in_c), in_cols_c);
               }
-              // the last rows of the matrix: a partial tile
-              if (i < i_end) {
-                int64_t edge_in_r = i * stride + j;
-                int64_t edge_out_r = i + j * rows;
-                const __m256i in_cols_r = _mm256_cmpgt_epi64(
-                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                    _mm256_setr_epi64x(0, 1, 2, 3));
-                __m256i row0_r = _mm256_setzero_si256();
-                if (i < rows) {
-                  row0_r = _mm256_maskload_epi64((const long long*)(input + edge_in_r), in_cols_r);
-                }
-                __m256i row1_r = _mm256_setzero_si256();
-                if (i + 1 < rows) {
-                  row1_r = _mm256_maskload_epi64((const long long*)(input + edge_in_r + stride),
-                                                 in_cols_r);
-                }
-                __m256i row2_r = _mm256_setzero_si256();
-                if (i + 2 < rows) {
-                  row2_r = _mm256_maskload_epi64((const long long*)(input + edge_in_r + 2 * stride),
-                                                 in_cols_r);
-                }
-                __m256i row3_r = _mm256_setzero_si256();
-                if (i + 3 < rows) {
-                  row3_r = _mm256_maskload_epi64((const long long*)(input + edge_in_r + 3 * stride),
-                                                 in_cols_r);
-                }
-                // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
-                __m256i t1_0_r = _mm256_unpacklo_epi64(row0_r, row1_r);
-                __m256i t1_1_r = _mm256_unpackhi_epi64(row0_r, row1_r);
-                __m256i t1_2_r = _mm256_unpacklo_epi64(row2_r, row3_r);
-                __m256i t1_3_r = _mm256_unpackhi_epi64(row2_r, row3_r);
-                // stage 2: join 128-bit halves (permute2x128 0x20 / 0x31)
-                __m256i col0_r = _mm256_permute2x128_si256(t1_0_r, t1_2_r, 0x20);
-                __m256i col2_r = _mm256_permute2x128_si256(t1_0_r, t1_2_r, 0x31);
-                __m256i col1_r = _mm256_permute2x128_si256(t1_1_r, t1_3_r, 0x20);
-                __m256i col3_r = _mm256_permute2x128_si256(t1_1_r, t1_3_r, 0x31);
-                const __m256i in_rows_r = _mm256_cmpgt_epi64(
-                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
-                    _mm256_setr_epi64x(0, 1, 2, 3));
-                if (j < cols) {
-                  _mm256_maskstore_epi64((long long*)(output + edge_out_r), in_rows_r, col0_r);
-                }
-                if (j + 1 < cols) {
-                  _mm256_maskstore_epi64((long long*)(output + edge_out_r + rows), in_rows_r,
-                                         col1_r);
-                }
-                if (j + 2 < cols) {
-                  _mm256_maskstore_epi64((long long*)(output + edge_out_r + 2 * rows), in_rows_r,
-                                         col2_r);
-                }
-                if (j + 3 < cols) {
-                  _mm256_maskstore_epi64((long long*)(output + edge_out_r + 3 * rows), in_rows_r,
-                                         col3_r);
-                }
+              __m256i row1_c = _mm256_setzero_si256();
+              if (i + 1 < rows) {
+                row1_c = _mm256_maskload_epi64((const long long*)(input + edge_in_c + stride),
+                                               in_cols_c);
               }
-            }
-            // the last columns of the matrix: partial tiles
-            if (j < j_end) {
-              // partial tiles down the column
-              int64_t i = ib;
-              for (; i < i_end; i += 4) {
-                int64_t edge_in_c = i * stride + j;
-                int64_t edge_out_c = i + j * rows;
-                const __m256i in_cols_c = _mm256_cmpgt_epi64(
-                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(cols - j, 4))),
-                    _mm256_setr_epi64x(0, 1, 2, 3));
-                __m256i row0_c = _mm256_setzero_si256();
-                if (i < rows) {
-                  row0_c = _mm256_maskload_epi64((const long long*)(input + edge_in_c), in_cols_c);
-                }
-                __m256i row1_c = _mm256_setzero_si256();
-                if (i + 1 < rows) {
-                  row1_c = _mm256_maskload_epi64((const long long*)(input + edge_in_c + stride),
-                                                 in_cols_c);
-                }
-                __m256i row2_c = _mm256_setzero_si256();
-                if (i + 2 < rows) {
-                  row2_c = _mm256_maskload_epi64((const long long*)(input + edge_in_c + 2 * stride),
-                                                 in_cols_c);
-                }
-                __m256i row3_c = _mm256_setzero_si256();
-                if (i + 3 < rows) {
-                  row3_c = _mm256_maskload_epi64((const long long*)(input + edge_in_c + 3 * stride),
-                                                 in_cols_c);
-                }
-                // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
-                __m256i t1_0_c = _mm256_unpacklo_epi64(row0_c, row1_c);
-                __m256i t1_1_c = _mm256_unpackhi_epi64(row0_c, row1_c);
-                __m256i t1_2_c = _mm256_unpacklo_epi64(row2_c, row3_c);
-                __m256i t1_3_c = _mm256_unpackhi_epi64(row2_c, row3_c);
-                // stage 2: join 128-bit halves (permute2x128 0x20 / 0x31)
-                __m256i col0_c = _mm256_permute2x128_si256(t1_0_c, t1_2_c, 0x20);
-                __m256i col2_c = _mm256_permute2x128_si256(t1_0_c, t1_2_c, 0x31);
-                __m256i col1_c = _mm256_permute2x128_si256(t1_1_c, t1_3_c, 0x20);
-                __m256i col3_c = _mm256_permute2x128_si256(t1_1_c, t1_3_c, 0x31);
-                const __m256i in_rows_c = _mm256_cmpgt_epi64(
-                    _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
-                    _mm256_setr_epi64x(0, 1, 2, 3));
-                if (j < cols) {
-                  _mm256_maskstore_epi64((long long*)(output + edge_out_c), in_rows_c, col0_c);
-                }
-                if (j + 1 < cols) {
-                  _mm256_maskstore_epi64((long long*)(output + edge_out_c + rows), in_rows_c,
-                                         col1_c);
-                }
-                if (j + 2 < cols) {
-                  _mm256_maskstore_epi64((long long*)(output + edge_out_c + 2 * rows), in_rows_c,
-                                         col2_c);
-                }
-                if (j + 3 < cols) {
-                  _mm256_maskstore_epi64((long long*)(output + edge_out_c + 3 * rows), in_rows_c,
-                                         col3_c);
-                }
+              __m256i row2_c = _mm256_setzero_si256();
+              if (i + 2 < rows) {
+                row2_c = _mm256_maskload_epi64((const long long*)(input + edge_in_c + 2 * stride),
+                                               in_cols_c);
+              }
+              __m256i row3_c = _mm256_setzero_si256();
+              if (i + 3 < rows) {
+                row3_c = _mm256_maskload_epi64((const long long*)(input + edge_in_c + 3 * stride),
+                                               in_cols_c);
+              }
+              // stage 1: interleave 64-bit lanes of row pairs (unpacklo/hi_epi64)
+              __m256i t1_0_c = _mm256_unpacklo_epi64(row0_c, row1_c);
+              __m256i t1_1_c = _mm256_unpackhi_epi64(row0_c, row1_c);
+              __m256i t1_2_c = _mm256_unpacklo_epi64(row2_c, row3_c);
+              __m256i t1_3_c = _mm256_unpackhi_epi64(row2_c, row3_c);
+              // stage 2: join 128-bit halves (permute2x128 0x20 / 0x31)
+              __m256i col0_c = _mm256_permute2x128_si256(t1_0_c, t1_2_c, 0x20);
+              __m256i col2_c = _mm256_permute2x128_si256(t1_0_c, t1_2_c, 0x31);
+              __m256i col1_c = _mm256_permute2x128_si256(t1_1_c, t1_3_c, 0x20);
+              __m256i col3_c = _mm256_permute2x128_si256(t1_1_c, t1_3_c, 0x31);
+              const __m256i in_rows_c = _mm256_cmpgt_epi64(
+                  _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
+                  _mm256_setr_epi64x(0, 1, 2, 3));
+              if (j < cols) {
+                _mm256_maskstore_epi64((long long*)(output + edge_out_c), in_rows_c, col0_c);
+              }
+              if (j + 1 < cols) {
+                _mm256_maskstore_epi64((long long*)(output + edge_out_c + rows), in_rows_c, col1_c);
+              }
+              if (j + 2 < cols) {
+                _mm256_maskstore_epi64((long long*)(output + edge_out_c + 2 * rows), in_rows_c,
+                                       col2_c);
+              }
+              if (j + 3 < cols) {
+                _mm256_maskstore_epi64((long long*)(output + edge_out_c + 3 * rows), in_rows_c,
+                                       col3_c);
               }
             }
           }

@@ -376,11 +376,20 @@ TEST_CASE("transpose plans: streaming stores on x86 where every tile row of the 
   CHECK_FALSE(streams(R"(["r", "c"])", R"(, "output": {"row_stride": 1001})"));  // 4004-byte rows: never 64-byte aligned
   CHECK(streams(R"([64, 64])", R"(, "output": {"stores": "streaming"})"));
   CHECK_FALSE(streams(R"(["n", "n"])", R"(, "output": {"in_place": true})"));
-  // auto streams only tiles that fill at most 8 output lines at once or whole lines per row:
-  // 16-bit 16 x 16 tiles of 32-byte rows on AVX-512 stay cached, AVX2's 8 x 8 of 16-byte rows stream.
+  // auto streams only tiles whose rows are whole 64-byte lines: 16-bit 16 x 16 tiles of 32-byte
+  // rows on AVX-512 stay cached, and so does every AVX2 tile (at most 32-byte rows), while the
+  // same specs with "streaming" stream on both.
+  const Target avx2 = makeTarget(TargetRequest{"avx2", {}});
+  for (const char* dtype : {"u8", "i16", "f32", "u64"}) {
+    CAPTURE(dtype);
+    const KernelSpec spec = parseSpecText(transposeSpec(dtype, R"(["r", "c"])"), "t.json");
+    CHECK(buildPlan(spec, avx2).print().find("store_streaming") == std::string::npos);
+    const KernelSpec forced = parseSpecText(transposeSpec(dtype, R"(["r", "c"])", R"(, "output": {"stores": "streaming"})"), "t.json");
+    CHECK(buildPlan(forced, avx2).print().find("store_streaming") != std::string::npos);
+  }
   const KernelSpec i16 = parseSpecText(transposeSpec("i16", R"(["r", "c"])"), "t.json");
   CHECK(buildPlan(i16, avx512).print().find("store_streaming") == std::string::npos);
-  CHECK(buildPlan(i16, makeTarget(TargetRequest{"avx2", {}})).print().find("store_streaming") != std::string::npos);
+  CHECK(streams(R"(["r", "c"])", ""));  // f32 16 x 16 on AVX-512: whole lines
   const KernelSpec strided = parseSpecText(R"({"simdgen": 1, "name": "t", "kind": "transpose",
       "input": {"dtype": "f32", "shape": ["rows", "cols"], "row_stride": "lda"}, "output": {"row_stride": "ldo"}})",
                                            "t.json");

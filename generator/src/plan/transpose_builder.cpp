@@ -423,7 +423,7 @@ class TransposeBuilder {
     body.push_back(ir::letRoundDown("cols_whole", sym(b_.cols), size));
     ir::Block cached = lineTileNest(tile, false);
     std::string streamNote;
-    if (std::optional<StreamTest> test = streamTest(64, size)) {
+    if (std::optional<StreamTest> test = streamTest(64)) {
       streamNote = "; outputs of " + test->bytes + " whose rows are 64-byte aligned: the whole tiles' lines through streaming (non-temporal) stores, then a store fence";
       ir::Block streamed = lineTileNest(tile, true);
       renameSymbols(streamed, "_nt");
@@ -613,18 +613,20 @@ class TransposeBuilder {
     Index threshold;
     std::string bytes;  // "2 MiB or more", "any size"
   };
-  std::optional<StreamTest> streamTest(int vbytes, int n) {
+  std::optional<StreamTest> streamTest(int vbytes) {
     if (spec_.outputStores == OutputStores::cached) return std::nullopt;
     if (target_.module != LoweringModule::x86) {
       if (spec_.outputStores == OutputStores::streaming) note("stores \"streaming\": x86 only; here every store goes through the caches");
       return std::nullopt;
     }
     const bool always = spec_.outputStores == OutputStores::streaming;
-    // A tile fills n output lines at once, 64 / vbytes tiles in a row completing each; the write-
-    // combining buffers hold about 8 partial lines: with more, they flush half lines (u16 on
-    // AVX-512, 16 rows of 32 bytes: 1024 x 1024 136 -> 234 us streamed; f32 on AVX2, 8 rows of 32
-    // bytes: 460 -> 272 us).
-    if (!always && n > 8 && vbytes < 64) return std::nullopt;
+    // Under "auto" only tiles whose rows are whole 64-byte lines stream. A tile of shorter rows
+    // fills its n output lines at once, 64 / vbytes tiles in a row completing each, and the write-
+    // combining buffers flush partial lines: u16 on AVX-512 (16 rows of 32 bytes) 1024 x 1024
+    // 136 -> 234 us streamed (Zen 5); on the CPUs that run the AVX2 variant, f32 8 x 8 (8 rows of
+    // 32 bytes) 0.47 -> 0.26 of memcpy and u16 8 x 8 (16-byte rows) 0.38 -> 0.09 (Zen 3), and 0.48
+    // -> 0.16-0.23 on an Intel host. (Zen 5 gained, 460 -> 272 us, but it runs AVX-512.)
+    if (!always && vbytes < 64) return std::nullopt;
     // Strides known to misalign a tile row, or a static output below the threshold: no copy.
     const Index rowStride = sym(outStride_);
     for (const Index* stride : {&rowStride, spec_.batch ? static_cast<const Index*>(&outBatch_) : nullptr}) {
@@ -674,7 +676,7 @@ class TransposeBuilder {
   }
   void streamLargeOutputs(const TransposeNetwork& net, const TransposeNetwork& plain) {
     const int vbytes = net.type.bits() / 8, n = int(net.rows.size());
-    std::optional<StreamTest> test = streamTest(vbytes, n);
+    std::optional<StreamTest> test = streamTest(vbytes);
     if (!test) return;
     const std::string bytes = test->bytes;
     ir::Block cached = std::move(b_.plan.body);
