@@ -295,9 +295,10 @@ class TransposeBuilder {
   // the benchmark binary: 2048 x 2048 1.07-1.17 of memcpy against 0.54-0.71 for 64 rows; Zen 5's
   // multi-copy A/B pointed the same way), while the Intel host lost a fifth with them: whole-line
   // tiles take their block shape from the CPU's vendor at run time.
-  // Other tiles keep 512-row blocks. (AVX2's tiles store half lines; on this Intel host streaming
-  // them lost to the caches at all block shapes, 1024 x 1024 0.16-0.23 of memcpy against 0.48
-  // cached, while on Zen 5 it won, 460 -> 272 us: left as measured there.)
+  // Other tiles, which stream only when the spec asks for "streaming", keep 512-row blocks. (AVX2's
+  // tiles store half lines: on the Intel host streaming them lost to the caches at all block
+  // shapes, 1024 x 1024 0.16-0.23 of memcpy against 0.48 cached, and on Zen 3 at every size from
+  // 1024 x 1024; see streamTest.)
   static constexpr int kStreamBlockRows = 512, kStreamBlockRowBytes = 1024;
   static constexpr int kStreamBlockRowsWholeLines = 64, kStreamBlockRowBytesWholeLines = 8192;  // not AMD
   static bool wholeLines(const TransposeNetwork& net) { return net.type.bits() / 8 == 64; }
