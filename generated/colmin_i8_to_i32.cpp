@@ -107,6 +107,22 @@ __attribute__((target("avx2"))) static inline __m256i simdgen_load_prefix32(cons
 }
 #endif
 #endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_WORDS_AVX2
+#define SIMDGEN_HELPER_STORE_WORDS_AVX2
+// Stores the first `bytes` bytes of v at p, a multiple of 4 in 0..32: 16, 8 and 4-byte stores by
+// the bits of `bytes`, from the vector registers; nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_words32(void* p, __m256i v,
+                                                                         int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes >= 32) return _mm256_storeu_si256((__m256i*)b, v);
+  __m128i x = _mm256_castsi256_si128(v);
+  if (bytes & 16) _mm_storeu_si128((__m128i*)b, x), x = _mm256_extracti128_si256(v, 1), b += 16;
+  if (bytes & 8) _mm_storel_epi64((__m128i*)b, x), x = _mm_unpackhi_epi64(x, x), b += 8;
+  if (bytes & 4) _mm_storeu_si32(b, x);
+}
+#endif
+#endif
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_CLAMP_LANES
 #define SIMDGEN_HELPER_CLAMP_LANES
@@ -420,6 +436,7 @@ void colmin_i8_to_i32_neon(const int8_t* input, int64_t rows, int64_t cols, int6
 // ---- avx2 (256-bit vectors)
 // column reduction: lanes = columns, rows walked in order (sequential per column)
 // tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
+// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses 8/16-bit partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: no AVX2 byte masked load)
 // uses vpmovsx/vpmovzx widening
 
@@ -488,29 +505,13 @@ __attribute__((target("avx2"))) void colmin_i8_to_i32_avx2(const int8_t* input, 
       acc0 = _mm256_min_epi8(x0, acc0);
     }
     __m256i acc0_out0 = _mm256_cvtepi8_epi32(_mm256_extracti128_si256(acc0, 0));
-    _mm256_maskstore_epi32(
-        (int*)(output + j),
-        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-        acc0_out0);
+    simdgen_store_words32(output + j, acc0_out0, (simdgen_clamp_lanes(cols - j, 8)) * 4);
     __m256i acc0_out1 = _mm256_cvtepi8_epi32(_mm_srli_si128(_mm256_extracti128_si256(acc0, 0), 8));
-    _mm256_maskstore_epi32(
-        (int*)(output + j + 8),
-        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j - 8, 8))),
-                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-        acc0_out1);
+    simdgen_store_words32(output + j + 8, acc0_out1, (simdgen_clamp_lanes(cols - j - 8, 8)) * 4);
     __m256i acc0_out2 = _mm256_cvtepi8_epi32(_mm256_extracti128_si256(acc0, 1));
-    _mm256_maskstore_epi32(
-        (int*)(output + j + 16),
-        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j - 16, 8))),
-                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-        acc0_out2);
+    simdgen_store_words32(output + j + 16, acc0_out2, (simdgen_clamp_lanes(cols - j - 16, 8)) * 4);
     __m256i acc0_out3 = _mm256_cvtepi8_epi32(_mm_srli_si128(_mm256_extracti128_si256(acc0, 1), 8));
-    _mm256_maskstore_epi32(
-        (int*)(output + j + 24),
-        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j - 24, 8))),
-                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-        acc0_out3);
+    simdgen_store_words32(output + j + 24, acc0_out3, (simdgen_clamp_lanes(cols - j - 24, 8)) * 4);
   }
 }
 #endif

@@ -107,6 +107,22 @@ __attribute__((target("avx2"))) static inline __m256i simdgen_load_prefix32(cons
 }
 #endif
 #endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_WORDS_AVX2
+#define SIMDGEN_HELPER_STORE_WORDS_AVX2
+// Stores the first `bytes` bytes of v at p, a multiple of 4 in 0..32: 16, 8 and 4-byte stores by
+// the bits of `bytes`, from the vector registers; nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_words32(void* p, __m256i v,
+                                                                         int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes >= 32) return _mm256_storeu_si256((__m256i*)b, v);
+  __m128i x = _mm256_castsi256_si128(v);
+  if (bytes & 16) _mm_storeu_si128((__m128i*)b, x), x = _mm256_extracti128_si256(v, 1), b += 16;
+  if (bytes & 8) _mm_storel_epi64((__m128i*)b, x), x = _mm_unpackhi_epi64(x, x), b += 8;
+  if (bytes & 4) _mm_storeu_si32(b, x);
+}
+#endif
+#endif
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_CLAMP_LANES
 #define SIMDGEN_HELPER_CLAMP_LANES
@@ -386,6 +402,7 @@ void colsum_i16_neon(const int16_t* input, int64_t rows, int64_t cols, int64_t s
 // ---- avx2 (256-bit vectors)
 // column reduction: lanes = columns, rows walked in order (sequential per column)
 // tails: the row's last whole vector re-read, counted lanes blended to the identity (rows shorter than a vector: masked loads or a staged copy)
+// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses 8/16-bit partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: no AVX2 byte masked load)
 // uses vpmovsx/vpmovzx widening
 
@@ -447,16 +464,8 @@ __attribute__((target("avx2"))) void colsum_i16_avx2(const int16_t* input, int64
       __m256i x0_w1 = _mm256_cvtepi16_epi32(_mm256_extracti128_si256(x0, 1));
       acc0_1 = _mm256_add_epi32(x0_w1, acc0_1);
     }
-    _mm256_maskstore_epi32(
-        (int*)(output + j),
-        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-        acc0_0);
-    _mm256_maskstore_epi32(
-        (int*)(output + j + 8),
-        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j - 8, 8))),
-                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-        acc0_1);
+    simdgen_store_words32(output + j, acc0_0, (simdgen_clamp_lanes(cols - j, 8)) * 4);
+    simdgen_store_words32(output + j + 8, acc0_1, (simdgen_clamp_lanes(cols - j - 8, 8)) * 4);
   }
 }
 #endif

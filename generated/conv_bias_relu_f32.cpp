@@ -55,6 +55,22 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // Plan summary (`simdgen explain` prints the full plans):
 //   contraction: output[n][y][x][co] = max((bias[co] + sum over rz < 3, ry < 3, rx < in_channels of filter[rx][rz][ry][co] * input[n][y + rz][x + ry][rx]), 0)
 
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_WORDS_AVX2
+#define SIMDGEN_HELPER_STORE_WORDS_AVX2
+// Stores the first `bytes` bytes of v at p, a multiple of 4 in 0..32: 16, 8 and 4-byte stores by
+// the bits of `bytes`, from the vector registers; nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_words32(void* p, __m256i v,
+                                                                         int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes >= 32) return _mm256_storeu_si256((__m256i*)b, v);
+  __m128i x = _mm256_castsi256_si128(v);
+  if (bytes & 16) _mm_storeu_si128((__m128i*)b, x), x = _mm256_extracti128_si256(v, 1), b += 16;
+  if (bytes & 8) _mm_storel_epi64((__m128i*)b, x), x = _mm_unpackhi_epi64(x, x), b += 8;
+  if (bytes & 4) _mm_storeu_si32(b, x);
+}
+#endif
+#endif
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
 #define SIMDGEN_HELPER_LOAD_PREFIX_NEON
@@ -1631,6 +1647,7 @@ __attribute__((target("+sve"))) void conv_bias_relu_f32_sve(const float* in0, co
 //               for rx
 //                 sums[6][2] += filter[rx][rz][ry][co] * input[n][y + rz][x + ry][rx]: 2 vector loads, 6 broadcasts, 12 FMAs
 //           output[n][y][x][co] = relu(sums)
+// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses vfmadd fused multiply-add
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
@@ -2123,14 +2140,21 @@ __attribute__((target("avx2,fma"))) void conv_bias_relu_f32_avx2_fma(
           acc5_0 = _mm256_max_ps(acc5_0, zero_e0);
           acc6_0 = _mm256_max_ps(acc6_0, zero_e0);
           acc7_0 = _mm256_max_ps(acc7_0, zero_e0);
-          _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
-          _mm256_maskstore_ps((float*)(out + out_base + size3), tail_lanes, acc1_0);
-          _mm256_maskstore_ps((float*)(out + out_base + 2 * size3), tail_lanes, acc2_0);
-          _mm256_maskstore_ps((float*)(out + out_base + 3 * size3), tail_lanes, acc3_0);
-          _mm256_maskstore_ps((float*)(out + out_base + 4 * size3), tail_lanes, acc4_0);
-          _mm256_maskstore_ps((float*)(out + out_base + 5 * size3), tail_lanes, acc5_0);
-          _mm256_maskstore_ps((float*)(out + out_base + 6 * size3), tail_lanes, acc6_0);
-          _mm256_maskstore_ps((float*)(out + out_base + 7 * size3), tail_lanes, acc7_0);
+          simdgen_store_words32(out + out_base, _mm256_castps_si256(acc0_0), (size3 - j) * 4);
+          simdgen_store_words32(out + out_base + size3, _mm256_castps_si256(acc1_0),
+                                (size3 - j) * 4);
+          simdgen_store_words32(out + out_base + 2 * size3, _mm256_castps_si256(acc2_0),
+                                (size3 - j) * 4);
+          simdgen_store_words32(out + out_base + 3 * size3, _mm256_castps_si256(acc3_0),
+                                (size3 - j) * 4);
+          simdgen_store_words32(out + out_base + 4 * size3, _mm256_castps_si256(acc4_0),
+                                (size3 - j) * 4);
+          simdgen_store_words32(out + out_base + 5 * size3, _mm256_castps_si256(acc5_0),
+                                (size3 - j) * 4);
+          simdgen_store_words32(out + out_base + 6 * size3, _mm256_castps_si256(acc6_0),
+                                (size3 - j) * 4);
+          simdgen_store_words32(out + out_base + 7 * size3, _mm256_castps_si256(acc7_0),
+                                (size3 - j) * 4);
         }
         // the rest: 4 rows
         for (; i + 4 <= size2; i += 4) {
@@ -2171,10 +2195,13 @@ __attribute__((target("avx2,fma"))) void conv_bias_relu_f32_avx2_fma(
           acc1_0 = _mm256_max_ps(acc1_0, zero_e0);
           acc2_0 = _mm256_max_ps(acc2_0, zero_e0);
           acc3_0 = _mm256_max_ps(acc3_0, zero_e0);
-          _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
-          _mm256_maskstore_ps((float*)(out + out_base + size3), tail_lanes, acc1_0);
-          _mm256_maskstore_ps((float*)(out + out_base + 2 * size3), tail_lanes, acc2_0);
-          _mm256_maskstore_ps((float*)(out + out_base + 3 * size3), tail_lanes, acc3_0);
+          simdgen_store_words32(out + out_base, _mm256_castps_si256(acc0_0), (size3 - j) * 4);
+          simdgen_store_words32(out + out_base + size3, _mm256_castps_si256(acc1_0),
+                                (size3 - j) * 4);
+          simdgen_store_words32(out + out_base + 2 * size3, _mm256_castps_si256(acc2_0),
+                                (size3 - j) * 4);
+          simdgen_store_words32(out + out_base + 3 * size3, _mm256_castps_si256(acc3_0),
+                                (size3 - j) * 4);
         }
         // the rest: 2 rows
         for (; i + 2 <= size2; i += 2) {
@@ -2205,8 +2232,9 @@ __attribute__((target("avx2,fma"))) void conv_bias_relu_f32_avx2_fma(
           __m256 zero_e0 = _mm256_setzero_ps();
           acc0_0 = _mm256_max_ps(acc0_0, zero_e0);
           acc1_0 = _mm256_max_ps(acc1_0, zero_e0);
-          _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
-          _mm256_maskstore_ps((float*)(out + out_base + size3), tail_lanes, acc1_0);
+          simdgen_store_words32(out + out_base, _mm256_castps_si256(acc0_0), (size3 - j) * 4);
+          simdgen_store_words32(out + out_base + size3, _mm256_castps_si256(acc1_0),
+                                (size3 - j) * 4);
         }
         // the rest: 1 row
         for (; i < size2; ++i) {
@@ -2232,7 +2260,7 @@ __attribute__((target("avx2,fma"))) void conv_bias_relu_f32_avx2_fma(
           }
           __m256 zero_e0 = _mm256_setzero_ps();
           acc0_0 = _mm256_max_ps(acc0_0, zero_e0);
-          _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
+          simdgen_store_words32(out + out_base, _mm256_castps_si256(acc0_0), (size3 - j) * 4);
         }
       }
     }

@@ -126,6 +126,22 @@ __attribute__((target("avx2"))) static inline __m128i simdgen_load_prefix16(cons
 }
 #endif
 #endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_WORDS_AVX2
+#define SIMDGEN_HELPER_STORE_WORDS_AVX2
+// Stores the first `bytes` bytes of v at p, a multiple of 4 in 0..32: 16, 8 and 4-byte stores by
+// the bits of `bytes`, from the vector registers; nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_words32(void* p, __m256i v,
+                                                                         int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes >= 32) return _mm256_storeu_si256((__m256i*)b, v);
+  __m128i x = _mm256_castsi256_si128(v);
+  if (bytes & 16) _mm_storeu_si128((__m128i*)b, x), x = _mm256_extracti128_si256(v, 1), b += 16;
+  if (bytes & 8) _mm_storel_epi64((__m128i*)b, x), x = _mm_unpackhi_epi64(x, x), b += 8;
+  if (bytes & 4) _mm_storeu_si32(b, x);
+}
+#endif
+#endif
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
 #define SIMDGEN_HELPER_LOAD_PREFIX_NEON
@@ -10754,6 +10770,7 @@ __attribute__((target("+sve"))) void conv_u8i8_i32_sve(const int8_t* in0, const 
 //                 for ci, 4 steps at a time
 //                   sums[6][2] += weight[ky][kx][ci][co] * input[n][y + ky][x + kx][ci]: 2 vector loads, 6 broadcasts, 12 vpdpbusd (4 steps each)
 //             output[n][y][x][co] = clamp(sums)
+// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
 // uses vpdpbusd u8 x s8 quad dot products
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
@@ -12715,14 +12732,14 @@ __attribute__((target("avx2,avxvnni"))) void conv_u8i8_i32_avx2_avx_vnni(
               acc7_0 = _mm256_max_epi32(acc7_0, lo_e0);
               acc7_0 = _mm256_min_epi32(acc7_0, hi_e0);
             }
-            _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + size3), tail_lanes, acc1_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 2 * size3), tail_lanes, acc2_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 3 * size3), tail_lanes, acc3_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 4 * size3), tail_lanes, acc4_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 5 * size3), tail_lanes, acc5_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 6 * size3), tail_lanes, acc6_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 7 * size3), tail_lanes, acc7_0);
+            simdgen_store_words32(out + out_base, acc0_0, (size3 - j) * 4);
+            simdgen_store_words32(out + out_base + size3, acc1_0, (size3 - j) * 4);
+            simdgen_store_words32(out + out_base + 2 * size3, acc2_0, (size3 - j) * 4);
+            simdgen_store_words32(out + out_base + 3 * size3, acc3_0, (size3 - j) * 4);
+            simdgen_store_words32(out + out_base + 4 * size3, acc4_0, (size3 - j) * 4);
+            simdgen_store_words32(out + out_base + 5 * size3, acc5_0, (size3 - j) * 4);
+            simdgen_store_words32(out + out_base + 6 * size3, acc6_0, (size3 - j) * 4);
+            simdgen_store_words32(out + out_base + 7 * size3, acc7_0, (size3 - j) * 4);
           }
           // the rest: 4 rows
           for (; i + 4 <= size2; i += 4) {
@@ -12892,10 +12909,10 @@ __attribute__((target("avx2,avxvnni"))) void conv_u8i8_i32_avx2_avx_vnni(
               acc3_0 = _mm256_max_epi32(acc3_0, lo_e0);
               acc3_0 = _mm256_min_epi32(acc3_0, hi_e0);
             }
-            _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + size3), tail_lanes, acc1_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 2 * size3), tail_lanes, acc2_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 3 * size3), tail_lanes, acc3_0);
+            simdgen_store_words32(out + out_base, acc0_0, (size3 - j) * 4);
+            simdgen_store_words32(out + out_base + size3, acc1_0, (size3 - j) * 4);
+            simdgen_store_words32(out + out_base + 2 * size3, acc2_0, (size3 - j) * 4);
+            simdgen_store_words32(out + out_base + 3 * size3, acc3_0, (size3 - j) * 4);
           }
           // the rest: 2 rows
           for (; i + 2 <= size2; i += 2) {
@@ -12997,8 +13014,8 @@ __attribute__((target("avx2,avxvnni"))) void conv_u8i8_i32_avx2_avx_vnni(
               acc1_0 = _mm256_max_epi32(acc1_0, lo_e0);
               acc1_0 = _mm256_min_epi32(acc1_0, hi_e0);
             }
-            _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + size3), tail_lanes, acc1_0);
+            simdgen_store_words32(out + out_base, acc0_0, (size3 - j) * 4);
+            simdgen_store_words32(out + out_base + size3, acc1_0, (size3 - j) * 4);
           }
           // the rest: 1 row
           for (; i < size2; ++i) {
@@ -13066,7 +13083,7 @@ __attribute__((target("avx2,avxvnni"))) void conv_u8i8_i32_avx2_avx_vnni(
               acc0_0 = _mm256_max_epi32(acc0_0, lo_e0);
               acc0_0 = _mm256_min_epi32(acc0_0, hi_e0);
             }
-            _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+            simdgen_store_words32(out + out_base, acc0_0, (size3 - j) * 4);
           }
         }
       }
@@ -18910,6 +18927,7 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void conv_u8i8_i32_neon_dotpro
 //                 for ci, 2 steps at a time
 //                   sums[6][2] += weight[ky][kx][ci][co] * input[n][y + ky][x + kx][ci]: 2 vector loads, 6 broadcasts, 12 vpmaddwd (2 steps each)
 //             output[n][y][x][co] = clamp(sums)
+// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
 // uses vpmaddwd i16 pair dot products
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
@@ -20397,14 +20415,14 @@ __attribute__((target("avx2"))) void conv_u8i8_i32_avx2(const int8_t* in0, const
               acc7_0 = _mm256_max_epi32(acc7_0, lo_e0);
               acc7_0 = _mm256_min_epi32(acc7_0, hi_e0);
             }
-            _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + size3), tail_lanes, acc1_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 2 * size3), tail_lanes, acc2_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 3 * size3), tail_lanes, acc3_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 4 * size3), tail_lanes, acc4_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 5 * size3), tail_lanes, acc5_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 6 * size3), tail_lanes, acc6_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 7 * size3), tail_lanes, acc7_0);
+            simdgen_store_words32(out + out_base, acc0_0, (size3 - j) * 4);
+            simdgen_store_words32(out + out_base + size3, acc1_0, (size3 - j) * 4);
+            simdgen_store_words32(out + out_base + 2 * size3, acc2_0, (size3 - j) * 4);
+            simdgen_store_words32(out + out_base + 3 * size3, acc3_0, (size3 - j) * 4);
+            simdgen_store_words32(out + out_base + 4 * size3, acc4_0, (size3 - j) * 4);
+            simdgen_store_words32(out + out_base + 5 * size3, acc5_0, (size3 - j) * 4);
+            simdgen_store_words32(out + out_base + 6 * size3, acc6_0, (size3 - j) * 4);
+            simdgen_store_words32(out + out_base + 7 * size3, acc7_0, (size3 - j) * 4);
           }
           // the rest: 4 rows
           for (; i + 4 <= size2; i += 4) {
@@ -20530,10 +20548,10 @@ __attribute__((target("avx2"))) void conv_u8i8_i32_avx2(const int8_t* in0, const
               acc3_0 = _mm256_max_epi32(acc3_0, lo_e0);
               acc3_0 = _mm256_min_epi32(acc3_0, hi_e0);
             }
-            _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + size3), tail_lanes, acc1_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 2 * size3), tail_lanes, acc2_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + 3 * size3), tail_lanes, acc3_0);
+            simdgen_store_words32(out + out_base, acc0_0, (size3 - j) * 4);
+            simdgen_store_words32(out + out_base + size3, acc1_0, (size3 - j) * 4);
+            simdgen_store_words32(out + out_base + 2 * size3, acc2_0, (size3 - j) * 4);
+            simdgen_store_words32(out + out_base + 3 * size3, acc3_0, (size3 - j) * 4);
           }
           // the rest: 2 rows
           for (; i + 2 <= size2; i += 2) {
@@ -20613,8 +20631,8 @@ __attribute__((target("avx2"))) void conv_u8i8_i32_avx2(const int8_t* in0, const
               acc1_0 = _mm256_max_epi32(acc1_0, lo_e0);
               acc1_0 = _mm256_min_epi32(acc1_0, hi_e0);
             }
-            _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
-            _mm256_maskstore_epi32((int*)(out + out_base + size3), tail_lanes, acc1_0);
+            simdgen_store_words32(out + out_base, acc0_0, (size3 - j) * 4);
+            simdgen_store_words32(out + out_base + size3, acc1_0, (size3 - j) * 4);
           }
           // the rest: 1 row
           for (; i < size2; ++i) {
@@ -20671,7 +20689,7 @@ __attribute__((target("avx2"))) void conv_u8i8_i32_avx2(const int8_t* in0, const
               acc0_0 = _mm256_max_epi32(acc0_0, lo_e0);
               acc0_0 = _mm256_min_epi32(acc0_0, hi_e0);
             }
-            _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+            simdgen_store_words32(out + out_base, acc0_0, (size3 - j) * 4);
           }
         }
       }

@@ -51,6 +51,22 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   map: axpby = alpha * x + beta * y; ratio = -x / (y - alpha); flipped = -(x * beta)
 //   sve2: identical to sve for this kernel, not emitted
 
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_WORDS_AVX2
+#define SIMDGEN_HELPER_STORE_WORDS_AVX2
+// Stores the first `bytes` bytes of v at p, a multiple of 4 in 0..32: 16, 8 and 4-byte stores by
+// the bits of `bytes`, from the vector registers; nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_words32(void* p, __m256i v,
+                                                                         int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes >= 32) return _mm256_storeu_si256((__m256i*)b, v);
+  __m128i x = _mm256_castsi256_si128(v);
+  if (bytes & 16) _mm_storeu_si128((__m128i*)b, x), x = _mm256_extracti128_si256(v, 1), b += 16;
+  if (bytes & 8) _mm_storel_epi64((__m128i*)b, x), x = _mm_unpackhi_epi64(x, x), b += 8;
+  if (bytes & 4) _mm_storeu_si32(b, x);
+}
+#endif
+#endif
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
 #define SIMDGEN_HELPER_LOAD_PREFIX_NEON
@@ -219,6 +235,7 @@ __attribute__((target("+sve"))) void map_axpby_params_f32_sve(const float* in0, 
 // ---- avx2+fma (256-bit vectors)
 // whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
 #if defined(__x86_64__)
@@ -292,9 +309,9 @@ __attribute__((target("avx2,fma"))) void map_axpby_params_f32_avx2_fma(const flo
     __m256 t21_tail = _mm256_div_ps(t19_tail, t20_tail);
     __m256 t22_tail = _mm256_mul_ps(x_v_tail, k1);
     __m256 t23_tail = _mm256_xor_ps(t22_tail, _mm256_set1_ps(-0.0f));
-    _mm256_maskstore_ps((float*)(out0 + i), active, t18_tail);
-    _mm256_maskstore_ps((float*)(out1 + i), active, t21_tail);
-    _mm256_maskstore_ps((float*)(out2 + i), active, t23_tail);
+    simdgen_store_words32(out0 + i, _mm256_castps_si256(t18_tail), (n - i) * 4);
+    simdgen_store_words32(out1 + i, _mm256_castps_si256(t21_tail), (n - i) * 4);
+    simdgen_store_words32(out2 + i, _mm256_castps_si256(t23_tail), (n - i) * 4);
   }
 }
 #endif

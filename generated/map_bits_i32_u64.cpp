@@ -92,6 +92,22 @@ __attribute__((target("avx2"))) static inline void simdgen_store_prefix16(uint8_
 }
 #endif
 #endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_WORDS_AVX2
+#define SIMDGEN_HELPER_STORE_WORDS_AVX2
+// Stores the first `bytes` bytes of v at p, a multiple of 4 in 0..32: 16, 8 and 4-byte stores by
+// the bits of `bytes`, from the vector registers; nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_words32(void* p, __m256i v,
+                                                                         int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes >= 32) return _mm256_storeu_si256((__m256i*)b, v);
+  __m128i x = _mm256_castsi256_si128(v);
+  if (bytes & 16) _mm_storeu_si128((__m128i*)b, x), x = _mm256_extracti128_si256(v, 1), b += 16;
+  if (bytes & 8) _mm_storel_epi64((__m128i*)b, x), x = _mm_unpackhi_epi64(x, x), b += 8;
+  if (bytes & 4) _mm_storeu_si32(b, x);
+}
+#endif
+#endif
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
 #define SIMDGEN_HELPER_LOAD_PREFIX_NEON
@@ -321,6 +337,7 @@ __attribute__((target("+sve"))) void map_bits_i32_u64_sve(const uint64_t* in0, c
 // element widths differ (32 to 64 bits): 4 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
 // whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses 64-bit arithmetic shift emulated with vpcmpgtq and two logical shifts (AVX2 has no vpsraq)
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
@@ -464,8 +481,8 @@ __attribute__((target("avx2"))) void map_bits_i32_u64_avx2(const uint64_t* in0, 
     __m128i t51_tail = _mm_srai_epi32(w_v_tail, 31);
     __m128i t52_tail = _mm_and_si128(t51_tail, k2);
     __m128i t53_tail = _mm_xor_si128(t50_tail, t52_tail);
-    _mm256_maskstore_epi64((long long*)(out0 + i), active, t40_tail);
-    _mm256_maskstore_epi64((long long*)(out1 + i), active, t46_tail);
+    simdgen_store_words32(out0 + i, t40_tail, (n - i) * 8);
+    simdgen_store_words32(out1 + i, t46_tail, (n - i) * 8);
     simdgen_store_prefix16((uint8_t*)(out2 + i), t53_tail, (n - i) * 4);
   }
 }

@@ -45,6 +45,22 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   map: norm = fma(re, re, im * im); half_re = re * 0.5
 //   sve2: identical to sve for this kernel, not emitted
 
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_WORDS_AVX2
+#define SIMDGEN_HELPER_STORE_WORDS_AVX2
+// Stores the first `bytes` bytes of v at p, a multiple of 4 in 0..32: 16, 8 and 4-byte stores by
+// the bits of `bytes`, from the vector registers; nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_words32(void* p, __m256i v,
+                                                                         int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes >= 32) return _mm256_storeu_si256((__m256i*)b, v);
+  __m128i x = _mm256_castsi256_si128(v);
+  if (bytes & 16) _mm_storeu_si128((__m128i*)b, x), x = _mm256_extracti128_si256(v, 1), b += 16;
+  if (bytes & 8) _mm_storel_epi64((__m128i*)b, x), x = _mm_unpackhi_epi64(x, x), b += 8;
+  if (bytes & 4) _mm_storeu_si32(b, x);
+}
+#endif
+#endif
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_STORE_PREFIX_NEON
 #define SIMDGEN_HELPER_STORE_PREFIX_NEON
@@ -185,6 +201,7 @@ __attribute__((target("+sve"))) void map_complex_norm_f64_sve(const double* in0,
 
 // ---- avx2+fma (256-bit vectors)
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 // uses vfmadd fused multiply-add
 
@@ -212,8 +229,6 @@ __attribute__((target("avx2,fma"))) void map_complex_norm_f64_avx2_fma(const dou
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    const __m256i active =
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3));
     const double* re_v_tail_at = in0 + 2 * i;
     const __m128d re_v_tail_q0 = _mm_setr_pd((0 < n - i ? re_v_tail_at[0] : (double)(0)),
                                              (1 < n - i ? re_v_tail_at[2] : (double)(0)));
@@ -229,8 +244,8 @@ __attribute__((target("avx2,fma"))) void map_complex_norm_f64_avx2_fma(const dou
     __m256d t3_tail = _mm256_mul_pd(im_v_tail, im_v_tail);
     __m256d t4_tail = _mm256_fmadd_pd(re_v_tail, re_v_tail, t3_tail);
     __m256d t5_tail = _mm256_mul_pd(re_v_tail, k0);
-    _mm256_maskstore_pd((double*)(out0 + i), active, t4_tail);
-    _mm256_maskstore_pd((double*)(out1 + i), active, t5_tail);
+    simdgen_store_words32(out0 + i, _mm256_castpd_si256(t4_tail), (n - i) * 8);
+    simdgen_store_words32(out1 + i, _mm256_castpd_si256(t5_tail), (n - i) * 8);
   }
 }
 #endif

@@ -51,6 +51,22 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   map: tr = convert(x * 1e17, i64) + convert(u, i64, sat); ne = convert(x, i64, nearest); fl = convert(x, u64, floor) + convert(a, u64, sat); ce = convert(x * 1e17, u64, ceil); fi = convert(a, f64) - convert(u, f64)
 //   sve2: identical to sve for this kernel, not emitted
 
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_WORDS_AVX2
+#define SIMDGEN_HELPER_STORE_WORDS_AVX2
+// Stores the first `bytes` bytes of v at p, a multiple of 4 in 0..32: 16, 8 and 4-byte stores by
+// the bits of `bytes`, from the vector registers; nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_words32(void* p, __m256i v,
+                                                                         int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes >= 32) return _mm256_storeu_si256((__m256i*)b, v);
+  __m128i x = _mm256_castsi256_si128(v);
+  if (bytes & 16) _mm_storeu_si128((__m128i*)b, x), x = _mm256_extracti128_si256(v, 1), b += 16;
+  if (bytes & 8) _mm_storel_epi64((__m128i*)b, x), x = _mm_unpackhi_epi64(x, x), b += 8;
+  if (bytes & 4) _mm_storeu_si32(b, x);
+}
+#endif
+#endif
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
 #define SIMDGEN_HELPER_LOAD_PREFIX_NEON
@@ -327,6 +343,7 @@ __attribute__((target("+sve"))) void map_convert_f64_i64_rows_sve(
 // ---- avx2 (256-bit vectors)
 // whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
 #if defined(__x86_64__)
@@ -798,11 +815,11 @@ __attribute__((target("avx2"))) void map_convert_f64_i64_rows_avx2(
           _mm256_castsi256_pd(_mm256_blend_epi16(
               u_v_tail, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0xCC)));
       __m256d t38_tail = _mm256_sub_pd(t36_tail, t37_tail);
-      _mm256_maskstore_epi64((long long*)(out0 + c + r * stride), active, t29_tail);
-      _mm256_maskstore_epi64((long long*)(out1 + c + r * stride), active, t30_tail);
-      _mm256_maskstore_epi64((long long*)(out2 + c + r * stride), active, t33_tail);
-      _mm256_maskstore_epi64((long long*)(out3 + c + r * stride), active, t35_tail);
-      _mm256_maskstore_pd((double*)(out4 + c + r * stride), active, t38_tail);
+      simdgen_store_words32(out0 + c + r * stride, t29_tail, (cols - c) * 8);
+      simdgen_store_words32(out1 + c + r * stride, t30_tail, (cols - c) * 8);
+      simdgen_store_words32(out2 + c + r * stride, t33_tail, (cols - c) * 8);
+      simdgen_store_words32(out3 + c + r * stride, t35_tail, (cols - c) * 8);
+      simdgen_store_words32(out4 + c + r * stride, _mm256_castpd_si256(t38_tail), (cols - c) * 8);
     }
   }
 }

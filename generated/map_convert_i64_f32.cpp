@@ -125,6 +125,22 @@ __attribute__((target("avx2"))) static inline void simdgen_store_prefix16(uint8_
 }
 #endif
 #endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_WORDS_AVX2
+#define SIMDGEN_HELPER_STORE_WORDS_AVX2
+// Stores the first `bytes` bytes of v at p, a multiple of 4 in 0..32: 16, 8 and 4-byte stores by
+// the bits of `bytes`, from the vector registers; nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_words32(void* p, __m256i v,
+                                                                         int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes >= 32) return _mm256_storeu_si256((__m256i*)b, v);
+  __m128i x = _mm256_castsi256_si128(v);
+  if (bytes & 16) _mm_storeu_si128((__m128i*)b, x), x = _mm256_extracti128_si256(v, 1), b += 16;
+  if (bytes & 8) _mm_storel_epi64((__m128i*)b, x), x = _mm_unpackhi_epi64(x, x), b += 8;
+  if (bytes & 4) _mm_storeu_si32(b, x);
+}
+#endif
+#endif
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
 #define SIMDGEN_HELPER_LOAD_PREFIX_NEON
@@ -385,6 +401,7 @@ __attribute__((target("+sve"))) void map_convert_i64_f32_sve(
 // element widths differ (8 to 64 bits): 4 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
 // whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses AVX2 narrowing between element widths: clamp, then pack (shufps / packus) per halving
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
@@ -749,8 +766,8 @@ __attribute__((target("avx2"))) void map_convert_i64_f32_avx2(
     __m128i t38_tail = _mm_sub_epi8(t36_tail, t37_tail);
     simdgen_store_prefix16((uint8_t*)(out0 + i), _mm_castps_si128(t26_tail), (n - i) * 4);
     simdgen_store_prefix16((uint8_t*)(out1 + i), _mm_castps_si128(t29_tail), (n - i) * 4);
-    _mm256_maskstore_epi64((long long*)(out2 + i), active, t33_tail);
-    _mm256_maskstore_epi64((long long*)(out3 + i), active, t35_tail);
+    simdgen_store_words32(out2 + i, t33_tail, (n - i) * 8);
+    simdgen_store_words32(out3 + i, t35_tail, (n - i) * 8);
     simdgen_store_prefix16((uint8_t*)(out4 + i), t38_tail, (n - i) * 1);
   }
 }

@@ -122,6 +122,22 @@ __attribute__((target("avx2"))) static inline void simdgen_store_prefix16(uint8_
 }
 #endif
 #endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_WORDS_AVX2
+#define SIMDGEN_HELPER_STORE_WORDS_AVX2
+// Stores the first `bytes` bytes of v at p, a multiple of 4 in 0..32: 16, 8 and 4-byte stores by
+// the bits of `bytes`, from the vector registers; nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_words32(void* p, __m256i v,
+                                                                         int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes >= 32) return _mm256_storeu_si256((__m256i*)b, v);
+  __m128i x = _mm256_castsi256_si128(v);
+  if (bytes & 16) _mm_storeu_si128((__m128i*)b, x), x = _mm256_extracti128_si256(v, 1), b += 16;
+  if (bytes & 8) _mm_storel_epi64((__m128i*)b, x), x = _mm_unpackhi_epi64(x, x), b += 8;
+  if (bytes & 4) _mm_storeu_si32(b, x);
+}
+#endif
+#endif
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
 #define SIMDGEN_HELPER_LOAD_PREFIX_NEON
@@ -407,6 +423,7 @@ __attribute__((target("+sve"))) void map_convert_u8_f32_sve(const uint8_t* in0, 
 // element widths differ (8 to 32 bits): 8 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
 // whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses AVX2 narrowing between element widths: clamp, then pack (shufps / packus) per halving
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
@@ -577,10 +594,10 @@ __attribute__((target("avx2"))) void map_convert_u8_f32_avx2(const uint8_t* in0,
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    const __m256i active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     __m128i px_v_tail = simdgen_load_prefix16((const uint8_t*)(in0 + i), (n - i) * 1);
-    __m256 x_v_tail = _mm256_maskload_ps((const float*)(in1 + i), active);
+    __m256 x_v_tail = _mm256_maskload_ps(
+        (const float*)(in1 + i), _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                                    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
     __m256i t22_tail_w = _mm256_cvtepu8_epi32(px_v_tail);
     __m256 t22_tail = _mm256_cvtepi32_ps(t22_tail_w);
     __m256 t23_tail = _mm256_mul_ps(t22_tail, k0);
@@ -626,9 +643,9 @@ __attribute__((target("avx2"))) void map_convert_u8_f32_avx2(const uint8_t* in0,
         _mm256_castps_si256(_mm256_cmp_ps(x_v_tail, x_v_tail, _CMP_ORD_Q)));
     __m256 t32_tail = _mm256_cvtepi32_ps(t31_tail);
     simdgen_store_prefix16((uint8_t*)(out0 + i), t25_tail, (n - i) * 1);
-    _mm256_maskstore_epi32((int*)(out1 + i), active, t28_tail);
+    simdgen_store_words32(out1 + i, t28_tail, (n - i) * 4);
     simdgen_store_prefix16((uint8_t*)(out2 + i), t30_tail, (n - i) * 2);
-    _mm256_maskstore_ps((float*)(out3 + i), active, t32_tail);
+    simdgen_store_words32(out3 + i, _mm256_castps_si256(t32_tail), (n - i) * 4);
   }
 }
 #endif

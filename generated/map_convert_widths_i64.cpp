@@ -131,6 +131,22 @@ __attribute__((target("avx2"))) static inline void simdgen_store_prefix16(uint8_
 }
 #endif
 #endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_WORDS_AVX2
+#define SIMDGEN_HELPER_STORE_WORDS_AVX2
+// Stores the first `bytes` bytes of v at p, a multiple of 4 in 0..32: 16, 8 and 4-byte stores by
+// the bits of `bytes`, from the vector registers; nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_words32(void* p, __m256i v,
+                                                                         int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes >= 32) return _mm256_storeu_si256((__m256i*)b, v);
+  __m128i x = _mm256_castsi256_si128(v);
+  if (bytes & 16) _mm_storeu_si128((__m128i*)b, x), x = _mm256_extracti128_si256(v, 1), b += 16;
+  if (bytes & 8) _mm_storel_epi64((__m128i*)b, x), x = _mm_unpackhi_epi64(x, x), b += 8;
+  if (bytes & 4) _mm_storeu_si32(b, x);
+}
+#endif
+#endif
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
 #define SIMDGEN_HELPER_LOAD_PREFIX_NEON
@@ -878,6 +894,7 @@ __attribute__((target("+sve"))) void map_convert_widths_i64_sve(
 // element widths differ (8 to 64 bits): 4 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
 // whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses 64-bit min/max emulated with vpcmpgtq + vpblendvb (AVX2 has none)
 // uses AVX2 narrowing between element widths: clamp, then pack (shufps / packus) per halving
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
@@ -2213,7 +2230,7 @@ __attribute__((target("avx2"))) void map_convert_widths_i64_avx2(
                            _mm_and_si128(t188_tail_mw_16, _mm_set1_epi16(0x00FF)));
       __m128i t188_tail_p = _mm_xor_si128(_mm_cmpeq_epi8(t188_tail_mw, k2), _mm_set1_epi32(-1));
       __m128i t188_tail = _mm_blendv_epi8(t187_tail, a_v_tail, t188_tail_p);
-      _mm256_maskstore_epi64((long long*)(out0 + c + r * stride), active, t136_tail);
+      simdgen_store_words32(out0 + c + r * stride, t136_tail, (cols - c) * 8);
       simdgen_store_prefix16((uint8_t*)(out1 + c + r * stride), t141_tail, (cols - c) * 1);
       simdgen_store_prefix16((uint8_t*)(out2 + c + r * stride), t146_tail, (cols - c) * 1);
       simdgen_store_prefix16((uint8_t*)(out3 + c + r * stride), t151_tail, (cols - c) * 2);
@@ -2221,8 +2238,8 @@ __attribute__((target("avx2"))) void map_convert_widths_i64_avx2(
       simdgen_store_prefix16((uint8_t*)(out5 + c + r * stride), t161_tail, (cols - c) * 4);
       simdgen_store_prefix16((uint8_t*)(out6 + c + r * stride), _mm_castps_si128(t168_tail),
                              (cols - c) * 4);
-      _mm256_maskstore_pd((double*)(out7 + c + r * stride), active, t175_tail);
-      _mm256_maskstore_epi64((long long*)(out8 + c + r * stride), active, t178_tail);
+      simdgen_store_words32(out7 + c + r * stride, _mm256_castpd_si256(t175_tail), (cols - c) * 8);
+      simdgen_store_words32(out8 + c + r * stride, t178_tail, (cols - c) * 8);
       simdgen_store_prefix16((uint8_t*)(out9 + c + r * stride), t181_tail, (cols - c) * 1);
       simdgen_store_prefix16((uint8_t*)(out10 + c + r * stride), t184_tail, (cols - c) * 2);
       simdgen_store_prefix16((uint8_t*)(out11 + c + r * stride), t188_tail, (cols - c) * 1);

@@ -99,6 +99,22 @@ __attribute__((target("avx2"))) static inline void simdgen_store_prefix16(uint8_
 }
 #endif
 #endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_WORDS_AVX2
+#define SIMDGEN_HELPER_STORE_WORDS_AVX2
+// Stores the first `bytes` bytes of v at p, a multiple of 4 in 0..32: 16, 8 and 4-byte stores by
+// the bits of `bytes`, from the vector registers; nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_words32(void* p, __m256i v,
+                                                                         int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes >= 32) return _mm256_storeu_si256((__m256i*)b, v);
+  __m128i x = _mm256_castsi256_si128(v);
+  if (bytes & 16) _mm_storeu_si128((__m128i*)b, x), x = _mm256_extracti128_si256(v, 1), b += 16;
+  if (bytes & 8) _mm_storel_epi64((__m128i*)b, x), x = _mm_unpackhi_epi64(x, x), b += 8;
+  if (bytes & 4) _mm_storeu_si32(b, x);
+}
+#endif
+#endif
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
 #define SIMDGEN_HELPER_LOAD_PREFIX_NEON
@@ -391,6 +407,7 @@ __attribute__((target("+sve"))) void map_float_math_f32_f64_sve(
 // element widths differ (32 to 64 bits): 4 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
 // whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
@@ -519,13 +536,14 @@ __attribute__((target("avx2"))) void map_float_math_f32_f64_avx2(
     }
     // the rest: one partial vector, its loads and stores masked
     if (c < cols) {
-      const __m256i active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                                _mm256_setr_epi64x(0, 1, 2, 3));
       __m128 x_v_tail = _mm_castsi128_ps(
           simdgen_load_prefix16((const uint8_t*)(in0 + c + r * stride), (cols - c) * 4));
       __m128 y_v_tail = _mm_castsi128_ps(
           simdgen_load_prefix16((const uint8_t*)(in1 + c + r * stride), (cols - c) * 4));
-      __m256d d_v_tail = _mm256_maskload_pd((const double*)(in2 + c + r * stride), active);
+      __m256d d_v_tail =
+          _mm256_maskload_pd((const double*)(in2 + c + r * stride),
+                             _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
+                                                _mm256_setr_epi64x(0, 1, 2, 3)));
       __m128 t38_tail = _mm_mul_ps(x_v_tail, x_v_tail);
       __m128 t39_tail = _mm_mul_ps(y_v_tail, y_v_tail);
       __m128 t40_tail = _mm_add_ps(t38_tail, t39_tail);
@@ -552,13 +570,13 @@ __attribute__((target("avx2"))) void map_float_math_f32_f64_avx2(
           _mm_castps_si128(_mm_cmp_ps(t55_tail, t55_tail, _CMP_ORD_Q)));
       simdgen_store_prefix16((uint8_t*)(out0 + c + r * stride), _mm_castps_si128(t41_tail),
                              (cols - c) * 4);
-      _mm256_maskstore_pd((double*)(out1 + c + r * stride), active, t42_tail);
+      simdgen_store_words32(out1 + c + r * stride, _mm256_castpd_si256(t42_tail), (cols - c) * 8);
       simdgen_store_prefix16((uint8_t*)(out2 + c + r * stride), _mm_castps_si128(t43_tail),
                              (cols - c) * 4);
-      _mm256_maskstore_pd((double*)(out3 + c + r * stride), active, t44_tail);
+      simdgen_store_words32(out3 + c + r * stride, _mm256_castpd_si256(t44_tail), (cols - c) * 8);
       simdgen_store_prefix16((uint8_t*)(out4 + c + r * stride), _mm_castps_si128(t46_tail),
                              (cols - c) * 4);
-      _mm256_maskstore_pd((double*)(out5 + c + r * stride), active, t50_tail);
+      simdgen_store_words32(out5 + c + r * stride, _mm256_castpd_si256(t50_tail), (cols - c) * 8);
       simdgen_store_prefix16((uint8_t*)(out6 + c + r * stride), t56_tail, (cols - c) * 4);
     }
   }

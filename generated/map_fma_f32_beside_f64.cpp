@@ -92,6 +92,22 @@ __attribute__((target("avx2"))) static inline void simdgen_store_prefix16(uint8_
 }
 #endif
 #endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_WORDS_AVX2
+#define SIMDGEN_HELPER_STORE_WORDS_AVX2
+// Stores the first `bytes` bytes of v at p, a multiple of 4 in 0..32: 16, 8 and 4-byte stores by
+// the bits of `bytes`, from the vector registers; nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_words32(void* p, __m256i v,
+                                                                         int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes >= 32) return _mm256_storeu_si256((__m256i*)b, v);
+  __m128i x = _mm256_castsi256_si128(v);
+  if (bytes & 16) _mm_storeu_si128((__m128i*)b, x), x = _mm256_extracti128_si256(v, 1), b += 16;
+  if (bytes & 8) _mm_storel_epi64((__m128i*)b, x), x = _mm_unpackhi_epi64(x, x), b += 8;
+  if (bytes & 4) _mm_storeu_si32(b, x);
+}
+#endif
+#endif
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
 #define SIMDGEN_HELPER_LOAD_PREFIX_NEON
@@ -247,6 +263,7 @@ __attribute__((target("+sve"))) void map_fma_f32_beside_f64_sve(const float* in0
 // element widths differ (32 to 64 bits): 4 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
 // whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses AVX2 narrowing between element widths: clamp, then pack (shufps / packus) per halving
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
 // uses vfmadd fused multiply-add
@@ -296,17 +313,17 @@ __attribute__((target("avx2,fma"))) void map_fma_f32_beside_f64_avx2_fma(
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    const __m256i active =
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3));
     __m128 x_v_tail =
         _mm_castsi128_ps(simdgen_load_prefix16((const uint8_t*)(in0 + i), (n - i) * 4));
-    __m256d d_v_tail = _mm256_maskload_pd((const double*)(in1 + i), active);
+    __m256d d_v_tail = _mm256_maskload_pd(
+        (const double*)(in1 + i),
+        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3)));
     __m128 t8_tail = _mm256_cvtpd_ps(d_v_tail);
     __m128 t9_tail = _mm_fmadd_ps(x_v_tail, k0, t8_tail);
     __m256d t10_tail = _mm256_cvtps_pd(x_v_tail);
     __m256d t11_tail = _mm256_fmadd_pd(d_v_tail, k1, t10_tail);
     simdgen_store_prefix16((uint8_t*)(out0 + i), _mm_castps_si128(t9_tail), (n - i) * 4);
-    _mm256_maskstore_pd((double*)(out1 + i), active, t11_tail);
+    simdgen_store_words32(out1 + i, _mm256_castpd_si256(t11_tail), (n - i) * 8);
   }
 }
 #endif

@@ -45,6 +45,22 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   map: s = abs(a) - clamp(a * 7, -100000, 100000); v = select(u < 1000, u + 4294967295, u * u); g = select(a != 0, f, 0 - f); copy = f
 //   sve2: identical to sve for this kernel, not emitted
 
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_WORDS_AVX2
+#define SIMDGEN_HELPER_STORE_WORDS_AVX2
+// Stores the first `bytes` bytes of v at p, a multiple of 4 in 0..32: 16, 8 and 4-byte stores by
+// the bits of `bytes`, from the vector registers; nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_words32(void* p, __m256i v,
+                                                                         int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes >= 32) return _mm256_storeu_si256((__m256i*)b, v);
+  __m128i x = _mm256_castsi256_si128(v);
+  if (bytes & 16) _mm_storeu_si128((__m128i*)b, x), x = _mm256_extracti128_si256(v, 1), b += 16;
+  if (bytes & 8) _mm_storel_epi64((__m128i*)b, x), x = _mm_unpackhi_epi64(x, x), b += 8;
+  if (bytes & 4) _mm_storeu_si32(b, x);
+}
+#endif
+#endif
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
 #define SIMDGEN_HELPER_LOAD_PREFIX_NEON
@@ -252,6 +268,7 @@ __attribute__((target("+sve"))) void map_i32_u32_sve(const int32_t* in0, const u
 // ---- avx2 (256-bit vectors)
 // whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
 #if defined(__x86_64__)
@@ -358,10 +375,10 @@ __attribute__((target("avx2"))) void map_i32_u32_avx2(const int32_t* in0, const 
     __m256i t33_tail = _mm256_xor_si256(_mm256_cmpeq_epi32(a_v_tail, k5), _mm256_set1_epi32(-1));
     __m256 t34_tail = _mm256_sub_ps(k6, f_v_tail);
     __m256 t35_tail = _mm256_blendv_ps(t34_tail, f_v_tail, _mm256_castsi256_ps(t33_tail));
-    _mm256_maskstore_epi32((int*)(out0 + i), active, t28_tail);
-    _mm256_maskstore_epi32((int*)(out1 + i), active, t32_tail);
-    _mm256_maskstore_ps((float*)(out2 + i), active, t35_tail);
-    _mm256_maskstore_ps((float*)(out3 + i), active, f_v_tail);
+    simdgen_store_words32(out0 + i, t28_tail, (n - i) * 4);
+    simdgen_store_words32(out1 + i, t32_tail, (n - i) * 4);
+    simdgen_store_words32(out2 + i, _mm256_castps_si256(t35_tail), (n - i) * 4);
+    simdgen_store_words32(out3 + i, _mm256_castps_si256(f_v_tail), (n - i) * 4);
   }
 }
 #endif

@@ -45,6 +45,22 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   map: s = a * b - a + abs(b); m = clamp(a, -9223372036854775808, 1000000); v = select(u < 18446744073709551615, max(u, 5) * 3, min(u, 9)); f = 7
 //   sve2: identical to sve for this kernel, not emitted
 
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_WORDS_AVX2
+#define SIMDGEN_HELPER_STORE_WORDS_AVX2
+// Stores the first `bytes` bytes of v at p, a multiple of 4 in 0..32: 16, 8 and 4-byte stores by
+// the bits of `bytes`, from the vector registers; nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_words32(void* p, __m256i v,
+                                                                         int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes >= 32) return _mm256_storeu_si256((__m256i*)b, v);
+  __m128i x = _mm256_castsi256_si128(v);
+  if (bytes & 16) _mm_storeu_si128((__m128i*)b, x), x = _mm256_extracti128_si256(v, 1), b += 16;
+  if (bytes & 8) _mm_storel_epi64((__m128i*)b, x), x = _mm_unpackhi_epi64(x, x), b += 8;
+  if (bytes & 4) _mm_storeu_si32(b, x);
+}
+#endif
+#endif
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
 #define SIMDGEN_HELPER_LOAD_PREFIX_NEON
@@ -270,6 +286,7 @@ __attribute__((target("+sve"))) void map_i64_u64_rows_sve(const int64_t* in0, co
 // ---- avx2 (256-bit vectors)
 // whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses 64-bit abs emulated with vpcmpgtq, xor and sub (AVX2 has no vpabsq)
 // uses 64-bit min/max emulated with vpcmpgtq + vpblendvb (AVX2 has none)
 // uses int64 multiply emulated with three vpmuludq (AVX2 has no vpmullq)
@@ -456,10 +473,10 @@ __attribute__((target("avx2"))) void map_i64_u64_rows_avx2(const int64_t* in0, c
               _mm256_xor_si256(u_v_tail, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
               _mm256_xor_si256(k5, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
       __m256i t32_tail = _mm256_blendv_epi8(t31_tail, t30_tail, t28_tail);
-      _mm256_maskstore_epi64((long long*)(out0 + c + cols * r), active, t25_tail);
-      _mm256_maskstore_epi64((long long*)(out1 + c + cols * r), active, t27_tail);
-      _mm256_maskstore_epi64((long long*)(out2 + c + cols * r), active, t32_tail);
-      _mm256_maskstore_pd((double*)(out3 + c + cols * r), active, k6);
+      simdgen_store_words32(out0 + c + cols * r, t25_tail, (cols - c) * 8);
+      simdgen_store_words32(out1 + c + cols * r, t27_tail, (cols - c) * 8);
+      simdgen_store_words32(out2 + c + cols * r, t32_tail, (cols - c) * 8);
+      simdgen_store_words32(out3 + c + cols * r, _mm256_castpd_si256(k6), (cols - c) * 8);
     }
   }
 }

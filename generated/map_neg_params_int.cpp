@@ -45,6 +45,22 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   map: folded = select(a < limit, -a, a - limit); wrapped = -u * step
 //   sve2: identical to sve for this kernel, not emitted
 
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_WORDS_AVX2
+#define SIMDGEN_HELPER_STORE_WORDS_AVX2
+// Stores the first `bytes` bytes of v at p, a multiple of 4 in 0..32: 16, 8 and 4-byte stores by
+// the bits of `bytes`, from the vector registers; nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_words32(void* p, __m256i v,
+                                                                         int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes >= 32) return _mm256_storeu_si256((__m256i*)b, v);
+  __m128i x = _mm256_castsi256_si128(v);
+  if (bytes & 16) _mm_storeu_si128((__m128i*)b, x), x = _mm256_extracti128_si256(v, 1), b += 16;
+  if (bytes & 8) _mm_storel_epi64((__m128i*)b, x), x = _mm_unpackhi_epi64(x, x), b += 8;
+  if (bytes & 4) _mm_storeu_si32(b, x);
+}
+#endif
+#endif
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
 #define SIMDGEN_HELPER_LOAD_PREFIX_NEON
@@ -198,6 +214,7 @@ __attribute__((target("+sve"))) void map_neg_params_int_sve(const int32_t* in0, 
 // ---- avx2 (256-bit vectors)
 // whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
 #if defined(__x86_64__)
@@ -259,8 +276,8 @@ __attribute__((target("avx2"))) void map_neg_params_int_avx2(const int32_t* in0,
     __m256i t15_tail = _mm256_blendv_epi8(t14_tail, t13_tail, t12_tail);
     __m256i t16_tail = _mm256_sub_epi32(_mm256_setzero_si256(), u_v_tail);
     __m256i t17_tail = _mm256_mullo_epi32(t16_tail, k1);
-    _mm256_maskstore_epi32((int*)(out0 + i), active, t15_tail);
-    _mm256_maskstore_epi32((int*)(out1 + i), active, t17_tail);
+    simdgen_store_words32(out0 + i, t15_tail, (n - i) * 4);
+    simdgen_store_words32(out1 + i, t17_tail, (n - i) * 4);
   }
 }
 #endif

@@ -51,6 +51,22 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   map: out = alpha * x + y; k3 = k * 3 + 1
 //   sve2: identical to sve for this kernel, not emitted
 
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_WORDS_AVX2
+#define SIMDGEN_HELPER_STORE_WORDS_AVX2
+// Stores the first `bytes` bytes of v at p, a multiple of 4 in 0..32: 16, 8 and 4-byte stores by
+// the bits of `bytes`, from the vector registers; nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_words32(void* p, __m256i v,
+                                                                         int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes >= 32) return _mm256_storeu_si256((__m256i*)b, v);
+  __m128i x = _mm256_castsi256_si128(v);
+  if (bytes & 16) _mm_storeu_si128((__m128i*)b, x), x = _mm256_extracti128_si256(v, 1), b += 16;
+  if (bytes & 8) _mm_storel_epi64((__m128i*)b, x), x = _mm_unpackhi_epi64(x, x), b += 8;
+  if (bytes & 4) _mm_storeu_si32(b, x);
+}
+#endif
+#endif
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
 #define SIMDGEN_HELPER_LOAD_PREFIX_NEON
@@ -467,6 +483,7 @@ __attribute__((target("+sve"))) void map_strided_axpy_f32_sve(const float* in0, 
 // ---- avx2 (256-bit vectors)
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // whole vectors: 2 per iteration (unrolled), then one per iteration
+// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
@@ -531,8 +548,8 @@ __attribute__((target("avx2"))) void map_strided_axpy_f32_avx2(const float* in0,
         __m256 t25_tail = _mm256_add_ps(t24_tail, y_v_tail);
         __m256i t26_tail = _mm256_mullo_epi32(k_v_tail, k1);
         __m256i t27_tail = _mm256_add_epi32(t26_tail, k2);
-        _mm256_maskstore_ps((float*)(out0 + i), active, t25_tail);
-        _mm256_maskstore_epi32((int*)(out1 + i), active, t27_tail);
+        simdgen_store_words32(out0 + i, _mm256_castps_si256(t25_tail), (n - i) * 4);
+        simdgen_store_words32(out1 + i, t27_tail, (n - i) * 4);
       }
     }
     // strided input: gathered lanes
@@ -575,8 +592,8 @@ __attribute__((target("avx2"))) void map_strided_axpy_f32_avx2(const float* in0,
         __m256 t13_tail = _mm256_add_ps(t12_tail, y_v_tail);
         __m256i t14_tail = _mm256_mullo_epi32(k_v_tail, k1);
         __m256i t15_tail = _mm256_add_epi32(t14_tail, k2);
-        _mm256_maskstore_ps((float*)(out0 + i), active, t13_tail);
-        _mm256_maskstore_epi32((int*)(out1 + i), active, t15_tail);
+        simdgen_store_words32(out0 + i, _mm256_castps_si256(t13_tail), (n - i) * 4);
+        simdgen_store_words32(out1 + i, t15_tail, (n - i) * 4);
       }
     }
   }
@@ -612,8 +629,6 @@ __attribute__((target("avx2"))) void map_strided_axpy_f32_avx2(const float* in0,
     }
     // the rest: one partial vector, its loads and stores masked
     if (i < n) {
-      const __m256i active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
       const float* x_v_tail_at = in0 + i * stride1;
       const __m128 x_v_tail_q0 = _mm_setr_ps((0 < n - i ? x_v_tail_at[0] : (float)(0)),
                                              (1 < n - i ? x_v_tail_at[stride1] : (float)(0)),
@@ -650,8 +665,8 @@ __attribute__((target("avx2"))) void map_strided_axpy_f32_avx2(const float* in0,
       __m256 t5_tail = _mm256_add_ps(t4_tail, y_v_tail);
       __m256i t6_tail = _mm256_mullo_epi32(k_v_tail, k1);
       __m256i t7_tail = _mm256_add_epi32(t6_tail, k2);
-      _mm256_maskstore_ps((float*)(out0 + i), active, t5_tail);
-      _mm256_maskstore_epi32((int*)(out1 + i), active, t7_tail);
+      simdgen_store_words32(out0 + i, _mm256_castps_si256(t5_tail), (n - i) * 4);
+      simdgen_store_words32(out1 + i, t7_tail, (n - i) * 4);
     }
   }
 }

@@ -99,6 +99,22 @@ __attribute__((target("avx2"))) static inline void simdgen_store_prefix16(uint8_
 }
 #endif
 #endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_WORDS_AVX2
+#define SIMDGEN_HELPER_STORE_WORDS_AVX2
+// Stores the first `bytes` bytes of v at p, a multiple of 4 in 0..32: 16, 8 and 4-byte stores by
+// the bits of `bytes`, from the vector registers; nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_words32(void* p, __m256i v,
+                                                                         int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes >= 32) return _mm256_storeu_si256((__m256i*)b, v);
+  __m128i x = _mm256_castsi256_si128(v);
+  if (bytes & 16) _mm_storeu_si128((__m128i*)b, x), x = _mm256_extracti128_si256(v, 1), b += 16;
+  if (bytes & 8) _mm_storel_epi64((__m128i*)b, x), x = _mm_unpackhi_epi64(x, x), b += 8;
+  if (bytes & 4) _mm_storeu_si32(b, x);
+}
+#endif
+#endif
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
 #define SIMDGEN_HELPER_LOAD_PREFIX_NEON
@@ -428,6 +444,7 @@ __attribute__((target("+sve"))) void map_strided_mixed_f64_sve(const float* in0,
 // ---- avx2 (256-bit vectors)
 // element widths differ (8 to 64 bits): 4 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses AVX2 narrowing between element widths: clamp, then pack (shufps / packus) per halving
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
 // uses strided lanes: scalar loads inserted into 128-bit quarters
@@ -528,10 +545,7 @@ __attribute__((target("avx2"))) void map_strided_mixed_f64_avx2(
         __m128i t34_tail_w = _mm_cvtepi16_epi32(w_v_tail);
         __m128 t34_tail = _mm_cvtepi32_ps(t34_tail_w);
         __m128 t35_tail = _mm_mul_ps(x_v_tail, t34_tail);
-        _mm256_maskstore_pd((double*)(out0 + c + r * stride),
-                            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                               _mm256_setr_epi64x(0, 1, 2, 3)),
-                            t31_tail);
+        simdgen_store_words32(out0 + c + r * stride, _mm256_castpd_si256(t31_tail), (cols - c) * 8);
         simdgen_store_prefix16((uint8_t*)(out1 + c + r * stride), t33_tail, (cols - c) * 1);
         simdgen_store_prefix16((uint8_t*)(out2 + c + r * stride), _mm_castps_si128(t35_tail),
                                (cols - c) * 4);
@@ -630,10 +644,7 @@ __attribute__((target("avx2"))) void map_strided_mixed_f64_avx2(
         __m128i t16_tail_w = _mm_cvtepi16_epi32(w_v_tail);
         __m128 t16_tail = _mm_cvtepi32_ps(t16_tail_w);
         __m128 t17_tail = _mm_mul_ps(x_v_tail, t16_tail);
-        _mm256_maskstore_pd((double*)(out0 + c + r * stride),
-                            _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                               _mm256_setr_epi64x(0, 1, 2, 3)),
-                            t13_tail);
+        simdgen_store_words32(out0 + c + r * stride, _mm256_castpd_si256(t13_tail), (cols - c) * 8);
         simdgen_store_prefix16((uint8_t*)(out1 + c + r * stride), t15_tail, (cols - c) * 1);
         simdgen_store_prefix16((uint8_t*)(out2 + c + r * stride), _mm_castps_si128(t17_tail),
                                (cols - c) * 4);

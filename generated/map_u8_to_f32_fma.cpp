@@ -94,6 +94,22 @@ __attribute__((target("avx2"))) static inline __m128i simdgen_load_prefix16(cons
 }
 #endif
 #endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_WORDS_AVX2
+#define SIMDGEN_HELPER_STORE_WORDS_AVX2
+// Stores the first `bytes` bytes of v at p, a multiple of 4 in 0..32: 16, 8 and 4-byte stores by
+// the bits of `bytes`, from the vector registers; nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_words32(void* p, __m256i v,
+                                                                         int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes >= 32) return _mm256_storeu_si256((__m256i*)b, v);
+  __m128i x = _mm256_castsi256_si128(v);
+  if (bytes & 16) _mm_storeu_si128((__m128i*)b, x), x = _mm256_extracti128_si256(v, 1), b += 16;
+  if (bytes & 8) _mm_storel_epi64((__m128i*)b, x), x = _mm_unpackhi_epi64(x, x), b += 8;
+  if (bytes & 4) _mm_storeu_si32(b, x);
+}
+#endif
+#endif
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
 #define SIMDGEN_HELPER_LOAD_PREFIX_NEON
@@ -232,6 +248,7 @@ __attribute__((target("+sve"))) void map_u8_to_f32_fma_sve(const uint8_t* in0, i
 // element widths differ (8 to 32 bits): 8 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
 // whole vectors: 4 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
 // uses vfmadd fused multiply-add
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
@@ -278,10 +295,7 @@ __attribute__((target("avx2,fma"))) void map_u8_to_f32_fma_avx2_fma(const uint8_
     __m256i t4_tail_w = _mm256_cvtepu8_epi32(px_v_tail);
     __m256 t4_tail = _mm256_cvtepi32_ps(t4_tail_w);
     __m256 t5_tail = _mm256_fmadd_ps(t4_tail, k0, k1);
-    _mm256_maskstore_ps((float*)(out0 + i),
-                        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                        t5_tail);
+    simdgen_store_words32(out0 + i, _mm256_castps_si256(t5_tail), (n - i) * 4);
   }
 }
 #endif

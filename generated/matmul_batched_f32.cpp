@@ -55,6 +55,22 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // Plan summary (`simdgen explain` prints the full plans):
 //   contraction: c[b][i][j] = alpha * ((0 + sum over k < k of a[b][i][k] * bm[b][k][j]))
 
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_WORDS_AVX2
+#define SIMDGEN_HELPER_STORE_WORDS_AVX2
+// Stores the first `bytes` bytes of v at p, a multiple of 4 in 0..32: 16, 8 and 4-byte stores by
+// the bits of `bytes`, from the vector registers; nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_words32(void* p, __m256i v,
+                                                                         int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes >= 32) return _mm256_storeu_si256((__m256i*)b, v);
+  __m128i x = _mm256_castsi256_si128(v);
+  if (bytes & 16) _mm_storeu_si128((__m128i*)b, x), x = _mm256_extracti128_si256(v, 1), b += 16;
+  if (bytes & 8) _mm_storel_epi64((__m128i*)b, x), x = _mm_unpackhi_epi64(x, x), b += 8;
+  if (bytes & 4) _mm_storeu_si32(b, x);
+}
+#endif
+#endif
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
 #define SIMDGEN_HELPER_LOAD_PREFIX_NEON
@@ -1278,6 +1294,7 @@ __attribute__((target("+sve"))) void matmul_batched_f32_sve(
 //         for k
 //           sums[6][2] += a[b][i][k] * bm[b][k][j]: 2 vector loads, 6 broadcasts, 12 FMAs
 //         c[b][i][j] = scale(sums)
+// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses vfmadd fused multiply-add
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
@@ -1647,14 +1664,21 @@ __attribute__((target("avx2,fma"))) void matmul_batched_f32_avx2_fma(
         acc5_0 = _mm256_mul_ps(acc5_0, factor_e0);
         acc6_0 = _mm256_mul_ps(acc6_0, factor_e0);
         acc7_0 = _mm256_mul_ps(acc7_0, factor_e0);
-        _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
-        _mm256_maskstore_ps((float*)(out + out_base + stride5), tail_lanes, acc1_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 2 * stride5), tail_lanes, acc2_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 3 * stride5), tail_lanes, acc3_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 4 * stride5), tail_lanes, acc4_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 5 * stride5), tail_lanes, acc5_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 6 * stride5), tail_lanes, acc6_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 7 * stride5), tail_lanes, acc7_0);
+        simdgen_store_words32(out + out_base, _mm256_castps_si256(acc0_0), (size2 - j) * 4);
+        simdgen_store_words32(out + out_base + stride5, _mm256_castps_si256(acc1_0),
+                              (size2 - j) * 4);
+        simdgen_store_words32(out + out_base + 2 * stride5, _mm256_castps_si256(acc2_0),
+                              (size2 - j) * 4);
+        simdgen_store_words32(out + out_base + 3 * stride5, _mm256_castps_si256(acc3_0),
+                              (size2 - j) * 4);
+        simdgen_store_words32(out + out_base + 4 * stride5, _mm256_castps_si256(acc4_0),
+                              (size2 - j) * 4);
+        simdgen_store_words32(out + out_base + 5 * stride5, _mm256_castps_si256(acc5_0),
+                              (size2 - j) * 4);
+        simdgen_store_words32(out + out_base + 6 * stride5, _mm256_castps_si256(acc6_0),
+                              (size2 - j) * 4);
+        simdgen_store_words32(out + out_base + 7 * stride5, _mm256_castps_si256(acc7_0),
+                              (size2 - j) * 4);
       }
       // the rest: 4 rows
       for (; i + 4 <= size1; i += 4) {
@@ -1684,10 +1708,13 @@ __attribute__((target("avx2,fma"))) void matmul_batched_f32_avx2_fma(
         acc1_0 = _mm256_mul_ps(acc1_0, factor_e0);
         acc2_0 = _mm256_mul_ps(acc2_0, factor_e0);
         acc3_0 = _mm256_mul_ps(acc3_0, factor_e0);
-        _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
-        _mm256_maskstore_ps((float*)(out + out_base + stride5), tail_lanes, acc1_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 2 * stride5), tail_lanes, acc2_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 3 * stride5), tail_lanes, acc3_0);
+        simdgen_store_words32(out + out_base, _mm256_castps_si256(acc0_0), (size2 - j) * 4);
+        simdgen_store_words32(out + out_base + stride5, _mm256_castps_si256(acc1_0),
+                              (size2 - j) * 4);
+        simdgen_store_words32(out + out_base + 2 * stride5, _mm256_castps_si256(acc2_0),
+                              (size2 - j) * 4);
+        simdgen_store_words32(out + out_base + 3 * stride5, _mm256_castps_si256(acc3_0),
+                              (size2 - j) * 4);
       }
       // the rest: 2 rows
       for (; i + 2 <= size1; i += 2) {
@@ -1709,8 +1736,9 @@ __attribute__((target("avx2,fma"))) void matmul_batched_f32_avx2_fma(
         __m256 factor_e0 = _mm256_set1_ps(scalar0);
         acc0_0 = _mm256_mul_ps(acc0_0, factor_e0);
         acc1_0 = _mm256_mul_ps(acc1_0, factor_e0);
-        _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
-        _mm256_maskstore_ps((float*)(out + out_base + stride5), tail_lanes, acc1_0);
+        simdgen_store_words32(out + out_base, _mm256_castps_si256(acc0_0), (size2 - j) * 4);
+        simdgen_store_words32(out + out_base + stride5, _mm256_castps_si256(acc1_0),
+                              (size2 - j) * 4);
       }
       // the rest: 1 row
       for (; i < size1; ++i) {
@@ -1728,7 +1756,7 @@ __attribute__((target("avx2,fma"))) void matmul_batched_f32_avx2_fma(
         }
         __m256 factor_e0 = _mm256_set1_ps(scalar0);
         acc0_0 = _mm256_mul_ps(acc0_0, factor_e0);
-        _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
+        simdgen_store_words32(out + out_base, _mm256_castps_si256(acc0_0), (size2 - j) * 4);
       }
     }
   }

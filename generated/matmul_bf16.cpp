@@ -108,6 +108,22 @@ __attribute__((target("avx2"))) static inline __m128i simdgen_load_prefix16(cons
 }
 #endif
 #endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_WORDS_AVX2
+#define SIMDGEN_HELPER_STORE_WORDS_AVX2
+// Stores the first `bytes` bytes of v at p, a multiple of 4 in 0..32: 16, 8 and 4-byte stores by
+// the bits of `bytes`, from the vector registers; nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_words32(void* p, __m256i v,
+                                                                         int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes >= 32) return _mm256_storeu_si256((__m256i*)b, v);
+  __m128i x = _mm256_castsi256_si128(v);
+  if (bytes & 16) _mm_storeu_si128((__m128i*)b, x), x = _mm256_extracti128_si256(v, 1), b += 16;
+  if (bytes & 8) _mm_storel_epi64((__m128i*)b, x), x = _mm_unpackhi_epi64(x, x), b += 8;
+  if (bytes & 4) _mm_storeu_si32(b, x);
+}
+#endif
+#endif
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
 #define SIMDGEN_HELPER_LOAD_PREFIX_NEON
@@ -4724,6 +4740,7 @@ __attribute__((target("+sve"))) void matmul_bf16_sve(const uint16_t* in0, const 
 //         for k
 //           sums[6][2] += a[i][k] * b[k][j]: 2 vector loads, 6 broadcasts, 12 FMAs
 //         c[i][j] = sums
+// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
 // uses vfmadd fused multiply-add
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
@@ -5285,14 +5302,21 @@ __attribute__((target("avx2,fma"))) void matmul_bf16_avx2_fma(const uint16_t* in
           __m256 in0_r7 = _mm256_set1_ps(in0_r7_elem);
           acc7_0 = _mm256_fmadd_ps(in0_r7, in1_v0, acc7_0);
         }
-        _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
-        _mm256_maskstore_ps((float*)(out + out_base + stride2), tail_lanes, acc1_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 4 * stride2), tail_lanes, acc4_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 5 * stride2), tail_lanes, acc5_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 6 * stride2), tail_lanes, acc6_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 7 * stride2), tail_lanes, acc7_0);
+        simdgen_store_words32(out + out_base, _mm256_castps_si256(acc0_0), (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + stride2, _mm256_castps_si256(acc1_0),
+                              (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 2 * stride2, _mm256_castps_si256(acc2_0),
+                              (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 3 * stride2, _mm256_castps_si256(acc3_0),
+                              (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 4 * stride2, _mm256_castps_si256(acc4_0),
+                              (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 5 * stride2, _mm256_castps_si256(acc5_0),
+                              (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 6 * stride2, _mm256_castps_si256(acc6_0),
+                              (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 7 * stride2, _mm256_castps_si256(acc7_0),
+                              (size1 - j) * 4);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
@@ -5337,10 +5361,13 @@ __attribute__((target("avx2,fma"))) void matmul_bf16_avx2_fma(const uint16_t* in
           __m256 in0_r3 = _mm256_set1_ps(in0_r3_elem);
           acc3_0 = _mm256_fmadd_ps(in0_r3, in1_v0, acc3_0);
         }
-        _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
-        _mm256_maskstore_ps((float*)(out + out_base + stride2), tail_lanes, acc1_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
-        _mm256_maskstore_ps((float*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
+        simdgen_store_words32(out + out_base, _mm256_castps_si256(acc0_0), (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + stride2, _mm256_castps_si256(acc1_0),
+                              (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 2 * stride2, _mm256_castps_si256(acc2_0),
+                              (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 3 * stride2, _mm256_castps_si256(acc3_0),
+                              (size1 - j) * 4);
       }
       // the rest: 2 rows
       for (; i + 2 <= size0; i += 2) {
@@ -5369,8 +5396,9 @@ __attribute__((target("avx2,fma"))) void matmul_bf16_avx2_fma(const uint16_t* in
           __m256 in0_r1 = _mm256_set1_ps(in0_r1_elem);
           acc1_0 = _mm256_fmadd_ps(in0_r1, in1_v0, acc1_0);
         }
-        _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
-        _mm256_maskstore_ps((float*)(out + out_base + stride2), tail_lanes, acc1_0);
+        simdgen_store_words32(out + out_base, _mm256_castps_si256(acc0_0), (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + stride2, _mm256_castps_si256(acc1_0),
+                              (size1 - j) * 4);
       }
       // the rest: 1 row
       for (; i < size0; ++i) {
@@ -5391,7 +5419,7 @@ __attribute__((target("avx2,fma"))) void matmul_bf16_avx2_fma(const uint16_t* in
           __m256 in0_r0 = _mm256_set1_ps(in0_r0_elem);
           acc0_0 = _mm256_fmadd_ps(in0_r0, in1_v0, acc0_0);
         }
-        _mm256_maskstore_ps((float*)(out + out_base), tail_lanes, acc0_0);
+        simdgen_store_words32(out + out_base, _mm256_castps_si256(acc0_0), (size1 - j) * 4);
       }
     }
   }

@@ -103,6 +103,22 @@ __attribute__((target("avx2"))) static inline __m128i simdgen_load_prefix16(cons
 }
 #endif
 #endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_WORDS_AVX2
+#define SIMDGEN_HELPER_STORE_WORDS_AVX2
+// Stores the first `bytes` bytes of v at p, a multiple of 4 in 0..32: 16, 8 and 4-byte stores by
+// the bits of `bytes`, from the vector registers; nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_words32(void* p, __m256i v,
+                                                                         int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes >= 32) return _mm256_storeu_si256((__m256i*)b, v);
+  __m128i x = _mm256_castsi256_si128(v);
+  if (bytes & 16) _mm_storeu_si128((__m128i*)b, x), x = _mm256_extracti128_si256(v, 1), b += 16;
+  if (bytes & 8) _mm_storel_epi64((__m128i*)b, x), x = _mm_unpackhi_epi64(x, x), b += 8;
+  if (bytes & 4) _mm_storeu_si32(b, x);
+}
+#endif
+#endif
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
 #define SIMDGEN_HELPER_LOAD_PREFIX_NEON
@@ -3904,6 +3920,7 @@ __attribute__((target("+sve"))) void matmul_i16_i32_sve(const int16_t* in0, cons
 //         for k, 2 steps at a time
 //           sums[6][2] += a[i][k] * b[k][j]: 2 vector loads, 6 broadcasts, 12 vpdpwssd (2 steps each)
 //         c[i][j] = sums
+// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
 // uses vpdpwssd i16 pair dot products
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
@@ -4962,14 +4979,14 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i16_i32_avx2_avx_vnni(
           __m256i in0_r7_last = _mm256_set1_epi32((int)(in0_r7_last_group));
           acc7_0 = _mm256_dpwssd_avx_epi32(acc7_0, in0_r7_last, panel_v0_last);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 4 * stride2), tail_lanes, acc4_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 5 * stride2), tail_lanes, acc5_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 6 * stride2), tail_lanes, acc6_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 7 * stride2), tail_lanes, acc7_0);
+        simdgen_store_words32(out + out_base, acc0_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + stride2, acc1_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 2 * stride2, acc2_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 3 * stride2, acc3_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 4 * stride2, acc4_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 5 * stride2, acc5_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 6 * stride2, acc6_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 7 * stride2, acc7_0, (size1 - j) * 4);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
@@ -5062,10 +5079,10 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i16_i32_avx2_avx_vnni(
           __m256i in0_r3_last = _mm256_set1_epi32((int)(in0_r3_last_group));
           acc3_0 = _mm256_dpwssd_avx_epi32(acc3_0, in0_r3_last, panel_v0_last);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
+        simdgen_store_words32(out + out_base, acc0_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + stride2, acc1_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 2 * stride2, acc2_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 3 * stride2, acc3_0, (size1 - j) * 4);
       }
       // the rest: 2 rows
       for (; i + 2 <= size0; i += 2) {
@@ -5120,8 +5137,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i16_i32_avx2_avx_vnni(
           __m256i in0_r1_last = _mm256_set1_epi32((int)(in0_r1_last_group));
           acc1_0 = _mm256_dpwssd_avx_epi32(acc1_0, in0_r1_last, panel_v0_last);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
+        simdgen_store_words32(out + out_base, acc0_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + stride2, acc1_0, (size1 - j) * 4);
       }
       // the rest: 1 row
       for (; i < size0; ++i) {
@@ -5158,7 +5175,7 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i16_i32_avx2_avx_vnni(
           __m256i in0_r0_last = _mm256_set1_epi32((int)(in0_r0_last_group));
           acc0_0 = _mm256_dpwssd_avx_epi32(acc0_0, in0_r0_last, panel_v0_last);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        simdgen_store_words32(out + out_base, acc0_0, (size1 - j) * 4);
       }
     }
   }
@@ -5178,6 +5195,7 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i16_i32_avx2_avx_vnni(
 //         for k, 2 steps at a time
 //           sums[6][2] += a[i][k] * b[k][j]: 2 vector loads, 6 broadcasts, 12 vpmaddwd (2 steps each)
 //         c[i][j] = sums
+// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
 // uses vpmaddwd i16 pair dot products
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
@@ -6238,14 +6256,14 @@ __attribute__((target("avx2"))) void matmul_i16_i32_avx2(const int16_t* in0, con
           __m256i in0_r7_last = _mm256_set1_epi32((int)(in0_r7_last_group));
           acc7_0 = _mm256_add_epi32(acc7_0, _mm256_madd_epi16(in0_r7_last, panel_v0_last));
         }
-        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 4 * stride2), tail_lanes, acc4_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 5 * stride2), tail_lanes, acc5_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 6 * stride2), tail_lanes, acc6_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 7 * stride2), tail_lanes, acc7_0);
+        simdgen_store_words32(out + out_base, acc0_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + stride2, acc1_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 2 * stride2, acc2_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 3 * stride2, acc3_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 4 * stride2, acc4_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 5 * stride2, acc5_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 6 * stride2, acc6_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 7 * stride2, acc7_0, (size1 - j) * 4);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
@@ -6338,10 +6356,10 @@ __attribute__((target("avx2"))) void matmul_i16_i32_avx2(const int16_t* in0, con
           __m256i in0_r3_last = _mm256_set1_epi32((int)(in0_r3_last_group));
           acc3_0 = _mm256_add_epi32(acc3_0, _mm256_madd_epi16(in0_r3_last, panel_v0_last));
         }
-        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
+        simdgen_store_words32(out + out_base, acc0_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + stride2, acc1_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 2 * stride2, acc2_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 3 * stride2, acc3_0, (size1 - j) * 4);
       }
       // the rest: 2 rows
       for (; i + 2 <= size0; i += 2) {
@@ -6396,8 +6414,8 @@ __attribute__((target("avx2"))) void matmul_i16_i32_avx2(const int16_t* in0, con
           __m256i in0_r1_last = _mm256_set1_epi32((int)(in0_r1_last_group));
           acc1_0 = _mm256_add_epi32(acc1_0, _mm256_madd_epi16(in0_r1_last, panel_v0_last));
         }
-        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
+        simdgen_store_words32(out + out_base, acc0_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + stride2, acc1_0, (size1 - j) * 4);
       }
       // the rest: 1 row
       for (; i < size0; ++i) {
@@ -6434,7 +6452,7 @@ __attribute__((target("avx2"))) void matmul_i16_i32_avx2(const int16_t* in0, con
           __m256i in0_r0_last = _mm256_set1_epi32((int)(in0_r0_last_group));
           acc0_0 = _mm256_add_epi32(acc0_0, _mm256_madd_epi16(in0_r0_last, panel_v0_last));
         }
-        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        simdgen_store_words32(out + out_base, acc0_0, (size1 - j) * 4);
       }
     }
   }

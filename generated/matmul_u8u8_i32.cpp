@@ -126,6 +126,22 @@ __attribute__((target("avx2"))) static inline __m128i simdgen_load_prefix16(cons
 }
 #endif
 #endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_WORDS_AVX2
+#define SIMDGEN_HELPER_STORE_WORDS_AVX2
+// Stores the first `bytes` bytes of v at p, a multiple of 4 in 0..32: 16, 8 and 4-byte stores by
+// the bits of `bytes`, from the vector registers; nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_words32(void* p, __m256i v,
+                                                                         int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes >= 32) return _mm256_storeu_si256((__m256i*)b, v);
+  __m128i x = _mm256_castsi256_si128(v);
+  if (bytes & 16) _mm_storeu_si128((__m128i*)b, x), x = _mm256_extracti128_si256(v, 1), b += 16;
+  if (bytes & 8) _mm_storel_epi64((__m128i*)b, x), x = _mm_unpackhi_epi64(x, x), b += 8;
+  if (bytes & 4) _mm_storeu_si32(b, x);
+}
+#endif
+#endif
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
 #define SIMDGEN_HELPER_LOAD_PREFIX_NEON
@@ -4775,6 +4791,7 @@ __attribute__((target("+sve"))) void matmul_u8u8_i32_sve(const uint8_t* in0, con
 //         for k, 4 steps at a time
 //           sums[6][2] += a[i][k] * b[k][j]: 2 vector loads, 6 broadcasts, 12 vpdpbusd (4 steps each)
 //         c[i][j] = sums
+// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
 // uses vpdpbusd u8 x s8 quad dot products
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
@@ -6435,14 +6452,14 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8u8_i32_avx2_avx_vnni(
           __m256i in0_r7_last_offset = _mm256_xor_si256(in0_r7_last, bytes80);
           acc7_0 = _mm256_dpbusd_avx_epi32(acc7_0, panel_v0_last, in0_r7_last_offset);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 4 * stride2), tail_lanes, acc4_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 5 * stride2), tail_lanes, acc5_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 6 * stride2), tail_lanes, acc6_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 7 * stride2), tail_lanes, acc7_0);
+        simdgen_store_words32(out + out_base, acc0_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + stride2, acc1_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 2 * stride2, acc2_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 3 * stride2, acc3_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 4 * stride2, acc4_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 5 * stride2, acc5_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 6 * stride2, acc6_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 7 * stride2, acc7_0, (size1 - j) * 4);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
@@ -6589,10 +6606,10 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8u8_i32_avx2_avx_vnni(
           __m256i in0_r3_last_offset = _mm256_xor_si256(in0_r3_last, bytes80);
           acc3_0 = _mm256_dpbusd_avx_epi32(acc3_0, panel_v0_last, in0_r3_last_offset);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
+        simdgen_store_words32(out + out_base, acc0_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + stride2, acc1_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 2 * stride2, acc2_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 3 * stride2, acc3_0, (size1 - j) * 4);
       }
       // the rest: 2 rows
       for (; i + 2 <= size0; i += 2) {
@@ -6675,8 +6692,8 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8u8_i32_avx2_avx_vnni(
           __m256i in0_r1_last_offset = _mm256_xor_si256(in0_r1_last, bytes80);
           acc1_0 = _mm256_dpbusd_avx_epi32(acc1_0, panel_v0_last, in0_r1_last_offset);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
+        simdgen_store_words32(out + out_base, acc0_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + stride2, acc1_0, (size1 - j) * 4);
       }
       // the rest: 1 row
       for (; i < size0; ++i) {
@@ -6727,7 +6744,7 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8u8_i32_avx2_avx_vnni(
           __m256i in0_r0_last_offset = _mm256_xor_si256(in0_r0_last, bytes80);
           acc0_0 = _mm256_dpbusd_avx_epi32(acc0_0, panel_v0_last, in0_r0_last_offset);
         }
-        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        simdgen_store_words32(out + out_base, acc0_0, (size1 - j) * 4);
       }
     }
   }
@@ -9090,6 +9107,7 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void matmul_u8u8_i32_neon_dotp
 //         for k, 2 steps at a time
 //           sums[6][2] += a[i][k] * b[k][j]: 2 vector loads, 6 broadcasts, 12 vpmaddwd (2 steps each)
 //         c[i][j] = sums
+// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
 // uses vpmaddwd i16 pair dot products
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
@@ -10178,14 +10196,14 @@ __attribute__((target("avx2"))) void matmul_u8u8_i32_avx2(const uint8_t* in0, co
           __m256i in0_r7_last = _mm256_set1_epi32((int)(in0_r7_last_group));
           acc7_0 = _mm256_add_epi32(acc7_0, _mm256_madd_epi16(in0_r7_last, panel_v0_last));
         }
-        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 4 * stride2), tail_lanes, acc4_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 5 * stride2), tail_lanes, acc5_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 6 * stride2), tail_lanes, acc6_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 7 * stride2), tail_lanes, acc7_0);
+        simdgen_store_words32(out + out_base, acc0_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + stride2, acc1_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 2 * stride2, acc2_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 3 * stride2, acc3_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 4 * stride2, acc4_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 5 * stride2, acc5_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 6 * stride2, acc6_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 7 * stride2, acc7_0, (size1 - j) * 4);
       }
       // the rest: 4 rows
       for (; i + 4 <= size0; i += 4) {
@@ -10282,10 +10300,10 @@ __attribute__((target("avx2"))) void matmul_u8u8_i32_avx2(const uint8_t* in0, co
           __m256i in0_r3_last = _mm256_set1_epi32((int)(in0_r3_last_group));
           acc3_0 = _mm256_add_epi32(acc3_0, _mm256_madd_epi16(in0_r3_last, panel_v0_last));
         }
-        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 2 * stride2), tail_lanes, acc2_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + 3 * stride2), tail_lanes, acc3_0);
+        simdgen_store_words32(out + out_base, acc0_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + stride2, acc1_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 2 * stride2, acc2_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + 3 * stride2, acc3_0, (size1 - j) * 4);
       }
       // the rest: 2 rows
       for (; i + 2 <= size0; i += 2) {
@@ -10342,8 +10360,8 @@ __attribute__((target("avx2"))) void matmul_u8u8_i32_avx2(const uint8_t* in0, co
           __m256i in0_r1_last = _mm256_set1_epi32((int)(in0_r1_last_group));
           acc1_0 = _mm256_add_epi32(acc1_0, _mm256_madd_epi16(in0_r1_last, panel_v0_last));
         }
-        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
-        _mm256_maskstore_epi32((int*)(out + out_base + stride2), tail_lanes, acc1_0);
+        simdgen_store_words32(out + out_base, acc0_0, (size1 - j) * 4);
+        simdgen_store_words32(out + out_base + stride2, acc1_0, (size1 - j) * 4);
       }
       // the rest: 1 row
       for (; i < size0; ++i) {
@@ -10381,7 +10399,7 @@ __attribute__((target("avx2"))) void matmul_u8u8_i32_avx2(const uint8_t* in0, co
           __m256i in0_r0_last = _mm256_set1_epi32((int)(in0_r0_last_group));
           acc0_0 = _mm256_add_epi32(acc0_0, _mm256_madd_epi16(in0_r0_last, panel_v0_last));
         }
-        _mm256_maskstore_epi32((int*)(out + out_base), tail_lanes, acc0_0);
+        simdgen_store_words32(out + out_base, acc0_0, (size1 - j) * 4);
       }
     }
   }

@@ -48,6 +48,22 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_WORDS_AVX2
+#define SIMDGEN_HELPER_STORE_WORDS_AVX2
+// Stores the first `bytes` bytes of v at p, a multiple of 4 in 0..32: 16, 8 and 4-byte stores by
+// the bits of `bytes`, from the vector registers; nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_words32(void* p, __m256i v,
+                                                                         int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes >= 32) return _mm256_storeu_si256((__m256i*)b, v);
+  __m128i x = _mm256_castsi256_si128(v);
+  if (bytes & 16) _mm_storeu_si128((__m128i*)b, x), x = _mm256_extracti128_si256(v, 1), b += 16;
+  if (bytes & 8) _mm_storel_epi64((__m128i*)b, x), x = _mm_unpackhi_epi64(x, x), b += 8;
+  if (bytes & 4) _mm_storeu_si32(b, x);
+}
+#endif
+#endif
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_STORE_PREFIX_NEON
 #define SIMDGEN_HELPER_STORE_PREFIX_NEON
@@ -220,6 +236,7 @@ void rowsum_i64_inner_parallel_neon(const int64_t* input, int64_t rows, int64_t 
 
 // ---- avx2 (256-bit vectors)
 // strategy inner_parallel: lane r reduces row i + r in sequential order; columns are gathered (i64 lanes)
+// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
@@ -262,10 +279,7 @@ __attribute__((target("avx2"))) void rowsum_i64_inner_parallel_avx2(const int64_
       __m256i column = _mm256_set_m128i(column_q1, column_q0);
       lane_acc = _mm256_add_epi64(column, lane_acc);
     }
-    _mm256_maskstore_epi64((long long*)(output + i),
-                           _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(rows - i)),
-                                              _mm256_setr_epi64x(0, 1, 2, 3)),
-                           lane_acc);
+    simdgen_store_words32(output + i, lane_acc, (rows - i) * 8);
   }
 }
 #endif

@@ -45,6 +45,22 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   map: B = A * 2
 //   sve2: identical to sve for this kernel, not emitted
 
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_WORDS_AVX2
+#define SIMDGEN_HELPER_STORE_WORDS_AVX2
+// Stores the first `bytes` bytes of v at p, a multiple of 4 in 0..32: 16, 8 and 4-byte stores by
+// the bits of `bytes`, from the vector registers; nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_words32(void* p, __m256i v,
+                                                                         int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes >= 32) return _mm256_storeu_si256((__m256i*)b, v);
+  __m128i x = _mm256_castsi256_si128(v);
+  if (bytes & 16) _mm_storeu_si128((__m128i*)b, x), x = _mm256_extracti128_si256(v, 1), b += 16;
+  if (bytes & 8) _mm_storel_epi64((__m128i*)b, x), x = _mm_unpackhi_epi64(x, x), b += 8;
+  if (bytes & 4) _mm_storeu_si32(b, x);
+}
+#endif
+#endif
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_LOAD_PREFIX_NEON
 #define SIMDGEN_HELPER_LOAD_PREFIX_NEON
@@ -158,6 +174,7 @@ __attribute__((target("+sve"))) void times_two_n_sve(const float* in0, int64_t n
 // ---- avx2 (256-bit vectors)
 // whole vectors: 4 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
 #if defined(__x86_64__)
@@ -185,11 +202,11 @@ __attribute__((target("avx2"))) void times_two_n_avx2(const float* in0, int64_t 
   }
   // the rest: one partial vector, its loads and stores masked
   if (i < n) {
-    const __m256i active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    __m256 A_v_tail = _mm256_maskload_ps((const float*)(in0 + i), active);
+    __m256 A_v_tail = _mm256_maskload_ps(
+        (const float*)(in0 + i), _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                                    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
     __m256 t2_tail = _mm256_mul_ps(A_v_tail, k0);
-    _mm256_maskstore_ps((float*)(out0 + i), active, t2_tail);
+    simdgen_store_words32(out0 + i, _mm256_castps_si256(t2_tail), (n - i) * 4);
   }
 }
 #endif

@@ -142,6 +142,22 @@ __attribute__((target("avx2"))) static inline void simdgen_store_prefix16(uint8_
 }
 #endif
 #endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_WORDS_AVX2
+#define SIMDGEN_HELPER_STORE_WORDS_AVX2
+// Stores the first `bytes` bytes of v at p, a multiple of 4 in 0..32: 16, 8 and 4-byte stores by
+// the bits of `bytes`, from the vector registers; nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_words32(void* p, __m256i v,
+                                                                         int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes >= 32) return _mm256_storeu_si256((__m256i*)b, v);
+  __m128i x = _mm256_castsi256_si128(v);
+  if (bytes & 16) _mm_storeu_si128((__m128i*)b, x), x = _mm256_extracti128_si256(v, 1), b += 16;
+  if (bytes & 8) _mm_storel_epi64((__m128i*)b, x), x = _mm_unpackhi_epi64(x, x), b += 8;
+  if (bytes & 4) _mm_storeu_si32(b, x);
+}
+#endif
+#endif
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_OPAQUE
 #define SIMDGEN_HELPER_OPAQUE
@@ -3029,6 +3045,7 @@ __attribute__((target("+sve"))) void transpose_f32_sve(const float* input, int64
 // matrices of at most 4 rows and 4 columns:
 // tiles of 4 x 4 through a 8-shuffle network, in blocks of 16 x 16 tiles; edge tiles run the same network on masked rows and columns
 // a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
+// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
@@ -3055,10 +3072,11 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
       }
       // the rest: one partial vector
       if (k < rows) {
-        const __m256i rest = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(rows - k)),
-                                                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 v_tail = _mm256_maskload_ps((const float*)(input + k), rest);
-        _mm256_maskstore_ps((float*)(output + k), rest, v_tail);
+        __m256 v_tail =
+            _mm256_maskload_ps((const float*)(input + k),
+                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(rows - k)),
+                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
+        simdgen_store_words32(output + k, _mm256_castps_si256(v_tail), (rows - k) * 4);
       }
     }
     // strided: gathered
@@ -3085,10 +3103,7 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
                                              (6 < rows - k ? v_tail_at[6 * stride] : (float)(0)),
                                              (7 < rows - k ? v_tail_at[7 * stride] : (float)(0)));
         __m256 v_tail = _mm256_set_m128(v_tail_q1, v_tail_q0);
-        _mm256_maskstore_ps((float*)(output + k),
-                            _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(rows - k)),
-                                               _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-                            v_tail);
+        simdgen_store_words32(output + k, _mm256_castps_si256(v_tail), (rows - k) * 4);
       }
     }
   }
@@ -3111,10 +3126,11 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
         }
         // the rest: one partial vector
         if (k < cols) {
-          const __m256i rest = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - k)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-          __m256 v_tail = _mm256_maskload_ps((const float*)(input + k), rest);
-          _mm256_maskstore_ps((float*)(output + k), rest, v_tail);
+          __m256 v_tail =
+              _mm256_maskload_ps((const float*)(input + k),
+                                 _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - k)),
+                                                    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
+          simdgen_store_words32(output + k, _mm256_castps_si256(v_tail), (cols - k) * 4);
         }
       }
       if (out_stride != 1) {
@@ -3474,39 +3490,44 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
                 __m256 col6_r = _mm256_permute2f128_ps(t2_2_r, t2_6_r, 0x31);
                 __m256 col3_r = _mm256_permute2f128_ps(t2_3_r, t2_7_r, 0x20);
                 __m256 col7_r = _mm256_permute2f128_ps(t2_3_r, t2_7_r, 0x31);
-                const __m256i in_rows_r =
-                    _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                 if (j < cols) {
-                  _mm256_maskstore_ps((float*)(output + edge_out_r), in_rows_r, col0_r);
+                  simdgen_store_words32(output + edge_out_r, _mm256_castps_si256(col0_r),
+                                        (simdgen_clamp_lanes(rows - i, 8)) * 4);
                 }
                 if (j + 1 < cols) {
-                  _mm256_maskstore_ps((float*)(output + edge_out_r + out_stride), in_rows_r,
-                                      col1_r);
+                  simdgen_store_words32(output + edge_out_r + out_stride,
+                                        _mm256_castps_si256(col1_r),
+                                        (simdgen_clamp_lanes(rows - i, 8)) * 4);
                 }
                 if (j + 2 < cols) {
-                  _mm256_maskstore_ps((float*)(output + edge_out_r + 2 * out_stride), in_rows_r,
-                                      col2_r);
+                  simdgen_store_words32(output + edge_out_r + 2 * out_stride,
+                                        _mm256_castps_si256(col2_r),
+                                        (simdgen_clamp_lanes(rows - i, 8)) * 4);
                 }
                 if (j + 3 < cols) {
-                  _mm256_maskstore_ps((float*)(output + edge_out_r + 3 * out_stride), in_rows_r,
-                                      col3_r);
+                  simdgen_store_words32(output + edge_out_r + 3 * out_stride,
+                                        _mm256_castps_si256(col3_r),
+                                        (simdgen_clamp_lanes(rows - i, 8)) * 4);
                 }
                 if (j + 4 < cols) {
-                  _mm256_maskstore_ps((float*)(output + edge_out_r + 4 * out_stride), in_rows_r,
-                                      col4_r);
+                  simdgen_store_words32(output + edge_out_r + 4 * out_stride,
+                                        _mm256_castps_si256(col4_r),
+                                        (simdgen_clamp_lanes(rows - i, 8)) * 4);
                 }
                 if (j + 5 < cols) {
-                  _mm256_maskstore_ps((float*)(output + edge_out_r + 5 * out_stride), in_rows_r,
-                                      col5_r);
+                  simdgen_store_words32(output + edge_out_r + 5 * out_stride,
+                                        _mm256_castps_si256(col5_r),
+                                        (simdgen_clamp_lanes(rows - i, 8)) * 4);
                 }
                 if (j + 6 < cols) {
-                  _mm256_maskstore_ps((float*)(output + edge_out_r + 6 * out_stride), in_rows_r,
-                                      col6_r);
+                  simdgen_store_words32(output + edge_out_r + 6 * out_stride,
+                                        _mm256_castps_si256(col6_r),
+                                        (simdgen_clamp_lanes(rows - i, 8)) * 4);
                 }
                 if (j + 7 < cols) {
-                  _mm256_maskstore_ps((float*)(output + edge_out_r + 7 * out_stride), in_rows_r,
-                                      col7_r);
+                  simdgen_store_words32(output + edge_out_r + 7 * out_stride,
+                                        _mm256_castps_si256(col7_r),
+                                        (simdgen_clamp_lanes(rows - i, 8)) * 4);
                 }
               }
             }
@@ -3586,39 +3607,44 @@ __attribute__((target("avx2"))) void transpose_f32_avx2(const float* input, int6
                 __m256 col6_c = _mm256_permute2f128_ps(t2_2_c, t2_6_c, 0x31);
                 __m256 col3_c = _mm256_permute2f128_ps(t2_3_c, t2_7_c, 0x20);
                 __m256 col7_c = _mm256_permute2f128_ps(t2_3_c, t2_7_c, 0x31);
-                const __m256i in_rows_c =
-                    _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(rows - i, 8))),
-                                       _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
                 if (j < cols) {
-                  _mm256_maskstore_ps((float*)(output + edge_out_c), in_rows_c, col0_c);
+                  simdgen_store_words32(output + edge_out_c, _mm256_castps_si256(col0_c),
+                                        (simdgen_clamp_lanes(rows - i, 8)) * 4);
                 }
                 if (j + 1 < cols) {
-                  _mm256_maskstore_ps((float*)(output + edge_out_c + out_stride), in_rows_c,
-                                      col1_c);
+                  simdgen_store_words32(output + edge_out_c + out_stride,
+                                        _mm256_castps_si256(col1_c),
+                                        (simdgen_clamp_lanes(rows - i, 8)) * 4);
                 }
                 if (j + 2 < cols) {
-                  _mm256_maskstore_ps((float*)(output + edge_out_c + 2 * out_stride), in_rows_c,
-                                      col2_c);
+                  simdgen_store_words32(output + edge_out_c + 2 * out_stride,
+                                        _mm256_castps_si256(col2_c),
+                                        (simdgen_clamp_lanes(rows - i, 8)) * 4);
                 }
                 if (j + 3 < cols) {
-                  _mm256_maskstore_ps((float*)(output + edge_out_c + 3 * out_stride), in_rows_c,
-                                      col3_c);
+                  simdgen_store_words32(output + edge_out_c + 3 * out_stride,
+                                        _mm256_castps_si256(col3_c),
+                                        (simdgen_clamp_lanes(rows - i, 8)) * 4);
                 }
                 if (j + 4 < cols) {
-                  _mm256_maskstore_ps((float*)(output + edge_out_c + 4 * out_stride), in_rows_c,
-                                      col4_c);
+                  simdgen_store_words32(output + edge_out_c + 4 * out_stride,
+                                        _mm256_castps_si256(col4_c),
+                                        (simdgen_clamp_lanes(rows - i, 8)) * 4);
                 }
                 if (j + 5 < cols) {
-                  _mm256_maskstore_ps((float*)(output + edge_out_c + 5 * out_stride), in_rows_c,
-                                      col5_c);
+                  simdgen_store_words32(output + edge_out_c + 5 * out_stride,
+                                        _mm256_castps_si256(col5_c),
+                                        (simdgen_clamp_lanes(rows - i, 8)) * 4);
                 }
                 if (j + 6 < cols) {
-                  _mm256_maskstore_ps((float*)(output + edge_out_c + 6 * out_stride), in_rows_c,
-                                      col6_c);
+                  simdgen_store_words32(output + edge_out_c + 6 * out_stride,
+                                        _mm256_castps_si256(col6_c),
+                                        (simdgen_clamp_lanes(rows - i, 8)) * 4);
                 }
                 if (j + 7 < cols) {
-                  _mm256_maskstore_ps((float*)(output + edge_out_c + 7 * out_stride), in_rows_c,
-                                      col7_c);
+                  simdgen_store_words32(output + edge_out_c + 7 * out_stride,
+                                        _mm256_castps_si256(col7_c),
+                                        (simdgen_clamp_lanes(rows - i, 8)) * 4);
                 }
               }
             }

@@ -94,6 +94,22 @@ static inline int64_t simdgen_opaque(int64_t v) {
 }
 #endif
 #endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_WORDS_AVX2
+#define SIMDGEN_HELPER_STORE_WORDS_AVX2
+// Stores the first `bytes` bytes of v at p, a multiple of 4 in 0..32: 16, 8 and 4-byte stores by
+// the bits of `bytes`, from the vector registers; nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_words32(void* p, __m256i v,
+                                                                         int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes >= 32) return _mm256_storeu_si256((__m256i*)b, v);
+  __m128i x = _mm256_castsi256_si128(v);
+  if (bytes & 16) _mm_storeu_si128((__m128i*)b, x), x = _mm256_extracti128_si256(v, 1), b += 16;
+  if (bytes & 8) _mm_storel_epi64((__m128i*)b, x), x = _mm_unpackhi_epi64(x, x), b += 8;
+  if (bytes & 4) _mm_storeu_si32(b, x);
+}
+#endif
+#endif
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_OPAQUE
 #define SIMDGEN_HELPER_OPAQUE
@@ -2210,6 +2226,7 @@ __attribute__((target("+sve"))) void transpose_u64_sve(const uint64_t* input, in
 // ---- avx2 (256-bit vectors)
 // tiles of 4 x 4 through a 4-shuffle network on half rows joined by the loads (strategy half_rows), in blocks of 16 x 16 tiles; edge tiles run the same network on masked rows and columns
 // a matrix of one row or one column is copied by vector loops (gathered when its elements are strided)
+// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
@@ -2240,10 +2257,11 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
       }
       // the rest: one partial vector
       if (k < rows) {
-        const __m256i rest = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(rows - k)),
-                                                _mm256_setr_epi64x(0, 1, 2, 3));
-        __m256i v_tail = _mm256_maskload_epi64((const long long*)(input + k), rest);
-        _mm256_maskstore_epi64((long long*)(output + k), rest, v_tail);
+        __m256i v_tail =
+            _mm256_maskload_epi64((const long long*)(input + k),
+                                  _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(rows - k)),
+                                                     _mm256_setr_epi64x(0, 1, 2, 3)));
+        simdgen_store_words32(output + k, v_tail, (rows - k) * 8);
       }
     }
     // strided: gathered
@@ -2270,10 +2288,7 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
         if (3 < rows - k)
           v_tail_q1 = _mm_insert_epi64(v_tail_q1, (long long)v_tail_at[3 * stride], 1);
         __m256i v_tail = _mm256_set_m128i(v_tail_q1, v_tail_q0);
-        _mm256_maskstore_epi64((long long*)(output + k),
-                               _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(rows - k)),
-                                                  _mm256_setr_epi64x(0, 1, 2, 3)),
-                               v_tail);
+        simdgen_store_words32(output + k, v_tail, (rows - k) * 8);
       }
     }
   }
@@ -2301,10 +2316,11 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
         }
         // the rest: one partial vector
         if (k < cols) {
-          const __m256i rest = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - k)),
-                                                  _mm256_setr_epi64x(0, 1, 2, 3));
-          __m256i v_tail = _mm256_maskload_epi64((const long long*)(input + k), rest);
-          _mm256_maskstore_epi64((long long*)(output + k), rest, v_tail);
+          __m256i v_tail =
+              _mm256_maskload_epi64((const long long*)(input + k),
+                                    _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - k)),
+                                                       _mm256_setr_epi64x(0, 1, 2, 3)));
+          simdgen_store_words32(output + k, v_tail, (cols - k) * 8);
         }
       }
       if (rows != 1) {
@@ -2401,22 +2417,21 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
               __m256i col2_r = _mm256_permute2x128_si256(t1_0_r, t1_2_r, 0x31);
               __m256i col1_r = _mm256_permute2x128_si256(t1_1_r, t1_3_r, 0x20);
               __m256i col3_r = _mm256_permute2x128_si256(t1_1_r, t1_3_r, 0x31);
-              const __m256i in_rows_r = _mm256_cmpgt_epi64(
-                  _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
-                  _mm256_setr_epi64x(0, 1, 2, 3));
               if (j < cols) {
-                _mm256_maskstore_epi64((long long*)(output + edge_out_r), in_rows_r, col0_r);
+                simdgen_store_words32(output + edge_out_r, col0_r,
+                                      (simdgen_clamp_lanes(rows - i, 4)) * 8);
               }
               if (j + 1 < cols) {
-                _mm256_maskstore_epi64((long long*)(output + edge_out_r + rows), in_rows_r, col1_r);
+                simdgen_store_words32(output + edge_out_r + rows, col1_r,
+                                      (simdgen_clamp_lanes(rows - i, 4)) * 8);
               }
               if (j + 2 < cols) {
-                _mm256_maskstore_epi64((long long*)(output + edge_out_r + 2 * rows), in_rows_r,
-                                       col2_r);
+                simdgen_store_words32(output + edge_out_r + 2 * rows, col2_r,
+                                      (simdgen_clamp_lanes(rows - i, 4)) * 8);
               }
               if (j + 3 < cols) {
-                _mm256_maskstore_epi64((long long*)(output + edge_out_r + 3 * rows), in_rows_r,
-                                       col3_r);
+                simdgen_store_words32(output + edge_out_r + 3 * rows, col3_r,
+                                      (simdgen_clamp_lanes(rows - i, 4)) * 8);
               }
             }
           }
@@ -2459,22 +2474,21 @@ __attribute__((target("avx2"))) void transpose_u64_avx2(const uint64_t* input, i
               __m256i col2_c = _mm256_permute2x128_si256(t1_0_c, t1_2_c, 0x31);
               __m256i col1_c = _mm256_permute2x128_si256(t1_1_c, t1_3_c, 0x20);
               __m256i col3_c = _mm256_permute2x128_si256(t1_1_c, t1_3_c, 0x31);
-              const __m256i in_rows_c = _mm256_cmpgt_epi64(
-                  _mm256_set1_epi64x((long long)(simdgen_clamp_lanes(rows - i, 4))),
-                  _mm256_setr_epi64x(0, 1, 2, 3));
               if (j < cols) {
-                _mm256_maskstore_epi64((long long*)(output + edge_out_c), in_rows_c, col0_c);
+                simdgen_store_words32(output + edge_out_c, col0_c,
+                                      (simdgen_clamp_lanes(rows - i, 4)) * 8);
               }
               if (j + 1 < cols) {
-                _mm256_maskstore_epi64((long long*)(output + edge_out_c + rows), in_rows_c, col1_c);
+                simdgen_store_words32(output + edge_out_c + rows, col1_c,
+                                      (simdgen_clamp_lanes(rows - i, 4)) * 8);
               }
               if (j + 2 < cols) {
-                _mm256_maskstore_epi64((long long*)(output + edge_out_c + 2 * rows), in_rows_c,
-                                       col2_c);
+                simdgen_store_words32(output + edge_out_c + 2 * rows, col2_c,
+                                      (simdgen_clamp_lanes(rows - i, 4)) * 8);
               }
               if (j + 3 < cols) {
-                _mm256_maskstore_epi64((long long*)(output + edge_out_c + 3 * rows), in_rows_c,
-                                       col3_c);
+                simdgen_store_words32(output + edge_out_c + 3 * rows, col3_c,
+                                      (simdgen_clamp_lanes(rows - i, 4)) * 8);
               }
             }
           }

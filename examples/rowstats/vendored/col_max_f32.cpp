@@ -68,6 +68,22 @@ static inline uint64_t simdgen_lanes_below(int64_t n, int lanes) {
 }
 #endif
 #endif
+#if defined(__x86_64__)
+#ifndef SIMDGEN_HELPER_STORE_WORDS_AVX2
+#define SIMDGEN_HELPER_STORE_WORDS_AVX2
+// Stores the first `bytes` bytes of v at p, a multiple of 4 in 0..32: 16, 8 and 4-byte stores by
+// the bits of `bytes`, from the vector registers; nothing past p + bytes is written.
+__attribute__((target("avx2"))) static inline void simdgen_store_words32(void* p, __m256i v,
+                                                                         int64_t bytes) {
+  uint8_t* b = (uint8_t*)p;
+  if (bytes >= 32) return _mm256_storeu_si256((__m256i*)b, v);
+  __m128i x = _mm256_castsi256_si128(v);
+  if (bytes & 16) _mm_storeu_si128((__m128i*)b, x), x = _mm256_extracti128_si256(v, 1), b += 16;
+  if (bytes & 8) _mm_storel_epi64((__m128i*)b, x), x = _mm_unpackhi_epi64(x, x), b += 8;
+  if (bytes & 4) _mm_storeu_si32(b, x);
+}
+#endif
+#endif
 #if defined(__aarch64__)
 #ifndef SIMDGEN_HELPER_CLAMP_LANES
 #define SIMDGEN_HELPER_CLAMP_LANES
@@ -289,6 +305,7 @@ void col_max_f32_neon(const float* input, int64_t rows, int64_t cols, int64_t st
 // ---- avx2 (256-bit vectors)
 // column reduction: lanes = columns, rows walked in order (sequential per column)
 // tails: masked loads with the identity in inactive lanes
+// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
 #if defined(__x86_64__)
@@ -331,11 +348,8 @@ __attribute__((target("avx2"))) void col_max_f32_avx2(const float* input, int64_
                            _mm256_castsi256_ps(x0_active));
       acc0 = _mm256_max_ps(x0, acc0);
     }
-    _mm256_maskstore_ps(
-        (float*)(output + j),
-        _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(simdgen_clamp_lanes(cols - j, 8))),
-                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)),
-        acc0);
+    simdgen_store_words32(output + j, _mm256_castps_si256(acc0),
+                          (simdgen_clamp_lanes(cols - j, 8)) * 4);
   }
 }
 #endif

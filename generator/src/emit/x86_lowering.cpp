@@ -1047,6 +1047,17 @@ class X86Lowering final : public IsaLowering {
              "  _mm_storeu_si128((__m128i*)b, _mm256_castsi256_si128(v));\n"
              "  simdgen_store_prefix16(b + 16, _mm256_extracti128_si256(v, 1), bytes - 16);\n"
              "}";
+    if (name == "store_words_avx2")
+      return "// Stores the first `bytes` bytes of v at p, a multiple of 4 in 0..32: 16, 8 and 4-byte stores by\n"
+             "// the bits of `bytes`, from the vector registers; nothing past p + bytes is written.\n"
+             "__attribute__((target(\"avx2\"))) static inline void simdgen_store_words32(void* p, __m256i v, int64_t bytes) {\n"
+             "  uint8_t* b = (uint8_t*)p;\n"
+             "  if (bytes >= 32) return _mm256_storeu_si256((__m256i*)b, v);\n"
+             "  __m128i x = _mm256_castsi256_si128(v);\n"
+             "  if (bytes & 16) _mm_storeu_si128((__m128i*)b, x), x = _mm256_extracti128_si256(v, 1), b += 16;\n"
+             "  if (bytes & 8) _mm_storel_epi64((__m128i*)b, x), x = _mm_unpackhi_epi64(x, x), b += 8;\n"
+             "  if (bytes & 4) _mm_storeu_si32(b, x);\n"
+             "}";
     if (name == "tail_keep")
       return "// 32 zero bytes then 32 0xFF bytes: the 32 bytes at offset k keep the last k bytes of a vector.\n"
              "static const uint8_t simdgen_tail_keep[64] = {\n"
