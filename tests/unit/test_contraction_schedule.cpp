@@ -327,6 +327,29 @@ TEST_CASE("contraction default nest: a static tile dim takes the fewest rows ove
   }
 }
 
+TEST_CASE("contraction default nest: a static vector dim's tile is no wider than its whole vectors") {
+  const auto cols = [](int64_t n) {
+    return R"J(  "dims": [{"name": "i", "extent": "m"}, {"name": "j", "extent": )J" + std::to_string(n) + R"J(}, {"name": "k", "extent": "k", "kind": "reduction"}],
+  "operands": [{"name": "a", "index": ["i", "k"]}, {"name": "b", "index": ["k", "j"]}],
+  "output": {"name": "c", "index": ["i", "j"]})J";
+  };
+  const auto summary = [&](int64_t n, const std::string& target) {
+    return buildPlan(parseSpecText(contractionSpec(cols(n)), "cols.json"), targetNamed(target)).summary;
+  };
+  // 40 floats on AVX-512: a tile of 2 vectors, then the masked 8; one of 3 (48 columns) would never
+  // run and leave every column to the one-vector tiles.
+  CHECK(has(summary(40, "avx512"), "x 2 vectors of f32x16"));
+  CHECK(has(summary(48, "avx512"), "x 3 vectors of f32x16"));
+  CHECK(has(summary(100, "avx512"), "x 4 vectors of f32x16"));
+  CHECK(has(summary(20, "avx512"), "x 1 vectors of f32x16"));
+  CHECK(has(summary(12, "avx2"), "x 1 vectors of f32x8"));
+  CHECK(has(summary(40, "avx2"), "x 2 vectors of f32x8"));
+  for (int64_t n : {40, 20, 12, 7}) {
+    CAPTURE(n);
+    checkPlans(contractionSpec(cols(n)), {{"m", 9}, {"k", 3}}, uint64_t(n));
+  }
+}
+
 TEST_CASE("contraction default nest: the vector dim's tiles go inside the other parallel dims where the operand along it fits in L2") {
   // The printed loop nest's line holding `text` (its order in the nest), or -1.
   auto line = [](const ir::Plan& p, const std::string& text) {

@@ -388,7 +388,9 @@ class ContractionBuilder {
     nr_ = regs >= 32 ? 4 : 2;
     if (lanes_.lanes == 1 && target_.vectorBits) nr_ = 4;
     const Extent& ve = c_.dims[size_t(vdim_)].extent;
-    if (ve.isStatic() && !lanes_.scalable) nr_ = int(std::clamp<int64_t>((*ve.value + lanes_.lanes - 1) / lanes_.lanes, 1, nr_));
+    // A static vector dim: no wider than its whole vectors (40 floats on AVX-512: 2 vectors, then
+    // a masked one; a tile of 3 would never run, leaving every column to the one-vector tiles).
+    if (ve.isStatic() && !lanes_.scalable) nr_ = int(std::clamp<int64_t>(*ve.value / lanes_.lanes, 1, nr_));
     if (tdim_ < 0) {
       mr_ = 1;
       return;
