@@ -335,7 +335,7 @@ __attribute__((target("+sve"))) void map_abs_diff_narrow_sve(
 // ---- avx2 (256-bit vectors)
 // element widths differ (8 to 16 bits): 16 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
 // whole vectors: 2 per iteration (unrolled), then one per iteration
-// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // uses 8/16-bit partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: no AVX2 byte masked load)
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
 
@@ -419,33 +419,64 @@ __attribute__((target("avx2"))) void map_abs_diff_narrow_avx2(
       _mm_storeu_si128((__m128i*)(out4 + i), t13);
     }
   }
-  // the rest: one partial vector, its loads and stores masked
+  // the rest
   if (i < n) {
-    __m128i a_v_tail = simdgen_load_prefix16((const uint8_t*)(in0 + i), (n - i) * 1);
-    __m128i b_v_tail = simdgen_load_prefix16((const uint8_t*)(in1 + i), (n - i) * 1);
-    __m128i c_v_tail = simdgen_load_prefix16((const uint8_t*)(in2 + i), (n - i) * 1);
-    __m128i d_v_tail = simdgen_load_prefix16((const uint8_t*)(in3 + i), (n - i) * 1);
-    __m256i e_v_tail = simdgen_load_prefix32(in4 + i, (n - i) * 2);
-    __m256i f_v_tail = simdgen_load_prefix32(in5 + i, (n - i) * 2);
-    __m256i g_v_tail = simdgen_load_prefix32(in6 + i, (n - i) * 2);
-    __m256i h_v_tail = simdgen_load_prefix32(in7 + i, (n - i) * 2);
-    __m128i t14_tail =
-        _mm_sub_epi8(_mm_max_epi8(a_v_tail, b_v_tail), _mm_min_epi8(a_v_tail, b_v_tail));
-    __m128i t15_tail =
-        _mm_sub_epi8(_mm_max_epu8(c_v_tail, d_v_tail), _mm_min_epu8(c_v_tail, d_v_tail));
-    __m256i t16_tail = _mm256_sub_epi16(_mm256_max_epi16(f_v_tail, e_v_tail),
-                                        _mm256_min_epi16(f_v_tail, e_v_tail));
-    __m256i t17_tail = _mm256_sub_epi16(_mm256_max_epu16(g_v_tail, h_v_tail),
-                                        _mm256_min_epu16(g_v_tail, h_v_tail));
-    __m128i t18_tail =
-        _mm_sub_epi8(_mm_max_epu8(c_v_tail, c_v_tail), _mm_min_epu8(c_v_tail, c_v_tail));
-    __m128i t19_tail = _mm_sub_epi8(_mm_max_epu8(d_v_tail, k0), _mm_min_epu8(d_v_tail, k0));
-    __m128i t20_tail = _mm_add_epi8(t18_tail, t19_tail);
-    simdgen_store_prefix16((uint8_t*)(out0 + i), t14_tail, (n - i) * 1);
-    simdgen_store_prefix16((uint8_t*)(out1 + i), t15_tail, (n - i) * 1);
-    simdgen_store_prefix32(out2 + i, t16_tail, (n - i) * 2);
-    simdgen_store_prefix32(out3 + i, t17_tail, (n - i) * 2);
-    simdgen_store_prefix16((uint8_t*)(out4 + i), t20_tail, (n - i) * 1);
+    // a row of at least one vector: its last whole vector again, ending at the row's end
+    if (n >= 16) {
+      __m128i a_v_last = _mm_loadu_si128((const __m128i*)(in0 + n - 16));
+      __m128i b_v_last = _mm_loadu_si128((const __m128i*)(in1 + n - 16));
+      __m128i c_v_last = _mm_loadu_si128((const __m128i*)(in2 + n - 16));
+      __m128i d_v_last = _mm_loadu_si128((const __m128i*)(in3 + n - 16));
+      __m256i e_v_last = _mm256_loadu_si256((const __m256i*)(in4 + n - 16));
+      __m256i f_v_last = _mm256_loadu_si256((const __m256i*)(in5 + n - 16));
+      __m256i g_v_last = _mm256_loadu_si256((const __m256i*)(in6 + n - 16));
+      __m256i h_v_last = _mm256_loadu_si256((const __m256i*)(in7 + n - 16));
+      __m128i t14_last =
+          _mm_sub_epi8(_mm_max_epi8(a_v_last, b_v_last), _mm_min_epi8(a_v_last, b_v_last));
+      __m128i t15_last =
+          _mm_sub_epi8(_mm_max_epu8(c_v_last, d_v_last), _mm_min_epu8(c_v_last, d_v_last));
+      __m256i t16_last = _mm256_sub_epi16(_mm256_max_epi16(f_v_last, e_v_last),
+                                          _mm256_min_epi16(f_v_last, e_v_last));
+      __m256i t17_last = _mm256_sub_epi16(_mm256_max_epu16(g_v_last, h_v_last),
+                                          _mm256_min_epu16(g_v_last, h_v_last));
+      __m128i t18_last =
+          _mm_sub_epi8(_mm_max_epu8(c_v_last, c_v_last), _mm_min_epu8(c_v_last, c_v_last));
+      __m128i t19_last = _mm_sub_epi8(_mm_max_epu8(d_v_last, k0), _mm_min_epu8(d_v_last, k0));
+      __m128i t20_last = _mm_add_epi8(t18_last, t19_last);
+      _mm_storeu_si128((__m128i*)(out0 + n - 16), t14_last);
+      _mm_storeu_si128((__m128i*)(out1 + n - 16), t15_last);
+      _mm256_storeu_si256((__m256i*)(out2 + n - 16), t16_last);
+      _mm256_storeu_si256((__m256i*)(out3 + n - 16), t17_last);
+      _mm_storeu_si128((__m128i*)(out4 + n - 16), t20_last);
+    }
+    // a row shorter than a vector: one partial vector, its loads and stores masked
+    if (n < 16) {
+      __m128i a_v_tail = simdgen_load_prefix16((const uint8_t*)(in0 + i), (n - i) * 1);
+      __m128i b_v_tail = simdgen_load_prefix16((const uint8_t*)(in1 + i), (n - i) * 1);
+      __m128i c_v_tail = simdgen_load_prefix16((const uint8_t*)(in2 + i), (n - i) * 1);
+      __m128i d_v_tail = simdgen_load_prefix16((const uint8_t*)(in3 + i), (n - i) * 1);
+      __m256i e_v_tail = simdgen_load_prefix32(in4 + i, (n - i) * 2);
+      __m256i f_v_tail = simdgen_load_prefix32(in5 + i, (n - i) * 2);
+      __m256i g_v_tail = simdgen_load_prefix32(in6 + i, (n - i) * 2);
+      __m256i h_v_tail = simdgen_load_prefix32(in7 + i, (n - i) * 2);
+      __m128i t21_tail =
+          _mm_sub_epi8(_mm_max_epi8(a_v_tail, b_v_tail), _mm_min_epi8(a_v_tail, b_v_tail));
+      __m128i t22_tail =
+          _mm_sub_epi8(_mm_max_epu8(c_v_tail, d_v_tail), _mm_min_epu8(c_v_tail, d_v_tail));
+      __m256i t23_tail = _mm256_sub_epi16(_mm256_max_epi16(f_v_tail, e_v_tail),
+                                          _mm256_min_epi16(f_v_tail, e_v_tail));
+      __m256i t24_tail = _mm256_sub_epi16(_mm256_max_epu16(g_v_tail, h_v_tail),
+                                          _mm256_min_epu16(g_v_tail, h_v_tail));
+      __m128i t25_tail =
+          _mm_sub_epi8(_mm_max_epu8(c_v_tail, c_v_tail), _mm_min_epu8(c_v_tail, c_v_tail));
+      __m128i t26_tail = _mm_sub_epi8(_mm_max_epu8(d_v_tail, k0), _mm_min_epu8(d_v_tail, k0));
+      __m128i t27_tail = _mm_add_epi8(t25_tail, t26_tail);
+      simdgen_store_prefix16((uint8_t*)(out0 + i), t21_tail, (n - i) * 1);
+      simdgen_store_prefix16((uint8_t*)(out1 + i), t22_tail, (n - i) * 1);
+      simdgen_store_prefix32(out2 + i, t23_tail, (n - i) * 2);
+      simdgen_store_prefix32(out3 + i, t24_tail, (n - i) * 2);
+      simdgen_store_prefix16((uint8_t*)(out4 + i), t27_tail, (n - i) * 1);
+    }
   }
 }
 #endif

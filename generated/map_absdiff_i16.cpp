@@ -247,7 +247,7 @@ __attribute__((target("+sve"))) void map_absdiff_i16_sve(const int16_t* in0, con
 
 // ---- avx2 (256-bit vectors)
 // whole vectors: 4 per iteration (unrolled), then one per iteration
-// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // uses 8/16-bit partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: no AVX2 byte masked load)
 
 #if defined(__x86_64__)
@@ -287,13 +287,24 @@ __attribute__((target("avx2"))) void map_absdiff_i16_avx2(const int16_t* in0, co
       _mm256_storeu_si256((__m256i*)(out0 + i), t1);
     }
   }
-  // the rest: one partial vector, its loads and stores masked
+  // the rest
   if (i < n) {
-    __m256i a_v_tail = simdgen_load_prefix32(in0 + i, (n - i) * 2);
-    __m256i b_v_tail = simdgen_load_prefix32(in1 + i, (n - i) * 2);
-    __m256i t2_tail = _mm256_sub_epi16(_mm256_max_epi16(a_v_tail, b_v_tail),
-                                       _mm256_min_epi16(a_v_tail, b_v_tail));
-    simdgen_store_prefix32(out0 + i, t2_tail, (n - i) * 2);
+    // a row of at least one vector: its last whole vector again, ending at the row's end
+    if (n >= 16) {
+      __m256i a_v_last = _mm256_loadu_si256((const __m256i*)(in0 + n - 16));
+      __m256i b_v_last = _mm256_loadu_si256((const __m256i*)(in1 + n - 16));
+      __m256i t2_last = _mm256_sub_epi16(_mm256_max_epi16(a_v_last, b_v_last),
+                                         _mm256_min_epi16(a_v_last, b_v_last));
+      _mm256_storeu_si256((__m256i*)(out0 + n - 16), t2_last);
+    }
+    // a row shorter than a vector: one partial vector, its loads and stores masked
+    if (n < 16) {
+      __m256i a_v_tail = simdgen_load_prefix32(in0 + i, (n - i) * 2);
+      __m256i b_v_tail = simdgen_load_prefix32(in1 + i, (n - i) * 2);
+      __m256i t3_tail = _mm256_sub_epi16(_mm256_max_epi16(a_v_tail, b_v_tail),
+                                         _mm256_min_epi16(a_v_tail, b_v_tail));
+      simdgen_store_prefix32(out0 + i, t3_tail, (n - i) * 2);
+    }
   }
 }
 #endif

@@ -194,7 +194,7 @@ __attribute__((target("+sve"))) void map_axpby_fma_f32_sve(const float* in0, con
 
 // ---- avx2+fma (256-bit vectors)
 // whole vectors: 4 per iteration (unrolled), then one per iteration
-// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses vfmadd fused multiply-add
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
@@ -236,15 +236,25 @@ __attribute__((target("avx2,fma"))) void map_axpby_fma_f32_avx2_fma(const float*
       _mm256_storeu_ps(out0 + i, t3);
     }
   }
-  // the rest: one partial vector, its loads and stores masked
+  // the rest
   if (i < n) {
-    const __m256i active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    __m256 x_v_tail = _mm256_maskload_ps((const float*)(in0 + i), active);
-    __m256 y_v_tail = _mm256_maskload_ps((const float*)(in1 + i), active);
-    __m256 t4_tail = _mm256_mul_ps(k1, y_v_tail);
-    __m256 t5_tail = _mm256_fmadd_ps(k0, x_v_tail, t4_tail);
-    simdgen_store_words32(out0 + i, _mm256_castps_si256(t5_tail), (n - i) * 4);
+    // a row of at least one vector: its last whole vector again, ending at the row's end
+    if (n >= 8) {
+      __m256 x_v_last = _mm256_loadu_ps(in0 + n - 8);
+      __m256 t4_last = _mm256_mul_ps(k1, _mm256_loadu_ps(in1 + n - 8));
+      __m256 t5_last = _mm256_fmadd_ps(k0, x_v_last, t4_last);
+      _mm256_storeu_ps(out0 + n - 8, t5_last);
+    }
+    // a row shorter than a vector: one partial vector, its loads and stores masked
+    if (n < 8) {
+      const __m256i active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      __m256 x_v_tail = _mm256_maskload_ps((const float*)(in0 + i), active);
+      __m256 y_v_tail = _mm256_maskload_ps((const float*)(in1 + i), active);
+      __m256 t6_tail = _mm256_mul_ps(k1, y_v_tail);
+      __m256 t7_tail = _mm256_fmadd_ps(k0, x_v_tail, t6_tail);
+      simdgen_store_words32(out0 + i, _mm256_castps_si256(t7_tail), (n - i) * 4);
+    }
   }
 }
 #endif

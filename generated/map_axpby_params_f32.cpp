@@ -234,7 +234,7 @@ __attribute__((target("+sve"))) void map_axpby_params_f32_sve(const float* in0, 
 
 // ---- avx2+fma (256-bit vectors)
 // whole vectors: 2 per iteration (unrolled), then one per iteration
-// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
@@ -295,23 +295,42 @@ __attribute__((target("avx2,fma"))) void map_axpby_params_f32_avx2_fma(const flo
       _mm256_storeu_ps(out2 + i, t15);
     }
   }
-  // the rest: one partial vector, its loads and stores masked
+  // the rest
   if (i < n) {
-    const __m256i active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    __m256 x_v_tail = _mm256_maskload_ps((const float*)(in0 + i), active);
-    __m256 y_v_tail = _mm256_maskload_ps((const float*)(in1 + i), active);
-    __m256 t16_tail = _mm256_mul_ps(k0, x_v_tail);
-    __m256 t17_tail = _mm256_mul_ps(k1, y_v_tail);
-    __m256 t18_tail = _mm256_add_ps(t16_tail, t17_tail);
-    __m256 t19_tail = _mm256_xor_ps(x_v_tail, _mm256_set1_ps(-0.0f));
-    __m256 t20_tail = _mm256_sub_ps(y_v_tail, k0);
-    __m256 t21_tail = _mm256_div_ps(t19_tail, t20_tail);
-    __m256 t22_tail = _mm256_mul_ps(x_v_tail, k1);
-    __m256 t23_tail = _mm256_xor_ps(t22_tail, _mm256_set1_ps(-0.0f));
-    simdgen_store_words32(out0 + i, _mm256_castps_si256(t18_tail), (n - i) * 4);
-    simdgen_store_words32(out1 + i, _mm256_castps_si256(t21_tail), (n - i) * 4);
-    simdgen_store_words32(out2 + i, _mm256_castps_si256(t23_tail), (n - i) * 4);
+    // a row of at least one vector: its last whole vector again, ending at the row's end
+    if (n >= 8) {
+      __m256 x_v_last = _mm256_loadu_ps(in0 + n - 8);
+      __m256 y_v_last = _mm256_loadu_ps(in1 + n - 8);
+      __m256 t16_last = _mm256_mul_ps(k0, x_v_last);
+      __m256 t17_last = _mm256_mul_ps(k1, y_v_last);
+      __m256 t18_last = _mm256_add_ps(t16_last, t17_last);
+      __m256 t19_last = _mm256_xor_ps(x_v_last, _mm256_set1_ps(-0.0f));
+      __m256 t20_last = _mm256_sub_ps(y_v_last, k0);
+      __m256 t21_last = _mm256_div_ps(t19_last, t20_last);
+      __m256 t22_last = _mm256_mul_ps(x_v_last, k1);
+      __m256 t23_last = _mm256_xor_ps(t22_last, _mm256_set1_ps(-0.0f));
+      _mm256_storeu_ps(out0 + n - 8, t18_last);
+      _mm256_storeu_ps(out1 + n - 8, t21_last);
+      _mm256_storeu_ps(out2 + n - 8, t23_last);
+    }
+    // a row shorter than a vector: one partial vector, its loads and stores masked
+    if (n < 8) {
+      const __m256i active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      __m256 x_v_tail = _mm256_maskload_ps((const float*)(in0 + i), active);
+      __m256 y_v_tail = _mm256_maskload_ps((const float*)(in1 + i), active);
+      __m256 t24_tail = _mm256_mul_ps(k0, x_v_tail);
+      __m256 t25_tail = _mm256_mul_ps(k1, y_v_tail);
+      __m256 t26_tail = _mm256_add_ps(t24_tail, t25_tail);
+      __m256 t27_tail = _mm256_xor_ps(x_v_tail, _mm256_set1_ps(-0.0f));
+      __m256 t28_tail = _mm256_sub_ps(y_v_tail, k0);
+      __m256 t29_tail = _mm256_div_ps(t27_tail, t28_tail);
+      __m256 t30_tail = _mm256_mul_ps(x_v_tail, k1);
+      __m256 t31_tail = _mm256_xor_ps(t30_tail, _mm256_set1_ps(-0.0f));
+      simdgen_store_words32(out0 + i, _mm256_castps_si256(t26_tail), (n - i) * 4);
+      simdgen_store_words32(out1 + i, _mm256_castps_si256(t29_tail), (n - i) * 4);
+      simdgen_store_words32(out2 + i, _mm256_castps_si256(t31_tail), (n - i) * 4);
+    }
   }
 }
 #endif

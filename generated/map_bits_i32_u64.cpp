@@ -336,7 +336,7 @@ __attribute__((target("+sve"))) void map_bits_i32_u64_sve(const uint64_t* in0, c
 // ---- avx2 (256-bit vectors)
 // element widths differ (32 to 64 bits): 4 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
 // whole vectors: 2 per iteration (unrolled), then one per iteration
-// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses 64-bit arithmetic shift emulated with vpcmpgtq and two logical shifts (AVX2 has no vpsraq)
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
@@ -450,40 +450,76 @@ __attribute__((target("avx2"))) void map_bits_i32_u64_avx2(const uint64_t* in0, 
       _mm_storeu_si128((__m128i*)(out2 + i), t35);
     }
   }
-  // the rest: one partial vector, its loads and stores masked
+  // the rest
   if (i < n) {
-    const __m256i active =
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3));
-    __m256i x_v_tail = _mm256_maskload_epi64((const long long*)(in0 + i), active);
-    __m256i y_v_tail = _mm256_maskload_epi64((const long long*)(in1 + i), active);
-    __m128i w_v_tail = simdgen_load_prefix16((const uint8_t*)(in2 + i), (n - i) * 4);
-    __m256i t36_tail = _mm256_srli_epi64(x_v_tail, 33);
-    __m256i t37_tail = _mm256_slli_epi64(x_v_tail, 31);
-    __m256i t38_tail = _mm256_or_si256(t36_tail, t37_tail);
-    __m256i t39_tail = _mm256_xor_si256(k0, k1);
-    __m256i t40_tail = _mm256_and_si256(t38_tail, t39_tail);
-    __m256i t41_tail = _mm256_or_si256(
-        _mm256_srli_epi64(y_v_tail, 1),
-        _mm256_slli_epi64(_mm256_cmpgt_epi64(_mm256_setzero_si256(), y_v_tail), 63));
-    __m256i t42_tail =
-        _mm256_or_si256(_mm256_srli_epi64(y_v_tail, 63),
-                        _mm256_slli_epi64(_mm256_cmpgt_epi64(_mm256_setzero_si256(), y_v_tail), 1));
-    __m256i t43_tail = _mm256_xor_si256(t41_tail, t42_tail);
-    __m256i t44_tail = _mm256_slli_epi64(y_v_tail, 62);
-    __m256i t45_tail =
-        _mm256_or_si256(_mm256_srli_epi64(t44_tail, 60),
-                        _mm256_slli_epi64(_mm256_cmpgt_epi64(_mm256_setzero_si256(), t44_tail), 4));
-    __m256i t46_tail = _mm256_xor_si256(t43_tail, t45_tail);
-    __m128i t47_tail = _mm_slli_epi32(w_v_tail, 13);
-    __m128i t48_tail = _mm_xor_si128(w_v_tail, t47_tail);
-    __m128i t49_tail = _mm_srai_epi32(w_v_tail, 17);
-    __m128i t50_tail = _mm_xor_si128(t48_tail, t49_tail);
-    __m128i t51_tail = _mm_srai_epi32(w_v_tail, 31);
-    __m128i t52_tail = _mm_and_si128(t51_tail, k2);
-    __m128i t53_tail = _mm_xor_si128(t50_tail, t52_tail);
-    simdgen_store_words32(out0 + i, t40_tail, (n - i) * 8);
-    simdgen_store_words32(out1 + i, t46_tail, (n - i) * 8);
-    simdgen_store_prefix16((uint8_t*)(out2 + i), t53_tail, (n - i) * 4);
+    // a row of at least one vector: its last whole vector again, ending at the row's end
+    if (n >= 4) {
+      __m256i x_v_last = _mm256_loadu_si256((const __m256i*)(in0 + n - 4));
+      __m256i y_v_last = _mm256_loadu_si256((const __m256i*)(in1 + n - 4));
+      __m128i w_v_last = _mm_loadu_si128((const __m128i*)(in2 + n - 4));
+      __m256i t36_last = _mm256_srli_epi64(x_v_last, 33);
+      __m256i t37_last = _mm256_slli_epi64(x_v_last, 31);
+      __m256i t38_last = _mm256_or_si256(t36_last, t37_last);
+      __m256i t39_last = _mm256_xor_si256(k0, k1);
+      __m256i t40_last = _mm256_and_si256(t38_last, t39_last);
+      __m256i t41_last = _mm256_or_si256(
+          _mm256_srli_epi64(y_v_last, 1),
+          _mm256_slli_epi64(_mm256_cmpgt_epi64(_mm256_setzero_si256(), y_v_last), 63));
+      __m256i t42_last = _mm256_or_si256(
+          _mm256_srli_epi64(y_v_last, 63),
+          _mm256_slli_epi64(_mm256_cmpgt_epi64(_mm256_setzero_si256(), y_v_last), 1));
+      __m256i t43_last = _mm256_xor_si256(t41_last, t42_last);
+      __m256i t44_last = _mm256_slli_epi64(y_v_last, 62);
+      __m256i t45_last = _mm256_or_si256(
+          _mm256_srli_epi64(t44_last, 60),
+          _mm256_slli_epi64(_mm256_cmpgt_epi64(_mm256_setzero_si256(), t44_last), 4));
+      __m256i t46_last = _mm256_xor_si256(t43_last, t45_last);
+      __m128i t47_last = _mm_slli_epi32(w_v_last, 13);
+      __m128i t48_last = _mm_xor_si128(w_v_last, t47_last);
+      __m128i t49_last = _mm_srai_epi32(w_v_last, 17);
+      __m128i t50_last = _mm_xor_si128(t48_last, t49_last);
+      __m128i t51_last = _mm_srai_epi32(w_v_last, 31);
+      __m128i t52_last = _mm_and_si128(t51_last, k2);
+      __m128i t53_last = _mm_xor_si128(t50_last, t52_last);
+      _mm256_storeu_si256((__m256i*)(out0 + n - 4), t40_last);
+      _mm256_storeu_si256((__m256i*)(out1 + n - 4), t46_last);
+      _mm_storeu_si128((__m128i*)(out2 + n - 4), t53_last);
+    }
+    // a row shorter than a vector: one partial vector, its loads and stores masked
+    if (n < 4) {
+      const __m256i active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)),
+                                                _mm256_setr_epi64x(0, 1, 2, 3));
+      __m256i x_v_tail = _mm256_maskload_epi64((const long long*)(in0 + i), active);
+      __m256i y_v_tail = _mm256_maskload_epi64((const long long*)(in1 + i), active);
+      __m128i w_v_tail = simdgen_load_prefix16((const uint8_t*)(in2 + i), (n - i) * 4);
+      __m256i t54_tail = _mm256_srli_epi64(x_v_tail, 33);
+      __m256i t55_tail = _mm256_slli_epi64(x_v_tail, 31);
+      __m256i t56_tail = _mm256_or_si256(t54_tail, t55_tail);
+      __m256i t57_tail = _mm256_xor_si256(k0, k1);
+      __m256i t58_tail = _mm256_and_si256(t56_tail, t57_tail);
+      __m256i t59_tail = _mm256_or_si256(
+          _mm256_srli_epi64(y_v_tail, 1),
+          _mm256_slli_epi64(_mm256_cmpgt_epi64(_mm256_setzero_si256(), y_v_tail), 63));
+      __m256i t60_tail = _mm256_or_si256(
+          _mm256_srli_epi64(y_v_tail, 63),
+          _mm256_slli_epi64(_mm256_cmpgt_epi64(_mm256_setzero_si256(), y_v_tail), 1));
+      __m256i t61_tail = _mm256_xor_si256(t59_tail, t60_tail);
+      __m256i t62_tail = _mm256_slli_epi64(y_v_tail, 62);
+      __m256i t63_tail = _mm256_or_si256(
+          _mm256_srli_epi64(t62_tail, 60),
+          _mm256_slli_epi64(_mm256_cmpgt_epi64(_mm256_setzero_si256(), t62_tail), 4));
+      __m256i t64_tail = _mm256_xor_si256(t61_tail, t63_tail);
+      __m128i t65_tail = _mm_slli_epi32(w_v_tail, 13);
+      __m128i t66_tail = _mm_xor_si128(w_v_tail, t65_tail);
+      __m128i t67_tail = _mm_srai_epi32(w_v_tail, 17);
+      __m128i t68_tail = _mm_xor_si128(t66_tail, t67_tail);
+      __m128i t69_tail = _mm_srai_epi32(w_v_tail, 31);
+      __m128i t70_tail = _mm_and_si128(t69_tail, k2);
+      __m128i t71_tail = _mm_xor_si128(t68_tail, t70_tail);
+      simdgen_store_words32(out0 + i, t58_tail, (n - i) * 8);
+      simdgen_store_words32(out1 + i, t64_tail, (n - i) * 8);
+      simdgen_store_prefix16((uint8_t*)(out2 + i), t71_tail, (n - i) * 4);
+    }
   }
 }
 #endif

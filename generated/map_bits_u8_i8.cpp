@@ -539,7 +539,7 @@ __attribute__((target("+sve"))) void map_bits_u8_i8_sve(const uint8_t* in0, cons
 
 // ---- avx2 (256-bit vectors)
 // whole vectors: 2 per iteration (unrolled), then one per iteration
-// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // uses 8-bit shifts emulated with 16-bit shifts and a byte mask (x86 has no byte shifts)
 // uses 8/16-bit partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: no AVX2 byte masked load)
 
@@ -661,41 +661,80 @@ __attribute__((target("avx2"))) void map_bits_u8_i8_avx2(const uint8_t* in0, con
       _mm256_storeu_si256((__m256i*)(out3 + i), t35);
     }
   }
-  // the rest: one partial vector, its loads and stores masked
+  // the rest
   if (i < n) {
-    __m256i a_v_tail = simdgen_load_prefix32(in0 + i, (n - i) * 1);
-    __m256i s_v_tail = simdgen_load_prefix32(in1 + i, (n - i) * 1);
-    __m256i t36_tail = _mm256_and_si256(_mm256_srli_epi16(a_v_tail, 4), _mm256_set1_epi8(15));
-    __m256i t37_tail = _mm256_and_si256(_mm256_slli_epi16(a_v_tail, 4), _mm256_set1_epi8(-16));
-    __m256i t38_tail = _mm256_or_si256(t36_tail, t37_tail);
-    __m256i t39_tail = _mm256_xor_si256(a_v_tail, k0);
-    __m256i t40_tail = _mm256_and_si256(_mm256_srli_epi16(a_v_tail, 3), _mm256_set1_epi8(31));
-    __m256i t41_tail = _mm256_and_si256(t40_tail, k1);
-    __m256i t42_tail = _mm256_xor_si256(t39_tail, t41_tail);
-    __m256i t43_tail = _mm256_sub_epi8(
-        _mm256_xor_si256(_mm256_and_si256(_mm256_srli_epi16(s_v_tail, 1), _mm256_set1_epi8(127)),
-                         _mm256_set1_epi8(64)),
-        _mm256_set1_epi8(64));
-    __m256i t44_tail = _mm256_sub_epi8(
-        _mm256_xor_si256(_mm256_and_si256(_mm256_srli_epi16(s_v_tail, 7), _mm256_set1_epi8(1)),
-                         _mm256_set1_epi8(1)),
-        _mm256_set1_epi8(1));
-    __m256i t45_tail = _mm256_add_epi8(t43_tail, t44_tail);
-    __m256i t46_tail = _mm256_and_si256(_mm256_slli_epi16(s_v_tail, 6), _mm256_set1_epi8(-64));
-    __m256i t47_tail = _mm256_sub_epi8(t45_tail, t46_tail);
-    __m256i t48_tail = _mm256_and_si256(s_v_tail, k2);
-    __m256i t49_tail = _mm256_cmpeq_epi8(t48_tail, k2);
-    __m256i t50_tail = _mm256_sub_epi8(
-        _mm256_xor_si256(_mm256_and_si256(_mm256_srli_epi16(s_v_tail, 2), _mm256_set1_epi8(63)),
-                         _mm256_set1_epi8(32)),
-        _mm256_set1_epi8(32));
-    __m256i t51_tail = _mm256_xor_si256(s_v_tail, k3);
-    __m256i t52_tail = _mm256_or_si256(t51_tail, k4);
-    __m256i t53_tail = _mm256_blendv_epi8(t52_tail, t50_tail, t49_tail);
-    simdgen_store_prefix32(out0 + i, t38_tail, (n - i) * 1);
-    simdgen_store_prefix32(out1 + i, t42_tail, (n - i) * 1);
-    simdgen_store_prefix32(out2 + i, t47_tail, (n - i) * 1);
-    simdgen_store_prefix32(out3 + i, t53_tail, (n - i) * 1);
+    // a row of at least one vector: its last whole vector again, ending at the row's end
+    if (n >= 32) {
+      __m256i a_v_last = _mm256_loadu_si256((const __m256i*)(in0 + n - 32));
+      __m256i s_v_last = _mm256_loadu_si256((const __m256i*)(in1 + n - 32));
+      __m256i t36_last = _mm256_and_si256(_mm256_srli_epi16(a_v_last, 4), _mm256_set1_epi8(15));
+      __m256i t37_last = _mm256_and_si256(_mm256_slli_epi16(a_v_last, 4), _mm256_set1_epi8(-16));
+      __m256i t38_last = _mm256_or_si256(t36_last, t37_last);
+      __m256i t39_last = _mm256_xor_si256(a_v_last, k0);
+      __m256i t40_last = _mm256_and_si256(_mm256_srli_epi16(a_v_last, 3), _mm256_set1_epi8(31));
+      __m256i t41_last = _mm256_and_si256(t40_last, k1);
+      __m256i t42_last = _mm256_xor_si256(t39_last, t41_last);
+      __m256i t43_last = _mm256_sub_epi8(
+          _mm256_xor_si256(_mm256_and_si256(_mm256_srli_epi16(s_v_last, 1), _mm256_set1_epi8(127)),
+                           _mm256_set1_epi8(64)),
+          _mm256_set1_epi8(64));
+      __m256i t44_last = _mm256_sub_epi8(
+          _mm256_xor_si256(_mm256_and_si256(_mm256_srli_epi16(s_v_last, 7), _mm256_set1_epi8(1)),
+                           _mm256_set1_epi8(1)),
+          _mm256_set1_epi8(1));
+      __m256i t45_last = _mm256_add_epi8(t43_last, t44_last);
+      __m256i t46_last = _mm256_and_si256(_mm256_slli_epi16(s_v_last, 6), _mm256_set1_epi8(-64));
+      __m256i t47_last = _mm256_sub_epi8(t45_last, t46_last);
+      __m256i t48_last = _mm256_and_si256(s_v_last, k2);
+      __m256i t49_last = _mm256_cmpeq_epi8(t48_last, k2);
+      __m256i t50_last = _mm256_sub_epi8(
+          _mm256_xor_si256(_mm256_and_si256(_mm256_srli_epi16(s_v_last, 2), _mm256_set1_epi8(63)),
+                           _mm256_set1_epi8(32)),
+          _mm256_set1_epi8(32));
+      __m256i t51_last = _mm256_xor_si256(s_v_last, k3);
+      __m256i t52_last = _mm256_or_si256(t51_last, k4);
+      __m256i t53_last = _mm256_blendv_epi8(t52_last, t50_last, t49_last);
+      _mm256_storeu_si256((__m256i*)(out0 + n - 32), t38_last);
+      _mm256_storeu_si256((__m256i*)(out1 + n - 32), t42_last);
+      _mm256_storeu_si256((__m256i*)(out2 + n - 32), t47_last);
+      _mm256_storeu_si256((__m256i*)(out3 + n - 32), t53_last);
+    }
+    // a row shorter than a vector: one partial vector, its loads and stores masked
+    if (n < 32) {
+      __m256i a_v_tail = simdgen_load_prefix32(in0 + i, (n - i) * 1);
+      __m256i s_v_tail = simdgen_load_prefix32(in1 + i, (n - i) * 1);
+      __m256i t54_tail = _mm256_and_si256(_mm256_srli_epi16(a_v_tail, 4), _mm256_set1_epi8(15));
+      __m256i t55_tail = _mm256_and_si256(_mm256_slli_epi16(a_v_tail, 4), _mm256_set1_epi8(-16));
+      __m256i t56_tail = _mm256_or_si256(t54_tail, t55_tail);
+      __m256i t57_tail = _mm256_xor_si256(a_v_tail, k0);
+      __m256i t58_tail = _mm256_and_si256(_mm256_srli_epi16(a_v_tail, 3), _mm256_set1_epi8(31));
+      __m256i t59_tail = _mm256_and_si256(t58_tail, k1);
+      __m256i t60_tail = _mm256_xor_si256(t57_tail, t59_tail);
+      __m256i t61_tail = _mm256_sub_epi8(
+          _mm256_xor_si256(_mm256_and_si256(_mm256_srli_epi16(s_v_tail, 1), _mm256_set1_epi8(127)),
+                           _mm256_set1_epi8(64)),
+          _mm256_set1_epi8(64));
+      __m256i t62_tail = _mm256_sub_epi8(
+          _mm256_xor_si256(_mm256_and_si256(_mm256_srli_epi16(s_v_tail, 7), _mm256_set1_epi8(1)),
+                           _mm256_set1_epi8(1)),
+          _mm256_set1_epi8(1));
+      __m256i t63_tail = _mm256_add_epi8(t61_tail, t62_tail);
+      __m256i t64_tail = _mm256_and_si256(_mm256_slli_epi16(s_v_tail, 6), _mm256_set1_epi8(-64));
+      __m256i t65_tail = _mm256_sub_epi8(t63_tail, t64_tail);
+      __m256i t66_tail = _mm256_and_si256(s_v_tail, k2);
+      __m256i t67_tail = _mm256_cmpeq_epi8(t66_tail, k2);
+      __m256i t68_tail = _mm256_sub_epi8(
+          _mm256_xor_si256(_mm256_and_si256(_mm256_srli_epi16(s_v_tail, 2), _mm256_set1_epi8(63)),
+                           _mm256_set1_epi8(32)),
+          _mm256_set1_epi8(32));
+      __m256i t69_tail = _mm256_xor_si256(s_v_tail, k3);
+      __m256i t70_tail = _mm256_or_si256(t69_tail, k4);
+      __m256i t71_tail = _mm256_blendv_epi8(t70_tail, t68_tail, t67_tail);
+      simdgen_store_prefix32(out0 + i, t56_tail, (n - i) * 1);
+      simdgen_store_prefix32(out1 + i, t60_tail, (n - i) * 1);
+      simdgen_store_prefix32(out2 + i, t65_tail, (n - i) * 1);
+      simdgen_store_prefix32(out3 + i, t71_tail, (n - i) * 1);
+    }
   }
 }
 #endif

@@ -283,7 +283,7 @@ __attribute__((target("+sve"))) void map_blend_u8_sve(const uint8_t* in0, const 
 
 // ---- avx2 (256-bit vectors)
 // whole vectors: 2 per iteration (unrolled), then one per iteration
-// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // uses 8/16-bit partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: no AVX2 byte masked load)
 
 #if defined(__x86_64__)
@@ -324,16 +324,30 @@ __attribute__((target("avx2"))) void map_blend_u8_avx2(const uint8_t* in0, const
       _mm256_storeu_si256((__m256i*)(out2 + i), t5);
     }
   }
-  // the rest: one partial vector, its loads and stores masked
+  // the rest
   if (i < n) {
-    __m256i a_v_tail = simdgen_load_prefix32(in0 + i, (n - i) * 1);
-    __m256i b_v_tail = simdgen_load_prefix32(in1 + i, (n - i) * 1);
-    __m256i t6_tail = _mm256_adds_epu8(a_v_tail, b_v_tail);
-    __m256i t7_tail = _mm256_subs_epu8(a_v_tail, b_v_tail);
-    __m256i t8_tail = _mm256_avg_epu8(a_v_tail, b_v_tail);
-    simdgen_store_prefix32(out0 + i, t6_tail, (n - i) * 1);
-    simdgen_store_prefix32(out1 + i, t7_tail, (n - i) * 1);
-    simdgen_store_prefix32(out2 + i, t8_tail, (n - i) * 1);
+    // a row of at least one vector: its last whole vector again, ending at the row's end
+    if (n >= 32) {
+      __m256i a_v_last = _mm256_loadu_si256((const __m256i*)(in0 + n - 32));
+      __m256i b_v_last = _mm256_loadu_si256((const __m256i*)(in1 + n - 32));
+      __m256i t6_last = _mm256_adds_epu8(a_v_last, b_v_last);
+      __m256i t7_last = _mm256_subs_epu8(a_v_last, b_v_last);
+      __m256i t8_last = _mm256_avg_epu8(a_v_last, b_v_last);
+      _mm256_storeu_si256((__m256i*)(out0 + n - 32), t6_last);
+      _mm256_storeu_si256((__m256i*)(out1 + n - 32), t7_last);
+      _mm256_storeu_si256((__m256i*)(out2 + n - 32), t8_last);
+    }
+    // a row shorter than a vector: one partial vector, its loads and stores masked
+    if (n < 32) {
+      __m256i a_v_tail = simdgen_load_prefix32(in0 + i, (n - i) * 1);
+      __m256i b_v_tail = simdgen_load_prefix32(in1 + i, (n - i) * 1);
+      __m256i t9_tail = _mm256_adds_epu8(a_v_tail, b_v_tail);
+      __m256i t10_tail = _mm256_subs_epu8(a_v_tail, b_v_tail);
+      __m256i t11_tail = _mm256_avg_epu8(a_v_tail, b_v_tail);
+      simdgen_store_prefix32(out0 + i, t9_tail, (n - i) * 1);
+      simdgen_store_prefix32(out1 + i, t10_tail, (n - i) * 1);
+      simdgen_store_prefix32(out2 + i, t11_tail, (n - i) * 1);
+    }
   }
 }
 #endif

@@ -339,7 +339,7 @@ __attribute__((target("+sve"))) void map_broadcast_i16_sve(const int16_t* in0, c
 
 // ---- avx2 (256-bit vectors)
 // whole vectors: 2 per iteration (unrolled), then one per iteration
-// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // uses 8/16-bit partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: no AVX2 byte masked load)
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 
@@ -379,49 +379,61 @@ __attribute__((target("avx2"))) void map_broadcast_i16_avx2(const int16_t* in0, 
         _mm256_storeu_si256((__m256i*)(out0 + c + cols * r), t3);
       }
     }
-    // the rest: one partial vector, its loads and stores masked
+    // the rest
     if (c < cols) {
-      __m256i x_v_tail = simdgen_load_prefix32(in0 + c + cols * r, (cols - c) * 2);
-      __m256i bias_v_tail = simdgen_load_prefix32(in1 + c, (cols - c) * 2);
-      const int16_t* scale_v_tail_at = in2 + r;
-      __m128i scale_v_tail_q0 = _mm_setzero_si128();
-      if (0 < cols - c)
-        scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 0);
-      if (1 < cols - c)
-        scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 1);
-      if (2 < cols - c)
-        scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 2);
-      if (3 < cols - c)
-        scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 3);
-      if (4 < cols - c)
-        scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 4);
-      if (5 < cols - c)
-        scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 5);
-      if (6 < cols - c)
-        scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 6);
-      if (7 < cols - c)
-        scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 7);
-      __m128i scale_v_tail_q1 = _mm_setzero_si128();
-      if (8 < cols - c)
-        scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 0);
-      if (9 < cols - c)
-        scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 1);
-      if (10 < cols - c)
-        scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 2);
-      if (11 < cols - c)
-        scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 3);
-      if (12 < cols - c)
-        scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 4);
-      if (13 < cols - c)
-        scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 5);
-      if (14 < cols - c)
-        scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 6);
-      if (15 < cols - c)
-        scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 7);
-      __m256i scale_v_tail = _mm256_set_m128i(scale_v_tail_q1, scale_v_tail_q0);
-      __m256i t4_tail = _mm256_mullo_epi16(x_v_tail, scale_v_tail);
-      __m256i t5_tail = _mm256_add_epi16(t4_tail, bias_v_tail);
-      simdgen_store_prefix32(out0 + c + cols * r, t5_tail, (cols - c) * 2);
+      // a row of at least one vector: its last whole vector again, ending at the row's end
+      if (cols >= 16) {
+        __m256i x_v_last = _mm256_loadu_si256((const __m256i*)(in0 + cols + cols * r - 16));
+        __m256i bias_v_last = _mm256_loadu_si256((const __m256i*)(in1 + cols - 16));
+        __m256i scale_v_last = _mm256_set1_epi16((short)(in2[r]));
+        __m256i t4_last = _mm256_mullo_epi16(x_v_last, scale_v_last);
+        __m256i t5_last = _mm256_add_epi16(t4_last, bias_v_last);
+        _mm256_storeu_si256((__m256i*)(out0 + cols + cols * r - 16), t5_last);
+      }
+      // a row shorter than a vector: one partial vector, its loads and stores masked
+      if (cols < 16) {
+        __m256i x_v_tail = simdgen_load_prefix32(in0 + c + cols * r, (cols - c) * 2);
+        __m256i bias_v_tail = simdgen_load_prefix32(in1 + c, (cols - c) * 2);
+        const int16_t* scale_v_tail_at = in2 + r;
+        __m128i scale_v_tail_q0 = _mm_setzero_si128();
+        if (0 < cols - c)
+          scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 0);
+        if (1 < cols - c)
+          scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 1);
+        if (2 < cols - c)
+          scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 2);
+        if (3 < cols - c)
+          scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 3);
+        if (4 < cols - c)
+          scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 4);
+        if (5 < cols - c)
+          scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 5);
+        if (6 < cols - c)
+          scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 6);
+        if (7 < cols - c)
+          scale_v_tail_q0 = _mm_insert_epi16(scale_v_tail_q0, (short)scale_v_tail_at[0], 7);
+        __m128i scale_v_tail_q1 = _mm_setzero_si128();
+        if (8 < cols - c)
+          scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 0);
+        if (9 < cols - c)
+          scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 1);
+        if (10 < cols - c)
+          scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 2);
+        if (11 < cols - c)
+          scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 3);
+        if (12 < cols - c)
+          scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 4);
+        if (13 < cols - c)
+          scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 5);
+        if (14 < cols - c)
+          scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 6);
+        if (15 < cols - c)
+          scale_v_tail_q1 = _mm_insert_epi16(scale_v_tail_q1, (short)scale_v_tail_at[0], 7);
+        __m256i scale_v_tail = _mm256_set_m128i(scale_v_tail_q1, scale_v_tail_q0);
+        __m256i t6_tail = _mm256_mullo_epi16(x_v_tail, scale_v_tail);
+        __m256i t7_tail = _mm256_add_epi16(t6_tail, bias_v_tail);
+        simdgen_store_prefix32(out0 + c + cols * r, t7_tail, (cols - c) * 2);
+      }
     }
   }
 }

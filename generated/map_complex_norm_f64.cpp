@@ -200,7 +200,7 @@ __attribute__((target("+sve"))) void map_complex_norm_f64_sve(const double* in0,
 #endif
 
 // ---- avx2+fma (256-bit vectors)
-// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 // uses vfmadd fused multiply-add
@@ -227,25 +227,44 @@ __attribute__((target("avx2,fma"))) void map_complex_norm_f64_avx2_fma(const dou
     _mm256_storeu_pd(out0 + i, t1);
     _mm256_storeu_pd(out1 + i, t2);
   }
-  // the rest: one partial vector, its loads and stores masked
+  // the rest
   if (i < n) {
-    const double* re_v_tail_at = in0 + 2 * i;
-    const __m128d re_v_tail_q0 = _mm_setr_pd((0 < n - i ? re_v_tail_at[0] : (double)(0)),
-                                             (1 < n - i ? re_v_tail_at[2] : (double)(0)));
-    const __m128d re_v_tail_q1 = _mm_setr_pd((2 < n - i ? re_v_tail_at[4] : (double)(0)),
-                                             (3 < n - i ? re_v_tail_at[6] : (double)(0)));
-    __m256d re_v_tail = _mm256_set_m128d(re_v_tail_q1, re_v_tail_q0);
-    const double* im_v_tail_at = in1 + 2 * i;
-    const __m128d im_v_tail_q0 = _mm_setr_pd((0 < n - i ? im_v_tail_at[0] : (double)(0)),
-                                             (1 < n - i ? im_v_tail_at[2] : (double)(0)));
-    const __m128d im_v_tail_q1 = _mm_setr_pd((2 < n - i ? im_v_tail_at[4] : (double)(0)),
-                                             (3 < n - i ? im_v_tail_at[6] : (double)(0)));
-    __m256d im_v_tail = _mm256_set_m128d(im_v_tail_q1, im_v_tail_q0);
-    __m256d t3_tail = _mm256_mul_pd(im_v_tail, im_v_tail);
-    __m256d t4_tail = _mm256_fmadd_pd(re_v_tail, re_v_tail, t3_tail);
-    __m256d t5_tail = _mm256_mul_pd(re_v_tail, k0);
-    simdgen_store_words32(out0 + i, _mm256_castpd_si256(t4_tail), (n - i) * 8);
-    simdgen_store_words32(out1 + i, _mm256_castpd_si256(t5_tail), (n - i) * 8);
+    // a row of at least one vector: its last whole vector again, ending at the row's end
+    if (n >= 4) {
+      const double* re_v_last_at = in0 + 2 * n - 8;
+      const __m128d re_v_last_q0 = _mm_setr_pd(re_v_last_at[0], re_v_last_at[2]);
+      const __m128d re_v_last_q1 = _mm_setr_pd(re_v_last_at[4], re_v_last_at[6]);
+      __m256d re_v_last = _mm256_set_m128d(re_v_last_q1, re_v_last_q0);
+      const double* im_v_last_at = in1 + 2 * n - 8;
+      const __m128d im_v_last_q0 = _mm_setr_pd(im_v_last_at[0], im_v_last_at[2]);
+      const __m128d im_v_last_q1 = _mm_setr_pd(im_v_last_at[4], im_v_last_at[6]);
+      __m256d im_v_last = _mm256_set_m128d(im_v_last_q1, im_v_last_q0);
+      __m256d t3_last = _mm256_mul_pd(im_v_last, im_v_last);
+      __m256d t4_last = _mm256_fmadd_pd(re_v_last, re_v_last, t3_last);
+      __m256d t5_last = _mm256_mul_pd(re_v_last, k0);
+      _mm256_storeu_pd(out0 + n - 4, t4_last);
+      _mm256_storeu_pd(out1 + n - 4, t5_last);
+    }
+    // a row shorter than a vector: one partial vector, its loads and stores masked
+    if (n < 4) {
+      const double* re_v_tail_at = in0 + 2 * i;
+      const __m128d re_v_tail_q0 = _mm_setr_pd((0 < n - i ? re_v_tail_at[0] : (double)(0)),
+                                               (1 < n - i ? re_v_tail_at[2] : (double)(0)));
+      const __m128d re_v_tail_q1 = _mm_setr_pd((2 < n - i ? re_v_tail_at[4] : (double)(0)),
+                                               (3 < n - i ? re_v_tail_at[6] : (double)(0)));
+      __m256d re_v_tail = _mm256_set_m128d(re_v_tail_q1, re_v_tail_q0);
+      const double* im_v_tail_at = in1 + 2 * i;
+      const __m128d im_v_tail_q0 = _mm_setr_pd((0 < n - i ? im_v_tail_at[0] : (double)(0)),
+                                               (1 < n - i ? im_v_tail_at[2] : (double)(0)));
+      const __m128d im_v_tail_q1 = _mm_setr_pd((2 < n - i ? im_v_tail_at[4] : (double)(0)),
+                                               (3 < n - i ? im_v_tail_at[6] : (double)(0)));
+      __m256d im_v_tail = _mm256_set_m128d(im_v_tail_q1, im_v_tail_q0);
+      __m256d t6_tail = _mm256_mul_pd(im_v_tail, im_v_tail);
+      __m256d t7_tail = _mm256_fmadd_pd(re_v_tail, re_v_tail, t6_tail);
+      __m256d t8_tail = _mm256_mul_pd(re_v_tail, k0);
+      simdgen_store_words32(out0 + i, _mm256_castpd_si256(t7_tail), (n - i) * 8);
+      simdgen_store_words32(out1 + i, _mm256_castpd_si256(t8_tail), (n - i) * 8);
+    }
   }
 }
 #endif

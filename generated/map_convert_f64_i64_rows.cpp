@@ -342,7 +342,7 @@ __attribute__((target("+sve"))) void map_convert_f64_i64_rows_sve(
 
 // ---- avx2 (256-bit vectors)
 // whole vectors: 2 per iteration (unrolled), then one per iteration
-// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
@@ -703,123 +703,244 @@ __attribute__((target("avx2"))) void map_convert_f64_i64_rows_avx2(
         _mm256_storeu_pd(out4 + c + r * stride, t25);
       }
     }
-    // the rest: one partial vector, its loads and stores masked
+    // the rest
     if (c < cols) {
-      const __m256i active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                                _mm256_setr_epi64x(0, 1, 2, 3));
-      __m256d x_v_tail = _mm256_maskload_pd((const double*)(in0 + c + r * stride), active);
-      __m256i a_v_tail = _mm256_maskload_epi64((const long long*)(in1 + c + r * stride), active);
-      __m256i u_v_tail = _mm256_maskload_epi64((const long long*)(in2 + c + r * stride), active);
-      __m256d t26_tail = _mm256_mul_pd(x_v_tail, k0);
-      double t27_tail_lanes_in[4];
-      _mm256_storeu_pd(t27_tail_lanes_in, t26_tail);
-      int64_t t27_tail_lanes_out[4];
-      for (int l = 0; l < 4; ++l) {
-        const double t27_tail_r = __builtin_trunc(t27_tail_lanes_in[l]);
-        const double t27_tail_lo = -9223372036854775808.0;
-        const double t27_tail_hi = 9223372036854775808.0;
-        bool t27_tail_in = t27_tail_r >= t27_tail_lo;
-        t27_tail_in = t27_tail_in && t27_tail_r < t27_tail_hi;
-        int64_t t27_tail_v = t27_tail_in ? (int64_t)t27_tail_r : (int64_t)0;
-        const int64_t t27_tail_max = (int64_t)9223372036854775807ull;
-        t27_tail_v = t27_tail_r >= t27_tail_hi ? t27_tail_max : t27_tail_v;
-        const int64_t t27_tail_min = (int64_t)(-9223372036854775807ll - 1);
-        t27_tail_v = t27_tail_r < t27_tail_lo ? t27_tail_min : t27_tail_v;
-        t27_tail_lanes_out[l] = t27_tail_v;
+      // a row of at least one vector: its last whole vector again, ending at the row's end
+      if (cols >= 4) {
+        __m256d x_v_last = _mm256_loadu_pd(in0 + cols + r * stride - 4);
+        __m256i a_v_last = _mm256_loadu_si256((const __m256i*)(in1 + cols + r * stride - 4));
+        __m256i u_v_last = _mm256_loadu_si256((const __m256i*)(in2 + cols + r * stride - 4));
+        __m256d t26_last = _mm256_mul_pd(x_v_last, k0);
+        double t27_last_lanes_in[4];
+        _mm256_storeu_pd(t27_last_lanes_in, t26_last);
+        int64_t t27_last_lanes_out[4];
+        for (int l = 0; l < 4; ++l) {
+          const double t27_last_r = __builtin_trunc(t27_last_lanes_in[l]);
+          const double t27_last_lo = -9223372036854775808.0;
+          const double t27_last_hi = 9223372036854775808.0;
+          bool t27_last_in = t27_last_r >= t27_last_lo;
+          t27_last_in = t27_last_in && t27_last_r < t27_last_hi;
+          int64_t t27_last_v = t27_last_in ? (int64_t)t27_last_r : (int64_t)0;
+          const int64_t t27_last_max = (int64_t)9223372036854775807ull;
+          t27_last_v = t27_last_r >= t27_last_hi ? t27_last_max : t27_last_v;
+          const int64_t t27_last_min = (int64_t)(-9223372036854775807ll - 1);
+          t27_last_v = t27_last_r < t27_last_lo ? t27_last_min : t27_last_v;
+          t27_last_lanes_out[l] = t27_last_v;
+        }
+        __m256i t27_last = _mm256_loadu_si256((const __m256i*)(t27_last_lanes_out));
+        uint64_t t28_last_lanes_in[4];
+        _mm256_storeu_si256((__m256i*)(t28_last_lanes_in), u_v_last);
+        int64_t t28_last_lanes_out[4];
+        for (int l = 0; l < 4; ++l) {
+          uint64_t t28_last_v = t28_last_lanes_in[l];
+          const uint64_t t28_last_hi = (uint64_t)9223372036854775807ull;
+          t28_last_v = t28_last_v > t28_last_hi ? t28_last_hi : t28_last_v;
+          t28_last_lanes_out[l] = (int64_t)t28_last_v;
+        }
+        __m256i t28_last = _mm256_loadu_si256((const __m256i*)(t28_last_lanes_out));
+        __m256i t29_last = _mm256_add_epi64(t27_last, t28_last);
+        double t30_last_lanes_in[4];
+        _mm256_storeu_pd(t30_last_lanes_in, x_v_last);
+        int64_t t30_last_lanes_out[4];
+        for (int l = 0; l < 4; ++l) {
+          const double t30_last_r = __builtin_rint(t30_last_lanes_in[l]);
+          const double t30_last_lo = -9223372036854775808.0;
+          const double t30_last_hi = 9223372036854775808.0;
+          bool t30_last_in = t30_last_r >= t30_last_lo;
+          t30_last_in = t30_last_in && t30_last_r < t30_last_hi;
+          int64_t t30_last_v = t30_last_in ? (int64_t)t30_last_r : (int64_t)0;
+          const int64_t t30_last_max = (int64_t)9223372036854775807ull;
+          t30_last_v = t30_last_r >= t30_last_hi ? t30_last_max : t30_last_v;
+          const int64_t t30_last_min = (int64_t)(-9223372036854775807ll - 1);
+          t30_last_v = t30_last_r < t30_last_lo ? t30_last_min : t30_last_v;
+          t30_last_lanes_out[l] = t30_last_v;
+        }
+        __m256i t30_last = _mm256_loadu_si256((const __m256i*)(t30_last_lanes_out));
+        double t31_last_lanes_in[4];
+        _mm256_storeu_pd(t31_last_lanes_in, x_v_last);
+        uint64_t t31_last_lanes_out[4];
+        for (int l = 0; l < 4; ++l) {
+          const double t31_last_r = __builtin_floor(t31_last_lanes_in[l]);
+          const double t31_last_lo = 0.0;
+          const double t31_last_hi = 18446744073709551616.0;
+          bool t31_last_in = t31_last_r >= t31_last_lo;
+          t31_last_in = t31_last_in && t31_last_r < t31_last_hi;
+          uint64_t t31_last_v = t31_last_in ? (uint64_t)t31_last_r : (uint64_t)0;
+          const uint64_t t31_last_max = (uint64_t)18446744073709551615ull;
+          t31_last_v = t31_last_r >= t31_last_hi ? t31_last_max : t31_last_v;
+          t31_last_lanes_out[l] = t31_last_v;
+        }
+        __m256i t31_last = _mm256_loadu_si256((const __m256i*)(t31_last_lanes_out));
+        int64_t t32_last_lanes_in[4];
+        _mm256_storeu_si256((__m256i*)(t32_last_lanes_in), a_v_last);
+        uint64_t t32_last_lanes_out[4];
+        for (int l = 0; l < 4; ++l) {
+          int64_t t32_last_v = t32_last_lanes_in[l];
+          const int64_t t32_last_lo = (int64_t)0;
+          t32_last_v = t32_last_v < t32_last_lo ? t32_last_lo : t32_last_v;
+          t32_last_lanes_out[l] = (uint64_t)t32_last_v;
+        }
+        __m256i t32_last = _mm256_loadu_si256((const __m256i*)(t32_last_lanes_out));
+        __m256i t33_last = _mm256_add_epi64(t31_last, t32_last);
+        __m256d t34_last = _mm256_mul_pd(x_v_last, k0);
+        double t35_last_lanes_in[4];
+        _mm256_storeu_pd(t35_last_lanes_in, t34_last);
+        uint64_t t35_last_lanes_out[4];
+        for (int l = 0; l < 4; ++l) {
+          const double t35_last_r = __builtin_ceil(t35_last_lanes_in[l]);
+          const double t35_last_lo = 0.0;
+          const double t35_last_hi = 18446744073709551616.0;
+          bool t35_last_in = t35_last_r >= t35_last_lo;
+          t35_last_in = t35_last_in && t35_last_r < t35_last_hi;
+          uint64_t t35_last_v = t35_last_in ? (uint64_t)t35_last_r : (uint64_t)0;
+          const uint64_t t35_last_max = (uint64_t)18446744073709551615ull;
+          t35_last_v = t35_last_r >= t35_last_hi ? t35_last_max : t35_last_v;
+          t35_last_lanes_out[l] = t35_last_v;
+        }
+        __m256i t35_last = _mm256_loadu_si256((const __m256i*)(t35_last_lanes_out));
+        __m256i t36_last_hi =
+            _mm256_blend_epi16(_mm256_srai_epi32(a_v_last, 16), _mm256_setzero_si256(), 0x33);
+        t36_last_hi = _mm256_add_epi64(
+            t36_last_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+        __m256d t36_last = _mm256_add_pd(
+            _mm256_sub_pd(_mm256_castsi256_pd(t36_last_hi),
+                          _mm256_set1_pd(442726361368656609280.0)),
+            _mm256_castsi256_pd(_mm256_blend_epi16(
+                a_v_last, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+        __m256i t37_last_hi =
+            _mm256_or_si256(_mm256_srli_epi64(u_v_last, 32),
+                            _mm256_castpd_si256(_mm256_set1_pd(19342813113834066795298816.0)));
+        __m256d t37_last = _mm256_add_pd(
+            _mm256_sub_pd(_mm256_castsi256_pd(t37_last_hi),
+                          _mm256_set1_pd(19342813118337666422669312.0)),
+            _mm256_castsi256_pd(_mm256_blend_epi16(
+                u_v_last, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0xCC)));
+        __m256d t38_last = _mm256_sub_pd(t36_last, t37_last);
+        _mm256_storeu_si256((__m256i*)(out0 + cols + r * stride - 4), t29_last);
+        _mm256_storeu_si256((__m256i*)(out1 + cols + r * stride - 4), t30_last);
+        _mm256_storeu_si256((__m256i*)(out2 + cols + r * stride - 4), t33_last);
+        _mm256_storeu_si256((__m256i*)(out3 + cols + r * stride - 4), t35_last);
+        _mm256_storeu_pd(out4 + cols + r * stride - 4, t38_last);
       }
-      __m256i t27_tail = _mm256_loadu_si256((const __m256i*)(t27_tail_lanes_out));
-      uint64_t t28_tail_lanes_in[4];
-      _mm256_storeu_si256((__m256i*)(t28_tail_lanes_in), u_v_tail);
-      int64_t t28_tail_lanes_out[4];
-      for (int l = 0; l < 4; ++l) {
-        uint64_t t28_tail_v = t28_tail_lanes_in[l];
-        const uint64_t t28_tail_hi = (uint64_t)9223372036854775807ull;
-        t28_tail_v = t28_tail_v > t28_tail_hi ? t28_tail_hi : t28_tail_v;
-        t28_tail_lanes_out[l] = (int64_t)t28_tail_v;
+      // a row shorter than a vector: one partial vector, its loads and stores masked
+      if (cols < 4) {
+        const __m256i active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
+                                                  _mm256_setr_epi64x(0, 1, 2, 3));
+        __m256d x_v_tail = _mm256_maskload_pd((const double*)(in0 + c + r * stride), active);
+        __m256i a_v_tail = _mm256_maskload_epi64((const long long*)(in1 + c + r * stride), active);
+        __m256i u_v_tail = _mm256_maskload_epi64((const long long*)(in2 + c + r * stride), active);
+        __m256d t39_tail = _mm256_mul_pd(x_v_tail, k0);
+        double t40_tail_lanes_in[4];
+        _mm256_storeu_pd(t40_tail_lanes_in, t39_tail);
+        int64_t t40_tail_lanes_out[4];
+        for (int l = 0; l < 4; ++l) {
+          const double t40_tail_r = __builtin_trunc(t40_tail_lanes_in[l]);
+          const double t40_tail_lo = -9223372036854775808.0;
+          const double t40_tail_hi = 9223372036854775808.0;
+          bool t40_tail_in = t40_tail_r >= t40_tail_lo;
+          t40_tail_in = t40_tail_in && t40_tail_r < t40_tail_hi;
+          int64_t t40_tail_v = t40_tail_in ? (int64_t)t40_tail_r : (int64_t)0;
+          const int64_t t40_tail_max = (int64_t)9223372036854775807ull;
+          t40_tail_v = t40_tail_r >= t40_tail_hi ? t40_tail_max : t40_tail_v;
+          const int64_t t40_tail_min = (int64_t)(-9223372036854775807ll - 1);
+          t40_tail_v = t40_tail_r < t40_tail_lo ? t40_tail_min : t40_tail_v;
+          t40_tail_lanes_out[l] = t40_tail_v;
+        }
+        __m256i t40_tail = _mm256_loadu_si256((const __m256i*)(t40_tail_lanes_out));
+        uint64_t t41_tail_lanes_in[4];
+        _mm256_storeu_si256((__m256i*)(t41_tail_lanes_in), u_v_tail);
+        int64_t t41_tail_lanes_out[4];
+        for (int l = 0; l < 4; ++l) {
+          uint64_t t41_tail_v = t41_tail_lanes_in[l];
+          const uint64_t t41_tail_hi = (uint64_t)9223372036854775807ull;
+          t41_tail_v = t41_tail_v > t41_tail_hi ? t41_tail_hi : t41_tail_v;
+          t41_tail_lanes_out[l] = (int64_t)t41_tail_v;
+        }
+        __m256i t41_tail = _mm256_loadu_si256((const __m256i*)(t41_tail_lanes_out));
+        __m256i t42_tail = _mm256_add_epi64(t40_tail, t41_tail);
+        double t43_tail_lanes_in[4];
+        _mm256_storeu_pd(t43_tail_lanes_in, x_v_tail);
+        int64_t t43_tail_lanes_out[4];
+        for (int l = 0; l < 4; ++l) {
+          const double t43_tail_r = __builtin_rint(t43_tail_lanes_in[l]);
+          const double t43_tail_lo = -9223372036854775808.0;
+          const double t43_tail_hi = 9223372036854775808.0;
+          bool t43_tail_in = t43_tail_r >= t43_tail_lo;
+          t43_tail_in = t43_tail_in && t43_tail_r < t43_tail_hi;
+          int64_t t43_tail_v = t43_tail_in ? (int64_t)t43_tail_r : (int64_t)0;
+          const int64_t t43_tail_max = (int64_t)9223372036854775807ull;
+          t43_tail_v = t43_tail_r >= t43_tail_hi ? t43_tail_max : t43_tail_v;
+          const int64_t t43_tail_min = (int64_t)(-9223372036854775807ll - 1);
+          t43_tail_v = t43_tail_r < t43_tail_lo ? t43_tail_min : t43_tail_v;
+          t43_tail_lanes_out[l] = t43_tail_v;
+        }
+        __m256i t43_tail = _mm256_loadu_si256((const __m256i*)(t43_tail_lanes_out));
+        double t44_tail_lanes_in[4];
+        _mm256_storeu_pd(t44_tail_lanes_in, x_v_tail);
+        uint64_t t44_tail_lanes_out[4];
+        for (int l = 0; l < 4; ++l) {
+          const double t44_tail_r = __builtin_floor(t44_tail_lanes_in[l]);
+          const double t44_tail_lo = 0.0;
+          const double t44_tail_hi = 18446744073709551616.0;
+          bool t44_tail_in = t44_tail_r >= t44_tail_lo;
+          t44_tail_in = t44_tail_in && t44_tail_r < t44_tail_hi;
+          uint64_t t44_tail_v = t44_tail_in ? (uint64_t)t44_tail_r : (uint64_t)0;
+          const uint64_t t44_tail_max = (uint64_t)18446744073709551615ull;
+          t44_tail_v = t44_tail_r >= t44_tail_hi ? t44_tail_max : t44_tail_v;
+          t44_tail_lanes_out[l] = t44_tail_v;
+        }
+        __m256i t44_tail = _mm256_loadu_si256((const __m256i*)(t44_tail_lanes_out));
+        int64_t t45_tail_lanes_in[4];
+        _mm256_storeu_si256((__m256i*)(t45_tail_lanes_in), a_v_tail);
+        uint64_t t45_tail_lanes_out[4];
+        for (int l = 0; l < 4; ++l) {
+          int64_t t45_tail_v = t45_tail_lanes_in[l];
+          const int64_t t45_tail_lo = (int64_t)0;
+          t45_tail_v = t45_tail_v < t45_tail_lo ? t45_tail_lo : t45_tail_v;
+          t45_tail_lanes_out[l] = (uint64_t)t45_tail_v;
+        }
+        __m256i t45_tail = _mm256_loadu_si256((const __m256i*)(t45_tail_lanes_out));
+        __m256i t46_tail = _mm256_add_epi64(t44_tail, t45_tail);
+        __m256d t47_tail = _mm256_mul_pd(x_v_tail, k0);
+        double t48_tail_lanes_in[4];
+        _mm256_storeu_pd(t48_tail_lanes_in, t47_tail);
+        uint64_t t48_tail_lanes_out[4];
+        for (int l = 0; l < 4; ++l) {
+          const double t48_tail_r = __builtin_ceil(t48_tail_lanes_in[l]);
+          const double t48_tail_lo = 0.0;
+          const double t48_tail_hi = 18446744073709551616.0;
+          bool t48_tail_in = t48_tail_r >= t48_tail_lo;
+          t48_tail_in = t48_tail_in && t48_tail_r < t48_tail_hi;
+          uint64_t t48_tail_v = t48_tail_in ? (uint64_t)t48_tail_r : (uint64_t)0;
+          const uint64_t t48_tail_max = (uint64_t)18446744073709551615ull;
+          t48_tail_v = t48_tail_r >= t48_tail_hi ? t48_tail_max : t48_tail_v;
+          t48_tail_lanes_out[l] = t48_tail_v;
+        }
+        __m256i t48_tail = _mm256_loadu_si256((const __m256i*)(t48_tail_lanes_out));
+        __m256i t49_tail_hi =
+            _mm256_blend_epi16(_mm256_srai_epi32(a_v_tail, 16), _mm256_setzero_si256(), 0x33);
+        t49_tail_hi = _mm256_add_epi64(
+            t49_tail_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+        __m256d t49_tail = _mm256_add_pd(
+            _mm256_sub_pd(_mm256_castsi256_pd(t49_tail_hi),
+                          _mm256_set1_pd(442726361368656609280.0)),
+            _mm256_castsi256_pd(_mm256_blend_epi16(
+                a_v_tail, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+        __m256i t50_tail_hi =
+            _mm256_or_si256(_mm256_srli_epi64(u_v_tail, 32),
+                            _mm256_castpd_si256(_mm256_set1_pd(19342813113834066795298816.0)));
+        __m256d t50_tail = _mm256_add_pd(
+            _mm256_sub_pd(_mm256_castsi256_pd(t50_tail_hi),
+                          _mm256_set1_pd(19342813118337666422669312.0)),
+            _mm256_castsi256_pd(_mm256_blend_epi16(
+                u_v_tail, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0xCC)));
+        __m256d t51_tail = _mm256_sub_pd(t49_tail, t50_tail);
+        simdgen_store_words32(out0 + c + r * stride, t42_tail, (cols - c) * 8);
+        simdgen_store_words32(out1 + c + r * stride, t43_tail, (cols - c) * 8);
+        simdgen_store_words32(out2 + c + r * stride, t46_tail, (cols - c) * 8);
+        simdgen_store_words32(out3 + c + r * stride, t48_tail, (cols - c) * 8);
+        simdgen_store_words32(out4 + c + r * stride, _mm256_castpd_si256(t51_tail), (cols - c) * 8);
       }
-      __m256i t28_tail = _mm256_loadu_si256((const __m256i*)(t28_tail_lanes_out));
-      __m256i t29_tail = _mm256_add_epi64(t27_tail, t28_tail);
-      double t30_tail_lanes_in[4];
-      _mm256_storeu_pd(t30_tail_lanes_in, x_v_tail);
-      int64_t t30_tail_lanes_out[4];
-      for (int l = 0; l < 4; ++l) {
-        const double t30_tail_r = __builtin_rint(t30_tail_lanes_in[l]);
-        const double t30_tail_lo = -9223372036854775808.0;
-        const double t30_tail_hi = 9223372036854775808.0;
-        bool t30_tail_in = t30_tail_r >= t30_tail_lo;
-        t30_tail_in = t30_tail_in && t30_tail_r < t30_tail_hi;
-        int64_t t30_tail_v = t30_tail_in ? (int64_t)t30_tail_r : (int64_t)0;
-        const int64_t t30_tail_max = (int64_t)9223372036854775807ull;
-        t30_tail_v = t30_tail_r >= t30_tail_hi ? t30_tail_max : t30_tail_v;
-        const int64_t t30_tail_min = (int64_t)(-9223372036854775807ll - 1);
-        t30_tail_v = t30_tail_r < t30_tail_lo ? t30_tail_min : t30_tail_v;
-        t30_tail_lanes_out[l] = t30_tail_v;
-      }
-      __m256i t30_tail = _mm256_loadu_si256((const __m256i*)(t30_tail_lanes_out));
-      double t31_tail_lanes_in[4];
-      _mm256_storeu_pd(t31_tail_lanes_in, x_v_tail);
-      uint64_t t31_tail_lanes_out[4];
-      for (int l = 0; l < 4; ++l) {
-        const double t31_tail_r = __builtin_floor(t31_tail_lanes_in[l]);
-        const double t31_tail_lo = 0.0;
-        const double t31_tail_hi = 18446744073709551616.0;
-        bool t31_tail_in = t31_tail_r >= t31_tail_lo;
-        t31_tail_in = t31_tail_in && t31_tail_r < t31_tail_hi;
-        uint64_t t31_tail_v = t31_tail_in ? (uint64_t)t31_tail_r : (uint64_t)0;
-        const uint64_t t31_tail_max = (uint64_t)18446744073709551615ull;
-        t31_tail_v = t31_tail_r >= t31_tail_hi ? t31_tail_max : t31_tail_v;
-        t31_tail_lanes_out[l] = t31_tail_v;
-      }
-      __m256i t31_tail = _mm256_loadu_si256((const __m256i*)(t31_tail_lanes_out));
-      int64_t t32_tail_lanes_in[4];
-      _mm256_storeu_si256((__m256i*)(t32_tail_lanes_in), a_v_tail);
-      uint64_t t32_tail_lanes_out[4];
-      for (int l = 0; l < 4; ++l) {
-        int64_t t32_tail_v = t32_tail_lanes_in[l];
-        const int64_t t32_tail_lo = (int64_t)0;
-        t32_tail_v = t32_tail_v < t32_tail_lo ? t32_tail_lo : t32_tail_v;
-        t32_tail_lanes_out[l] = (uint64_t)t32_tail_v;
-      }
-      __m256i t32_tail = _mm256_loadu_si256((const __m256i*)(t32_tail_lanes_out));
-      __m256i t33_tail = _mm256_add_epi64(t31_tail, t32_tail);
-      __m256d t34_tail = _mm256_mul_pd(x_v_tail, k0);
-      double t35_tail_lanes_in[4];
-      _mm256_storeu_pd(t35_tail_lanes_in, t34_tail);
-      uint64_t t35_tail_lanes_out[4];
-      for (int l = 0; l < 4; ++l) {
-        const double t35_tail_r = __builtin_ceil(t35_tail_lanes_in[l]);
-        const double t35_tail_lo = 0.0;
-        const double t35_tail_hi = 18446744073709551616.0;
-        bool t35_tail_in = t35_tail_r >= t35_tail_lo;
-        t35_tail_in = t35_tail_in && t35_tail_r < t35_tail_hi;
-        uint64_t t35_tail_v = t35_tail_in ? (uint64_t)t35_tail_r : (uint64_t)0;
-        const uint64_t t35_tail_max = (uint64_t)18446744073709551615ull;
-        t35_tail_v = t35_tail_r >= t35_tail_hi ? t35_tail_max : t35_tail_v;
-        t35_tail_lanes_out[l] = t35_tail_v;
-      }
-      __m256i t35_tail = _mm256_loadu_si256((const __m256i*)(t35_tail_lanes_out));
-      __m256i t36_tail_hi =
-          _mm256_blend_epi16(_mm256_srai_epi32(a_v_tail, 16), _mm256_setzero_si256(), 0x33);
-      t36_tail_hi = _mm256_add_epi64(t36_tail_hi,
-                                     _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
-      __m256d t36_tail = _mm256_add_pd(
-          _mm256_sub_pd(_mm256_castsi256_pd(t36_tail_hi), _mm256_set1_pd(442726361368656609280.0)),
-          _mm256_castsi256_pd(_mm256_blend_epi16(
-              a_v_tail, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
-      __m256i t37_tail_hi =
-          _mm256_or_si256(_mm256_srli_epi64(u_v_tail, 32),
-                          _mm256_castpd_si256(_mm256_set1_pd(19342813113834066795298816.0)));
-      __m256d t37_tail = _mm256_add_pd(
-          _mm256_sub_pd(_mm256_castsi256_pd(t37_tail_hi),
-                        _mm256_set1_pd(19342813118337666422669312.0)),
-          _mm256_castsi256_pd(_mm256_blend_epi16(
-              u_v_tail, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0xCC)));
-      __m256d t38_tail = _mm256_sub_pd(t36_tail, t37_tail);
-      simdgen_store_words32(out0 + c + r * stride, t29_tail, (cols - c) * 8);
-      simdgen_store_words32(out1 + c + r * stride, t30_tail, (cols - c) * 8);
-      simdgen_store_words32(out2 + c + r * stride, t33_tail, (cols - c) * 8);
-      simdgen_store_words32(out3 + c + r * stride, t35_tail, (cols - c) * 8);
-      simdgen_store_words32(out4 + c + r * stride, _mm256_castpd_si256(t38_tail), (cols - c) * 8);
     }
   }
 }

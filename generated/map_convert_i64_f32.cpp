@@ -400,7 +400,7 @@ __attribute__((target("+sve"))) void map_convert_i64_f32_sve(
 // ---- avx2 (256-bit vectors)
 // element widths differ (8 to 64 bits): 4 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
 // whole vectors: 2 per iteration (unrolled), then one per iteration
-// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses AVX2 narrowing between element widths: clamp, then pack (shufps / packus) per halving
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
@@ -679,96 +679,188 @@ __attribute__((target("avx2"))) void map_convert_i64_f32_avx2(
       _mm_storeu_si32((void*)(out4 + i), t25);
     }
   }
-  // the rest: one partial vector, its loads and stores masked
+  // the rest
   if (i < n) {
-    const __m256i active =
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3));
-    __m256i a_v_tail = _mm256_maskload_epi64((const long long*)(in0 + i), active);
-    __m256i u_v_tail = _mm256_maskload_epi64((const long long*)(in1 + i), active);
-    __m128i b_v_tail = simdgen_load_prefix16((const uint8_t*)(in2 + i), (n - i) * 1);
-    int64_t t26_tail_lanes_in[4];
-    _mm256_storeu_si256((__m256i*)(t26_tail_lanes_in), a_v_tail);
-    float t26_tail_lanes_out[4];
-    for (int l = 0; l < 4; ++l) {
-      t26_tail_lanes_out[l] = (float)t26_tail_lanes_in[l];
+    // a row of at least one vector: its last whole vector again, ending at the row's end
+    if (n >= 4) {
+      __m256i a_v_last = _mm256_loadu_si256((const __m256i*)(in0 + n - 4));
+      __m256i u_v_last = _mm256_loadu_si256((const __m256i*)(in1 + n - 4));
+      __m128i b_v_last = simdgen_load_low32((const void*)(in2 + n - 4));
+      int64_t t26_last_lanes_in[4];
+      _mm256_storeu_si256((__m256i*)(t26_last_lanes_in), a_v_last);
+      float t26_last_lanes_out[4];
+      for (int l = 0; l < 4; ++l) {
+        t26_last_lanes_out[l] = (float)t26_last_lanes_in[l];
+      }
+      __m128 t26_last = _mm_loadu_ps(t26_last_lanes_out);
+      uint64_t t27_last_lanes_in[4];
+      _mm256_storeu_si256((__m256i*)(t27_last_lanes_in), u_v_last);
+      float t27_last_lanes_out[4];
+      for (int l = 0; l < 4; ++l) {
+        t27_last_lanes_out[l] = (float)t27_last_lanes_in[l];
+      }
+      __m128 t27_last = _mm_loadu_ps(t27_last_lanes_out);
+      __m128i t28_last_w = _mm_cvtepu8_epi32(b_v_last);
+      __m128 t28_last = _mm_cvtepi32_ps(t28_last_w);
+      __m128 t29_last = _mm_add_ps(t27_last, t28_last);
+      int64_t t30_last_lanes_in[4];
+      _mm256_storeu_si256((__m256i*)(t30_last_lanes_in), a_v_last);
+      float t30_last_lanes_out[4];
+      for (int l = 0; l < 4; ++l) {
+        t30_last_lanes_out[l] = (float)t30_last_lanes_in[l];
+      }
+      __m128 t30_last = _mm_loadu_ps(t30_last_lanes_out);
+      __m256d t31_last_w = _mm256_cvtps_pd(t30_last);
+      double t31_last_lanes_in[4];
+      _mm256_storeu_pd(t31_last_lanes_in, t31_last_w);
+      int64_t t31_last_lanes_out[4];
+      for (int l = 0; l < 4; ++l) {
+        const double t31_last_r = __builtin_rint(t31_last_lanes_in[l]);
+        const double t31_last_lo = -9223372036854775808.0;
+        const double t31_last_hi = 9223372036854775808.0;
+        bool t31_last_in = t31_last_r >= t31_last_lo;
+        t31_last_in = t31_last_in && t31_last_r < t31_last_hi;
+        int64_t t31_last_v = t31_last_in ? (int64_t)t31_last_r : (int64_t)0;
+        const int64_t t31_last_max = (int64_t)9223372036854775807ull;
+        t31_last_v = t31_last_r >= t31_last_hi ? t31_last_max : t31_last_v;
+        const int64_t t31_last_min = (int64_t)(-9223372036854775807ll - 1);
+        t31_last_v = t31_last_r < t31_last_lo ? t31_last_min : t31_last_v;
+        t31_last_lanes_out[l] = t31_last_v;
+      }
+      __m256i t31_last = _mm256_loadu_si256((const __m256i*)(t31_last_lanes_out));
+      __m256i t32_last_w = _mm256_cvtepu8_epi64(b_v_last);
+      __m256i t32_last = t32_last_w;
+      __m256i t33_last = _mm256_sub_epi64(t31_last, t32_last);
+      uint64_t t34_last_lanes_in[4];
+      _mm256_storeu_si256((__m256i*)(t34_last_lanes_in), u_v_last);
+      float t34_last_lanes_out[4];
+      for (int l = 0; l < 4; ++l) {
+        t34_last_lanes_out[l] = (float)t34_last_lanes_in[l];
+      }
+      __m128 t34_last = _mm_loadu_ps(t34_last_lanes_out);
+      __m256d t35_last_w = _mm256_cvtps_pd(t34_last);
+      double t35_last_lanes_in[4];
+      _mm256_storeu_pd(t35_last_lanes_in, t35_last_w);
+      uint64_t t35_last_lanes_out[4];
+      for (int l = 0; l < 4; ++l) {
+        const double t35_last_r = __builtin_rint(t35_last_lanes_in[l]);
+        const double t35_last_lo = 0.0;
+        const double t35_last_hi = 18446744073709551616.0;
+        bool t35_last_in = t35_last_r >= t35_last_lo;
+        t35_last_in = t35_last_in && t35_last_r < t35_last_hi;
+        uint64_t t35_last_v = t35_last_in ? (uint64_t)t35_last_r : (uint64_t)0;
+        const uint64_t t35_last_max = (uint64_t)18446744073709551615ull;
+        t35_last_v = t35_last_r >= t35_last_hi ? t35_last_max : t35_last_v;
+        t35_last_lanes_out[l] = t35_last_v;
+      }
+      __m256i t35_last = _mm256_loadu_si256((const __m256i*)(t35_last_lanes_out));
+      __m128i t36_last = _mm_min_epu8(b_v_last, _mm_set1_epi8((char)(127ull)));
+      __m128i t37_last_lo = _mm256_castsi256_si128(a_v_last);
+      __m128i t37_last_hi = _mm256_extracti128_si256(a_v_last, 1);
+      __m128i t37_last_32 = _mm_castps_si128(
+          _mm_shuffle_ps(_mm_castsi128_ps(t37_last_lo), _mm_castsi128_ps(t37_last_hi), 0x88));
+      __m128i t37_last_16 = _mm_packus_epi32(_mm_and_si128(t37_last_32, _mm_set1_epi32(0xFFFF)),
+                                             _mm_and_si128(t37_last_32, _mm_set1_epi32(0xFFFF)));
+      __m128i t37_last = _mm_packus_epi16(_mm_and_si128(t37_last_16, _mm_set1_epi16(0x00FF)),
+                                          _mm_and_si128(t37_last_16, _mm_set1_epi16(0x00FF)));
+      __m128i t38_last = _mm_sub_epi8(t36_last, t37_last);
+      _mm_storeu_ps(out0 + n - 4, t26_last);
+      _mm_storeu_ps(out1 + n - 4, t29_last);
+      _mm256_storeu_si256((__m256i*)(out2 + n - 4), t33_last);
+      _mm256_storeu_si256((__m256i*)(out3 + n - 4), t35_last);
+      _mm_storeu_si32((void*)(out4 + n - 4), t38_last);
     }
-    __m128 t26_tail = _mm_loadu_ps(t26_tail_lanes_out);
-    uint64_t t27_tail_lanes_in[4];
-    _mm256_storeu_si256((__m256i*)(t27_tail_lanes_in), u_v_tail);
-    float t27_tail_lanes_out[4];
-    for (int l = 0; l < 4; ++l) {
-      t27_tail_lanes_out[l] = (float)t27_tail_lanes_in[l];
+    // a row shorter than a vector: one partial vector, its loads and stores masked
+    if (n < 4) {
+      const __m256i active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)),
+                                                _mm256_setr_epi64x(0, 1, 2, 3));
+      __m256i a_v_tail = _mm256_maskload_epi64((const long long*)(in0 + i), active);
+      __m256i u_v_tail = _mm256_maskload_epi64((const long long*)(in1 + i), active);
+      __m128i b_v_tail = simdgen_load_prefix16((const uint8_t*)(in2 + i), (n - i) * 1);
+      int64_t t39_tail_lanes_in[4];
+      _mm256_storeu_si256((__m256i*)(t39_tail_lanes_in), a_v_tail);
+      float t39_tail_lanes_out[4];
+      for (int l = 0; l < 4; ++l) {
+        t39_tail_lanes_out[l] = (float)t39_tail_lanes_in[l];
+      }
+      __m128 t39_tail = _mm_loadu_ps(t39_tail_lanes_out);
+      uint64_t t40_tail_lanes_in[4];
+      _mm256_storeu_si256((__m256i*)(t40_tail_lanes_in), u_v_tail);
+      float t40_tail_lanes_out[4];
+      for (int l = 0; l < 4; ++l) {
+        t40_tail_lanes_out[l] = (float)t40_tail_lanes_in[l];
+      }
+      __m128 t40_tail = _mm_loadu_ps(t40_tail_lanes_out);
+      __m128i t41_tail_w = _mm_cvtepu8_epi32(b_v_tail);
+      __m128 t41_tail = _mm_cvtepi32_ps(t41_tail_w);
+      __m128 t42_tail = _mm_add_ps(t40_tail, t41_tail);
+      int64_t t43_tail_lanes_in[4];
+      _mm256_storeu_si256((__m256i*)(t43_tail_lanes_in), a_v_tail);
+      float t43_tail_lanes_out[4];
+      for (int l = 0; l < 4; ++l) {
+        t43_tail_lanes_out[l] = (float)t43_tail_lanes_in[l];
+      }
+      __m128 t43_tail = _mm_loadu_ps(t43_tail_lanes_out);
+      __m256d t44_tail_w = _mm256_cvtps_pd(t43_tail);
+      double t44_tail_lanes_in[4];
+      _mm256_storeu_pd(t44_tail_lanes_in, t44_tail_w);
+      int64_t t44_tail_lanes_out[4];
+      for (int l = 0; l < 4; ++l) {
+        const double t44_tail_r = __builtin_rint(t44_tail_lanes_in[l]);
+        const double t44_tail_lo = -9223372036854775808.0;
+        const double t44_tail_hi = 9223372036854775808.0;
+        bool t44_tail_in = t44_tail_r >= t44_tail_lo;
+        t44_tail_in = t44_tail_in && t44_tail_r < t44_tail_hi;
+        int64_t t44_tail_v = t44_tail_in ? (int64_t)t44_tail_r : (int64_t)0;
+        const int64_t t44_tail_max = (int64_t)9223372036854775807ull;
+        t44_tail_v = t44_tail_r >= t44_tail_hi ? t44_tail_max : t44_tail_v;
+        const int64_t t44_tail_min = (int64_t)(-9223372036854775807ll - 1);
+        t44_tail_v = t44_tail_r < t44_tail_lo ? t44_tail_min : t44_tail_v;
+        t44_tail_lanes_out[l] = t44_tail_v;
+      }
+      __m256i t44_tail = _mm256_loadu_si256((const __m256i*)(t44_tail_lanes_out));
+      __m256i t45_tail_w = _mm256_cvtepu8_epi64(b_v_tail);
+      __m256i t45_tail = t45_tail_w;
+      __m256i t46_tail = _mm256_sub_epi64(t44_tail, t45_tail);
+      uint64_t t47_tail_lanes_in[4];
+      _mm256_storeu_si256((__m256i*)(t47_tail_lanes_in), u_v_tail);
+      float t47_tail_lanes_out[4];
+      for (int l = 0; l < 4; ++l) {
+        t47_tail_lanes_out[l] = (float)t47_tail_lanes_in[l];
+      }
+      __m128 t47_tail = _mm_loadu_ps(t47_tail_lanes_out);
+      __m256d t48_tail_w = _mm256_cvtps_pd(t47_tail);
+      double t48_tail_lanes_in[4];
+      _mm256_storeu_pd(t48_tail_lanes_in, t48_tail_w);
+      uint64_t t48_tail_lanes_out[4];
+      for (int l = 0; l < 4; ++l) {
+        const double t48_tail_r = __builtin_rint(t48_tail_lanes_in[l]);
+        const double t48_tail_lo = 0.0;
+        const double t48_tail_hi = 18446744073709551616.0;
+        bool t48_tail_in = t48_tail_r >= t48_tail_lo;
+        t48_tail_in = t48_tail_in && t48_tail_r < t48_tail_hi;
+        uint64_t t48_tail_v = t48_tail_in ? (uint64_t)t48_tail_r : (uint64_t)0;
+        const uint64_t t48_tail_max = (uint64_t)18446744073709551615ull;
+        t48_tail_v = t48_tail_r >= t48_tail_hi ? t48_tail_max : t48_tail_v;
+        t48_tail_lanes_out[l] = t48_tail_v;
+      }
+      __m256i t48_tail = _mm256_loadu_si256((const __m256i*)(t48_tail_lanes_out));
+      __m128i t49_tail = _mm_min_epu8(b_v_tail, _mm_set1_epi8((char)(127ull)));
+      __m128i t50_tail_lo = _mm256_castsi256_si128(a_v_tail);
+      __m128i t50_tail_hi = _mm256_extracti128_si256(a_v_tail, 1);
+      __m128i t50_tail_32 = _mm_castps_si128(
+          _mm_shuffle_ps(_mm_castsi128_ps(t50_tail_lo), _mm_castsi128_ps(t50_tail_hi), 0x88));
+      __m128i t50_tail_16 = _mm_packus_epi32(_mm_and_si128(t50_tail_32, _mm_set1_epi32(0xFFFF)),
+                                             _mm_and_si128(t50_tail_32, _mm_set1_epi32(0xFFFF)));
+      __m128i t50_tail = _mm_packus_epi16(_mm_and_si128(t50_tail_16, _mm_set1_epi16(0x00FF)),
+                                          _mm_and_si128(t50_tail_16, _mm_set1_epi16(0x00FF)));
+      __m128i t51_tail = _mm_sub_epi8(t49_tail, t50_tail);
+      simdgen_store_prefix16((uint8_t*)(out0 + i), _mm_castps_si128(t39_tail), (n - i) * 4);
+      simdgen_store_prefix16((uint8_t*)(out1 + i), _mm_castps_si128(t42_tail), (n - i) * 4);
+      simdgen_store_words32(out2 + i, t46_tail, (n - i) * 8);
+      simdgen_store_words32(out3 + i, t48_tail, (n - i) * 8);
+      simdgen_store_prefix16((uint8_t*)(out4 + i), t51_tail, (n - i) * 1);
     }
-    __m128 t27_tail = _mm_loadu_ps(t27_tail_lanes_out);
-    __m128i t28_tail_w = _mm_cvtepu8_epi32(b_v_tail);
-    __m128 t28_tail = _mm_cvtepi32_ps(t28_tail_w);
-    __m128 t29_tail = _mm_add_ps(t27_tail, t28_tail);
-    int64_t t30_tail_lanes_in[4];
-    _mm256_storeu_si256((__m256i*)(t30_tail_lanes_in), a_v_tail);
-    float t30_tail_lanes_out[4];
-    for (int l = 0; l < 4; ++l) {
-      t30_tail_lanes_out[l] = (float)t30_tail_lanes_in[l];
-    }
-    __m128 t30_tail = _mm_loadu_ps(t30_tail_lanes_out);
-    __m256d t31_tail_w = _mm256_cvtps_pd(t30_tail);
-    double t31_tail_lanes_in[4];
-    _mm256_storeu_pd(t31_tail_lanes_in, t31_tail_w);
-    int64_t t31_tail_lanes_out[4];
-    for (int l = 0; l < 4; ++l) {
-      const double t31_tail_r = __builtin_rint(t31_tail_lanes_in[l]);
-      const double t31_tail_lo = -9223372036854775808.0;
-      const double t31_tail_hi = 9223372036854775808.0;
-      bool t31_tail_in = t31_tail_r >= t31_tail_lo;
-      t31_tail_in = t31_tail_in && t31_tail_r < t31_tail_hi;
-      int64_t t31_tail_v = t31_tail_in ? (int64_t)t31_tail_r : (int64_t)0;
-      const int64_t t31_tail_max = (int64_t)9223372036854775807ull;
-      t31_tail_v = t31_tail_r >= t31_tail_hi ? t31_tail_max : t31_tail_v;
-      const int64_t t31_tail_min = (int64_t)(-9223372036854775807ll - 1);
-      t31_tail_v = t31_tail_r < t31_tail_lo ? t31_tail_min : t31_tail_v;
-      t31_tail_lanes_out[l] = t31_tail_v;
-    }
-    __m256i t31_tail = _mm256_loadu_si256((const __m256i*)(t31_tail_lanes_out));
-    __m256i t32_tail_w = _mm256_cvtepu8_epi64(b_v_tail);
-    __m256i t32_tail = t32_tail_w;
-    __m256i t33_tail = _mm256_sub_epi64(t31_tail, t32_tail);
-    uint64_t t34_tail_lanes_in[4];
-    _mm256_storeu_si256((__m256i*)(t34_tail_lanes_in), u_v_tail);
-    float t34_tail_lanes_out[4];
-    for (int l = 0; l < 4; ++l) {
-      t34_tail_lanes_out[l] = (float)t34_tail_lanes_in[l];
-    }
-    __m128 t34_tail = _mm_loadu_ps(t34_tail_lanes_out);
-    __m256d t35_tail_w = _mm256_cvtps_pd(t34_tail);
-    double t35_tail_lanes_in[4];
-    _mm256_storeu_pd(t35_tail_lanes_in, t35_tail_w);
-    uint64_t t35_tail_lanes_out[4];
-    for (int l = 0; l < 4; ++l) {
-      const double t35_tail_r = __builtin_rint(t35_tail_lanes_in[l]);
-      const double t35_tail_lo = 0.0;
-      const double t35_tail_hi = 18446744073709551616.0;
-      bool t35_tail_in = t35_tail_r >= t35_tail_lo;
-      t35_tail_in = t35_tail_in && t35_tail_r < t35_tail_hi;
-      uint64_t t35_tail_v = t35_tail_in ? (uint64_t)t35_tail_r : (uint64_t)0;
-      const uint64_t t35_tail_max = (uint64_t)18446744073709551615ull;
-      t35_tail_v = t35_tail_r >= t35_tail_hi ? t35_tail_max : t35_tail_v;
-      t35_tail_lanes_out[l] = t35_tail_v;
-    }
-    __m256i t35_tail = _mm256_loadu_si256((const __m256i*)(t35_tail_lanes_out));
-    __m128i t36_tail = _mm_min_epu8(b_v_tail, _mm_set1_epi8((char)(127ull)));
-    __m128i t37_tail_lo = _mm256_castsi256_si128(a_v_tail);
-    __m128i t37_tail_hi = _mm256_extracti128_si256(a_v_tail, 1);
-    __m128i t37_tail_32 = _mm_castps_si128(
-        _mm_shuffle_ps(_mm_castsi128_ps(t37_tail_lo), _mm_castsi128_ps(t37_tail_hi), 0x88));
-    __m128i t37_tail_16 = _mm_packus_epi32(_mm_and_si128(t37_tail_32, _mm_set1_epi32(0xFFFF)),
-                                           _mm_and_si128(t37_tail_32, _mm_set1_epi32(0xFFFF)));
-    __m128i t37_tail = _mm_packus_epi16(_mm_and_si128(t37_tail_16, _mm_set1_epi16(0x00FF)),
-                                        _mm_and_si128(t37_tail_16, _mm_set1_epi16(0x00FF)));
-    __m128i t38_tail = _mm_sub_epi8(t36_tail, t37_tail);
-    simdgen_store_prefix16((uint8_t*)(out0 + i), _mm_castps_si128(t26_tail), (n - i) * 4);
-    simdgen_store_prefix16((uint8_t*)(out1 + i), _mm_castps_si128(t29_tail), (n - i) * 4);
-    simdgen_store_words32(out2 + i, t33_tail, (n - i) * 8);
-    simdgen_store_words32(out3 + i, t35_tail, (n - i) * 8);
-    simdgen_store_prefix16((uint8_t*)(out4 + i), t38_tail, (n - i) * 1);
   }
 }
 #endif

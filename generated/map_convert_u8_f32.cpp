@@ -422,7 +422,7 @@ __attribute__((target("+sve"))) void map_convert_u8_f32_sve(const uint8_t* in0, 
 // ---- avx2 (256-bit vectors)
 // element widths differ (8 to 32 bits): 8 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
 // whole vectors: 2 per iteration (unrolled), then one per iteration
-// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses AVX2 narrowing between element widths: clamp, then pack (shufps / packus) per halving
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
@@ -592,60 +592,116 @@ __attribute__((target("avx2"))) void map_convert_u8_f32_avx2(const uint8_t* in0,
       _mm256_storeu_ps(out3 + i, t21);
     }
   }
-  // the rest: one partial vector, its loads and stores masked
+  // the rest
   if (i < n) {
-    __m128i px_v_tail = simdgen_load_prefix16((const uint8_t*)(in0 + i), (n - i) * 1);
-    __m256 x_v_tail = _mm256_maskload_ps(
-        (const float*)(in1 + i), _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                                    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
-    __m256i t22_tail_w = _mm256_cvtepu8_epi32(px_v_tail);
-    __m256 t22_tail = _mm256_cvtepi32_ps(t22_tail_w);
-    __m256 t23_tail = _mm256_mul_ps(t22_tail, k0);
-    __m256 t24_tail = _mm256_add_ps(t23_tail, x_v_tail);
-    __m256 t25_tail_w_r = _mm256_round_ps(t24_tail, 0x08);
-    __m256i t25_tail_w = _mm256_and_si256(
-        _mm256_xor_si256(_mm256_cvttps_epi32(t25_tail_w_r),
-                         _mm256_castps_si256(_mm256_cmp_ps(
-                             t25_tail_w_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
-        _mm256_castps_si256(_mm256_cmp_ps(t24_tail, t24_tail, _CMP_ORD_Q)));
-    __m256i t25_tail_c = _mm256_min_epi32(_mm256_max_epi32(t25_tail_w, _mm256_setzero_si256()),
-                                          _mm256_set1_epi32((int)(255ull)));
-    __m128i t25_tail_lo = _mm256_castsi256_si128(t25_tail_c);
-    __m128i t25_tail_hi = _mm256_extracti128_si256(t25_tail_c, 1);
-    __m128i t25_tail_16 = _mm_packus_epi32(t25_tail_lo, t25_tail_hi);
-    __m128i t25_tail = _mm_packus_epi16(t25_tail_16, t25_tail_16);
-    __m256i t26_tail_w = _mm256_cvtepu8_epi32(px_v_tail);
-    __m256i t26_tail = t26_tail_w;
-    __m256 t27_tail_r = _mm256_round_ps(x_v_tail, 0x09);
-    __m256i t27_tail = _mm256_and_si256(
-        _mm256_xor_si256(_mm256_cvttps_epi32(t27_tail_r),
-                         _mm256_castps_si256(
-                             _mm256_cmp_ps(t27_tail_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
-        _mm256_castps_si256(_mm256_cmp_ps(x_v_tail, x_v_tail, _CMP_ORD_Q)));
-    __m256i t28_tail = _mm256_sub_epi32(t26_tail, t27_tail);
-    __m256 t29_tail_r = _mm256_round_ps(x_v_tail, 0x0A);
-    __m256i t29_tail = _mm256_and_si256(
-        _mm256_xor_si256(_mm256_cvttps_epi32(t29_tail_r),
-                         _mm256_castps_si256(
-                             _mm256_cmp_ps(t29_tail_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
-        _mm256_castps_si256(_mm256_cmp_ps(x_v_tail, x_v_tail, _CMP_ORD_Q)));
-    __m256i t30_tail_c =
-        _mm256_min_epi32(_mm256_max_epi32(t29_tail, _mm256_set1_epi32((int)(-32768ll))),
-                         _mm256_set1_epi32((int)(32767ull)));
-    __m128i t30_tail_lo = _mm256_castsi256_si128(t30_tail_c);
-    __m128i t30_tail_hi = _mm256_extracti128_si256(t30_tail_c, 1);
-    __m128i t30_tail = _mm_packs_epi32(t30_tail_lo, t30_tail_hi);
-    __m256 t31_tail_r = x_v_tail;
-    __m256i t31_tail = _mm256_and_si256(
-        _mm256_xor_si256(_mm256_cvttps_epi32(t31_tail_r),
-                         _mm256_castps_si256(
-                             _mm256_cmp_ps(t31_tail_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
-        _mm256_castps_si256(_mm256_cmp_ps(x_v_tail, x_v_tail, _CMP_ORD_Q)));
-    __m256 t32_tail = _mm256_cvtepi32_ps(t31_tail);
-    simdgen_store_prefix16((uint8_t*)(out0 + i), t25_tail, (n - i) * 1);
-    simdgen_store_words32(out1 + i, t28_tail, (n - i) * 4);
-    simdgen_store_prefix16((uint8_t*)(out2 + i), t30_tail, (n - i) * 2);
-    simdgen_store_words32(out3 + i, _mm256_castps_si256(t32_tail), (n - i) * 4);
+    // a row of at least one vector: its last whole vector again, ending at the row's end
+    if (n >= 8) {
+      __m128i px_v_last = simdgen_load_low64((const void*)(in0 + n - 8));
+      __m256 x_v_last = _mm256_loadu_ps(in1 + n - 8);
+      __m256i t22_last_w = _mm256_cvtepu8_epi32(px_v_last);
+      __m256 t22_last = _mm256_cvtepi32_ps(t22_last_w);
+      __m256 t23_last = _mm256_mul_ps(t22_last, k0);
+      __m256 t24_last = _mm256_add_ps(t23_last, x_v_last);
+      __m256 t25_last_w_r = _mm256_round_ps(t24_last, 0x08);
+      __m256i t25_last_w = _mm256_and_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(t25_last_w_r),
+                           _mm256_castps_si256(_mm256_cmp_ps(
+                               t25_last_w_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(t24_last, t24_last, _CMP_ORD_Q)));
+      __m256i t25_last_c = _mm256_min_epi32(_mm256_max_epi32(t25_last_w, _mm256_setzero_si256()),
+                                            _mm256_set1_epi32((int)(255ull)));
+      __m128i t25_last_lo = _mm256_castsi256_si128(t25_last_c);
+      __m128i t25_last_hi = _mm256_extracti128_si256(t25_last_c, 1);
+      __m128i t25_last_16 = _mm_packus_epi32(t25_last_lo, t25_last_hi);
+      __m128i t25_last = _mm_packus_epi16(t25_last_16, t25_last_16);
+      __m256i t26_last_w = _mm256_cvtepu8_epi32(px_v_last);
+      __m256i t26_last = t26_last_w;
+      __m256 t27_last_r = _mm256_round_ps(x_v_last, 0x09);
+      __m256i t27_last = _mm256_and_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(t27_last_r),
+                           _mm256_castps_si256(_mm256_cmp_ps(
+                               t27_last_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(x_v_last, x_v_last, _CMP_ORD_Q)));
+      __m256i t28_last = _mm256_sub_epi32(t26_last, t27_last);
+      __m256 t29_last_r = _mm256_round_ps(x_v_last, 0x0A);
+      __m256i t29_last = _mm256_and_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(t29_last_r),
+                           _mm256_castps_si256(_mm256_cmp_ps(
+                               t29_last_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(x_v_last, x_v_last, _CMP_ORD_Q)));
+      __m256i t30_last_c =
+          _mm256_min_epi32(_mm256_max_epi32(t29_last, _mm256_set1_epi32((int)(-32768ll))),
+                           _mm256_set1_epi32((int)(32767ull)));
+      __m128i t30_last_lo = _mm256_castsi256_si128(t30_last_c);
+      __m128i t30_last_hi = _mm256_extracti128_si256(t30_last_c, 1);
+      __m128i t30_last = _mm_packs_epi32(t30_last_lo, t30_last_hi);
+      __m256 t31_last_r = x_v_last;
+      __m256i t31_last = _mm256_and_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(t31_last_r),
+                           _mm256_castps_si256(_mm256_cmp_ps(
+                               t31_last_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(x_v_last, x_v_last, _CMP_ORD_Q)));
+      __m256 t32_last = _mm256_cvtepi32_ps(t31_last);
+      _mm_storel_epi64((__m128i*)(out0 + n - 8), t25_last);
+      _mm256_storeu_si256((__m256i*)(out1 + n - 8), t28_last);
+      _mm_storeu_si128((__m128i*)(out2 + n - 8), t30_last);
+      _mm256_storeu_ps(out3 + n - 8, t32_last);
+    }
+    // a row shorter than a vector: one partial vector, its loads and stores masked
+    if (n < 8) {
+      __m128i px_v_tail = simdgen_load_prefix16((const uint8_t*)(in0 + i), (n - i) * 1);
+      __m256 x_v_tail = _mm256_maskload_ps(
+          (const float*)(in1 + i), _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
+      __m256i t33_tail_w = _mm256_cvtepu8_epi32(px_v_tail);
+      __m256 t33_tail = _mm256_cvtepi32_ps(t33_tail_w);
+      __m256 t34_tail = _mm256_mul_ps(t33_tail, k0);
+      __m256 t35_tail = _mm256_add_ps(t34_tail, x_v_tail);
+      __m256 t36_tail_w_r = _mm256_round_ps(t35_tail, 0x08);
+      __m256i t36_tail_w = _mm256_and_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(t36_tail_w_r),
+                           _mm256_castps_si256(_mm256_cmp_ps(
+                               t36_tail_w_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(t35_tail, t35_tail, _CMP_ORD_Q)));
+      __m256i t36_tail_c = _mm256_min_epi32(_mm256_max_epi32(t36_tail_w, _mm256_setzero_si256()),
+                                            _mm256_set1_epi32((int)(255ull)));
+      __m128i t36_tail_lo = _mm256_castsi256_si128(t36_tail_c);
+      __m128i t36_tail_hi = _mm256_extracti128_si256(t36_tail_c, 1);
+      __m128i t36_tail_16 = _mm_packus_epi32(t36_tail_lo, t36_tail_hi);
+      __m128i t36_tail = _mm_packus_epi16(t36_tail_16, t36_tail_16);
+      __m256i t37_tail_w = _mm256_cvtepu8_epi32(px_v_tail);
+      __m256i t37_tail = t37_tail_w;
+      __m256 t38_tail_r = _mm256_round_ps(x_v_tail, 0x09);
+      __m256i t38_tail = _mm256_and_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(t38_tail_r),
+                           _mm256_castps_si256(_mm256_cmp_ps(
+                               t38_tail_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(x_v_tail, x_v_tail, _CMP_ORD_Q)));
+      __m256i t39_tail = _mm256_sub_epi32(t37_tail, t38_tail);
+      __m256 t40_tail_r = _mm256_round_ps(x_v_tail, 0x0A);
+      __m256i t40_tail = _mm256_and_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(t40_tail_r),
+                           _mm256_castps_si256(_mm256_cmp_ps(
+                               t40_tail_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(x_v_tail, x_v_tail, _CMP_ORD_Q)));
+      __m256i t41_tail_c =
+          _mm256_min_epi32(_mm256_max_epi32(t40_tail, _mm256_set1_epi32((int)(-32768ll))),
+                           _mm256_set1_epi32((int)(32767ull)));
+      __m128i t41_tail_lo = _mm256_castsi256_si128(t41_tail_c);
+      __m128i t41_tail_hi = _mm256_extracti128_si256(t41_tail_c, 1);
+      __m128i t41_tail = _mm_packs_epi32(t41_tail_lo, t41_tail_hi);
+      __m256 t42_tail_r = x_v_tail;
+      __m256i t42_tail = _mm256_and_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(t42_tail_r),
+                           _mm256_castps_si256(_mm256_cmp_ps(
+                               t42_tail_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(x_v_tail, x_v_tail, _CMP_ORD_Q)));
+      __m256 t43_tail = _mm256_cvtepi32_ps(t42_tail);
+      simdgen_store_prefix16((uint8_t*)(out0 + i), t36_tail, (n - i) * 1);
+      simdgen_store_words32(out1 + i, t39_tail, (n - i) * 4);
+      simdgen_store_prefix16((uint8_t*)(out2 + i), t41_tail, (n - i) * 2);
+      simdgen_store_words32(out3 + i, _mm256_castps_si256(t43_tail), (n - i) * 4);
+    }
   }
 }
 #endif

@@ -893,7 +893,7 @@ __attribute__((target("+sve"))) void map_convert_widths_i64_sve(
 // ---- avx2 (256-bit vectors)
 // element widths differ (8 to 64 bits): 4 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
 // whole vectors: 2 per iteration (unrolled), then one per iteration
-// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses 64-bit min/max emulated with vpcmpgtq + vpblendvb (AVX2 has none)
 // uses AVX2 narrowing between element widths: clamp, then pack (shufps / packus) per halving
@@ -1902,347 +1902,695 @@ __attribute__((target("avx2"))) void map_convert_widths_i64_avx2(
         _mm_storeu_si32((void*)(out11 + c + r * stride), t125);
       }
     }
-    // the rest: one partial vector, its loads and stores masked
+    // the rest
     if (c < cols) {
-      const __m256i active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                                _mm256_setr_epi64x(0, 1, 2, 3));
-      __m128i a_v_tail =
-          simdgen_load_prefix16((const uint8_t*)(in0 + c + r * stride), (cols - c) * 1);
-      __m128i b_v_tail =
-          simdgen_load_prefix16((const uint8_t*)(in1 + c + r * stride), (cols - c) * 1);
-      __m128i c_v_tail =
-          simdgen_load_prefix16((const uint8_t*)(in2 + c + r * stride), (cols - c) * 2);
-      __m128i d_v_tail =
-          simdgen_load_prefix16((const uint8_t*)(in3 + c + r * stride), (cols - c) * 2);
-      __m128i e_v_tail =
-          simdgen_load_prefix16((const uint8_t*)(in4 + c + r * stride), (cols - c) * 4);
-      __m128i f_v_tail =
-          simdgen_load_prefix16((const uint8_t*)(in5 + c + r * stride), (cols - c) * 4);
-      __m256i g_v_tail = _mm256_maskload_epi64((const long long*)(in6 + c + r * stride), active);
-      __m256i h_v_tail = _mm256_maskload_epi64((const long long*)(in7 + c + r * stride), active);
-      __m128 x_v_tail = _mm_castsi128_ps(
-          simdgen_load_prefix16((const uint8_t*)(in8 + c + r * stride), (cols - c) * 4));
-      __m256d y_v_tail = _mm256_maskload_pd((const double*)(in9 + c + r * stride), active);
-      __m256i t126_tail = _mm256_cvtepi8_epi64(a_v_tail);
-      __m256i t127_tail_w = _mm256_cvtepu8_epi64(b_v_tail);
-      __m256i t127_tail = t127_tail_w;
-      __m256i t128_tail = _mm256_add_epi64(t126_tail, t127_tail);
-      __m256i t129_tail = _mm256_cvtepi16_epi64(c_v_tail);
-      __m256i t130_tail = _mm256_add_epi64(t128_tail, t129_tail);
-      __m256i t131_tail_w = _mm256_cvtepu16_epi64(d_v_tail);
-      __m256i t131_tail = t131_tail_w;
-      __m256i t132_tail = _mm256_add_epi64(t130_tail, t131_tail);
-      __m256i t133_tail = _mm256_cvtepi32_epi64(e_v_tail);
-      __m256i t134_tail = _mm256_add_epi64(t132_tail, t133_tail);
-      __m256i t135_tail_w = _mm256_cvtepu32_epi64(f_v_tail);
-      __m256i t135_tail = t135_tail_w;
-      __m256i t136_tail = _mm256_add_epi64(t134_tail, t135_tail);
-      __m128i t137_tail_lo = _mm256_castsi256_si128(g_v_tail);
-      __m128i t137_tail_hi = _mm256_extracti128_si256(g_v_tail, 1);
-      __m128i t137_tail_32 = _mm_castps_si128(
-          _mm_shuffle_ps(_mm_castsi128_ps(t137_tail_lo), _mm_castsi128_ps(t137_tail_hi), 0x88));
-      __m128i t137_tail_16 = _mm_packus_epi32(_mm_and_si128(t137_tail_32, _mm_set1_epi32(0xFFFF)),
-                                              _mm_and_si128(t137_tail_32, _mm_set1_epi32(0xFFFF)));
-      __m128i t137_tail = _mm_packus_epi16(_mm_and_si128(t137_tail_16, _mm_set1_epi16(0x00FF)),
-                                           _mm_and_si128(t137_tail_16, _mm_set1_epi16(0x00FF)));
-      __m256i t138_tail_c = _mm256_blendv_epi8(
-          h_v_tail, _mm256_set1_epi64x((long long)(127ull)),
-          _mm256_cmpgt_epi64(
-              _mm256_xor_si256(h_v_tail, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
-              _mm256_xor_si256(_mm256_set1_epi64x((long long)(127ull)),
-                               _mm256_set1_epi64x((long long)0x8000000000000000ull))));
-      __m128i t138_tail_lo = _mm256_castsi256_si128(t138_tail_c);
-      __m128i t138_tail_hi = _mm256_extracti128_si256(t138_tail_c, 1);
-      __m128i t138_tail_32 = _mm_castps_si128(
-          _mm_shuffle_ps(_mm_castsi128_ps(t138_tail_lo), _mm_castsi128_ps(t138_tail_hi), 0x88));
-      __m128i t138_tail_16 = _mm_packs_epi32(t138_tail_32, t138_tail_32);
-      __m128i t138_tail = _mm_packs_epi16(t138_tail_16, t138_tail_16);
-      __m128i t139_tail = _mm_add_epi8(t137_tail, t138_tail);
-      __m128i t140_tail_c = _mm_min_epi32(_mm_max_epi32(e_v_tail, _mm_set1_epi32((int)(-128ll))),
-                                          _mm_set1_epi32((int)(127ull)));
-      __m128i t140_tail_16 = _mm_packs_epi32(t140_tail_c, t140_tail_c);
-      __m128i t140_tail = _mm_packs_epi16(t140_tail_16, t140_tail_16);
-      __m128i t141_tail = _mm_sub_epi8(t139_tail, t140_tail);
-      __m256i t142_tail_c = _mm256_blendv_epi8(
-          _mm256_blendv_epi8(_mm256_setzero_si256(), g_v_tail,
-                             _mm256_cmpgt_epi64(g_v_tail, _mm256_setzero_si256())),
-          _mm256_set1_epi64x((long long)(255ull)),
-          _mm256_cmpgt_epi64(
-              _mm256_blendv_epi8(_mm256_setzero_si256(), g_v_tail,
-                                 _mm256_cmpgt_epi64(g_v_tail, _mm256_setzero_si256())),
-              _mm256_set1_epi64x((long long)(255ull))));
-      __m128i t142_tail_lo = _mm256_castsi256_si128(t142_tail_c);
-      __m128i t142_tail_hi = _mm256_extracti128_si256(t142_tail_c, 1);
-      __m128i t142_tail_32 = _mm_castps_si128(
-          _mm_shuffle_ps(_mm_castsi128_ps(t142_tail_lo), _mm_castsi128_ps(t142_tail_hi), 0x88));
-      __m128i t142_tail_16 = _mm_packus_epi32(t142_tail_32, t142_tail_32);
-      __m128i t142_tail = _mm_packus_epi16(t142_tail_16, t142_tail_16);
-      __m128i t143_tail_c = _mm_min_epu32(f_v_tail, _mm_set1_epi32((int)(255ull)));
-      __m128i t143_tail_16 = _mm_packus_epi32(t143_tail_c, t143_tail_c);
-      __m128i t143_tail = _mm_packus_epi16(t143_tail_16, t143_tail_16);
-      __m128i t144_tail = _mm_add_epi8(t142_tail, t143_tail);
-      __m128i t145_tail_c = _mm_min_epi16(_mm_max_epi16(c_v_tail, _mm_setzero_si128()),
-                                          _mm_set1_epi16((short)(255ull)));
-      __m128i t145_tail = _mm_packus_epi16(t145_tail_c, t145_tail_c);
-      __m128i t146_tail = _mm_add_epi8(t144_tail, t145_tail);
-      __m128i t147_tail_c = _mm_min_epi32(_mm_max_epi32(e_v_tail, _mm_setzero_si128()),
-                                          _mm_set1_epi32((int)(65535ull)));
-      __m128i t147_tail = _mm_packus_epi32(t147_tail_c, t147_tail_c);
-      __m128i t148_tail_lo = _mm256_castsi256_si128(h_v_tail);
-      __m128i t148_tail_hi = _mm256_extracti128_si256(h_v_tail, 1);
-      __m128i t148_tail_32 = _mm_castps_si128(
-          _mm_shuffle_ps(_mm_castsi128_ps(t148_tail_lo), _mm_castsi128_ps(t148_tail_hi), 0x88));
-      __m128i t148_tail = _mm_packus_epi32(_mm_and_si128(t148_tail_32, _mm_set1_epi32(0xFFFF)),
-                                           _mm_and_si128(t148_tail_32, _mm_set1_epi32(0xFFFF)));
-      __m128i t149_tail = _mm_sub_epi16(t147_tail, t148_tail);
-      __m128i t150_tail_w = _mm_cvtepi8_epi16(a_v_tail);
-      __m128i t150_tail = _mm_max_epi16(t150_tail_w, _mm_setzero_si128());
-      __m128i t151_tail = _mm_add_epi16(t149_tail, t150_tail);
-      __m128i t152_tail_c = _mm_min_epu32(f_v_tail, _mm_set1_epi32((int)(32767ull)));
-      __m128i t152_tail = _mm_packs_epi32(t152_tail_c, t152_tail_c);
-      __m256i t153_tail_c = _mm256_blendv_epi8(
-          _mm256_blendv_epi8(
-              _mm256_set1_epi64x((long long)(-32768ll)), g_v_tail,
-              _mm256_cmpgt_epi64(g_v_tail, _mm256_set1_epi64x((long long)(-32768ll)))),
-          _mm256_set1_epi64x((long long)(32767ull)),
-          _mm256_cmpgt_epi64(
-              _mm256_blendv_epi8(
-                  _mm256_set1_epi64x((long long)(-32768ll)), g_v_tail,
-                  _mm256_cmpgt_epi64(g_v_tail, _mm256_set1_epi64x((long long)(-32768ll)))),
-              _mm256_set1_epi64x((long long)(32767ull))));
-      __m128i t153_tail_lo = _mm256_castsi256_si128(t153_tail_c);
-      __m128i t153_tail_hi = _mm256_extracti128_si256(t153_tail_c, 1);
-      __m128i t153_tail_32 = _mm_castps_si128(
-          _mm_shuffle_ps(_mm_castsi128_ps(t153_tail_lo), _mm_castsi128_ps(t153_tail_hi), 0x88));
-      __m128i t153_tail = _mm_packs_epi32(t153_tail_32, t153_tail_32);
-      __m128i t154_tail = _mm_add_epi16(t152_tail, t153_tail);
-      __m128i t155_tail = _mm_min_epu16(d_v_tail, _mm_set1_epi16((short)(32767ull)));
-      __m128i t156_tail = _mm_add_epi16(t154_tail, t155_tail);
-      __m256i t157_tail_c = _mm256_blendv_epi8(
-          h_v_tail, _mm256_set1_epi64x((long long)(2147483647ull)),
-          _mm256_cmpgt_epi64(
-              _mm256_xor_si256(h_v_tail, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
-              _mm256_xor_si256(_mm256_set1_epi64x((long long)(2147483647ull)),
-                               _mm256_set1_epi64x((long long)0x8000000000000000ull))));
-      __m128i t157_tail_lo = _mm256_castsi256_si128(t157_tail_c);
-      __m128i t157_tail_hi = _mm256_extracti128_si256(t157_tail_c, 1);
-      __m128i t157_tail = _mm_castps_si128(
-          _mm_shuffle_ps(_mm_castsi128_ps(t157_tail_lo), _mm_castsi128_ps(t157_tail_hi), 0x88));
-      __m128i t158_tail_lo = _mm256_castsi256_si128(g_v_tail);
-      __m128i t158_tail_hi = _mm256_extracti128_si256(g_v_tail, 1);
-      __m128i t158_tail = _mm_castps_si128(
-          _mm_shuffle_ps(_mm_castsi128_ps(t158_tail_lo), _mm_castsi128_ps(t158_tail_hi), 0x88));
-      __m128i t159_tail = _mm_add_epi32(t157_tail, t158_tail);
-      __m128i t160_tail_w = _mm_cvtepu8_epi32(b_v_tail);
-      __m128i t160_tail = t160_tail_w;
-      __m128i t161_tail = _mm_add_epi32(t159_tail, t160_tail);
-      int64_t t162_tail_lanes_in[4];
-      _mm256_storeu_si256((__m256i*)(t162_tail_lanes_in), g_v_tail);
-      float t162_tail_lanes_out[4];
-      for (int l = 0; l < 4; ++l) {
-        t162_tail_lanes_out[l] = (float)t162_tail_lanes_in[l];
+      // a row of at least one vector: its last whole vector again, ending at the row's end
+      if (cols >= 4) {
+        __m128i a_v_last = simdgen_load_low32((const void*)(in0 + cols + r * stride - 4));
+        __m128i b_v_last = simdgen_load_low32((const void*)(in1 + cols + r * stride - 4));
+        __m128i c_v_last = simdgen_load_low64((const void*)(in2 + cols + r * stride - 4));
+        __m128i d_v_last = simdgen_load_low64((const void*)(in3 + cols + r * stride - 4));
+        __m128i e_v_last = _mm_loadu_si128((const __m128i*)(in4 + cols + r * stride - 4));
+        __m128i f_v_last = _mm_loadu_si128((const __m128i*)(in5 + cols + r * stride - 4));
+        __m256i g_v_last = _mm256_loadu_si256((const __m256i*)(in6 + cols + r * stride - 4));
+        __m256i h_v_last = _mm256_loadu_si256((const __m256i*)(in7 + cols + r * stride - 4));
+        __m128 x_v_last = _mm_loadu_ps(in8 + cols + r * stride - 4);
+        __m256d y_v_last = _mm256_loadu_pd(in9 + cols + r * stride - 4);
+        __m256i t126_last = _mm256_cvtepi8_epi64(a_v_last);
+        __m256i t127_last_w = _mm256_cvtepu8_epi64(b_v_last);
+        __m256i t127_last = t127_last_w;
+        __m256i t128_last = _mm256_add_epi64(t126_last, t127_last);
+        __m256i t129_last = _mm256_cvtepi16_epi64(c_v_last);
+        __m256i t130_last = _mm256_add_epi64(t128_last, t129_last);
+        __m256i t131_last_w = _mm256_cvtepu16_epi64(d_v_last);
+        __m256i t131_last = t131_last_w;
+        __m256i t132_last = _mm256_add_epi64(t130_last, t131_last);
+        __m256i t133_last = _mm256_cvtepi32_epi64(e_v_last);
+        __m256i t134_last = _mm256_add_epi64(t132_last, t133_last);
+        __m256i t135_last_w = _mm256_cvtepu32_epi64(f_v_last);
+        __m256i t135_last = t135_last_w;
+        __m256i t136_last = _mm256_add_epi64(t134_last, t135_last);
+        __m128i t137_last_lo = _mm256_castsi256_si128(g_v_last);
+        __m128i t137_last_hi = _mm256_extracti128_si256(g_v_last, 1);
+        __m128i t137_last_32 = _mm_castps_si128(
+            _mm_shuffle_ps(_mm_castsi128_ps(t137_last_lo), _mm_castsi128_ps(t137_last_hi), 0x88));
+        __m128i t137_last_16 =
+            _mm_packus_epi32(_mm_and_si128(t137_last_32, _mm_set1_epi32(0xFFFF)),
+                             _mm_and_si128(t137_last_32, _mm_set1_epi32(0xFFFF)));
+        __m128i t137_last = _mm_packus_epi16(_mm_and_si128(t137_last_16, _mm_set1_epi16(0x00FF)),
+                                             _mm_and_si128(t137_last_16, _mm_set1_epi16(0x00FF)));
+        __m256i t138_last_c = _mm256_blendv_epi8(
+            h_v_last, _mm256_set1_epi64x((long long)(127ull)),
+            _mm256_cmpgt_epi64(
+                _mm256_xor_si256(h_v_last, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
+                _mm256_xor_si256(_mm256_set1_epi64x((long long)(127ull)),
+                                 _mm256_set1_epi64x((long long)0x8000000000000000ull))));
+        __m128i t138_last_lo = _mm256_castsi256_si128(t138_last_c);
+        __m128i t138_last_hi = _mm256_extracti128_si256(t138_last_c, 1);
+        __m128i t138_last_32 = _mm_castps_si128(
+            _mm_shuffle_ps(_mm_castsi128_ps(t138_last_lo), _mm_castsi128_ps(t138_last_hi), 0x88));
+        __m128i t138_last_16 = _mm_packs_epi32(t138_last_32, t138_last_32);
+        __m128i t138_last = _mm_packs_epi16(t138_last_16, t138_last_16);
+        __m128i t139_last = _mm_add_epi8(t137_last, t138_last);
+        __m128i t140_last_c = _mm_min_epi32(_mm_max_epi32(e_v_last, _mm_set1_epi32((int)(-128ll))),
+                                            _mm_set1_epi32((int)(127ull)));
+        __m128i t140_last_16 = _mm_packs_epi32(t140_last_c, t140_last_c);
+        __m128i t140_last = _mm_packs_epi16(t140_last_16, t140_last_16);
+        __m128i t141_last = _mm_sub_epi8(t139_last, t140_last);
+        __m256i t142_last_c = _mm256_blendv_epi8(
+            _mm256_blendv_epi8(_mm256_setzero_si256(), g_v_last,
+                               _mm256_cmpgt_epi64(g_v_last, _mm256_setzero_si256())),
+            _mm256_set1_epi64x((long long)(255ull)),
+            _mm256_cmpgt_epi64(
+                _mm256_blendv_epi8(_mm256_setzero_si256(), g_v_last,
+                                   _mm256_cmpgt_epi64(g_v_last, _mm256_setzero_si256())),
+                _mm256_set1_epi64x((long long)(255ull))));
+        __m128i t142_last_lo = _mm256_castsi256_si128(t142_last_c);
+        __m128i t142_last_hi = _mm256_extracti128_si256(t142_last_c, 1);
+        __m128i t142_last_32 = _mm_castps_si128(
+            _mm_shuffle_ps(_mm_castsi128_ps(t142_last_lo), _mm_castsi128_ps(t142_last_hi), 0x88));
+        __m128i t142_last_16 = _mm_packus_epi32(t142_last_32, t142_last_32);
+        __m128i t142_last = _mm_packus_epi16(t142_last_16, t142_last_16);
+        __m128i t143_last_c = _mm_min_epu32(f_v_last, _mm_set1_epi32((int)(255ull)));
+        __m128i t143_last_16 = _mm_packus_epi32(t143_last_c, t143_last_c);
+        __m128i t143_last = _mm_packus_epi16(t143_last_16, t143_last_16);
+        __m128i t144_last = _mm_add_epi8(t142_last, t143_last);
+        __m128i t145_last_c = _mm_min_epi16(_mm_max_epi16(c_v_last, _mm_setzero_si128()),
+                                            _mm_set1_epi16((short)(255ull)));
+        __m128i t145_last = _mm_packus_epi16(t145_last_c, t145_last_c);
+        __m128i t146_last = _mm_add_epi8(t144_last, t145_last);
+        __m128i t147_last_c = _mm_min_epi32(_mm_max_epi32(e_v_last, _mm_setzero_si128()),
+                                            _mm_set1_epi32((int)(65535ull)));
+        __m128i t147_last = _mm_packus_epi32(t147_last_c, t147_last_c);
+        __m128i t148_last_lo = _mm256_castsi256_si128(h_v_last);
+        __m128i t148_last_hi = _mm256_extracti128_si256(h_v_last, 1);
+        __m128i t148_last_32 = _mm_castps_si128(
+            _mm_shuffle_ps(_mm_castsi128_ps(t148_last_lo), _mm_castsi128_ps(t148_last_hi), 0x88));
+        __m128i t148_last = _mm_packus_epi32(_mm_and_si128(t148_last_32, _mm_set1_epi32(0xFFFF)),
+                                             _mm_and_si128(t148_last_32, _mm_set1_epi32(0xFFFF)));
+        __m128i t149_last = _mm_sub_epi16(t147_last, t148_last);
+        __m128i t150_last_w = _mm_cvtepi8_epi16(a_v_last);
+        __m128i t150_last = _mm_max_epi16(t150_last_w, _mm_setzero_si128());
+        __m128i t151_last = _mm_add_epi16(t149_last, t150_last);
+        __m128i t152_last_c = _mm_min_epu32(f_v_last, _mm_set1_epi32((int)(32767ull)));
+        __m128i t152_last = _mm_packs_epi32(t152_last_c, t152_last_c);
+        __m256i t153_last_c = _mm256_blendv_epi8(
+            _mm256_blendv_epi8(
+                _mm256_set1_epi64x((long long)(-32768ll)), g_v_last,
+                _mm256_cmpgt_epi64(g_v_last, _mm256_set1_epi64x((long long)(-32768ll)))),
+            _mm256_set1_epi64x((long long)(32767ull)),
+            _mm256_cmpgt_epi64(
+                _mm256_blendv_epi8(
+                    _mm256_set1_epi64x((long long)(-32768ll)), g_v_last,
+                    _mm256_cmpgt_epi64(g_v_last, _mm256_set1_epi64x((long long)(-32768ll)))),
+                _mm256_set1_epi64x((long long)(32767ull))));
+        __m128i t153_last_lo = _mm256_castsi256_si128(t153_last_c);
+        __m128i t153_last_hi = _mm256_extracti128_si256(t153_last_c, 1);
+        __m128i t153_last_32 = _mm_castps_si128(
+            _mm_shuffle_ps(_mm_castsi128_ps(t153_last_lo), _mm_castsi128_ps(t153_last_hi), 0x88));
+        __m128i t153_last = _mm_packs_epi32(t153_last_32, t153_last_32);
+        __m128i t154_last = _mm_add_epi16(t152_last, t153_last);
+        __m128i t155_last = _mm_min_epu16(d_v_last, _mm_set1_epi16((short)(32767ull)));
+        __m128i t156_last = _mm_add_epi16(t154_last, t155_last);
+        __m256i t157_last_c = _mm256_blendv_epi8(
+            h_v_last, _mm256_set1_epi64x((long long)(2147483647ull)),
+            _mm256_cmpgt_epi64(
+                _mm256_xor_si256(h_v_last, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
+                _mm256_xor_si256(_mm256_set1_epi64x((long long)(2147483647ull)),
+                                 _mm256_set1_epi64x((long long)0x8000000000000000ull))));
+        __m128i t157_last_lo = _mm256_castsi256_si128(t157_last_c);
+        __m128i t157_last_hi = _mm256_extracti128_si256(t157_last_c, 1);
+        __m128i t157_last = _mm_castps_si128(
+            _mm_shuffle_ps(_mm_castsi128_ps(t157_last_lo), _mm_castsi128_ps(t157_last_hi), 0x88));
+        __m128i t158_last_lo = _mm256_castsi256_si128(g_v_last);
+        __m128i t158_last_hi = _mm256_extracti128_si256(g_v_last, 1);
+        __m128i t158_last = _mm_castps_si128(
+            _mm_shuffle_ps(_mm_castsi128_ps(t158_last_lo), _mm_castsi128_ps(t158_last_hi), 0x88));
+        __m128i t159_last = _mm_add_epi32(t157_last, t158_last);
+        __m128i t160_last_w = _mm_cvtepu8_epi32(b_v_last);
+        __m128i t160_last = t160_last_w;
+        __m128i t161_last = _mm_add_epi32(t159_last, t160_last);
+        int64_t t162_last_lanes_in[4];
+        _mm256_storeu_si256((__m256i*)(t162_last_lanes_in), g_v_last);
+        float t162_last_lanes_out[4];
+        for (int l = 0; l < 4; ++l) {
+          t162_last_lanes_out[l] = (float)t162_last_lanes_in[l];
+        }
+        __m128 t162_last = _mm_loadu_ps(t162_last_lanes_out);
+        uint64_t t163_last_lanes_in[4];
+        _mm256_storeu_si256((__m256i*)(t163_last_lanes_in), h_v_last);
+        float t163_last_lanes_out[4];
+        for (int l = 0; l < 4; ++l) {
+          t163_last_lanes_out[l] = (float)t163_last_lanes_in[l];
+        }
+        __m128 t163_last = _mm_loadu_ps(t163_last_lanes_out);
+        __m128i t164_last_w = _mm_cvtepi8_epi32(a_v_last);
+        __m128 t164_last = _mm_cvtepi32_ps(t164_last_w);
+        __m128 t165_last = _mm_mul_ps(t163_last, t164_last);
+        __m128 t166_last = _mm_add_ps(t162_last, t165_last);
+        __m128 t167_last = _mm256_cvtpd_ps(y_v_last);
+        __m128 t168_last = _mm_add_ps(t166_last, t167_last);
+        __m256d t169_last = _mm256_cvtps_pd(x_v_last);
+        __m256i t170_last_w = _mm256_cvtepi32_epi64(e_v_last);
+        __m256i t170_last_hi =
+            _mm256_blend_epi16(_mm256_srai_epi32(t170_last_w, 16), _mm256_setzero_si256(), 0x33);
+        t170_last_hi = _mm256_add_epi64(
+            t170_last_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+        __m256d t170_last = _mm256_add_pd(
+            _mm256_sub_pd(_mm256_castsi256_pd(t170_last_hi),
+                          _mm256_set1_pd(442726361368656609280.0)),
+            _mm256_castsi256_pd(_mm256_blend_epi16(
+                t170_last_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+        __m256d t171_last = _mm256_add_pd(t169_last, t170_last);
+        __m256i t172_last_w = _mm256_cvtepu32_epi64(f_v_last);
+        __m256i t172_last_hi =
+            _mm256_blend_epi16(_mm256_srai_epi32(t172_last_w, 16), _mm256_setzero_si256(), 0x33);
+        t172_last_hi = _mm256_add_epi64(
+            t172_last_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+        __m256d t172_last = _mm256_add_pd(
+            _mm256_sub_pd(_mm256_castsi256_pd(t172_last_hi),
+                          _mm256_set1_pd(442726361368656609280.0)),
+            _mm256_castsi256_pd(_mm256_blend_epi16(
+                t172_last_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+        __m256d t173_last = _mm256_sub_pd(t171_last, t172_last);
+        __m256i t174_last_w = _mm256_cvtepu16_epi64(d_v_last);
+        __m256i t174_last_hi =
+            _mm256_blend_epi16(_mm256_srai_epi32(t174_last_w, 16), _mm256_setzero_si256(), 0x33);
+        t174_last_hi = _mm256_add_epi64(
+            t174_last_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+        __m256d t174_last = _mm256_add_pd(
+            _mm256_sub_pd(_mm256_castsi256_pd(t174_last_hi),
+                          _mm256_set1_pd(442726361368656609280.0)),
+            _mm256_castsi256_pd(_mm256_blend_epi16(
+                t174_last_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+        __m256d t175_last = _mm256_add_pd(t173_last, t174_last);
+        __m256d t176_last_w = _mm256_cvtps_pd(x_v_last);
+        double t176_last_lanes_in[4];
+        _mm256_storeu_pd(t176_last_lanes_in, t176_last_w);
+        int64_t t176_last_lanes_out[4];
+        for (int l = 0; l < 4; ++l) {
+          const double t176_last_r = __builtin_rint(t176_last_lanes_in[l]);
+          const double t176_last_lo = -9223372036854775808.0;
+          const double t176_last_hi = 9223372036854775808.0;
+          bool t176_last_in = t176_last_r >= t176_last_lo;
+          t176_last_in = t176_last_in && t176_last_r < t176_last_hi;
+          int64_t t176_last_v = t176_last_in ? (int64_t)t176_last_r : (int64_t)0;
+          const int64_t t176_last_max = (int64_t)9223372036854775807ull;
+          t176_last_v = t176_last_r >= t176_last_hi ? t176_last_max : t176_last_v;
+          const int64_t t176_last_min = (int64_t)(-9223372036854775807ll - 1);
+          t176_last_v = t176_last_r < t176_last_lo ? t176_last_min : t176_last_v;
+          t176_last_lanes_out[l] = t176_last_v;
+        }
+        __m256i t176_last = _mm256_loadu_si256((const __m256i*)(t176_last_lanes_out));
+        double t177_last_lanes_in[4];
+        _mm256_storeu_pd(t177_last_lanes_in, y_v_last);
+        int64_t t177_last_lanes_out[4];
+        for (int l = 0; l < 4; ++l) {
+          const double t177_last_r = __builtin_floor(t177_last_lanes_in[l]);
+          const double t177_last_lo = -9223372036854775808.0;
+          const double t177_last_hi = 9223372036854775808.0;
+          bool t177_last_in = t177_last_r >= t177_last_lo;
+          t177_last_in = t177_last_in && t177_last_r < t177_last_hi;
+          int64_t t177_last_v = t177_last_in ? (int64_t)t177_last_r : (int64_t)0;
+          const int64_t t177_last_max = (int64_t)9223372036854775807ull;
+          t177_last_v = t177_last_r >= t177_last_hi ? t177_last_max : t177_last_v;
+          const int64_t t177_last_min = (int64_t)(-9223372036854775807ll - 1);
+          t177_last_v = t177_last_r < t177_last_lo ? t177_last_min : t177_last_v;
+          t177_last_lanes_out[l] = t177_last_v;
+        }
+        __m256i t177_last = _mm256_loadu_si256((const __m256i*)(t177_last_lanes_out));
+        __m256i t178_last = _mm256_sub_epi64(t176_last, t177_last);
+        double t179_last_w_lanes_in[4];
+        _mm256_storeu_pd(t179_last_w_lanes_in, y_v_last);
+        int64_t t179_last_w_lanes_out[4];
+        for (int l = 0; l < 4; ++l) {
+          const double t179_last_w_r = __builtin_floor(t179_last_w_lanes_in[l]);
+          const double t179_last_w_lo = -9223372036854775808.0;
+          const double t179_last_w_hi = 9223372036854775808.0;
+          bool t179_last_w_in = t179_last_w_r >= t179_last_w_lo;
+          t179_last_w_in = t179_last_w_in && t179_last_w_r < t179_last_w_hi;
+          int64_t t179_last_w_v = t179_last_w_in ? (int64_t)t179_last_w_r : (int64_t)0;
+          const int64_t t179_last_w_max = (int64_t)9223372036854775807ull;
+          t179_last_w_v = t179_last_w_r >= t179_last_w_hi ? t179_last_w_max : t179_last_w_v;
+          const int64_t t179_last_w_min = (int64_t)(-9223372036854775807ll - 1);
+          t179_last_w_v = t179_last_w_r < t179_last_w_lo ? t179_last_w_min : t179_last_w_v;
+          t179_last_w_lanes_out[l] = t179_last_w_v;
+        }
+        __m256i t179_last_w = _mm256_loadu_si256((const __m256i*)(t179_last_w_lanes_out));
+        __m256i t179_last_c = _mm256_blendv_epi8(
+            _mm256_blendv_epi8(
+                _mm256_set1_epi64x((long long)(-128ll)), t179_last_w,
+                _mm256_cmpgt_epi64(t179_last_w, _mm256_set1_epi64x((long long)(-128ll)))),
+            _mm256_set1_epi64x((long long)(127ull)),
+            _mm256_cmpgt_epi64(
+                _mm256_blendv_epi8(
+                    _mm256_set1_epi64x((long long)(-128ll)), t179_last_w,
+                    _mm256_cmpgt_epi64(t179_last_w, _mm256_set1_epi64x((long long)(-128ll)))),
+                _mm256_set1_epi64x((long long)(127ull))));
+        __m128i t179_last_lo = _mm256_castsi256_si128(t179_last_c);
+        __m128i t179_last_hi = _mm256_extracti128_si256(t179_last_c, 1);
+        __m128i t179_last_32 = _mm_castps_si128(
+            _mm_shuffle_ps(_mm_castsi128_ps(t179_last_lo), _mm_castsi128_ps(t179_last_hi), 0x88));
+        __m128i t179_last_16 = _mm_packs_epi32(t179_last_32, t179_last_32);
+        __m128i t179_last = _mm_packs_epi16(t179_last_16, t179_last_16);
+        __m128 t180_last_w_r = _mm_round_ps(x_v_last, 0x0A);
+        __m128i t180_last_w = _mm_and_si128(
+            _mm_xor_si128(_mm_cvttps_epi32(t180_last_w_r),
+                          _mm_castps_si128(
+                              _mm_cmp_ps(t180_last_w_r, _mm_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+            _mm_castps_si128(_mm_cmp_ps(x_v_last, x_v_last, _CMP_ORD_Q)));
+        __m128i t180_last_c =
+            _mm_min_epi32(_mm_max_epi32(t180_last_w, _mm_set1_epi32((int)(-128ll))),
+                          _mm_set1_epi32((int)(127ull)));
+        __m128i t180_last_16 = _mm_packs_epi32(t180_last_c, t180_last_c);
+        __m128i t180_last = _mm_packs_epi16(t180_last_16, t180_last_16);
+        __m128i t181_last = _mm_add_epi8(t179_last, t180_last);
+        double t182_last_w_lanes_in[4];
+        _mm256_storeu_pd(t182_last_w_lanes_in, y_v_last);
+        int64_t t182_last_w_lanes_out[4];
+        for (int l = 0; l < 4; ++l) {
+          const double t182_last_w_r = __builtin_ceil(t182_last_w_lanes_in[l]);
+          const double t182_last_w_lo = -9223372036854775808.0;
+          const double t182_last_w_hi = 9223372036854775808.0;
+          bool t182_last_w_in = t182_last_w_r >= t182_last_w_lo;
+          t182_last_w_in = t182_last_w_in && t182_last_w_r < t182_last_w_hi;
+          int64_t t182_last_w_v = t182_last_w_in ? (int64_t)t182_last_w_r : (int64_t)0;
+          const int64_t t182_last_w_max = (int64_t)9223372036854775807ull;
+          t182_last_w_v = t182_last_w_r >= t182_last_w_hi ? t182_last_w_max : t182_last_w_v;
+          const int64_t t182_last_w_min = (int64_t)(-9223372036854775807ll - 1);
+          t182_last_w_v = t182_last_w_r < t182_last_w_lo ? t182_last_w_min : t182_last_w_v;
+          t182_last_w_lanes_out[l] = t182_last_w_v;
+        }
+        __m256i t182_last_w = _mm256_loadu_si256((const __m256i*)(t182_last_w_lanes_out));
+        __m256i t182_last_c = _mm256_blendv_epi8(
+            _mm256_blendv_epi8(_mm256_setzero_si256(), t182_last_w,
+                               _mm256_cmpgt_epi64(t182_last_w, _mm256_setzero_si256())),
+            _mm256_set1_epi64x((long long)(65535ull)),
+            _mm256_cmpgt_epi64(
+                _mm256_blendv_epi8(_mm256_setzero_si256(), t182_last_w,
+                                   _mm256_cmpgt_epi64(t182_last_w, _mm256_setzero_si256())),
+                _mm256_set1_epi64x((long long)(65535ull))));
+        __m128i t182_last_lo = _mm256_castsi256_si128(t182_last_c);
+        __m128i t182_last_hi = _mm256_extracti128_si256(t182_last_c, 1);
+        __m128i t182_last_32 = _mm_castps_si128(
+            _mm_shuffle_ps(_mm_castsi128_ps(t182_last_lo), _mm_castsi128_ps(t182_last_hi), 0x88));
+        __m128i t182_last = _mm_packus_epi32(t182_last_32, t182_last_32);
+        __m128 t183_last_w_r = x_v_last;
+        __m128i t183_last_w = _mm_and_si128(
+            _mm_xor_si128(_mm_cvttps_epi32(t183_last_w_r),
+                          _mm_castps_si128(
+                              _mm_cmp_ps(t183_last_w_r, _mm_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+            _mm_castps_si128(_mm_cmp_ps(x_v_last, x_v_last, _CMP_ORD_Q)));
+        __m128i t183_last_c = _mm_min_epi32(_mm_max_epi32(t183_last_w, _mm_setzero_si128()),
+                                            _mm_set1_epi32((int)(65535ull)));
+        __m128i t183_last = _mm_packus_epi32(t183_last_c, t183_last_c);
+        __m128i t184_last = _mm_add_epi16(t182_last, t183_last);
+        __m256i t185_last = _mm256_cvtepi8_epi64(a_v_last);
+        __m256i t186_last = _mm256_cmpgt_epi64(t185_last, g_v_last);
+        __m128i t187_last_lo = _mm256_castsi256_si128(g_v_last);
+        __m128i t187_last_hi = _mm256_extracti128_si256(g_v_last, 1);
+        __m128i t187_last_32 = _mm_castps_si128(
+            _mm_shuffle_ps(_mm_castsi128_ps(t187_last_lo), _mm_castsi128_ps(t187_last_hi), 0x88));
+        __m128i t187_last_16 =
+            _mm_packus_epi32(_mm_and_si128(t187_last_32, _mm_set1_epi32(0xFFFF)),
+                             _mm_and_si128(t187_last_32, _mm_set1_epi32(0xFFFF)));
+        __m128i t187_last = _mm_packus_epi16(_mm_and_si128(t187_last_16, _mm_set1_epi16(0x00FF)),
+                                             _mm_and_si128(t187_last_16, _mm_set1_epi16(0x00FF)));
+        __m256i t188_last_m = _mm256_blendv_epi8(k1, k0, t186_last);
+        __m128i t188_last_mw_lo = _mm256_castsi256_si128(t188_last_m);
+        __m128i t188_last_mw_hi = _mm256_extracti128_si256(t188_last_m, 1);
+        __m128i t188_last_mw_32 = _mm_castps_si128(_mm_shuffle_ps(
+            _mm_castsi128_ps(t188_last_mw_lo), _mm_castsi128_ps(t188_last_mw_hi), 0x88));
+        __m128i t188_last_mw_16 =
+            _mm_packus_epi32(_mm_and_si128(t188_last_mw_32, _mm_set1_epi32(0xFFFF)),
+                             _mm_and_si128(t188_last_mw_32, _mm_set1_epi32(0xFFFF)));
+        __m128i t188_last_mw =
+            _mm_packus_epi16(_mm_and_si128(t188_last_mw_16, _mm_set1_epi16(0x00FF)),
+                             _mm_and_si128(t188_last_mw_16, _mm_set1_epi16(0x00FF)));
+        __m128i t188_last_p = _mm_xor_si128(_mm_cmpeq_epi8(t188_last_mw, k2), _mm_set1_epi32(-1));
+        __m128i t188_last = _mm_blendv_epi8(t187_last, a_v_last, t188_last_p);
+        _mm256_storeu_si256((__m256i*)(out0 + cols + r * stride - 4), t136_last);
+        _mm_storeu_si32((void*)(out1 + cols + r * stride - 4), t141_last);
+        _mm_storeu_si32((void*)(out2 + cols + r * stride - 4), t146_last);
+        _mm_storel_epi64((__m128i*)(out3 + cols + r * stride - 4), t151_last);
+        _mm_storel_epi64((__m128i*)(out4 + cols + r * stride - 4), t156_last);
+        _mm_storeu_si128((__m128i*)(out5 + cols + r * stride - 4), t161_last);
+        _mm_storeu_ps(out6 + cols + r * stride - 4, t168_last);
+        _mm256_storeu_pd(out7 + cols + r * stride - 4, t175_last);
+        _mm256_storeu_si256((__m256i*)(out8 + cols + r * stride - 4), t178_last);
+        _mm_storeu_si32((void*)(out9 + cols + r * stride - 4), t181_last);
+        _mm_storel_epi64((__m128i*)(out10 + cols + r * stride - 4), t184_last);
+        _mm_storeu_si32((void*)(out11 + cols + r * stride - 4), t188_last);
       }
-      __m128 t162_tail = _mm_loadu_ps(t162_tail_lanes_out);
-      uint64_t t163_tail_lanes_in[4];
-      _mm256_storeu_si256((__m256i*)(t163_tail_lanes_in), h_v_tail);
-      float t163_tail_lanes_out[4];
-      for (int l = 0; l < 4; ++l) {
-        t163_tail_lanes_out[l] = (float)t163_tail_lanes_in[l];
+      // a row shorter than a vector: one partial vector, its loads and stores masked
+      if (cols < 4) {
+        const __m256i active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
+                                                  _mm256_setr_epi64x(0, 1, 2, 3));
+        __m128i a_v_tail =
+            simdgen_load_prefix16((const uint8_t*)(in0 + c + r * stride), (cols - c) * 1);
+        __m128i b_v_tail =
+            simdgen_load_prefix16((const uint8_t*)(in1 + c + r * stride), (cols - c) * 1);
+        __m128i c_v_tail =
+            simdgen_load_prefix16((const uint8_t*)(in2 + c + r * stride), (cols - c) * 2);
+        __m128i d_v_tail =
+            simdgen_load_prefix16((const uint8_t*)(in3 + c + r * stride), (cols - c) * 2);
+        __m128i e_v_tail =
+            simdgen_load_prefix16((const uint8_t*)(in4 + c + r * stride), (cols - c) * 4);
+        __m128i f_v_tail =
+            simdgen_load_prefix16((const uint8_t*)(in5 + c + r * stride), (cols - c) * 4);
+        __m256i g_v_tail = _mm256_maskload_epi64((const long long*)(in6 + c + r * stride), active);
+        __m256i h_v_tail = _mm256_maskload_epi64((const long long*)(in7 + c + r * stride), active);
+        __m128 x_v_tail = _mm_castsi128_ps(
+            simdgen_load_prefix16((const uint8_t*)(in8 + c + r * stride), (cols - c) * 4));
+        __m256d y_v_tail = _mm256_maskload_pd((const double*)(in9 + c + r * stride), active);
+        __m256i t189_tail = _mm256_cvtepi8_epi64(a_v_tail);
+        __m256i t190_tail_w = _mm256_cvtepu8_epi64(b_v_tail);
+        __m256i t190_tail = t190_tail_w;
+        __m256i t191_tail = _mm256_add_epi64(t189_tail, t190_tail);
+        __m256i t192_tail = _mm256_cvtepi16_epi64(c_v_tail);
+        __m256i t193_tail = _mm256_add_epi64(t191_tail, t192_tail);
+        __m256i t194_tail_w = _mm256_cvtepu16_epi64(d_v_tail);
+        __m256i t194_tail = t194_tail_w;
+        __m256i t195_tail = _mm256_add_epi64(t193_tail, t194_tail);
+        __m256i t196_tail = _mm256_cvtepi32_epi64(e_v_tail);
+        __m256i t197_tail = _mm256_add_epi64(t195_tail, t196_tail);
+        __m256i t198_tail_w = _mm256_cvtepu32_epi64(f_v_tail);
+        __m256i t198_tail = t198_tail_w;
+        __m256i t199_tail = _mm256_add_epi64(t197_tail, t198_tail);
+        __m128i t200_tail_lo = _mm256_castsi256_si128(g_v_tail);
+        __m128i t200_tail_hi = _mm256_extracti128_si256(g_v_tail, 1);
+        __m128i t200_tail_32 = _mm_castps_si128(
+            _mm_shuffle_ps(_mm_castsi128_ps(t200_tail_lo), _mm_castsi128_ps(t200_tail_hi), 0x88));
+        __m128i t200_tail_16 =
+            _mm_packus_epi32(_mm_and_si128(t200_tail_32, _mm_set1_epi32(0xFFFF)),
+                             _mm_and_si128(t200_tail_32, _mm_set1_epi32(0xFFFF)));
+        __m128i t200_tail = _mm_packus_epi16(_mm_and_si128(t200_tail_16, _mm_set1_epi16(0x00FF)),
+                                             _mm_and_si128(t200_tail_16, _mm_set1_epi16(0x00FF)));
+        __m256i t201_tail_c = _mm256_blendv_epi8(
+            h_v_tail, _mm256_set1_epi64x((long long)(127ull)),
+            _mm256_cmpgt_epi64(
+                _mm256_xor_si256(h_v_tail, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
+                _mm256_xor_si256(_mm256_set1_epi64x((long long)(127ull)),
+                                 _mm256_set1_epi64x((long long)0x8000000000000000ull))));
+        __m128i t201_tail_lo = _mm256_castsi256_si128(t201_tail_c);
+        __m128i t201_tail_hi = _mm256_extracti128_si256(t201_tail_c, 1);
+        __m128i t201_tail_32 = _mm_castps_si128(
+            _mm_shuffle_ps(_mm_castsi128_ps(t201_tail_lo), _mm_castsi128_ps(t201_tail_hi), 0x88));
+        __m128i t201_tail_16 = _mm_packs_epi32(t201_tail_32, t201_tail_32);
+        __m128i t201_tail = _mm_packs_epi16(t201_tail_16, t201_tail_16);
+        __m128i t202_tail = _mm_add_epi8(t200_tail, t201_tail);
+        __m128i t203_tail_c = _mm_min_epi32(_mm_max_epi32(e_v_tail, _mm_set1_epi32((int)(-128ll))),
+                                            _mm_set1_epi32((int)(127ull)));
+        __m128i t203_tail_16 = _mm_packs_epi32(t203_tail_c, t203_tail_c);
+        __m128i t203_tail = _mm_packs_epi16(t203_tail_16, t203_tail_16);
+        __m128i t204_tail = _mm_sub_epi8(t202_tail, t203_tail);
+        __m256i t205_tail_c = _mm256_blendv_epi8(
+            _mm256_blendv_epi8(_mm256_setzero_si256(), g_v_tail,
+                               _mm256_cmpgt_epi64(g_v_tail, _mm256_setzero_si256())),
+            _mm256_set1_epi64x((long long)(255ull)),
+            _mm256_cmpgt_epi64(
+                _mm256_blendv_epi8(_mm256_setzero_si256(), g_v_tail,
+                                   _mm256_cmpgt_epi64(g_v_tail, _mm256_setzero_si256())),
+                _mm256_set1_epi64x((long long)(255ull))));
+        __m128i t205_tail_lo = _mm256_castsi256_si128(t205_tail_c);
+        __m128i t205_tail_hi = _mm256_extracti128_si256(t205_tail_c, 1);
+        __m128i t205_tail_32 = _mm_castps_si128(
+            _mm_shuffle_ps(_mm_castsi128_ps(t205_tail_lo), _mm_castsi128_ps(t205_tail_hi), 0x88));
+        __m128i t205_tail_16 = _mm_packus_epi32(t205_tail_32, t205_tail_32);
+        __m128i t205_tail = _mm_packus_epi16(t205_tail_16, t205_tail_16);
+        __m128i t206_tail_c = _mm_min_epu32(f_v_tail, _mm_set1_epi32((int)(255ull)));
+        __m128i t206_tail_16 = _mm_packus_epi32(t206_tail_c, t206_tail_c);
+        __m128i t206_tail = _mm_packus_epi16(t206_tail_16, t206_tail_16);
+        __m128i t207_tail = _mm_add_epi8(t205_tail, t206_tail);
+        __m128i t208_tail_c = _mm_min_epi16(_mm_max_epi16(c_v_tail, _mm_setzero_si128()),
+                                            _mm_set1_epi16((short)(255ull)));
+        __m128i t208_tail = _mm_packus_epi16(t208_tail_c, t208_tail_c);
+        __m128i t209_tail = _mm_add_epi8(t207_tail, t208_tail);
+        __m128i t210_tail_c = _mm_min_epi32(_mm_max_epi32(e_v_tail, _mm_setzero_si128()),
+                                            _mm_set1_epi32((int)(65535ull)));
+        __m128i t210_tail = _mm_packus_epi32(t210_tail_c, t210_tail_c);
+        __m128i t211_tail_lo = _mm256_castsi256_si128(h_v_tail);
+        __m128i t211_tail_hi = _mm256_extracti128_si256(h_v_tail, 1);
+        __m128i t211_tail_32 = _mm_castps_si128(
+            _mm_shuffle_ps(_mm_castsi128_ps(t211_tail_lo), _mm_castsi128_ps(t211_tail_hi), 0x88));
+        __m128i t211_tail = _mm_packus_epi32(_mm_and_si128(t211_tail_32, _mm_set1_epi32(0xFFFF)),
+                                             _mm_and_si128(t211_tail_32, _mm_set1_epi32(0xFFFF)));
+        __m128i t212_tail = _mm_sub_epi16(t210_tail, t211_tail);
+        __m128i t213_tail_w = _mm_cvtepi8_epi16(a_v_tail);
+        __m128i t213_tail = _mm_max_epi16(t213_tail_w, _mm_setzero_si128());
+        __m128i t214_tail = _mm_add_epi16(t212_tail, t213_tail);
+        __m128i t215_tail_c = _mm_min_epu32(f_v_tail, _mm_set1_epi32((int)(32767ull)));
+        __m128i t215_tail = _mm_packs_epi32(t215_tail_c, t215_tail_c);
+        __m256i t216_tail_c = _mm256_blendv_epi8(
+            _mm256_blendv_epi8(
+                _mm256_set1_epi64x((long long)(-32768ll)), g_v_tail,
+                _mm256_cmpgt_epi64(g_v_tail, _mm256_set1_epi64x((long long)(-32768ll)))),
+            _mm256_set1_epi64x((long long)(32767ull)),
+            _mm256_cmpgt_epi64(
+                _mm256_blendv_epi8(
+                    _mm256_set1_epi64x((long long)(-32768ll)), g_v_tail,
+                    _mm256_cmpgt_epi64(g_v_tail, _mm256_set1_epi64x((long long)(-32768ll)))),
+                _mm256_set1_epi64x((long long)(32767ull))));
+        __m128i t216_tail_lo = _mm256_castsi256_si128(t216_tail_c);
+        __m128i t216_tail_hi = _mm256_extracti128_si256(t216_tail_c, 1);
+        __m128i t216_tail_32 = _mm_castps_si128(
+            _mm_shuffle_ps(_mm_castsi128_ps(t216_tail_lo), _mm_castsi128_ps(t216_tail_hi), 0x88));
+        __m128i t216_tail = _mm_packs_epi32(t216_tail_32, t216_tail_32);
+        __m128i t217_tail = _mm_add_epi16(t215_tail, t216_tail);
+        __m128i t218_tail = _mm_min_epu16(d_v_tail, _mm_set1_epi16((short)(32767ull)));
+        __m128i t219_tail = _mm_add_epi16(t217_tail, t218_tail);
+        __m256i t220_tail_c = _mm256_blendv_epi8(
+            h_v_tail, _mm256_set1_epi64x((long long)(2147483647ull)),
+            _mm256_cmpgt_epi64(
+                _mm256_xor_si256(h_v_tail, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
+                _mm256_xor_si256(_mm256_set1_epi64x((long long)(2147483647ull)),
+                                 _mm256_set1_epi64x((long long)0x8000000000000000ull))));
+        __m128i t220_tail_lo = _mm256_castsi256_si128(t220_tail_c);
+        __m128i t220_tail_hi = _mm256_extracti128_si256(t220_tail_c, 1);
+        __m128i t220_tail = _mm_castps_si128(
+            _mm_shuffle_ps(_mm_castsi128_ps(t220_tail_lo), _mm_castsi128_ps(t220_tail_hi), 0x88));
+        __m128i t221_tail_lo = _mm256_castsi256_si128(g_v_tail);
+        __m128i t221_tail_hi = _mm256_extracti128_si256(g_v_tail, 1);
+        __m128i t221_tail = _mm_castps_si128(
+            _mm_shuffle_ps(_mm_castsi128_ps(t221_tail_lo), _mm_castsi128_ps(t221_tail_hi), 0x88));
+        __m128i t222_tail = _mm_add_epi32(t220_tail, t221_tail);
+        __m128i t223_tail_w = _mm_cvtepu8_epi32(b_v_tail);
+        __m128i t223_tail = t223_tail_w;
+        __m128i t224_tail = _mm_add_epi32(t222_tail, t223_tail);
+        int64_t t225_tail_lanes_in[4];
+        _mm256_storeu_si256((__m256i*)(t225_tail_lanes_in), g_v_tail);
+        float t225_tail_lanes_out[4];
+        for (int l = 0; l < 4; ++l) {
+          t225_tail_lanes_out[l] = (float)t225_tail_lanes_in[l];
+        }
+        __m128 t225_tail = _mm_loadu_ps(t225_tail_lanes_out);
+        uint64_t t226_tail_lanes_in[4];
+        _mm256_storeu_si256((__m256i*)(t226_tail_lanes_in), h_v_tail);
+        float t226_tail_lanes_out[4];
+        for (int l = 0; l < 4; ++l) {
+          t226_tail_lanes_out[l] = (float)t226_tail_lanes_in[l];
+        }
+        __m128 t226_tail = _mm_loadu_ps(t226_tail_lanes_out);
+        __m128i t227_tail_w = _mm_cvtepi8_epi32(a_v_tail);
+        __m128 t227_tail = _mm_cvtepi32_ps(t227_tail_w);
+        __m128 t228_tail = _mm_mul_ps(t226_tail, t227_tail);
+        __m128 t229_tail = _mm_add_ps(t225_tail, t228_tail);
+        __m128 t230_tail = _mm256_cvtpd_ps(y_v_tail);
+        __m128 t231_tail = _mm_add_ps(t229_tail, t230_tail);
+        __m256d t232_tail = _mm256_cvtps_pd(x_v_tail);
+        __m256i t233_tail_w = _mm256_cvtepi32_epi64(e_v_tail);
+        __m256i t233_tail_hi =
+            _mm256_blend_epi16(_mm256_srai_epi32(t233_tail_w, 16), _mm256_setzero_si256(), 0x33);
+        t233_tail_hi = _mm256_add_epi64(
+            t233_tail_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+        __m256d t233_tail = _mm256_add_pd(
+            _mm256_sub_pd(_mm256_castsi256_pd(t233_tail_hi),
+                          _mm256_set1_pd(442726361368656609280.0)),
+            _mm256_castsi256_pd(_mm256_blend_epi16(
+                t233_tail_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+        __m256d t234_tail = _mm256_add_pd(t232_tail, t233_tail);
+        __m256i t235_tail_w = _mm256_cvtepu32_epi64(f_v_tail);
+        __m256i t235_tail_hi =
+            _mm256_blend_epi16(_mm256_srai_epi32(t235_tail_w, 16), _mm256_setzero_si256(), 0x33);
+        t235_tail_hi = _mm256_add_epi64(
+            t235_tail_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+        __m256d t235_tail = _mm256_add_pd(
+            _mm256_sub_pd(_mm256_castsi256_pd(t235_tail_hi),
+                          _mm256_set1_pd(442726361368656609280.0)),
+            _mm256_castsi256_pd(_mm256_blend_epi16(
+                t235_tail_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+        __m256d t236_tail = _mm256_sub_pd(t234_tail, t235_tail);
+        __m256i t237_tail_w = _mm256_cvtepu16_epi64(d_v_tail);
+        __m256i t237_tail_hi =
+            _mm256_blend_epi16(_mm256_srai_epi32(t237_tail_w, 16), _mm256_setzero_si256(), 0x33);
+        t237_tail_hi = _mm256_add_epi64(
+            t237_tail_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+        __m256d t237_tail = _mm256_add_pd(
+            _mm256_sub_pd(_mm256_castsi256_pd(t237_tail_hi),
+                          _mm256_set1_pd(442726361368656609280.0)),
+            _mm256_castsi256_pd(_mm256_blend_epi16(
+                t237_tail_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+        __m256d t238_tail = _mm256_add_pd(t236_tail, t237_tail);
+        __m256d t239_tail_w = _mm256_cvtps_pd(x_v_tail);
+        double t239_tail_lanes_in[4];
+        _mm256_storeu_pd(t239_tail_lanes_in, t239_tail_w);
+        int64_t t239_tail_lanes_out[4];
+        for (int l = 0; l < 4; ++l) {
+          const double t239_tail_r = __builtin_rint(t239_tail_lanes_in[l]);
+          const double t239_tail_lo = -9223372036854775808.0;
+          const double t239_tail_hi = 9223372036854775808.0;
+          bool t239_tail_in = t239_tail_r >= t239_tail_lo;
+          t239_tail_in = t239_tail_in && t239_tail_r < t239_tail_hi;
+          int64_t t239_tail_v = t239_tail_in ? (int64_t)t239_tail_r : (int64_t)0;
+          const int64_t t239_tail_max = (int64_t)9223372036854775807ull;
+          t239_tail_v = t239_tail_r >= t239_tail_hi ? t239_tail_max : t239_tail_v;
+          const int64_t t239_tail_min = (int64_t)(-9223372036854775807ll - 1);
+          t239_tail_v = t239_tail_r < t239_tail_lo ? t239_tail_min : t239_tail_v;
+          t239_tail_lanes_out[l] = t239_tail_v;
+        }
+        __m256i t239_tail = _mm256_loadu_si256((const __m256i*)(t239_tail_lanes_out));
+        double t240_tail_lanes_in[4];
+        _mm256_storeu_pd(t240_tail_lanes_in, y_v_tail);
+        int64_t t240_tail_lanes_out[4];
+        for (int l = 0; l < 4; ++l) {
+          const double t240_tail_r = __builtin_floor(t240_tail_lanes_in[l]);
+          const double t240_tail_lo = -9223372036854775808.0;
+          const double t240_tail_hi = 9223372036854775808.0;
+          bool t240_tail_in = t240_tail_r >= t240_tail_lo;
+          t240_tail_in = t240_tail_in && t240_tail_r < t240_tail_hi;
+          int64_t t240_tail_v = t240_tail_in ? (int64_t)t240_tail_r : (int64_t)0;
+          const int64_t t240_tail_max = (int64_t)9223372036854775807ull;
+          t240_tail_v = t240_tail_r >= t240_tail_hi ? t240_tail_max : t240_tail_v;
+          const int64_t t240_tail_min = (int64_t)(-9223372036854775807ll - 1);
+          t240_tail_v = t240_tail_r < t240_tail_lo ? t240_tail_min : t240_tail_v;
+          t240_tail_lanes_out[l] = t240_tail_v;
+        }
+        __m256i t240_tail = _mm256_loadu_si256((const __m256i*)(t240_tail_lanes_out));
+        __m256i t241_tail = _mm256_sub_epi64(t239_tail, t240_tail);
+        double t242_tail_w_lanes_in[4];
+        _mm256_storeu_pd(t242_tail_w_lanes_in, y_v_tail);
+        int64_t t242_tail_w_lanes_out[4];
+        for (int l = 0; l < 4; ++l) {
+          const double t242_tail_w_r = __builtin_floor(t242_tail_w_lanes_in[l]);
+          const double t242_tail_w_lo = -9223372036854775808.0;
+          const double t242_tail_w_hi = 9223372036854775808.0;
+          bool t242_tail_w_in = t242_tail_w_r >= t242_tail_w_lo;
+          t242_tail_w_in = t242_tail_w_in && t242_tail_w_r < t242_tail_w_hi;
+          int64_t t242_tail_w_v = t242_tail_w_in ? (int64_t)t242_tail_w_r : (int64_t)0;
+          const int64_t t242_tail_w_max = (int64_t)9223372036854775807ull;
+          t242_tail_w_v = t242_tail_w_r >= t242_tail_w_hi ? t242_tail_w_max : t242_tail_w_v;
+          const int64_t t242_tail_w_min = (int64_t)(-9223372036854775807ll - 1);
+          t242_tail_w_v = t242_tail_w_r < t242_tail_w_lo ? t242_tail_w_min : t242_tail_w_v;
+          t242_tail_w_lanes_out[l] = t242_tail_w_v;
+        }
+        __m256i t242_tail_w = _mm256_loadu_si256((const __m256i*)(t242_tail_w_lanes_out));
+        __m256i t242_tail_c = _mm256_blendv_epi8(
+            _mm256_blendv_epi8(
+                _mm256_set1_epi64x((long long)(-128ll)), t242_tail_w,
+                _mm256_cmpgt_epi64(t242_tail_w, _mm256_set1_epi64x((long long)(-128ll)))),
+            _mm256_set1_epi64x((long long)(127ull)),
+            _mm256_cmpgt_epi64(
+                _mm256_blendv_epi8(
+                    _mm256_set1_epi64x((long long)(-128ll)), t242_tail_w,
+                    _mm256_cmpgt_epi64(t242_tail_w, _mm256_set1_epi64x((long long)(-128ll)))),
+                _mm256_set1_epi64x((long long)(127ull))));
+        __m128i t242_tail_lo = _mm256_castsi256_si128(t242_tail_c);
+        __m128i t242_tail_hi = _mm256_extracti128_si256(t242_tail_c, 1);
+        __m128i t242_tail_32 = _mm_castps_si128(
+            _mm_shuffle_ps(_mm_castsi128_ps(t242_tail_lo), _mm_castsi128_ps(t242_tail_hi), 0x88));
+        __m128i t242_tail_16 = _mm_packs_epi32(t242_tail_32, t242_tail_32);
+        __m128i t242_tail = _mm_packs_epi16(t242_tail_16, t242_tail_16);
+        __m128 t243_tail_w_r = _mm_round_ps(x_v_tail, 0x0A);
+        __m128i t243_tail_w = _mm_and_si128(
+            _mm_xor_si128(_mm_cvttps_epi32(t243_tail_w_r),
+                          _mm_castps_si128(
+                              _mm_cmp_ps(t243_tail_w_r, _mm_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+            _mm_castps_si128(_mm_cmp_ps(x_v_tail, x_v_tail, _CMP_ORD_Q)));
+        __m128i t243_tail_c =
+            _mm_min_epi32(_mm_max_epi32(t243_tail_w, _mm_set1_epi32((int)(-128ll))),
+                          _mm_set1_epi32((int)(127ull)));
+        __m128i t243_tail_16 = _mm_packs_epi32(t243_tail_c, t243_tail_c);
+        __m128i t243_tail = _mm_packs_epi16(t243_tail_16, t243_tail_16);
+        __m128i t244_tail = _mm_add_epi8(t242_tail, t243_tail);
+        double t245_tail_w_lanes_in[4];
+        _mm256_storeu_pd(t245_tail_w_lanes_in, y_v_tail);
+        int64_t t245_tail_w_lanes_out[4];
+        for (int l = 0; l < 4; ++l) {
+          const double t245_tail_w_r = __builtin_ceil(t245_tail_w_lanes_in[l]);
+          const double t245_tail_w_lo = -9223372036854775808.0;
+          const double t245_tail_w_hi = 9223372036854775808.0;
+          bool t245_tail_w_in = t245_tail_w_r >= t245_tail_w_lo;
+          t245_tail_w_in = t245_tail_w_in && t245_tail_w_r < t245_tail_w_hi;
+          int64_t t245_tail_w_v = t245_tail_w_in ? (int64_t)t245_tail_w_r : (int64_t)0;
+          const int64_t t245_tail_w_max = (int64_t)9223372036854775807ull;
+          t245_tail_w_v = t245_tail_w_r >= t245_tail_w_hi ? t245_tail_w_max : t245_tail_w_v;
+          const int64_t t245_tail_w_min = (int64_t)(-9223372036854775807ll - 1);
+          t245_tail_w_v = t245_tail_w_r < t245_tail_w_lo ? t245_tail_w_min : t245_tail_w_v;
+          t245_tail_w_lanes_out[l] = t245_tail_w_v;
+        }
+        __m256i t245_tail_w = _mm256_loadu_si256((const __m256i*)(t245_tail_w_lanes_out));
+        __m256i t245_tail_c = _mm256_blendv_epi8(
+            _mm256_blendv_epi8(_mm256_setzero_si256(), t245_tail_w,
+                               _mm256_cmpgt_epi64(t245_tail_w, _mm256_setzero_si256())),
+            _mm256_set1_epi64x((long long)(65535ull)),
+            _mm256_cmpgt_epi64(
+                _mm256_blendv_epi8(_mm256_setzero_si256(), t245_tail_w,
+                                   _mm256_cmpgt_epi64(t245_tail_w, _mm256_setzero_si256())),
+                _mm256_set1_epi64x((long long)(65535ull))));
+        __m128i t245_tail_lo = _mm256_castsi256_si128(t245_tail_c);
+        __m128i t245_tail_hi = _mm256_extracti128_si256(t245_tail_c, 1);
+        __m128i t245_tail_32 = _mm_castps_si128(
+            _mm_shuffle_ps(_mm_castsi128_ps(t245_tail_lo), _mm_castsi128_ps(t245_tail_hi), 0x88));
+        __m128i t245_tail = _mm_packus_epi32(t245_tail_32, t245_tail_32);
+        __m128 t246_tail_w_r = x_v_tail;
+        __m128i t246_tail_w = _mm_and_si128(
+            _mm_xor_si128(_mm_cvttps_epi32(t246_tail_w_r),
+                          _mm_castps_si128(
+                              _mm_cmp_ps(t246_tail_w_r, _mm_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+            _mm_castps_si128(_mm_cmp_ps(x_v_tail, x_v_tail, _CMP_ORD_Q)));
+        __m128i t246_tail_c = _mm_min_epi32(_mm_max_epi32(t246_tail_w, _mm_setzero_si128()),
+                                            _mm_set1_epi32((int)(65535ull)));
+        __m128i t246_tail = _mm_packus_epi32(t246_tail_c, t246_tail_c);
+        __m128i t247_tail = _mm_add_epi16(t245_tail, t246_tail);
+        __m256i t248_tail = _mm256_cvtepi8_epi64(a_v_tail);
+        __m256i t249_tail = _mm256_cmpgt_epi64(t248_tail, g_v_tail);
+        __m128i t250_tail_lo = _mm256_castsi256_si128(g_v_tail);
+        __m128i t250_tail_hi = _mm256_extracti128_si256(g_v_tail, 1);
+        __m128i t250_tail_32 = _mm_castps_si128(
+            _mm_shuffle_ps(_mm_castsi128_ps(t250_tail_lo), _mm_castsi128_ps(t250_tail_hi), 0x88));
+        __m128i t250_tail_16 =
+            _mm_packus_epi32(_mm_and_si128(t250_tail_32, _mm_set1_epi32(0xFFFF)),
+                             _mm_and_si128(t250_tail_32, _mm_set1_epi32(0xFFFF)));
+        __m128i t250_tail = _mm_packus_epi16(_mm_and_si128(t250_tail_16, _mm_set1_epi16(0x00FF)),
+                                             _mm_and_si128(t250_tail_16, _mm_set1_epi16(0x00FF)));
+        __m256i t251_tail_m = _mm256_blendv_epi8(k1, k0, t249_tail);
+        __m128i t251_tail_mw_lo = _mm256_castsi256_si128(t251_tail_m);
+        __m128i t251_tail_mw_hi = _mm256_extracti128_si256(t251_tail_m, 1);
+        __m128i t251_tail_mw_32 = _mm_castps_si128(_mm_shuffle_ps(
+            _mm_castsi128_ps(t251_tail_mw_lo), _mm_castsi128_ps(t251_tail_mw_hi), 0x88));
+        __m128i t251_tail_mw_16 =
+            _mm_packus_epi32(_mm_and_si128(t251_tail_mw_32, _mm_set1_epi32(0xFFFF)),
+                             _mm_and_si128(t251_tail_mw_32, _mm_set1_epi32(0xFFFF)));
+        __m128i t251_tail_mw =
+            _mm_packus_epi16(_mm_and_si128(t251_tail_mw_16, _mm_set1_epi16(0x00FF)),
+                             _mm_and_si128(t251_tail_mw_16, _mm_set1_epi16(0x00FF)));
+        __m128i t251_tail_p = _mm_xor_si128(_mm_cmpeq_epi8(t251_tail_mw, k2), _mm_set1_epi32(-1));
+        __m128i t251_tail = _mm_blendv_epi8(t250_tail, a_v_tail, t251_tail_p);
+        simdgen_store_words32(out0 + c + r * stride, t199_tail, (cols - c) * 8);
+        simdgen_store_prefix16((uint8_t*)(out1 + c + r * stride), t204_tail, (cols - c) * 1);
+        simdgen_store_prefix16((uint8_t*)(out2 + c + r * stride), t209_tail, (cols - c) * 1);
+        simdgen_store_prefix16((uint8_t*)(out3 + c + r * stride), t214_tail, (cols - c) * 2);
+        simdgen_store_prefix16((uint8_t*)(out4 + c + r * stride), t219_tail, (cols - c) * 2);
+        simdgen_store_prefix16((uint8_t*)(out5 + c + r * stride), t224_tail, (cols - c) * 4);
+        simdgen_store_prefix16((uint8_t*)(out6 + c + r * stride), _mm_castps_si128(t231_tail),
+                               (cols - c) * 4);
+        simdgen_store_words32(out7 + c + r * stride, _mm256_castpd_si256(t238_tail),
+                              (cols - c) * 8);
+        simdgen_store_words32(out8 + c + r * stride, t241_tail, (cols - c) * 8);
+        simdgen_store_prefix16((uint8_t*)(out9 + c + r * stride), t244_tail, (cols - c) * 1);
+        simdgen_store_prefix16((uint8_t*)(out10 + c + r * stride), t247_tail, (cols - c) * 2);
+        simdgen_store_prefix16((uint8_t*)(out11 + c + r * stride), t251_tail, (cols - c) * 1);
       }
-      __m128 t163_tail = _mm_loadu_ps(t163_tail_lanes_out);
-      __m128i t164_tail_w = _mm_cvtepi8_epi32(a_v_tail);
-      __m128 t164_tail = _mm_cvtepi32_ps(t164_tail_w);
-      __m128 t165_tail = _mm_mul_ps(t163_tail, t164_tail);
-      __m128 t166_tail = _mm_add_ps(t162_tail, t165_tail);
-      __m128 t167_tail = _mm256_cvtpd_ps(y_v_tail);
-      __m128 t168_tail = _mm_add_ps(t166_tail, t167_tail);
-      __m256d t169_tail = _mm256_cvtps_pd(x_v_tail);
-      __m256i t170_tail_w = _mm256_cvtepi32_epi64(e_v_tail);
-      __m256i t170_tail_hi =
-          _mm256_blend_epi16(_mm256_srai_epi32(t170_tail_w, 16), _mm256_setzero_si256(), 0x33);
-      t170_tail_hi = _mm256_add_epi64(t170_tail_hi,
-                                      _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
-      __m256d t170_tail = _mm256_add_pd(
-          _mm256_sub_pd(_mm256_castsi256_pd(t170_tail_hi), _mm256_set1_pd(442726361368656609280.0)),
-          _mm256_castsi256_pd(_mm256_blend_epi16(
-              t170_tail_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
-      __m256d t171_tail = _mm256_add_pd(t169_tail, t170_tail);
-      __m256i t172_tail_w = _mm256_cvtepu32_epi64(f_v_tail);
-      __m256i t172_tail_hi =
-          _mm256_blend_epi16(_mm256_srai_epi32(t172_tail_w, 16), _mm256_setzero_si256(), 0x33);
-      t172_tail_hi = _mm256_add_epi64(t172_tail_hi,
-                                      _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
-      __m256d t172_tail = _mm256_add_pd(
-          _mm256_sub_pd(_mm256_castsi256_pd(t172_tail_hi), _mm256_set1_pd(442726361368656609280.0)),
-          _mm256_castsi256_pd(_mm256_blend_epi16(
-              t172_tail_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
-      __m256d t173_tail = _mm256_sub_pd(t171_tail, t172_tail);
-      __m256i t174_tail_w = _mm256_cvtepu16_epi64(d_v_tail);
-      __m256i t174_tail_hi =
-          _mm256_blend_epi16(_mm256_srai_epi32(t174_tail_w, 16), _mm256_setzero_si256(), 0x33);
-      t174_tail_hi = _mm256_add_epi64(t174_tail_hi,
-                                      _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
-      __m256d t174_tail = _mm256_add_pd(
-          _mm256_sub_pd(_mm256_castsi256_pd(t174_tail_hi), _mm256_set1_pd(442726361368656609280.0)),
-          _mm256_castsi256_pd(_mm256_blend_epi16(
-              t174_tail_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
-      __m256d t175_tail = _mm256_add_pd(t173_tail, t174_tail);
-      __m256d t176_tail_w = _mm256_cvtps_pd(x_v_tail);
-      double t176_tail_lanes_in[4];
-      _mm256_storeu_pd(t176_tail_lanes_in, t176_tail_w);
-      int64_t t176_tail_lanes_out[4];
-      for (int l = 0; l < 4; ++l) {
-        const double t176_tail_r = __builtin_rint(t176_tail_lanes_in[l]);
-        const double t176_tail_lo = -9223372036854775808.0;
-        const double t176_tail_hi = 9223372036854775808.0;
-        bool t176_tail_in = t176_tail_r >= t176_tail_lo;
-        t176_tail_in = t176_tail_in && t176_tail_r < t176_tail_hi;
-        int64_t t176_tail_v = t176_tail_in ? (int64_t)t176_tail_r : (int64_t)0;
-        const int64_t t176_tail_max = (int64_t)9223372036854775807ull;
-        t176_tail_v = t176_tail_r >= t176_tail_hi ? t176_tail_max : t176_tail_v;
-        const int64_t t176_tail_min = (int64_t)(-9223372036854775807ll - 1);
-        t176_tail_v = t176_tail_r < t176_tail_lo ? t176_tail_min : t176_tail_v;
-        t176_tail_lanes_out[l] = t176_tail_v;
-      }
-      __m256i t176_tail = _mm256_loadu_si256((const __m256i*)(t176_tail_lanes_out));
-      double t177_tail_lanes_in[4];
-      _mm256_storeu_pd(t177_tail_lanes_in, y_v_tail);
-      int64_t t177_tail_lanes_out[4];
-      for (int l = 0; l < 4; ++l) {
-        const double t177_tail_r = __builtin_floor(t177_tail_lanes_in[l]);
-        const double t177_tail_lo = -9223372036854775808.0;
-        const double t177_tail_hi = 9223372036854775808.0;
-        bool t177_tail_in = t177_tail_r >= t177_tail_lo;
-        t177_tail_in = t177_tail_in && t177_tail_r < t177_tail_hi;
-        int64_t t177_tail_v = t177_tail_in ? (int64_t)t177_tail_r : (int64_t)0;
-        const int64_t t177_tail_max = (int64_t)9223372036854775807ull;
-        t177_tail_v = t177_tail_r >= t177_tail_hi ? t177_tail_max : t177_tail_v;
-        const int64_t t177_tail_min = (int64_t)(-9223372036854775807ll - 1);
-        t177_tail_v = t177_tail_r < t177_tail_lo ? t177_tail_min : t177_tail_v;
-        t177_tail_lanes_out[l] = t177_tail_v;
-      }
-      __m256i t177_tail = _mm256_loadu_si256((const __m256i*)(t177_tail_lanes_out));
-      __m256i t178_tail = _mm256_sub_epi64(t176_tail, t177_tail);
-      double t179_tail_w_lanes_in[4];
-      _mm256_storeu_pd(t179_tail_w_lanes_in, y_v_tail);
-      int64_t t179_tail_w_lanes_out[4];
-      for (int l = 0; l < 4; ++l) {
-        const double t179_tail_w_r = __builtin_floor(t179_tail_w_lanes_in[l]);
-        const double t179_tail_w_lo = -9223372036854775808.0;
-        const double t179_tail_w_hi = 9223372036854775808.0;
-        bool t179_tail_w_in = t179_tail_w_r >= t179_tail_w_lo;
-        t179_tail_w_in = t179_tail_w_in && t179_tail_w_r < t179_tail_w_hi;
-        int64_t t179_tail_w_v = t179_tail_w_in ? (int64_t)t179_tail_w_r : (int64_t)0;
-        const int64_t t179_tail_w_max = (int64_t)9223372036854775807ull;
-        t179_tail_w_v = t179_tail_w_r >= t179_tail_w_hi ? t179_tail_w_max : t179_tail_w_v;
-        const int64_t t179_tail_w_min = (int64_t)(-9223372036854775807ll - 1);
-        t179_tail_w_v = t179_tail_w_r < t179_tail_w_lo ? t179_tail_w_min : t179_tail_w_v;
-        t179_tail_w_lanes_out[l] = t179_tail_w_v;
-      }
-      __m256i t179_tail_w = _mm256_loadu_si256((const __m256i*)(t179_tail_w_lanes_out));
-      __m256i t179_tail_c = _mm256_blendv_epi8(
-          _mm256_blendv_epi8(
-              _mm256_set1_epi64x((long long)(-128ll)), t179_tail_w,
-              _mm256_cmpgt_epi64(t179_tail_w, _mm256_set1_epi64x((long long)(-128ll)))),
-          _mm256_set1_epi64x((long long)(127ull)),
-          _mm256_cmpgt_epi64(
-              _mm256_blendv_epi8(
-                  _mm256_set1_epi64x((long long)(-128ll)), t179_tail_w,
-                  _mm256_cmpgt_epi64(t179_tail_w, _mm256_set1_epi64x((long long)(-128ll)))),
-              _mm256_set1_epi64x((long long)(127ull))));
-      __m128i t179_tail_lo = _mm256_castsi256_si128(t179_tail_c);
-      __m128i t179_tail_hi = _mm256_extracti128_si256(t179_tail_c, 1);
-      __m128i t179_tail_32 = _mm_castps_si128(
-          _mm_shuffle_ps(_mm_castsi128_ps(t179_tail_lo), _mm_castsi128_ps(t179_tail_hi), 0x88));
-      __m128i t179_tail_16 = _mm_packs_epi32(t179_tail_32, t179_tail_32);
-      __m128i t179_tail = _mm_packs_epi16(t179_tail_16, t179_tail_16);
-      __m128 t180_tail_w_r = _mm_round_ps(x_v_tail, 0x0A);
-      __m128i t180_tail_w = _mm_and_si128(
-          _mm_xor_si128(
-              _mm_cvttps_epi32(t180_tail_w_r),
-              _mm_castps_si128(_mm_cmp_ps(t180_tail_w_r, _mm_set1_ps(2147483648.0f), _CMP_GE_OQ))),
-          _mm_castps_si128(_mm_cmp_ps(x_v_tail, x_v_tail, _CMP_ORD_Q)));
-      __m128i t180_tail_c = _mm_min_epi32(_mm_max_epi32(t180_tail_w, _mm_set1_epi32((int)(-128ll))),
-                                          _mm_set1_epi32((int)(127ull)));
-      __m128i t180_tail_16 = _mm_packs_epi32(t180_tail_c, t180_tail_c);
-      __m128i t180_tail = _mm_packs_epi16(t180_tail_16, t180_tail_16);
-      __m128i t181_tail = _mm_add_epi8(t179_tail, t180_tail);
-      double t182_tail_w_lanes_in[4];
-      _mm256_storeu_pd(t182_tail_w_lanes_in, y_v_tail);
-      int64_t t182_tail_w_lanes_out[4];
-      for (int l = 0; l < 4; ++l) {
-        const double t182_tail_w_r = __builtin_ceil(t182_tail_w_lanes_in[l]);
-        const double t182_tail_w_lo = -9223372036854775808.0;
-        const double t182_tail_w_hi = 9223372036854775808.0;
-        bool t182_tail_w_in = t182_tail_w_r >= t182_tail_w_lo;
-        t182_tail_w_in = t182_tail_w_in && t182_tail_w_r < t182_tail_w_hi;
-        int64_t t182_tail_w_v = t182_tail_w_in ? (int64_t)t182_tail_w_r : (int64_t)0;
-        const int64_t t182_tail_w_max = (int64_t)9223372036854775807ull;
-        t182_tail_w_v = t182_tail_w_r >= t182_tail_w_hi ? t182_tail_w_max : t182_tail_w_v;
-        const int64_t t182_tail_w_min = (int64_t)(-9223372036854775807ll - 1);
-        t182_tail_w_v = t182_tail_w_r < t182_tail_w_lo ? t182_tail_w_min : t182_tail_w_v;
-        t182_tail_w_lanes_out[l] = t182_tail_w_v;
-      }
-      __m256i t182_tail_w = _mm256_loadu_si256((const __m256i*)(t182_tail_w_lanes_out));
-      __m256i t182_tail_c = _mm256_blendv_epi8(
-          _mm256_blendv_epi8(_mm256_setzero_si256(), t182_tail_w,
-                             _mm256_cmpgt_epi64(t182_tail_w, _mm256_setzero_si256())),
-          _mm256_set1_epi64x((long long)(65535ull)),
-          _mm256_cmpgt_epi64(
-              _mm256_blendv_epi8(_mm256_setzero_si256(), t182_tail_w,
-                                 _mm256_cmpgt_epi64(t182_tail_w, _mm256_setzero_si256())),
-              _mm256_set1_epi64x((long long)(65535ull))));
-      __m128i t182_tail_lo = _mm256_castsi256_si128(t182_tail_c);
-      __m128i t182_tail_hi = _mm256_extracti128_si256(t182_tail_c, 1);
-      __m128i t182_tail_32 = _mm_castps_si128(
-          _mm_shuffle_ps(_mm_castsi128_ps(t182_tail_lo), _mm_castsi128_ps(t182_tail_hi), 0x88));
-      __m128i t182_tail = _mm_packus_epi32(t182_tail_32, t182_tail_32);
-      __m128 t183_tail_w_r = x_v_tail;
-      __m128i t183_tail_w = _mm_and_si128(
-          _mm_xor_si128(
-              _mm_cvttps_epi32(t183_tail_w_r),
-              _mm_castps_si128(_mm_cmp_ps(t183_tail_w_r, _mm_set1_ps(2147483648.0f), _CMP_GE_OQ))),
-          _mm_castps_si128(_mm_cmp_ps(x_v_tail, x_v_tail, _CMP_ORD_Q)));
-      __m128i t183_tail_c = _mm_min_epi32(_mm_max_epi32(t183_tail_w, _mm_setzero_si128()),
-                                          _mm_set1_epi32((int)(65535ull)));
-      __m128i t183_tail = _mm_packus_epi32(t183_tail_c, t183_tail_c);
-      __m128i t184_tail = _mm_add_epi16(t182_tail, t183_tail);
-      __m256i t185_tail = _mm256_cvtepi8_epi64(a_v_tail);
-      __m256i t186_tail = _mm256_cmpgt_epi64(t185_tail, g_v_tail);
-      __m128i t187_tail_lo = _mm256_castsi256_si128(g_v_tail);
-      __m128i t187_tail_hi = _mm256_extracti128_si256(g_v_tail, 1);
-      __m128i t187_tail_32 = _mm_castps_si128(
-          _mm_shuffle_ps(_mm_castsi128_ps(t187_tail_lo), _mm_castsi128_ps(t187_tail_hi), 0x88));
-      __m128i t187_tail_16 = _mm_packus_epi32(_mm_and_si128(t187_tail_32, _mm_set1_epi32(0xFFFF)),
-                                              _mm_and_si128(t187_tail_32, _mm_set1_epi32(0xFFFF)));
-      __m128i t187_tail = _mm_packus_epi16(_mm_and_si128(t187_tail_16, _mm_set1_epi16(0x00FF)),
-                                           _mm_and_si128(t187_tail_16, _mm_set1_epi16(0x00FF)));
-      __m256i t188_tail_m = _mm256_blendv_epi8(k1, k0, t186_tail);
-      __m128i t188_tail_mw_lo = _mm256_castsi256_si128(t188_tail_m);
-      __m128i t188_tail_mw_hi = _mm256_extracti128_si256(t188_tail_m, 1);
-      __m128i t188_tail_mw_32 = _mm_castps_si128(_mm_shuffle_ps(
-          _mm_castsi128_ps(t188_tail_mw_lo), _mm_castsi128_ps(t188_tail_mw_hi), 0x88));
-      __m128i t188_tail_mw_16 =
-          _mm_packus_epi32(_mm_and_si128(t188_tail_mw_32, _mm_set1_epi32(0xFFFF)),
-                           _mm_and_si128(t188_tail_mw_32, _mm_set1_epi32(0xFFFF)));
-      __m128i t188_tail_mw =
-          _mm_packus_epi16(_mm_and_si128(t188_tail_mw_16, _mm_set1_epi16(0x00FF)),
-                           _mm_and_si128(t188_tail_mw_16, _mm_set1_epi16(0x00FF)));
-      __m128i t188_tail_p = _mm_xor_si128(_mm_cmpeq_epi8(t188_tail_mw, k2), _mm_set1_epi32(-1));
-      __m128i t188_tail = _mm_blendv_epi8(t187_tail, a_v_tail, t188_tail_p);
-      simdgen_store_words32(out0 + c + r * stride, t136_tail, (cols - c) * 8);
-      simdgen_store_prefix16((uint8_t*)(out1 + c + r * stride), t141_tail, (cols - c) * 1);
-      simdgen_store_prefix16((uint8_t*)(out2 + c + r * stride), t146_tail, (cols - c) * 1);
-      simdgen_store_prefix16((uint8_t*)(out3 + c + r * stride), t151_tail, (cols - c) * 2);
-      simdgen_store_prefix16((uint8_t*)(out4 + c + r * stride), t156_tail, (cols - c) * 2);
-      simdgen_store_prefix16((uint8_t*)(out5 + c + r * stride), t161_tail, (cols - c) * 4);
-      simdgen_store_prefix16((uint8_t*)(out6 + c + r * stride), _mm_castps_si128(t168_tail),
-                             (cols - c) * 4);
-      simdgen_store_words32(out7 + c + r * stride, _mm256_castpd_si256(t175_tail), (cols - c) * 8);
-      simdgen_store_words32(out8 + c + r * stride, t178_tail, (cols - c) * 8);
-      simdgen_store_prefix16((uint8_t*)(out9 + c + r * stride), t181_tail, (cols - c) * 1);
-      simdgen_store_prefix16((uint8_t*)(out10 + c + r * stride), t184_tail, (cols - c) * 2);
-      simdgen_store_prefix16((uint8_t*)(out11 + c + r * stride), t188_tail, (cols - c) * 1);
     }
   }
 }

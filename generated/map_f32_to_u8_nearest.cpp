@@ -205,7 +205,7 @@ __attribute__((target("+sve"))) void map_f32_to_u8_nearest_sve(const float* in0,
 // ---- avx2 (256-bit vectors)
 // element widths differ (8 to 32 bits): 8 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
 // whole vectors: 4 per iteration (unrolled), then one per iteration
-// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // uses AVX2 narrowing between element widths: clamp, then pack (shufps / packus) per halving
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
@@ -293,25 +293,45 @@ __attribute__((target("avx2"))) void map_f32_to_u8_nearest_avx2(const float* in0
       _mm_storel_epi64((__m128i*)(out0 + i), t3);
     }
   }
-  // the rest: one partial vector, its loads and stores masked
+  // the rest
   if (i < n) {
-    __m256 x_v_tail = _mm256_maskload_ps(
-        (const float*)(in0 + i), _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                                    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
-    __m256 t4_tail = _mm256_mul_ps(x_v_tail, k0);
-    __m256 t5_tail_w_r = _mm256_round_ps(t4_tail, 0x08);
-    __m256i t5_tail_w = _mm256_and_si256(
-        _mm256_xor_si256(_mm256_cvttps_epi32(t5_tail_w_r),
-                         _mm256_castps_si256(_mm256_cmp_ps(
-                             t5_tail_w_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
-        _mm256_castps_si256(_mm256_cmp_ps(t4_tail, t4_tail, _CMP_ORD_Q)));
-    __m256i t5_tail_c = _mm256_min_epi32(_mm256_max_epi32(t5_tail_w, _mm256_setzero_si256()),
-                                         _mm256_set1_epi32((int)(255ull)));
-    __m128i t5_tail_lo = _mm256_castsi256_si128(t5_tail_c);
-    __m128i t5_tail_hi = _mm256_extracti128_si256(t5_tail_c, 1);
-    __m128i t5_tail_16 = _mm_packus_epi32(t5_tail_lo, t5_tail_hi);
-    __m128i t5_tail = _mm_packus_epi16(t5_tail_16, t5_tail_16);
-    simdgen_store_prefix16((uint8_t*)(out0 + i), t5_tail, (n - i) * 1);
+    // a row of at least one vector: its last whole vector again, ending at the row's end
+    if (n >= 8) {
+      __m256 t4_last = _mm256_mul_ps(_mm256_loadu_ps(in0 + n - 8), k0);
+      __m256 t5_last_w_r = _mm256_round_ps(t4_last, 0x08);
+      __m256i t5_last_w = _mm256_and_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(t5_last_w_r),
+                           _mm256_castps_si256(_mm256_cmp_ps(
+                               t5_last_w_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(t4_last, t4_last, _CMP_ORD_Q)));
+      __m256i t5_last_c = _mm256_min_epi32(_mm256_max_epi32(t5_last_w, _mm256_setzero_si256()),
+                                           _mm256_set1_epi32((int)(255ull)));
+      __m128i t5_last_lo = _mm256_castsi256_si128(t5_last_c);
+      __m128i t5_last_hi = _mm256_extracti128_si256(t5_last_c, 1);
+      __m128i t5_last_16 = _mm_packus_epi32(t5_last_lo, t5_last_hi);
+      __m128i t5_last = _mm_packus_epi16(t5_last_16, t5_last_16);
+      _mm_storel_epi64((__m128i*)(out0 + n - 8), t5_last);
+    }
+    // a row shorter than a vector: one partial vector, its loads and stores masked
+    if (n < 8) {
+      __m256 x_v_tail = _mm256_maskload_ps(
+          (const float*)(in0 + i), _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
+      __m256 t6_tail = _mm256_mul_ps(x_v_tail, k0);
+      __m256 t7_tail_w_r = _mm256_round_ps(t6_tail, 0x08);
+      __m256i t7_tail_w = _mm256_and_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(t7_tail_w_r),
+                           _mm256_castps_si256(_mm256_cmp_ps(
+                               t7_tail_w_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(t6_tail, t6_tail, _CMP_ORD_Q)));
+      __m256i t7_tail_c = _mm256_min_epi32(_mm256_max_epi32(t7_tail_w, _mm256_setzero_si256()),
+                                           _mm256_set1_epi32((int)(255ull)));
+      __m128i t7_tail_lo = _mm256_castsi256_si128(t7_tail_c);
+      __m128i t7_tail_hi = _mm256_extracti128_si256(t7_tail_c, 1);
+      __m128i t7_tail_16 = _mm_packus_epi32(t7_tail_lo, t7_tail_hi);
+      __m128i t7_tail = _mm_packus_epi16(t7_tail_16, t7_tail_16);
+      simdgen_store_prefix16((uint8_t*)(out0 + i), t7_tail, (n - i) * 1);
+    }
   }
 }
 #endif

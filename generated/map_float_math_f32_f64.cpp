@@ -406,7 +406,7 @@ __attribute__((target("+sve"))) void map_float_math_f32_f64_sve(
 // ---- avx2 (256-bit vectors)
 // element widths differ (32 to 64 bits): 4 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
 // whole vectors: 2 per iteration (unrolled), then one per iteration
-// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
@@ -534,50 +534,90 @@ __attribute__((target("avx2"))) void map_float_math_f32_f64_avx2(
         _mm_storeu_si128((__m128i*)(out6 + c + r * stride), t37);
       }
     }
-    // the rest: one partial vector, its loads and stores masked
+    // the rest
     if (c < cols) {
-      __m128 x_v_tail = _mm_castsi128_ps(
-          simdgen_load_prefix16((const uint8_t*)(in0 + c + r * stride), (cols - c) * 4));
-      __m128 y_v_tail = _mm_castsi128_ps(
-          simdgen_load_prefix16((const uint8_t*)(in1 + c + r * stride), (cols - c) * 4));
-      __m256d d_v_tail =
-          _mm256_maskload_pd((const double*)(in2 + c + r * stride),
-                             _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                                _mm256_setr_epi64x(0, 1, 2, 3)));
-      __m128 t38_tail = _mm_mul_ps(x_v_tail, x_v_tail);
-      __m128 t39_tail = _mm_mul_ps(y_v_tail, y_v_tail);
-      __m128 t40_tail = _mm_add_ps(t38_tail, t39_tail);
-      __m128 t41_tail = _mm_sqrt_ps(t40_tail);
-      __m256d t42_tail = _mm256_sqrt_pd(d_v_tail);
-      __m128 t43_tail = _mm_round_ps(x_v_tail, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-      __m256d t44_tail = _mm256_round_pd(d_v_tail, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
-      __m128 t45_tail = _mm_mul_ps(x_v_tail, k0);
-      __m128 t46_tail = _mm_round_ps(t45_tail, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-      __m256d t47_tail = _mm256_round_pd(d_v_tail, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-      __m256d t48_tail = _mm256_cvtps_pd(y_v_tail);
-      __m256d t49_tail = _mm256_round_pd(t48_tail, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-      __m256d t50_tail = _mm256_sub_pd(t47_tail, t49_tail);
-      __m128 t51_tail = _mm_mul_ps(x_v_tail, k1);
-      __m128 t52_tail = _mm_round_ps(t51_tail, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-      __m128 t53_tail = _mm_mul_ps(y_v_tail, k1);
-      __m128 t54_tail = _mm_round_ps(t53_tail, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
-      __m128 t55_tail = _mm_add_ps(t52_tail, t54_tail);
-      __m128 t56_tail_r = t55_tail;
-      __m128i t56_tail = _mm_and_si128(
-          _mm_xor_si128(
-              _mm_cvttps_epi32(t56_tail_r),
-              _mm_castps_si128(_mm_cmp_ps(t56_tail_r, _mm_set1_ps(2147483648.0f), _CMP_GE_OQ))),
-          _mm_castps_si128(_mm_cmp_ps(t55_tail, t55_tail, _CMP_ORD_Q)));
-      simdgen_store_prefix16((uint8_t*)(out0 + c + r * stride), _mm_castps_si128(t41_tail),
-                             (cols - c) * 4);
-      simdgen_store_words32(out1 + c + r * stride, _mm256_castpd_si256(t42_tail), (cols - c) * 8);
-      simdgen_store_prefix16((uint8_t*)(out2 + c + r * stride), _mm_castps_si128(t43_tail),
-                             (cols - c) * 4);
-      simdgen_store_words32(out3 + c + r * stride, _mm256_castpd_si256(t44_tail), (cols - c) * 8);
-      simdgen_store_prefix16((uint8_t*)(out4 + c + r * stride), _mm_castps_si128(t46_tail),
-                             (cols - c) * 4);
-      simdgen_store_words32(out5 + c + r * stride, _mm256_castpd_si256(t50_tail), (cols - c) * 8);
-      simdgen_store_prefix16((uint8_t*)(out6 + c + r * stride), t56_tail, (cols - c) * 4);
+      // a row of at least one vector: its last whole vector again, ending at the row's end
+      if (cols >= 4) {
+        __m128 x_v_last = _mm_loadu_ps(in0 + cols + r * stride - 4);
+        __m128 y_v_last = _mm_loadu_ps(in1 + cols + r * stride - 4);
+        __m256d d_v_last = _mm256_loadu_pd(in2 + cols + r * stride - 4);
+        __m128 t38_last = _mm_mul_ps(x_v_last, x_v_last);
+        __m128 t39_last = _mm_mul_ps(y_v_last, y_v_last);
+        __m128 t40_last = _mm_add_ps(t38_last, t39_last);
+        __m128 t41_last = _mm_sqrt_ps(t40_last);
+        __m256d t42_last = _mm256_sqrt_pd(d_v_last);
+        __m128 t43_last = _mm_round_ps(x_v_last, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+        __m256d t44_last = _mm256_round_pd(d_v_last, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+        __m128 t45_last = _mm_mul_ps(x_v_last, k0);
+        __m128 t46_last = _mm_round_ps(t45_last, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+        __m256d t47_last = _mm256_round_pd(d_v_last, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        __m256d t48_last = _mm256_cvtps_pd(y_v_last);
+        __m256d t49_last = _mm256_round_pd(t48_last, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        __m256d t50_last = _mm256_sub_pd(t47_last, t49_last);
+        __m128 t51_last = _mm_mul_ps(x_v_last, k1);
+        __m128 t52_last = _mm_round_ps(t51_last, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+        __m128 t53_last = _mm_mul_ps(y_v_last, k1);
+        __m128 t54_last = _mm_round_ps(t53_last, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+        __m128 t55_last = _mm_add_ps(t52_last, t54_last);
+        __m128 t56_last_r = t55_last;
+        __m128i t56_last = _mm_and_si128(
+            _mm_xor_si128(
+                _mm_cvttps_epi32(t56_last_r),
+                _mm_castps_si128(_mm_cmp_ps(t56_last_r, _mm_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+            _mm_castps_si128(_mm_cmp_ps(t55_last, t55_last, _CMP_ORD_Q)));
+        _mm_storeu_ps(out0 + cols + r * stride - 4, t41_last);
+        _mm256_storeu_pd(out1 + cols + r * stride - 4, t42_last);
+        _mm_storeu_ps(out2 + cols + r * stride - 4, t43_last);
+        _mm256_storeu_pd(out3 + cols + r * stride - 4, t44_last);
+        _mm_storeu_ps(out4 + cols + r * stride - 4, t46_last);
+        _mm256_storeu_pd(out5 + cols + r * stride - 4, t50_last);
+        _mm_storeu_si128((__m128i*)(out6 + cols + r * stride - 4), t56_last);
+      }
+      // a row shorter than a vector: one partial vector, its loads and stores masked
+      if (cols < 4) {
+        __m128 x_v_tail = _mm_castsi128_ps(
+            simdgen_load_prefix16((const uint8_t*)(in0 + c + r * stride), (cols - c) * 4));
+        __m128 y_v_tail = _mm_castsi128_ps(
+            simdgen_load_prefix16((const uint8_t*)(in1 + c + r * stride), (cols - c) * 4));
+        __m256d d_v_tail =
+            _mm256_maskload_pd((const double*)(in2 + c + r * stride),
+                               _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
+                                                  _mm256_setr_epi64x(0, 1, 2, 3)));
+        __m128 t57_tail = _mm_mul_ps(x_v_tail, x_v_tail);
+        __m128 t58_tail = _mm_mul_ps(y_v_tail, y_v_tail);
+        __m128 t59_tail = _mm_add_ps(t57_tail, t58_tail);
+        __m128 t60_tail = _mm_sqrt_ps(t59_tail);
+        __m256d t61_tail = _mm256_sqrt_pd(d_v_tail);
+        __m128 t62_tail = _mm_round_ps(x_v_tail, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+        __m256d t63_tail = _mm256_round_pd(d_v_tail, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+        __m128 t64_tail = _mm_mul_ps(x_v_tail, k0);
+        __m128 t65_tail = _mm_round_ps(t64_tail, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+        __m256d t66_tail = _mm256_round_pd(d_v_tail, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        __m256d t67_tail = _mm256_cvtps_pd(y_v_tail);
+        __m256d t68_tail = _mm256_round_pd(t67_tail, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        __m256d t69_tail = _mm256_sub_pd(t66_tail, t68_tail);
+        __m128 t70_tail = _mm_mul_ps(x_v_tail, k1);
+        __m128 t71_tail = _mm_round_ps(t70_tail, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+        __m128 t72_tail = _mm_mul_ps(y_v_tail, k1);
+        __m128 t73_tail = _mm_round_ps(t72_tail, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+        __m128 t74_tail = _mm_add_ps(t71_tail, t73_tail);
+        __m128 t75_tail_r = t74_tail;
+        __m128i t75_tail = _mm_and_si128(
+            _mm_xor_si128(
+                _mm_cvttps_epi32(t75_tail_r),
+                _mm_castps_si128(_mm_cmp_ps(t75_tail_r, _mm_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+            _mm_castps_si128(_mm_cmp_ps(t74_tail, t74_tail, _CMP_ORD_Q)));
+        simdgen_store_prefix16((uint8_t*)(out0 + c + r * stride), _mm_castps_si128(t60_tail),
+                               (cols - c) * 4);
+        simdgen_store_words32(out1 + c + r * stride, _mm256_castpd_si256(t61_tail), (cols - c) * 8);
+        simdgen_store_prefix16((uint8_t*)(out2 + c + r * stride), _mm_castps_si128(t62_tail),
+                               (cols - c) * 4);
+        simdgen_store_words32(out3 + c + r * stride, _mm256_castpd_si256(t63_tail), (cols - c) * 8);
+        simdgen_store_prefix16((uint8_t*)(out4 + c + r * stride), _mm_castps_si128(t65_tail),
+                               (cols - c) * 4);
+        simdgen_store_words32(out5 + c + r * stride, _mm256_castpd_si256(t69_tail), (cols - c) * 8);
+        simdgen_store_prefix16((uint8_t*)(out6 + c + r * stride), t75_tail, (cols - c) * 4);
+      }
     }
   }
 }

@@ -262,7 +262,7 @@ __attribute__((target("+sve"))) void map_fma_f32_beside_f64_sve(const float* in0
 // ---- avx2+fma (256-bit vectors)
 // element widths differ (32 to 64 bits): 4 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
 // whole vectors: 2 per iteration (unrolled), then one per iteration
-// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses AVX2 narrowing between element widths: clamp, then pack (shufps / packus) per halving
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
@@ -311,19 +311,33 @@ __attribute__((target("avx2,fma"))) void map_fma_f32_beside_f64_avx2_fma(
       _mm256_storeu_pd(out1 + i, t7);
     }
   }
-  // the rest: one partial vector, its loads and stores masked
+  // the rest
   if (i < n) {
-    __m128 x_v_tail =
-        _mm_castsi128_ps(simdgen_load_prefix16((const uint8_t*)(in0 + i), (n - i) * 4));
-    __m256d d_v_tail = _mm256_maskload_pd(
-        (const double*)(in1 + i),
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3)));
-    __m128 t8_tail = _mm256_cvtpd_ps(d_v_tail);
-    __m128 t9_tail = _mm_fmadd_ps(x_v_tail, k0, t8_tail);
-    __m256d t10_tail = _mm256_cvtps_pd(x_v_tail);
-    __m256d t11_tail = _mm256_fmadd_pd(d_v_tail, k1, t10_tail);
-    simdgen_store_prefix16((uint8_t*)(out0 + i), _mm_castps_si128(t9_tail), (n - i) * 4);
-    simdgen_store_words32(out1 + i, _mm256_castpd_si256(t11_tail), (n - i) * 8);
+    // a row of at least one vector: its last whole vector again, ending at the row's end
+    if (n >= 4) {
+      __m128 x_v_last = _mm_loadu_ps(in0 + n - 4);
+      __m256d d_v_last = _mm256_loadu_pd(in1 + n - 4);
+      __m128 t8_last = _mm256_cvtpd_ps(d_v_last);
+      __m128 t9_last = _mm_fmadd_ps(x_v_last, k0, t8_last);
+      __m256d t10_last = _mm256_cvtps_pd(x_v_last);
+      __m256d t11_last = _mm256_fmadd_pd(d_v_last, k1, t10_last);
+      _mm_storeu_ps(out0 + n - 4, t9_last);
+      _mm256_storeu_pd(out1 + n - 4, t11_last);
+    }
+    // a row shorter than a vector: one partial vector, its loads and stores masked
+    if (n < 4) {
+      __m128 x_v_tail =
+          _mm_castsi128_ps(simdgen_load_prefix16((const uint8_t*)(in0 + i), (n - i) * 4));
+      __m256d d_v_tail = _mm256_maskload_pd(
+          (const double*)(in1 + i), _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)),
+                                                       _mm256_setr_epi64x(0, 1, 2, 3)));
+      __m128 t12_tail = _mm256_cvtpd_ps(d_v_tail);
+      __m128 t13_tail = _mm_fmadd_ps(x_v_tail, k0, t12_tail);
+      __m256d t14_tail = _mm256_cvtps_pd(x_v_tail);
+      __m256d t15_tail = _mm256_fmadd_pd(d_v_tail, k1, t14_tail);
+      simdgen_store_prefix16((uint8_t*)(out0 + i), _mm_castps_si128(t13_tail), (n - i) * 4);
+      simdgen_store_words32(out1 + i, _mm256_castpd_si256(t15_tail), (n - i) * 8);
+    }
   }
 }
 #endif

@@ -267,7 +267,7 @@ __attribute__((target("+sve"))) void map_i32_u32_sve(const int32_t* in0, const u
 
 // ---- avx2 (256-bit vectors)
 // whole vectors: 2 per iteration (unrolled), then one per iteration
-// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
@@ -354,31 +354,58 @@ __attribute__((target("avx2"))) void map_i32_u32_avx2(const int32_t* in0, const 
       _mm256_storeu_ps(out3 + i, f_v);
     }
   }
-  // the rest: one partial vector, its loads and stores masked
+  // the rest
   if (i < n) {
-    const __m256i active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    __m256i a_v_tail = _mm256_maskload_epi32((const int*)(in0 + i), active);
-    __m256i u_v_tail = _mm256_maskload_epi32((const int*)(in1 + i), active);
-    __m256 f_v_tail = _mm256_maskload_ps((const float*)(in2 + i), active);
-    __m256i t24_tail = _mm256_abs_epi32(a_v_tail);
-    __m256i t25_tail = _mm256_mullo_epi32(a_v_tail, k0);
-    __m256i t26_tail = _mm256_max_epi32(t25_tail, k1);
-    __m256i t27_tail = _mm256_min_epi32(t26_tail, k2);
-    __m256i t28_tail = _mm256_sub_epi32(t24_tail, t27_tail);
-    __m256i t29_tail =
-        _mm256_cmpgt_epi32(_mm256_xor_si256(k3, _mm256_set1_epi32((int)(1ull << 31))),
-                           _mm256_xor_si256(u_v_tail, _mm256_set1_epi32((int)(1ull << 31))));
-    __m256i t30_tail = _mm256_add_epi32(u_v_tail, k4);
-    __m256i t31_tail = _mm256_mullo_epi32(u_v_tail, u_v_tail);
-    __m256i t32_tail = _mm256_blendv_epi8(t31_tail, t30_tail, t29_tail);
-    __m256i t33_tail = _mm256_xor_si256(_mm256_cmpeq_epi32(a_v_tail, k5), _mm256_set1_epi32(-1));
-    __m256 t34_tail = _mm256_sub_ps(k6, f_v_tail);
-    __m256 t35_tail = _mm256_blendv_ps(t34_tail, f_v_tail, _mm256_castsi256_ps(t33_tail));
-    simdgen_store_words32(out0 + i, t28_tail, (n - i) * 4);
-    simdgen_store_words32(out1 + i, t32_tail, (n - i) * 4);
-    simdgen_store_words32(out2 + i, _mm256_castps_si256(t35_tail), (n - i) * 4);
-    simdgen_store_words32(out3 + i, _mm256_castps_si256(f_v_tail), (n - i) * 4);
+    // a row of at least one vector: its last whole vector again, ending at the row's end
+    if (n >= 8) {
+      __m256i a_v_last = _mm256_loadu_si256((const __m256i*)(in0 + n - 8));
+      __m256i u_v_last = _mm256_loadu_si256((const __m256i*)(in1 + n - 8));
+      __m256 f_v_last = _mm256_loadu_ps(in2 + n - 8);
+      __m256i t24_last = _mm256_abs_epi32(a_v_last);
+      __m256i t25_last = _mm256_mullo_epi32(a_v_last, k0);
+      __m256i t26_last = _mm256_max_epi32(t25_last, k1);
+      __m256i t27_last = _mm256_min_epi32(t26_last, k2);
+      __m256i t28_last = _mm256_sub_epi32(t24_last, t27_last);
+      __m256i t29_last =
+          _mm256_cmpgt_epi32(_mm256_xor_si256(k3, _mm256_set1_epi32((int)(1ull << 31))),
+                             _mm256_xor_si256(u_v_last, _mm256_set1_epi32((int)(1ull << 31))));
+      __m256i t30_last = _mm256_add_epi32(u_v_last, k4);
+      __m256i t31_last = _mm256_mullo_epi32(u_v_last, u_v_last);
+      __m256i t32_last = _mm256_blendv_epi8(t31_last, t30_last, t29_last);
+      __m256i t33_last = _mm256_xor_si256(_mm256_cmpeq_epi32(a_v_last, k5), _mm256_set1_epi32(-1));
+      __m256 t34_last = _mm256_sub_ps(k6, f_v_last);
+      __m256 t35_last = _mm256_blendv_ps(t34_last, f_v_last, _mm256_castsi256_ps(t33_last));
+      _mm256_storeu_si256((__m256i*)(out0 + n - 8), t28_last);
+      _mm256_storeu_si256((__m256i*)(out1 + n - 8), t32_last);
+      _mm256_storeu_ps(out2 + n - 8, t35_last);
+      _mm256_storeu_ps(out3 + n - 8, f_v_last);
+    }
+    // a row shorter than a vector: one partial vector, its loads and stores masked
+    if (n < 8) {
+      const __m256i active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      __m256i a_v_tail = _mm256_maskload_epi32((const int*)(in0 + i), active);
+      __m256i u_v_tail = _mm256_maskload_epi32((const int*)(in1 + i), active);
+      __m256 f_v_tail = _mm256_maskload_ps((const float*)(in2 + i), active);
+      __m256i t36_tail = _mm256_abs_epi32(a_v_tail);
+      __m256i t37_tail = _mm256_mullo_epi32(a_v_tail, k0);
+      __m256i t38_tail = _mm256_max_epi32(t37_tail, k1);
+      __m256i t39_tail = _mm256_min_epi32(t38_tail, k2);
+      __m256i t40_tail = _mm256_sub_epi32(t36_tail, t39_tail);
+      __m256i t41_tail =
+          _mm256_cmpgt_epi32(_mm256_xor_si256(k3, _mm256_set1_epi32((int)(1ull << 31))),
+                             _mm256_xor_si256(u_v_tail, _mm256_set1_epi32((int)(1ull << 31))));
+      __m256i t42_tail = _mm256_add_epi32(u_v_tail, k4);
+      __m256i t43_tail = _mm256_mullo_epi32(u_v_tail, u_v_tail);
+      __m256i t44_tail = _mm256_blendv_epi8(t43_tail, t42_tail, t41_tail);
+      __m256i t45_tail = _mm256_xor_si256(_mm256_cmpeq_epi32(a_v_tail, k5), _mm256_set1_epi32(-1));
+      __m256 t46_tail = _mm256_sub_ps(k6, f_v_tail);
+      __m256 t47_tail = _mm256_blendv_ps(t46_tail, f_v_tail, _mm256_castsi256_ps(t45_tail));
+      simdgen_store_words32(out0 + i, t40_tail, (n - i) * 4);
+      simdgen_store_words32(out1 + i, t44_tail, (n - i) * 4);
+      simdgen_store_words32(out2 + i, _mm256_castps_si256(t47_tail), (n - i) * 4);
+      simdgen_store_words32(out3 + i, _mm256_castps_si256(f_v_tail), (n - i) * 4);
+    }
   }
 }
 #endif

@@ -285,7 +285,7 @@ __attribute__((target("+sve"))) void map_i64_u64_rows_sve(const int64_t* in0, co
 
 // ---- avx2 (256-bit vectors)
 // whole vectors: 2 per iteration (unrolled), then one per iteration
-// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses 64-bit abs emulated with vpcmpgtq, xor and sub (AVX2 has no vpabsq)
 // uses 64-bit min/max emulated with vpcmpgtq + vpblendvb (AVX2 has none)
@@ -434,49 +434,96 @@ __attribute__((target("avx2"))) void map_i64_u64_rows_avx2(const int64_t* in0, c
         _mm256_storeu_pd(out3 + c + cols * r, k6);
       }
     }
-    // the rest: one partial vector, its loads and stores masked
+    // the rest
     if (c < cols) {
-      const __m256i active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
-                                                _mm256_setr_epi64x(0, 1, 2, 3));
-      __m256i a_v_tail = _mm256_maskload_epi64((const long long*)(in0 + c + cols * r), active);
-      __m256i b_v_tail = _mm256_maskload_epi64((const long long*)(in1 + c + cols * r), active);
-      __m256i u_v_tail = _mm256_maskload_epi64((const long long*)(in2 + c + cols * r), active);
-      __m256i t22_tail = _mm256_add_epi64(
-          _mm256_mul_epu32(a_v_tail, b_v_tail),
-          _mm256_slli_epi64(
-              _mm256_add_epi64(_mm256_mul_epu32(a_v_tail, _mm256_srli_epi64(b_v_tail, 32)),
-                               _mm256_mul_epu32(_mm256_srli_epi64(a_v_tail, 32), b_v_tail)),
-              32));
-      __m256i t23_tail = _mm256_sub_epi64(t22_tail, a_v_tail);
-      __m256i t24_tail = _mm256_sub_epi64(
-          _mm256_xor_si256(b_v_tail, _mm256_cmpgt_epi64(_mm256_setzero_si256(), b_v_tail)),
-          _mm256_cmpgt_epi64(_mm256_setzero_si256(), b_v_tail));
-      __m256i t25_tail = _mm256_add_epi64(t23_tail, t24_tail);
-      __m256i t26_tail = _mm256_blendv_epi8(k0, a_v_tail, _mm256_cmpgt_epi64(a_v_tail, k0));
-      __m256i t27_tail = _mm256_blendv_epi8(t26_tail, k1, _mm256_cmpgt_epi64(t26_tail, k1));
-      __m256i t28_tail = _mm256_cmpgt_epi64(
-          _mm256_xor_si256(k2, _mm256_set1_epi64x((long long)(0x8000000000000000ull))),
-          _mm256_xor_si256(u_v_tail, _mm256_set1_epi64x((long long)(0x8000000000000000ull))));
-      __m256i t29_tail = _mm256_blendv_epi8(
-          k3, u_v_tail,
-          _mm256_cmpgt_epi64(
-              _mm256_xor_si256(u_v_tail, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
-              _mm256_xor_si256(k3, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
-      __m256i t30_tail = _mm256_add_epi64(
-          _mm256_mul_epu32(t29_tail, k4),
-          _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epu32(t29_tail, _mm256_srli_epi64(k4, 32)),
-                                             _mm256_mul_epu32(_mm256_srli_epi64(t29_tail, 32), k4)),
-                            32));
-      __m256i t31_tail = _mm256_blendv_epi8(
-          u_v_tail, k5,
-          _mm256_cmpgt_epi64(
-              _mm256_xor_si256(u_v_tail, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
-              _mm256_xor_si256(k5, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
-      __m256i t32_tail = _mm256_blendv_epi8(t31_tail, t30_tail, t28_tail);
-      simdgen_store_words32(out0 + c + cols * r, t25_tail, (cols - c) * 8);
-      simdgen_store_words32(out1 + c + cols * r, t27_tail, (cols - c) * 8);
-      simdgen_store_words32(out2 + c + cols * r, t32_tail, (cols - c) * 8);
-      simdgen_store_words32(out3 + c + cols * r, _mm256_castpd_si256(k6), (cols - c) * 8);
+      // a row of at least one vector: its last whole vector again, ending at the row's end
+      if (cols >= 4) {
+        __m256i a_v_last = _mm256_loadu_si256((const __m256i*)(in0 + cols + cols * r - 4));
+        __m256i b_v_last = _mm256_loadu_si256((const __m256i*)(in1 + cols + cols * r - 4));
+        __m256i u_v_last = _mm256_loadu_si256((const __m256i*)(in2 + cols + cols * r - 4));
+        __m256i t22_last = _mm256_add_epi64(
+            _mm256_mul_epu32(a_v_last, b_v_last),
+            _mm256_slli_epi64(
+                _mm256_add_epi64(_mm256_mul_epu32(a_v_last, _mm256_srli_epi64(b_v_last, 32)),
+                                 _mm256_mul_epu32(_mm256_srli_epi64(a_v_last, 32), b_v_last)),
+                32));
+        __m256i t23_last = _mm256_sub_epi64(t22_last, a_v_last);
+        __m256i t24_last = _mm256_sub_epi64(
+            _mm256_xor_si256(b_v_last, _mm256_cmpgt_epi64(_mm256_setzero_si256(), b_v_last)),
+            _mm256_cmpgt_epi64(_mm256_setzero_si256(), b_v_last));
+        __m256i t25_last = _mm256_add_epi64(t23_last, t24_last);
+        __m256i t26_last = _mm256_blendv_epi8(k0, a_v_last, _mm256_cmpgt_epi64(a_v_last, k0));
+        __m256i t27_last = _mm256_blendv_epi8(t26_last, k1, _mm256_cmpgt_epi64(t26_last, k1));
+        __m256i t28_last = _mm256_cmpgt_epi64(
+            _mm256_xor_si256(k2, _mm256_set1_epi64x((long long)(0x8000000000000000ull))),
+            _mm256_xor_si256(u_v_last, _mm256_set1_epi64x((long long)(0x8000000000000000ull))));
+        __m256i t29_last = _mm256_blendv_epi8(
+            k3, u_v_last,
+            _mm256_cmpgt_epi64(
+                _mm256_xor_si256(u_v_last, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
+                _mm256_xor_si256(k3, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
+        __m256i t30_last = _mm256_add_epi64(
+            _mm256_mul_epu32(t29_last, k4),
+            _mm256_slli_epi64(
+                _mm256_add_epi64(_mm256_mul_epu32(t29_last, _mm256_srli_epi64(k4, 32)),
+                                 _mm256_mul_epu32(_mm256_srli_epi64(t29_last, 32), k4)),
+                32));
+        __m256i t31_last = _mm256_blendv_epi8(
+            u_v_last, k5,
+            _mm256_cmpgt_epi64(
+                _mm256_xor_si256(u_v_last, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
+                _mm256_xor_si256(k5, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
+        __m256i t32_last = _mm256_blendv_epi8(t31_last, t30_last, t28_last);
+        _mm256_storeu_si256((__m256i*)(out0 + cols + cols * r - 4), t25_last);
+        _mm256_storeu_si256((__m256i*)(out1 + cols + cols * r - 4), t27_last);
+        _mm256_storeu_si256((__m256i*)(out2 + cols + cols * r - 4), t32_last);
+        _mm256_storeu_pd(out3 + cols + cols * r - 4, k6);
+      }
+      // a row shorter than a vector: one partial vector, its loads and stores masked
+      if (cols < 4) {
+        const __m256i active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(cols - c)),
+                                                  _mm256_setr_epi64x(0, 1, 2, 3));
+        __m256i a_v_tail = _mm256_maskload_epi64((const long long*)(in0 + c + cols * r), active);
+        __m256i b_v_tail = _mm256_maskload_epi64((const long long*)(in1 + c + cols * r), active);
+        __m256i u_v_tail = _mm256_maskload_epi64((const long long*)(in2 + c + cols * r), active);
+        __m256i t33_tail = _mm256_add_epi64(
+            _mm256_mul_epu32(a_v_tail, b_v_tail),
+            _mm256_slli_epi64(
+                _mm256_add_epi64(_mm256_mul_epu32(a_v_tail, _mm256_srli_epi64(b_v_tail, 32)),
+                                 _mm256_mul_epu32(_mm256_srli_epi64(a_v_tail, 32), b_v_tail)),
+                32));
+        __m256i t34_tail = _mm256_sub_epi64(t33_tail, a_v_tail);
+        __m256i t35_tail = _mm256_sub_epi64(
+            _mm256_xor_si256(b_v_tail, _mm256_cmpgt_epi64(_mm256_setzero_si256(), b_v_tail)),
+            _mm256_cmpgt_epi64(_mm256_setzero_si256(), b_v_tail));
+        __m256i t36_tail = _mm256_add_epi64(t34_tail, t35_tail);
+        __m256i t37_tail = _mm256_blendv_epi8(k0, a_v_tail, _mm256_cmpgt_epi64(a_v_tail, k0));
+        __m256i t38_tail = _mm256_blendv_epi8(t37_tail, k1, _mm256_cmpgt_epi64(t37_tail, k1));
+        __m256i t39_tail = _mm256_cmpgt_epi64(
+            _mm256_xor_si256(k2, _mm256_set1_epi64x((long long)(0x8000000000000000ull))),
+            _mm256_xor_si256(u_v_tail, _mm256_set1_epi64x((long long)(0x8000000000000000ull))));
+        __m256i t40_tail = _mm256_blendv_epi8(
+            k3, u_v_tail,
+            _mm256_cmpgt_epi64(
+                _mm256_xor_si256(u_v_tail, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
+                _mm256_xor_si256(k3, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
+        __m256i t41_tail = _mm256_add_epi64(
+            _mm256_mul_epu32(t40_tail, k4),
+            _mm256_slli_epi64(
+                _mm256_add_epi64(_mm256_mul_epu32(t40_tail, _mm256_srli_epi64(k4, 32)),
+                                 _mm256_mul_epu32(_mm256_srli_epi64(t40_tail, 32), k4)),
+                32));
+        __m256i t42_tail = _mm256_blendv_epi8(
+            u_v_tail, k5,
+            _mm256_cmpgt_epi64(
+                _mm256_xor_si256(u_v_tail, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
+                _mm256_xor_si256(k5, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
+        __m256i t43_tail = _mm256_blendv_epi8(t42_tail, t41_tail, t39_tail);
+        simdgen_store_words32(out0 + c + cols * r, t36_tail, (cols - c) * 8);
+        simdgen_store_words32(out1 + c + cols * r, t38_tail, (cols - c) * 8);
+        simdgen_store_words32(out2 + c + cols * r, t43_tail, (cols - c) * 8);
+        simdgen_store_words32(out3 + c + cols * r, _mm256_castpd_si256(k6), (cols - c) * 8);
+      }
     }
   }
 }

@@ -213,7 +213,7 @@ __attribute__((target("+sve"))) void map_neg_params_int_sve(const int32_t* in0, 
 
 // ---- avx2 (256-bit vectors)
 // whole vectors: 2 per iteration (unrolled), then one per iteration
-// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
@@ -264,20 +264,36 @@ __attribute__((target("avx2"))) void map_neg_params_int_avx2(const int32_t* in0,
       _mm256_storeu_si256((__m256i*)(out1 + i), t11);
     }
   }
-  // the rest: one partial vector, its loads and stores masked
+  // the rest
   if (i < n) {
-    const __m256i active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    __m256i a_v_tail = _mm256_maskload_epi32((const int*)(in0 + i), active);
-    __m256i u_v_tail = _mm256_maskload_epi32((const int*)(in1 + i), active);
-    __m256i t12_tail = _mm256_cmpgt_epi32(k0, a_v_tail);
-    __m256i t13_tail = _mm256_sub_epi32(_mm256_setzero_si256(), a_v_tail);
-    __m256i t14_tail = _mm256_sub_epi32(a_v_tail, k0);
-    __m256i t15_tail = _mm256_blendv_epi8(t14_tail, t13_tail, t12_tail);
-    __m256i t16_tail = _mm256_sub_epi32(_mm256_setzero_si256(), u_v_tail);
-    __m256i t17_tail = _mm256_mullo_epi32(t16_tail, k1);
-    simdgen_store_words32(out0 + i, t15_tail, (n - i) * 4);
-    simdgen_store_words32(out1 + i, t17_tail, (n - i) * 4);
+    // a row of at least one vector: its last whole vector again, ending at the row's end
+    if (n >= 8) {
+      __m256i a_v_last = _mm256_loadu_si256((const __m256i*)(in0 + n - 8));
+      __m256i u_v_last = _mm256_loadu_si256((const __m256i*)(in1 + n - 8));
+      __m256i t12_last = _mm256_cmpgt_epi32(k0, a_v_last);
+      __m256i t13_last = _mm256_sub_epi32(_mm256_setzero_si256(), a_v_last);
+      __m256i t14_last = _mm256_sub_epi32(a_v_last, k0);
+      __m256i t15_last = _mm256_blendv_epi8(t14_last, t13_last, t12_last);
+      __m256i t16_last = _mm256_sub_epi32(_mm256_setzero_si256(), u_v_last);
+      __m256i t17_last = _mm256_mullo_epi32(t16_last, k1);
+      _mm256_storeu_si256((__m256i*)(out0 + n - 8), t15_last);
+      _mm256_storeu_si256((__m256i*)(out1 + n - 8), t17_last);
+    }
+    // a row shorter than a vector: one partial vector, its loads and stores masked
+    if (n < 8) {
+      const __m256i active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      __m256i a_v_tail = _mm256_maskload_epi32((const int*)(in0 + i), active);
+      __m256i u_v_tail = _mm256_maskload_epi32((const int*)(in1 + i), active);
+      __m256i t18_tail = _mm256_cmpgt_epi32(k0, a_v_tail);
+      __m256i t19_tail = _mm256_sub_epi32(_mm256_setzero_si256(), a_v_tail);
+      __m256i t20_tail = _mm256_sub_epi32(a_v_tail, k0);
+      __m256i t21_tail = _mm256_blendv_epi8(t20_tail, t19_tail, t18_tail);
+      __m256i t22_tail = _mm256_sub_epi32(_mm256_setzero_si256(), u_v_tail);
+      __m256i t23_tail = _mm256_mullo_epi32(t22_tail, k1);
+      simdgen_store_words32(out0 + i, t21_tail, (n - i) * 4);
+      simdgen_store_words32(out1 + i, t23_tail, (n - i) * 4);
+    }
   }
 }
 #endif

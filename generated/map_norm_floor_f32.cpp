@@ -214,7 +214,7 @@ __attribute__((target("+sve"))) void map_norm_floor_f32_sve(const float* in0, co
 
 // ---- avx2 (256-bit vectors)
 // whole vectors: 2 per iteration (unrolled), then one per iteration
-// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
@@ -262,20 +262,36 @@ __attribute__((target("avx2"))) void map_norm_floor_f32_avx2(const float* in0, c
       _mm256_storeu_ps(out1 + i, t11);
     }
   }
-  // the rest: one partial vector, its loads and stores masked
+  // the rest
   if (i < n) {
-    const __m256i active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    __m256 x_v_tail = _mm256_maskload_ps((const float*)(in0 + i), active);
-    __m256 y_v_tail = _mm256_maskload_ps((const float*)(in1 + i), active);
-    __m256 t12_tail = _mm256_mul_ps(x_v_tail, x_v_tail);
-    __m256 t13_tail = _mm256_mul_ps(y_v_tail, y_v_tail);
-    __m256 t14_tail = _mm256_add_ps(t12_tail, t13_tail);
-    __m256 t15_tail = _mm256_sqrt_ps(t14_tail);
-    __m256 t16_tail = _mm256_mul_ps(x_v_tail, k0);
-    __m256 t17_tail = _mm256_round_ps(t16_tail, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-    simdgen_store_words32(out0 + i, _mm256_castps_si256(t15_tail), (n - i) * 4);
-    simdgen_store_words32(out1 + i, _mm256_castps_si256(t17_tail), (n - i) * 4);
+    // a row of at least one vector: its last whole vector again, ending at the row's end
+    if (n >= 8) {
+      __m256 x_v_last = _mm256_loadu_ps(in0 + n - 8);
+      __m256 y_v_last = _mm256_loadu_ps(in1 + n - 8);
+      __m256 t12_last = _mm256_mul_ps(x_v_last, x_v_last);
+      __m256 t13_last = _mm256_mul_ps(y_v_last, y_v_last);
+      __m256 t14_last = _mm256_add_ps(t12_last, t13_last);
+      __m256 t15_last = _mm256_sqrt_ps(t14_last);
+      __m256 t16_last = _mm256_mul_ps(x_v_last, k0);
+      __m256 t17_last = _mm256_round_ps(t16_last, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+      _mm256_storeu_ps(out0 + n - 8, t15_last);
+      _mm256_storeu_ps(out1 + n - 8, t17_last);
+    }
+    // a row shorter than a vector: one partial vector, its loads and stores masked
+    if (n < 8) {
+      const __m256i active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      __m256 x_v_tail = _mm256_maskload_ps((const float*)(in0 + i), active);
+      __m256 y_v_tail = _mm256_maskload_ps((const float*)(in1 + i), active);
+      __m256 t18_tail = _mm256_mul_ps(x_v_tail, x_v_tail);
+      __m256 t19_tail = _mm256_mul_ps(y_v_tail, y_v_tail);
+      __m256 t20_tail = _mm256_add_ps(t18_tail, t19_tail);
+      __m256 t21_tail = _mm256_sqrt_ps(t20_tail);
+      __m256 t22_tail = _mm256_mul_ps(x_v_tail, k0);
+      __m256 t23_tail = _mm256_round_ps(t22_tail, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+      simdgen_store_words32(out0 + i, _mm256_castps_si256(t21_tail), (n - i) * 4);
+      simdgen_store_words32(out1 + i, _mm256_castps_si256(t23_tail), (n - i) * 4);
+    }
   }
 }
 #endif

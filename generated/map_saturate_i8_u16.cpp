@@ -602,7 +602,7 @@ __attribute__((target("+sve"))) void map_saturate_i8_u16_sve(
 // ---- avx2 (256-bit vectors)
 // element widths differ (8 to 16 bits): 16 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
 // whole vectors: 2 per iteration (unrolled), then one per iteration
-// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // uses 8/16-bit partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: no AVX2 byte masked load)
 // uses AVX2 narrowing between element widths: clamp, then pack (shufps / packus) per halving
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
@@ -809,70 +809,138 @@ __attribute__((target("avx2"))) void map_saturate_i8_u16_avx2(
       _mm_storeu_si128((__m128i*)(out17 + i), t43);
     }
   }
-  // the rest: one partial vector, its loads and stores masked
+  // the rest
   if (i < n) {
-    __m128i a_v_tail = simdgen_load_prefix16((const uint8_t*)(in0 + i), (n - i) * 1);
-    __m128i b_v_tail = simdgen_load_prefix16((const uint8_t*)(in1 + i), (n - i) * 1);
-    __m128i c_v_tail = simdgen_load_prefix16((const uint8_t*)(in2 + i), (n - i) * 1);
-    __m128i d_v_tail = simdgen_load_prefix16((const uint8_t*)(in3 + i), (n - i) * 1);
-    __m256i e_v_tail = simdgen_load_prefix32(in4 + i, (n - i) * 2);
-    __m256i f_v_tail = simdgen_load_prefix32(in5 + i, (n - i) * 2);
-    __m256i g_v_tail = simdgen_load_prefix32(in6 + i, (n - i) * 2);
-    __m256i h_v_tail = simdgen_load_prefix32(in7 + i, (n - i) * 2);
-    __m128i t44_tail = _mm_adds_epi8(a_v_tail, b_v_tail);
-    __m128i t45_tail = _mm_subs_epi8(a_v_tail, b_v_tail);
-    __m128i t46_tail =
-        _mm_xor_si128(_mm_avg_epu8(_mm_xor_si128(a_v_tail, _mm_set1_epi8((char)(-128))),
-                                   _mm_xor_si128(b_v_tail, _mm_set1_epi8((char)(-128)))),
-                      _mm_set1_epi8((char)(-128)));
-    __m128i t47_tail = _mm_adds_epu8(c_v_tail, d_v_tail);
-    __m128i t48_tail = _mm_subs_epu8(c_v_tail, d_v_tail);
-    __m128i t49_tail = _mm_avg_epu8(c_v_tail, d_v_tail);
-    __m256i t50_tail = _mm256_adds_epi16(e_v_tail, f_v_tail);
-    __m256i t51_tail = _mm256_subs_epi16(e_v_tail, f_v_tail);
-    __m256i t52_tail = _mm256_xor_si256(
-        _mm256_avg_epu16(_mm256_xor_si256(e_v_tail, _mm256_set1_epi16((short)(-32768))),
-                         _mm256_xor_si256(f_v_tail, _mm256_set1_epi16((short)(-32768)))),
-        _mm256_set1_epi16((short)(-32768)));
-    __m256i t53_tail = _mm256_adds_epu16(g_v_tail, h_v_tail);
-    __m256i t54_tail = _mm256_subs_epu16(g_v_tail, h_v_tail);
-    __m256i t55_tail = _mm256_avg_epu16(g_v_tail, h_v_tail);
-    __m128i t56_tail = _mm_adds_epu8(c_v_tail, d_v_tail);
-    __m128i t57_tail = _mm_subs_epu8(c_v_tail, d_v_tail);
-    __m128i t58_tail = _mm_adds_epi8(a_v_tail, b_v_tail);
-    __m256i t59_tail = _mm256_subs_epi16(e_v_tail, f_v_tail);
-    __m256i t60_tail = _mm256_xor_si256(
-        _mm256_avg_epu16(_mm256_xor_si256(e_v_tail, _mm256_set1_epi16((short)(-32768))),
-                         _mm256_xor_si256(f_v_tail, _mm256_set1_epi16((short)(-32768)))),
-        _mm256_set1_epi16((short)(-32768)));
-    __m256i t61_tail_w = _mm256_cvtepu8_epi16(c_v_tail);
-    __m256i t61_tail = t61_tail_w;
-    __m256i t62_tail_w = _mm256_cvtepu8_epi16(d_v_tail);
-    __m256i t62_tail = t62_tail_w;
-    __m256i t63_tail = _mm256_add_epi16(t61_tail, t62_tail);
-    __m256i t64_tail = _mm256_min_epi16(t63_tail, k0);
-    __m128i t65_tail_lo = _mm256_castsi256_si128(t64_tail);
-    __m128i t65_tail_hi = _mm256_extracti128_si256(t64_tail, 1);
-    __m128i t65_tail = _mm_packus_epi16(_mm_and_si128(t65_tail_lo, _mm_set1_epi16(0x00FF)),
-                                        _mm_and_si128(t65_tail_hi, _mm_set1_epi16(0x00FF)));
-    simdgen_store_prefix16((uint8_t*)(out0 + i), t44_tail, (n - i) * 1);
-    simdgen_store_prefix16((uint8_t*)(out1 + i), t45_tail, (n - i) * 1);
-    simdgen_store_prefix16((uint8_t*)(out2 + i), t46_tail, (n - i) * 1);
-    simdgen_store_prefix16((uint8_t*)(out3 + i), t47_tail, (n - i) * 1);
-    simdgen_store_prefix16((uint8_t*)(out4 + i), t48_tail, (n - i) * 1);
-    simdgen_store_prefix16((uint8_t*)(out5 + i), t49_tail, (n - i) * 1);
-    simdgen_store_prefix32(out6 + i, t50_tail, (n - i) * 2);
-    simdgen_store_prefix32(out7 + i, t51_tail, (n - i) * 2);
-    simdgen_store_prefix32(out8 + i, t52_tail, (n - i) * 2);
-    simdgen_store_prefix32(out9 + i, t53_tail, (n - i) * 2);
-    simdgen_store_prefix32(out10 + i, t54_tail, (n - i) * 2);
-    simdgen_store_prefix32(out11 + i, t55_tail, (n - i) * 2);
-    simdgen_store_prefix16((uint8_t*)(out12 + i), t56_tail, (n - i) * 1);
-    simdgen_store_prefix16((uint8_t*)(out13 + i), t57_tail, (n - i) * 1);
-    simdgen_store_prefix16((uint8_t*)(out14 + i), t58_tail, (n - i) * 1);
-    simdgen_store_prefix32(out15 + i, t59_tail, (n - i) * 2);
-    simdgen_store_prefix32(out16 + i, t60_tail, (n - i) * 2);
-    simdgen_store_prefix16((uint8_t*)(out17 + i), t65_tail, (n - i) * 1);
+    // a row of at least one vector: its last whole vector again, ending at the row's end
+    if (n >= 16) {
+      __m128i a_v_last = _mm_loadu_si128((const __m128i*)(in0 + n - 16));
+      __m128i b_v_last = _mm_loadu_si128((const __m128i*)(in1 + n - 16));
+      __m128i c_v_last = _mm_loadu_si128((const __m128i*)(in2 + n - 16));
+      __m128i d_v_last = _mm_loadu_si128((const __m128i*)(in3 + n - 16));
+      __m256i e_v_last = _mm256_loadu_si256((const __m256i*)(in4 + n - 16));
+      __m256i f_v_last = _mm256_loadu_si256((const __m256i*)(in5 + n - 16));
+      __m256i g_v_last = _mm256_loadu_si256((const __m256i*)(in6 + n - 16));
+      __m256i h_v_last = _mm256_loadu_si256((const __m256i*)(in7 + n - 16));
+      __m128i t44_last = _mm_adds_epi8(a_v_last, b_v_last);
+      __m128i t45_last = _mm_subs_epi8(a_v_last, b_v_last);
+      __m128i t46_last =
+          _mm_xor_si128(_mm_avg_epu8(_mm_xor_si128(a_v_last, _mm_set1_epi8((char)(-128))),
+                                     _mm_xor_si128(b_v_last, _mm_set1_epi8((char)(-128)))),
+                        _mm_set1_epi8((char)(-128)));
+      __m128i t47_last = _mm_adds_epu8(c_v_last, d_v_last);
+      __m128i t48_last = _mm_subs_epu8(c_v_last, d_v_last);
+      __m128i t49_last = _mm_avg_epu8(c_v_last, d_v_last);
+      __m256i t50_last = _mm256_adds_epi16(e_v_last, f_v_last);
+      __m256i t51_last = _mm256_subs_epi16(e_v_last, f_v_last);
+      __m256i t52_last = _mm256_xor_si256(
+          _mm256_avg_epu16(_mm256_xor_si256(e_v_last, _mm256_set1_epi16((short)(-32768))),
+                           _mm256_xor_si256(f_v_last, _mm256_set1_epi16((short)(-32768)))),
+          _mm256_set1_epi16((short)(-32768)));
+      __m256i t53_last = _mm256_adds_epu16(g_v_last, h_v_last);
+      __m256i t54_last = _mm256_subs_epu16(g_v_last, h_v_last);
+      __m256i t55_last = _mm256_avg_epu16(g_v_last, h_v_last);
+      __m128i t56_last = _mm_adds_epu8(c_v_last, d_v_last);
+      __m128i t57_last = _mm_subs_epu8(c_v_last, d_v_last);
+      __m128i t58_last = _mm_adds_epi8(a_v_last, b_v_last);
+      __m256i t59_last = _mm256_subs_epi16(e_v_last, f_v_last);
+      __m256i t60_last = _mm256_xor_si256(
+          _mm256_avg_epu16(_mm256_xor_si256(e_v_last, _mm256_set1_epi16((short)(-32768))),
+                           _mm256_xor_si256(f_v_last, _mm256_set1_epi16((short)(-32768)))),
+          _mm256_set1_epi16((short)(-32768)));
+      __m256i t61_last_w = _mm256_cvtepu8_epi16(c_v_last);
+      __m256i t61_last = t61_last_w;
+      __m256i t62_last_w = _mm256_cvtepu8_epi16(d_v_last);
+      __m256i t62_last = t62_last_w;
+      __m256i t63_last = _mm256_add_epi16(t61_last, t62_last);
+      __m256i t64_last = _mm256_min_epi16(t63_last, k0);
+      __m128i t65_last_lo = _mm256_castsi256_si128(t64_last);
+      __m128i t65_last_hi = _mm256_extracti128_si256(t64_last, 1);
+      __m128i t65_last = _mm_packus_epi16(_mm_and_si128(t65_last_lo, _mm_set1_epi16(0x00FF)),
+                                          _mm_and_si128(t65_last_hi, _mm_set1_epi16(0x00FF)));
+      _mm_storeu_si128((__m128i*)(out0 + n - 16), t44_last);
+      _mm_storeu_si128((__m128i*)(out1 + n - 16), t45_last);
+      _mm_storeu_si128((__m128i*)(out2 + n - 16), t46_last);
+      _mm_storeu_si128((__m128i*)(out3 + n - 16), t47_last);
+      _mm_storeu_si128((__m128i*)(out4 + n - 16), t48_last);
+      _mm_storeu_si128((__m128i*)(out5 + n - 16), t49_last);
+      _mm256_storeu_si256((__m256i*)(out6 + n - 16), t50_last);
+      _mm256_storeu_si256((__m256i*)(out7 + n - 16), t51_last);
+      _mm256_storeu_si256((__m256i*)(out8 + n - 16), t52_last);
+      _mm256_storeu_si256((__m256i*)(out9 + n - 16), t53_last);
+      _mm256_storeu_si256((__m256i*)(out10 + n - 16), t54_last);
+      _mm256_storeu_si256((__m256i*)(out11 + n - 16), t55_last);
+      _mm_storeu_si128((__m128i*)(out12 + n - 16), t56_last);
+      _mm_storeu_si128((__m128i*)(out13 + n - 16), t57_last);
+      _mm_storeu_si128((__m128i*)(out14 + n - 16), t58_last);
+      _mm256_storeu_si256((__m256i*)(out15 + n - 16), t59_last);
+      _mm256_storeu_si256((__m256i*)(out16 + n - 16), t60_last);
+      _mm_storeu_si128((__m128i*)(out17 + n - 16), t65_last);
+    }
+    // a row shorter than a vector: one partial vector, its loads and stores masked
+    if (n < 16) {
+      __m128i a_v_tail = simdgen_load_prefix16((const uint8_t*)(in0 + i), (n - i) * 1);
+      __m128i b_v_tail = simdgen_load_prefix16((const uint8_t*)(in1 + i), (n - i) * 1);
+      __m128i c_v_tail = simdgen_load_prefix16((const uint8_t*)(in2 + i), (n - i) * 1);
+      __m128i d_v_tail = simdgen_load_prefix16((const uint8_t*)(in3 + i), (n - i) * 1);
+      __m256i e_v_tail = simdgen_load_prefix32(in4 + i, (n - i) * 2);
+      __m256i f_v_tail = simdgen_load_prefix32(in5 + i, (n - i) * 2);
+      __m256i g_v_tail = simdgen_load_prefix32(in6 + i, (n - i) * 2);
+      __m256i h_v_tail = simdgen_load_prefix32(in7 + i, (n - i) * 2);
+      __m128i t66_tail = _mm_adds_epi8(a_v_tail, b_v_tail);
+      __m128i t67_tail = _mm_subs_epi8(a_v_tail, b_v_tail);
+      __m128i t68_tail =
+          _mm_xor_si128(_mm_avg_epu8(_mm_xor_si128(a_v_tail, _mm_set1_epi8((char)(-128))),
+                                     _mm_xor_si128(b_v_tail, _mm_set1_epi8((char)(-128)))),
+                        _mm_set1_epi8((char)(-128)));
+      __m128i t69_tail = _mm_adds_epu8(c_v_tail, d_v_tail);
+      __m128i t70_tail = _mm_subs_epu8(c_v_tail, d_v_tail);
+      __m128i t71_tail = _mm_avg_epu8(c_v_tail, d_v_tail);
+      __m256i t72_tail = _mm256_adds_epi16(e_v_tail, f_v_tail);
+      __m256i t73_tail = _mm256_subs_epi16(e_v_tail, f_v_tail);
+      __m256i t74_tail = _mm256_xor_si256(
+          _mm256_avg_epu16(_mm256_xor_si256(e_v_tail, _mm256_set1_epi16((short)(-32768))),
+                           _mm256_xor_si256(f_v_tail, _mm256_set1_epi16((short)(-32768)))),
+          _mm256_set1_epi16((short)(-32768)));
+      __m256i t75_tail = _mm256_adds_epu16(g_v_tail, h_v_tail);
+      __m256i t76_tail = _mm256_subs_epu16(g_v_tail, h_v_tail);
+      __m256i t77_tail = _mm256_avg_epu16(g_v_tail, h_v_tail);
+      __m128i t78_tail = _mm_adds_epu8(c_v_tail, d_v_tail);
+      __m128i t79_tail = _mm_subs_epu8(c_v_tail, d_v_tail);
+      __m128i t80_tail = _mm_adds_epi8(a_v_tail, b_v_tail);
+      __m256i t81_tail = _mm256_subs_epi16(e_v_tail, f_v_tail);
+      __m256i t82_tail = _mm256_xor_si256(
+          _mm256_avg_epu16(_mm256_xor_si256(e_v_tail, _mm256_set1_epi16((short)(-32768))),
+                           _mm256_xor_si256(f_v_tail, _mm256_set1_epi16((short)(-32768)))),
+          _mm256_set1_epi16((short)(-32768)));
+      __m256i t83_tail_w = _mm256_cvtepu8_epi16(c_v_tail);
+      __m256i t83_tail = t83_tail_w;
+      __m256i t84_tail_w = _mm256_cvtepu8_epi16(d_v_tail);
+      __m256i t84_tail = t84_tail_w;
+      __m256i t85_tail = _mm256_add_epi16(t83_tail, t84_tail);
+      __m256i t86_tail = _mm256_min_epi16(t85_tail, k0);
+      __m128i t87_tail_lo = _mm256_castsi256_si128(t86_tail);
+      __m128i t87_tail_hi = _mm256_extracti128_si256(t86_tail, 1);
+      __m128i t87_tail = _mm_packus_epi16(_mm_and_si128(t87_tail_lo, _mm_set1_epi16(0x00FF)),
+                                          _mm_and_si128(t87_tail_hi, _mm_set1_epi16(0x00FF)));
+      simdgen_store_prefix16((uint8_t*)(out0 + i), t66_tail, (n - i) * 1);
+      simdgen_store_prefix16((uint8_t*)(out1 + i), t67_tail, (n - i) * 1);
+      simdgen_store_prefix16((uint8_t*)(out2 + i), t68_tail, (n - i) * 1);
+      simdgen_store_prefix16((uint8_t*)(out3 + i), t69_tail, (n - i) * 1);
+      simdgen_store_prefix16((uint8_t*)(out4 + i), t70_tail, (n - i) * 1);
+      simdgen_store_prefix16((uint8_t*)(out5 + i), t71_tail, (n - i) * 1);
+      simdgen_store_prefix32(out6 + i, t72_tail, (n - i) * 2);
+      simdgen_store_prefix32(out7 + i, t73_tail, (n - i) * 2);
+      simdgen_store_prefix32(out8 + i, t74_tail, (n - i) * 2);
+      simdgen_store_prefix32(out9 + i, t75_tail, (n - i) * 2);
+      simdgen_store_prefix32(out10 + i, t76_tail, (n - i) * 2);
+      simdgen_store_prefix32(out11 + i, t77_tail, (n - i) * 2);
+      simdgen_store_prefix16((uint8_t*)(out12 + i), t78_tail, (n - i) * 1);
+      simdgen_store_prefix16((uint8_t*)(out13 + i), t79_tail, (n - i) * 1);
+      simdgen_store_prefix16((uint8_t*)(out14 + i), t80_tail, (n - i) * 1);
+      simdgen_store_prefix32(out15 + i, t81_tail, (n - i) * 2);
+      simdgen_store_prefix32(out16 + i, t82_tail, (n - i) * 2);
+      simdgen_store_prefix16((uint8_t*)(out17 + i), t87_tail, (n - i) * 1);
+    }
   }
 }
 #endif

@@ -290,7 +290,7 @@ __attribute__((target("+sve"))) void map_select_u8_by_f64_sve(const uint8_t* in0
 // ---- avx2+fma (256-bit vectors)
 // element widths differ (8 to 64 bits): 4 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
 // whole vectors: 4 per iteration (unrolled), then one per iteration
-// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // uses AVX2 narrowing between element widths: clamp, then pack (shufps / packus) per halving
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
@@ -422,32 +422,60 @@ __attribute__((target("avx2,fma"))) void map_select_u8_by_f64_avx2_fma(const uin
       _mm_storeu_si128((__m128i*)(out0 + i), t7);
     }
   }
-  // the rest: one partial vector, its loads and stores masked
+  // the rest
   if (i < n) {
-    __m128i px_v_tail = simdgen_load_prefix16((const uint8_t*)(in0 + i), (n - i) * 1);
-    __m256d limit_v_tail = _mm256_maskload_pd(
-        (const double*)(in1 + i),
-        _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)), _mm256_setr_epi64x(0, 1, 2, 3)));
-    __m256i t8_tail_w = _mm256_cvtepu8_epi64(px_v_tail);
-    __m256i t8_tail_hi =
-        _mm256_blend_epi16(_mm256_srai_epi32(t8_tail_w, 16), _mm256_setzero_si256(), 0x33);
-    t8_tail_hi =
-        _mm256_add_epi64(t8_tail_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
-    __m256d t8_tail = _mm256_add_pd(
-        _mm256_sub_pd(_mm256_castsi256_pd(t8_tail_hi), _mm256_set1_pd(442726361368656609280.0)),
-        _mm256_castsi256_pd(_mm256_blend_epi16(
-            t8_tail_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
-    __m256i t9_tail = _mm256_castpd_si256(_mm256_cmp_pd(t8_tail, limit_v_tail, _CMP_LT_OQ));
-    __m128i t10_tail_w = _mm_cvtepu8_epi32(px_v_tail);
-    __m128i t10_tail = t10_tail_w;
-    __m256i t11_tail_m = _mm256_blendv_epi8(k2, k1, t9_tail);
-    __m128i t11_tail_mw_lo = _mm256_castsi256_si128(t11_tail_m);
-    __m128i t11_tail_mw_hi = _mm256_extracti128_si256(t11_tail_m, 1);
-    __m128i t11_tail_mw = _mm_castps_si128(
-        _mm_shuffle_ps(_mm_castsi128_ps(t11_tail_mw_lo), _mm_castsi128_ps(t11_tail_mw_hi), 0x88));
-    __m128i t11_tail_p = _mm_xor_si128(_mm_cmpeq_epi32(t11_tail_mw, k3), _mm_set1_epi32(-1));
-    __m128i t11_tail = _mm_blendv_epi8(k0, t10_tail, t11_tail_p);
-    simdgen_store_prefix16((uint8_t*)(out0 + i), t11_tail, (n - i) * 4);
+    // a row of at least one vector: its last whole vector again, ending at the row's end
+    if (n >= 4) {
+      __m128i px_v_last = simdgen_load_low32((const void*)(in0 + n - 4));
+      __m256d limit_v_last = _mm256_loadu_pd(in1 + n - 4);
+      __m256i t8_last_w = _mm256_cvtepu8_epi64(px_v_last);
+      __m256i t8_last_hi =
+          _mm256_blend_epi16(_mm256_srai_epi32(t8_last_w, 16), _mm256_setzero_si256(), 0x33);
+      t8_last_hi = _mm256_add_epi64(t8_last_hi,
+                                    _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+      __m256d t8_last = _mm256_add_pd(
+          _mm256_sub_pd(_mm256_castsi256_pd(t8_last_hi), _mm256_set1_pd(442726361368656609280.0)),
+          _mm256_castsi256_pd(_mm256_blend_epi16(
+              t8_last_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+      __m256i t9_last = _mm256_castpd_si256(_mm256_cmp_pd(t8_last, limit_v_last, _CMP_LT_OQ));
+      __m128i t10_last_w = _mm_cvtepu8_epi32(px_v_last);
+      __m128i t10_last = t10_last_w;
+      __m256i t11_last_m = _mm256_blendv_epi8(k2, k1, t9_last);
+      __m128i t11_last_mw_lo = _mm256_castsi256_si128(t11_last_m);
+      __m128i t11_last_mw_hi = _mm256_extracti128_si256(t11_last_m, 1);
+      __m128i t11_last_mw = _mm_castps_si128(
+          _mm_shuffle_ps(_mm_castsi128_ps(t11_last_mw_lo), _mm_castsi128_ps(t11_last_mw_hi), 0x88));
+      __m128i t11_last_p = _mm_xor_si128(_mm_cmpeq_epi32(t11_last_mw, k3), _mm_set1_epi32(-1));
+      __m128i t11_last = _mm_blendv_epi8(k0, t10_last, t11_last_p);
+      _mm_storeu_si128((__m128i*)(out0 + n - 4), t11_last);
+    }
+    // a row shorter than a vector: one partial vector, its loads and stores masked
+    if (n < 4) {
+      __m128i px_v_tail = simdgen_load_prefix16((const uint8_t*)(in0 + i), (n - i) * 1);
+      __m256d limit_v_tail = _mm256_maskload_pd(
+          (const double*)(in1 + i), _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i)),
+                                                       _mm256_setr_epi64x(0, 1, 2, 3)));
+      __m256i t12_tail_w = _mm256_cvtepu8_epi64(px_v_tail);
+      __m256i t12_tail_hi =
+          _mm256_blend_epi16(_mm256_srai_epi32(t12_tail_w, 16), _mm256_setzero_si256(), 0x33);
+      t12_tail_hi = _mm256_add_epi64(t12_tail_hi,
+                                     _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+      __m256d t12_tail = _mm256_add_pd(
+          _mm256_sub_pd(_mm256_castsi256_pd(t12_tail_hi), _mm256_set1_pd(442726361368656609280.0)),
+          _mm256_castsi256_pd(_mm256_blend_epi16(
+              t12_tail_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+      __m256i t13_tail = _mm256_castpd_si256(_mm256_cmp_pd(t12_tail, limit_v_tail, _CMP_LT_OQ));
+      __m128i t14_tail_w = _mm_cvtepu8_epi32(px_v_tail);
+      __m128i t14_tail = t14_tail_w;
+      __m256i t15_tail_m = _mm256_blendv_epi8(k2, k1, t13_tail);
+      __m128i t15_tail_mw_lo = _mm256_castsi256_si128(t15_tail_m);
+      __m128i t15_tail_mw_hi = _mm256_extracti128_si256(t15_tail_m, 1);
+      __m128i t15_tail_mw = _mm_castps_si128(
+          _mm_shuffle_ps(_mm_castsi128_ps(t15_tail_mw_lo), _mm_castsi128_ps(t15_tail_mw_hi), 0x88));
+      __m128i t15_tail_p = _mm_xor_si128(_mm_cmpeq_epi32(t15_tail_mw, k3), _mm_set1_epi32(-1));
+      __m128i t15_tail = _mm_blendv_epi8(k0, t14_tail, t15_tail_p);
+      simdgen_store_prefix16((uint8_t*)(out0 + i), t15_tail, (n - i) * 4);
+    }
   }
 }
 #endif

@@ -481,7 +481,7 @@ __attribute__((target("+sve"))) void map_strided_axpy_f32_sve(const float* in0, 
 #endif
 
 // ---- avx2 (256-bit vectors)
-// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // whole vectors: 2 per iteration (unrolled), then one per iteration
 // uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses strided lanes: scalar loads inserted into 128-bit quarters
@@ -508,48 +508,63 @@ __attribute__((target("avx2"))) void map_strided_axpy_f32_avx2(const float* in0,
           __m256 x_v_0 = _mm256_loadu_ps(in0 + i);
           __m256 y_v_0 = _mm256_loadu_ps(in1 + i);
           __m256i k_v_0 = _mm256_loadu_si256((const __m256i*)(in2 + i));
-          __m256 t16_0 = _mm256_mul_ps(k0, x_v_0);
-          __m256 t17_0 = _mm256_add_ps(t16_0, y_v_0);
-          __m256i t18_0 = _mm256_mullo_epi32(k_v_0, k1);
-          __m256i t19_0 = _mm256_add_epi32(t18_0, k2);
-          _mm256_storeu_ps(out0 + i, t17_0);
-          _mm256_storeu_si256((__m256i*)(out1 + i), t19_0);
+          __m256 t24_0 = _mm256_mul_ps(k0, x_v_0);
+          __m256 t25_0 = _mm256_add_ps(t24_0, y_v_0);
+          __m256i t26_0 = _mm256_mullo_epi32(k_v_0, k1);
+          __m256i t27_0 = _mm256_add_epi32(t26_0, k2);
+          _mm256_storeu_ps(out0 + i, t25_0);
+          _mm256_storeu_si256((__m256i*)(out1 + i), t27_0);
           __m256 x_v_1 = _mm256_loadu_ps(in0 + i + 8);
           __m256 y_v_1 = _mm256_loadu_ps(in1 + i + 8);
           __m256i k_v_1 = _mm256_loadu_si256((const __m256i*)(in2 + i + 8));
-          __m256 t16_1 = _mm256_mul_ps(k0, x_v_1);
-          __m256 t17_1 = _mm256_add_ps(t16_1, y_v_1);
-          __m256i t18_1 = _mm256_mullo_epi32(k_v_1, k1);
-          __m256i t19_1 = _mm256_add_epi32(t18_1, k2);
-          _mm256_storeu_ps(out0 + i + 8, t17_1);
-          _mm256_storeu_si256((__m256i*)(out1 + i + 8), t19_1);
+          __m256 t24_1 = _mm256_mul_ps(k0, x_v_1);
+          __m256 t25_1 = _mm256_add_ps(t24_1, y_v_1);
+          __m256i t26_1 = _mm256_mullo_epi32(k_v_1, k1);
+          __m256i t27_1 = _mm256_add_epi32(t26_1, k2);
+          _mm256_storeu_ps(out0 + i + 8, t25_1);
+          _mm256_storeu_si256((__m256i*)(out1 + i + 8), t27_1);
         }
         // whole vectors, one per iteration
         for (; i + 8 <= n; i += 8) {
           __m256 x_v = _mm256_loadu_ps(in0 + i);
           __m256 y_v = _mm256_loadu_ps(in1 + i);
           __m256i k_v = _mm256_loadu_si256((const __m256i*)(in2 + i));
-          __m256 t20 = _mm256_mul_ps(k0, x_v);
-          __m256 t21 = _mm256_add_ps(t20, y_v);
-          __m256i t22 = _mm256_mullo_epi32(k_v, k1);
-          __m256i t23 = _mm256_add_epi32(t22, k2);
-          _mm256_storeu_ps(out0 + i, t21);
-          _mm256_storeu_si256((__m256i*)(out1 + i), t23);
+          __m256 t28 = _mm256_mul_ps(k0, x_v);
+          __m256 t29 = _mm256_add_ps(t28, y_v);
+          __m256i t30 = _mm256_mullo_epi32(k_v, k1);
+          __m256i t31 = _mm256_add_epi32(t30, k2);
+          _mm256_storeu_ps(out0 + i, t29);
+          _mm256_storeu_si256((__m256i*)(out1 + i), t31);
         }
       }
-      // the rest: one partial vector, its loads and stores masked
+      // the rest
       if (i < n) {
-        const __m256i active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 x_v_tail = _mm256_maskload_ps((const float*)(in0 + i), active);
-        __m256 y_v_tail = _mm256_maskload_ps((const float*)(in1 + i), active);
-        __m256i k_v_tail = _mm256_maskload_epi32((const int*)(in2 + i), active);
-        __m256 t24_tail = _mm256_mul_ps(k0, x_v_tail);
-        __m256 t25_tail = _mm256_add_ps(t24_tail, y_v_tail);
-        __m256i t26_tail = _mm256_mullo_epi32(k_v_tail, k1);
-        __m256i t27_tail = _mm256_add_epi32(t26_tail, k2);
-        simdgen_store_words32(out0 + i, _mm256_castps_si256(t25_tail), (n - i) * 4);
-        simdgen_store_words32(out1 + i, t27_tail, (n - i) * 4);
+        // a row of at least one vector: its last whole vector again, ending at the row's end
+        if (n >= 8) {
+          __m256 x_v_last = _mm256_loadu_ps(in0 + n - 8);
+          __m256 y_v_last = _mm256_loadu_ps(in1 + n - 8);
+          __m256i k_v_last = _mm256_loadu_si256((const __m256i*)(in2 + n - 8));
+          __m256 t32_last = _mm256_mul_ps(k0, x_v_last);
+          __m256 t33_last = _mm256_add_ps(t32_last, y_v_last);
+          __m256i t34_last = _mm256_mullo_epi32(k_v_last, k1);
+          __m256i t35_last = _mm256_add_epi32(t34_last, k2);
+          _mm256_storeu_ps(out0 + n - 8, t33_last);
+          _mm256_storeu_si256((__m256i*)(out1 + n - 8), t35_last);
+        }
+        // a row shorter than a vector: one partial vector, its loads and stores masked
+        if (n < 8) {
+          const __m256i active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                                    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+          __m256 x_v_tail = _mm256_maskload_ps((const float*)(in0 + i), active);
+          __m256 y_v_tail = _mm256_maskload_ps((const float*)(in1 + i), active);
+          __m256i k_v_tail = _mm256_maskload_epi32((const int*)(in2 + i), active);
+          __m256 t36_tail = _mm256_mul_ps(k0, x_v_tail);
+          __m256 t37_tail = _mm256_add_ps(t36_tail, y_v_tail);
+          __m256i t38_tail = _mm256_mullo_epi32(k_v_tail, k1);
+          __m256i t39_tail = _mm256_add_epi32(t38_tail, k2);
+          simdgen_store_words32(out0 + i, _mm256_castps_si256(t37_tail), (n - i) * 4);
+          simdgen_store_words32(out1 + i, t39_tail, (n - i) * 4);
+        }
       }
     }
     // strided input: gathered lanes
@@ -565,35 +580,59 @@ __attribute__((target("avx2"))) void map_strided_axpy_f32_avx2(const float* in0,
                                           y_v_at[6 * stride2], y_v_at[7 * stride2]);
         __m256 y_v = _mm256_set_m128(y_v_q1, y_v_q0);
         __m256i k_v = _mm256_loadu_si256((const __m256i*)(in2 + i));
-        __m256 t8 = _mm256_mul_ps(k0, x_v);
-        __m256 t9 = _mm256_add_ps(t8, y_v);
-        __m256i t10 = _mm256_mullo_epi32(k_v, k1);
-        __m256i t11 = _mm256_add_epi32(t10, k2);
-        _mm256_storeu_ps(out0 + i, t9);
-        _mm256_storeu_si256((__m256i*)(out1 + i), t11);
+        __m256 t12 = _mm256_mul_ps(k0, x_v);
+        __m256 t13 = _mm256_add_ps(t12, y_v);
+        __m256i t14 = _mm256_mullo_epi32(k_v, k1);
+        __m256i t15 = _mm256_add_epi32(t14, k2);
+        _mm256_storeu_ps(out0 + i, t13);
+        _mm256_storeu_si256((__m256i*)(out1 + i), t15);
       }
-      // the rest: one partial vector, its loads and stores masked
+      // the rest
       if (i < n) {
-        const __m256i active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 x_v_tail = _mm256_maskload_ps((const float*)(in0 + i), active);
-        const float* y_v_tail_at = in1 + i * stride2;
-        const __m128 y_v_tail_q0 = _mm_setr_ps((0 < n - i ? y_v_tail_at[0] : (float)(0)),
-                                               (1 < n - i ? y_v_tail_at[stride2] : (float)(0)),
-                                               (2 < n - i ? y_v_tail_at[2 * stride2] : (float)(0)),
-                                               (3 < n - i ? y_v_tail_at[3 * stride2] : (float)(0)));
-        const __m128 y_v_tail_q1 = _mm_setr_ps((4 < n - i ? y_v_tail_at[4 * stride2] : (float)(0)),
-                                               (5 < n - i ? y_v_tail_at[5 * stride2] : (float)(0)),
-                                               (6 < n - i ? y_v_tail_at[6 * stride2] : (float)(0)),
-                                               (7 < n - i ? y_v_tail_at[7 * stride2] : (float)(0)));
-        __m256 y_v_tail = _mm256_set_m128(y_v_tail_q1, y_v_tail_q0);
-        __m256i k_v_tail = _mm256_maskload_epi32((const int*)(in2 + i), active);
-        __m256 t12_tail = _mm256_mul_ps(k0, x_v_tail);
-        __m256 t13_tail = _mm256_add_ps(t12_tail, y_v_tail);
-        __m256i t14_tail = _mm256_mullo_epi32(k_v_tail, k1);
-        __m256i t15_tail = _mm256_add_epi32(t14_tail, k2);
-        simdgen_store_words32(out0 + i, _mm256_castps_si256(t13_tail), (n - i) * 4);
-        simdgen_store_words32(out1 + i, t15_tail, (n - i) * 4);
+        // a row of at least one vector: its last whole vector again, ending at the row's end
+        if (n >= 8) {
+          __m256 x_v_last = _mm256_loadu_ps(in0 + n - 8);
+          const float* y_v_last_at = in1 + n * stride2 - 8 * stride2;
+          const __m128 y_v_last_q0 =
+              _mm_setr_ps(y_v_last_at[0], y_v_last_at[stride2], y_v_last_at[2 * stride2],
+                          y_v_last_at[3 * stride2]);
+          const __m128 y_v_last_q1 =
+              _mm_setr_ps(y_v_last_at[4 * stride2], y_v_last_at[5 * stride2],
+                          y_v_last_at[6 * stride2], y_v_last_at[7 * stride2]);
+          __m256 y_v_last = _mm256_set_m128(y_v_last_q1, y_v_last_q0);
+          __m256i k_v_last = _mm256_loadu_si256((const __m256i*)(in2 + n - 8));
+          __m256 t16_last = _mm256_mul_ps(k0, x_v_last);
+          __m256 t17_last = _mm256_add_ps(t16_last, y_v_last);
+          __m256i t18_last = _mm256_mullo_epi32(k_v_last, k1);
+          __m256i t19_last = _mm256_add_epi32(t18_last, k2);
+          _mm256_storeu_ps(out0 + n - 8, t17_last);
+          _mm256_storeu_si256((__m256i*)(out1 + n - 8), t19_last);
+        }
+        // a row shorter than a vector: one partial vector, its loads and stores masked
+        if (n < 8) {
+          const __m256i active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                                    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+          __m256 x_v_tail = _mm256_maskload_ps((const float*)(in0 + i), active);
+          const float* y_v_tail_at = in1 + i * stride2;
+          const __m128 y_v_tail_q0 =
+              _mm_setr_ps((0 < n - i ? y_v_tail_at[0] : (float)(0)),
+                          (1 < n - i ? y_v_tail_at[stride2] : (float)(0)),
+                          (2 < n - i ? y_v_tail_at[2 * stride2] : (float)(0)),
+                          (3 < n - i ? y_v_tail_at[3 * stride2] : (float)(0)));
+          const __m128 y_v_tail_q1 =
+              _mm_setr_ps((4 < n - i ? y_v_tail_at[4 * stride2] : (float)(0)),
+                          (5 < n - i ? y_v_tail_at[5 * stride2] : (float)(0)),
+                          (6 < n - i ? y_v_tail_at[6 * stride2] : (float)(0)),
+                          (7 < n - i ? y_v_tail_at[7 * stride2] : (float)(0)));
+          __m256 y_v_tail = _mm256_set_m128(y_v_tail_q1, y_v_tail_q0);
+          __m256i k_v_tail = _mm256_maskload_epi32((const int*)(in2 + i), active);
+          __m256 t20_tail = _mm256_mul_ps(k0, x_v_tail);
+          __m256 t21_tail = _mm256_add_ps(t20_tail, y_v_tail);
+          __m256i t22_tail = _mm256_mullo_epi32(k_v_tail, k1);
+          __m256i t23_tail = _mm256_add_epi32(t22_tail, k2);
+          simdgen_store_words32(out0 + i, _mm256_castps_si256(t21_tail), (n - i) * 4);
+          simdgen_store_words32(out1 + i, t23_tail, (n - i) * 4);
+        }
       }
     }
   }
@@ -627,46 +666,84 @@ __attribute__((target("avx2"))) void map_strided_axpy_f32_avx2(const float* in0,
       _mm256_storeu_ps(out0 + i, t1);
       _mm256_storeu_si256((__m256i*)(out1 + i), t3);
     }
-    // the rest: one partial vector, its loads and stores masked
+    // the rest
     if (i < n) {
-      const float* x_v_tail_at = in0 + i * stride1;
-      const __m128 x_v_tail_q0 = _mm_setr_ps((0 < n - i ? x_v_tail_at[0] : (float)(0)),
-                                             (1 < n - i ? x_v_tail_at[stride1] : (float)(0)),
-                                             (2 < n - i ? x_v_tail_at[2 * stride1] : (float)(0)),
-                                             (3 < n - i ? x_v_tail_at[3 * stride1] : (float)(0)));
-      const __m128 x_v_tail_q1 = _mm_setr_ps((4 < n - i ? x_v_tail_at[4 * stride1] : (float)(0)),
-                                             (5 < n - i ? x_v_tail_at[5 * stride1] : (float)(0)),
-                                             (6 < n - i ? x_v_tail_at[6 * stride1] : (float)(0)),
-                                             (7 < n - i ? x_v_tail_at[7 * stride1] : (float)(0)));
-      __m256 x_v_tail = _mm256_set_m128(x_v_tail_q1, x_v_tail_q0);
-      const float* y_v_tail_at = in1 + i * stride2;
-      const __m128 y_v_tail_q0 = _mm_setr_ps((0 < n - i ? y_v_tail_at[0] : (float)(0)),
-                                             (1 < n - i ? y_v_tail_at[stride2] : (float)(0)),
-                                             (2 < n - i ? y_v_tail_at[2 * stride2] : (float)(0)),
-                                             (3 < n - i ? y_v_tail_at[3 * stride2] : (float)(0)));
-      const __m128 y_v_tail_q1 = _mm_setr_ps((4 < n - i ? y_v_tail_at[4 * stride2] : (float)(0)),
-                                             (5 < n - i ? y_v_tail_at[5 * stride2] : (float)(0)),
-                                             (6 < n - i ? y_v_tail_at[6 * stride2] : (float)(0)),
-                                             (7 < n - i ? y_v_tail_at[7 * stride2] : (float)(0)));
-      __m256 y_v_tail = _mm256_set_m128(y_v_tail_q1, y_v_tail_q0);
-      const int32_t* k_v_tail_at = in2 + i * stride1;
-      __m128i k_v_tail_q0 = _mm_setzero_si128();
-      if (0 < n - i) k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[0], 0);
-      if (1 < n - i) k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[stride1], 1);
-      if (2 < n - i) k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[2 * stride1], 2);
-      if (3 < n - i) k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[3 * stride1], 3);
-      __m128i k_v_tail_q1 = _mm_setzero_si128();
-      if (4 < n - i) k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[4 * stride1], 0);
-      if (5 < n - i) k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[5 * stride1], 1);
-      if (6 < n - i) k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[6 * stride1], 2);
-      if (7 < n - i) k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[7 * stride1], 3);
-      __m256i k_v_tail = _mm256_set_m128i(k_v_tail_q1, k_v_tail_q0);
-      __m256 t4_tail = _mm256_mul_ps(k0, x_v_tail);
-      __m256 t5_tail = _mm256_add_ps(t4_tail, y_v_tail);
-      __m256i t6_tail = _mm256_mullo_epi32(k_v_tail, k1);
-      __m256i t7_tail = _mm256_add_epi32(t6_tail, k2);
-      simdgen_store_words32(out0 + i, _mm256_castps_si256(t5_tail), (n - i) * 4);
-      simdgen_store_words32(out1 + i, t7_tail, (n - i) * 4);
+      // a row of at least one vector: its last whole vector again, ending at the row's end
+      if (n >= 8) {
+        const float* x_v_last_at = in0 + n * stride1 - 8 * stride1;
+        const __m128 x_v_last_q0 = _mm_setr_ps(x_v_last_at[0], x_v_last_at[stride1],
+                                               x_v_last_at[2 * stride1], x_v_last_at[3 * stride1]);
+        const __m128 x_v_last_q1 = _mm_setr_ps(x_v_last_at[4 * stride1], x_v_last_at[5 * stride1],
+                                               x_v_last_at[6 * stride1], x_v_last_at[7 * stride1]);
+        __m256 x_v_last = _mm256_set_m128(x_v_last_q1, x_v_last_q0);
+        const float* y_v_last_at = in1 + n * stride2 - 8 * stride2;
+        const __m128 y_v_last_q0 = _mm_setr_ps(y_v_last_at[0], y_v_last_at[stride2],
+                                               y_v_last_at[2 * stride2], y_v_last_at[3 * stride2]);
+        const __m128 y_v_last_q1 = _mm_setr_ps(y_v_last_at[4 * stride2], y_v_last_at[5 * stride2],
+                                               y_v_last_at[6 * stride2], y_v_last_at[7 * stride2]);
+        __m256 y_v_last = _mm256_set_m128(y_v_last_q1, y_v_last_q0);
+        const int32_t* k_v_last_at = in2 + n * stride1 - 8 * stride1;
+        const __m128i k_v_last_q0 =
+            _mm_setr_epi32((int)k_v_last_at[0], (int)k_v_last_at[stride1],
+                           (int)k_v_last_at[2 * stride1], (int)k_v_last_at[3 * stride1]);
+        const __m128i k_v_last_q1 =
+            _mm_setr_epi32((int)k_v_last_at[4 * stride1], (int)k_v_last_at[5 * stride1],
+                           (int)k_v_last_at[6 * stride1], (int)k_v_last_at[7 * stride1]);
+        __m256i k_v_last = _mm256_set_m128i(k_v_last_q1, k_v_last_q0);
+        __m256 t4_last = _mm256_mul_ps(k0, x_v_last);
+        __m256 t5_last = _mm256_add_ps(t4_last, y_v_last);
+        __m256i t6_last = _mm256_mullo_epi32(k_v_last, k1);
+        __m256i t7_last = _mm256_add_epi32(t6_last, k2);
+        _mm256_storeu_ps(out0 + n - 8, t5_last);
+        _mm256_storeu_si256((__m256i*)(out1 + n - 8), t7_last);
+      }
+      // a row shorter than a vector: one partial vector, its loads and stores masked
+      if (n < 8) {
+        const float* x_v_tail_at = in0 + i * stride1;
+        const __m128 x_v_tail_q0 = _mm_setr_ps((0 < n - i ? x_v_tail_at[0] : (float)(0)),
+                                               (1 < n - i ? x_v_tail_at[stride1] : (float)(0)),
+                                               (2 < n - i ? x_v_tail_at[2 * stride1] : (float)(0)),
+                                               (3 < n - i ? x_v_tail_at[3 * stride1] : (float)(0)));
+        const __m128 x_v_tail_q1 = _mm_setr_ps((4 < n - i ? x_v_tail_at[4 * stride1] : (float)(0)),
+                                               (5 < n - i ? x_v_tail_at[5 * stride1] : (float)(0)),
+                                               (6 < n - i ? x_v_tail_at[6 * stride1] : (float)(0)),
+                                               (7 < n - i ? x_v_tail_at[7 * stride1] : (float)(0)));
+        __m256 x_v_tail = _mm256_set_m128(x_v_tail_q1, x_v_tail_q0);
+        const float* y_v_tail_at = in1 + i * stride2;
+        const __m128 y_v_tail_q0 = _mm_setr_ps((0 < n - i ? y_v_tail_at[0] : (float)(0)),
+                                               (1 < n - i ? y_v_tail_at[stride2] : (float)(0)),
+                                               (2 < n - i ? y_v_tail_at[2 * stride2] : (float)(0)),
+                                               (3 < n - i ? y_v_tail_at[3 * stride2] : (float)(0)));
+        const __m128 y_v_tail_q1 = _mm_setr_ps((4 < n - i ? y_v_tail_at[4 * stride2] : (float)(0)),
+                                               (5 < n - i ? y_v_tail_at[5 * stride2] : (float)(0)),
+                                               (6 < n - i ? y_v_tail_at[6 * stride2] : (float)(0)),
+                                               (7 < n - i ? y_v_tail_at[7 * stride2] : (float)(0)));
+        __m256 y_v_tail = _mm256_set_m128(y_v_tail_q1, y_v_tail_q0);
+        const int32_t* k_v_tail_at = in2 + i * stride1;
+        __m128i k_v_tail_q0 = _mm_setzero_si128();
+        if (0 < n - i) k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[0], 0);
+        if (1 < n - i) k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[stride1], 1);
+        if (2 < n - i)
+          k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[2 * stride1], 2);
+        if (3 < n - i)
+          k_v_tail_q0 = _mm_insert_epi32(k_v_tail_q0, (int)k_v_tail_at[3 * stride1], 3);
+        __m128i k_v_tail_q1 = _mm_setzero_si128();
+        if (4 < n - i)
+          k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[4 * stride1], 0);
+        if (5 < n - i)
+          k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[5 * stride1], 1);
+        if (6 < n - i)
+          k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[6 * stride1], 2);
+        if (7 < n - i)
+          k_v_tail_q1 = _mm_insert_epi32(k_v_tail_q1, (int)k_v_tail_at[7 * stride1], 3);
+        __m256i k_v_tail = _mm256_set_m128i(k_v_tail_q1, k_v_tail_q0);
+        __m256 t8_tail = _mm256_mul_ps(k0, x_v_tail);
+        __m256 t9_tail = _mm256_add_ps(t8_tail, y_v_tail);
+        __m256i t10_tail = _mm256_mullo_epi32(k_v_tail, k1);
+        __m256i t11_tail = _mm256_add_epi32(t10_tail, k2);
+        simdgen_store_words32(out0 + i, _mm256_castps_si256(t9_tail), (n - i) * 4);
+        simdgen_store_words32(out1 + i, t11_tail, (n - i) * 4);
+      }
     }
   }
 }

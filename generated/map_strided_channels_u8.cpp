@@ -699,7 +699,7 @@ __attribute__((target("+sve"))) void map_strided_channels_u8_sve(const uint8_t* 
 #endif
 
 // ---- avx2 (256-bit vectors)
-// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
@@ -756,197 +756,272 @@ __attribute__((target("avx2"))) void map_strided_channels_u8_avx2(const uint8_t*
       _mm256_storeu_si256((__m256i*)(out0 + c + cols * r), t1);
       _mm256_storeu_si256((__m256i*)(out1 + c + cols * r), t2);
     }
-    // the rest: one partial vector, its loads and stores masked
+    // the rest
     if (c < cols) {
-      const uint8_t* red_v_tail_at = in0 + 3 * c + r * stride1;
-      __m128i red_v_tail_q0 = _mm_setzero_si128();
-      if (0 < cols - c) red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[0], 0);
-      if (1 < cols - c) red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[3], 1);
-      if (2 < cols - c) red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[6], 2);
-      if (3 < cols - c) red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[9], 3);
-      if (4 < cols - c) red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[12], 4);
-      if (5 < cols - c) red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[15], 5);
-      if (6 < cols - c) red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[18], 6);
-      if (7 < cols - c) red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[21], 7);
-      if (8 < cols - c) red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[24], 8);
-      if (9 < cols - c) red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[27], 9);
-      if (10 < cols - c)
-        red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[30], 10);
-      if (11 < cols - c)
-        red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[33], 11);
-      if (12 < cols - c)
-        red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[36], 12);
-      if (13 < cols - c)
-        red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[39], 13);
-      if (14 < cols - c)
-        red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[42], 14);
-      if (15 < cols - c)
-        red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[45], 15);
-      __m128i red_v_tail_q1 = _mm_setzero_si128();
-      if (16 < cols - c) red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[48], 0);
-      if (17 < cols - c) red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[51], 1);
-      if (18 < cols - c) red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[54], 2);
-      if (19 < cols - c) red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[57], 3);
-      if (20 < cols - c) red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[60], 4);
-      if (21 < cols - c) red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[63], 5);
-      if (22 < cols - c) red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[66], 6);
-      if (23 < cols - c) red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[69], 7);
-      if (24 < cols - c) red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[72], 8);
-      if (25 < cols - c) red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[75], 9);
-      if (26 < cols - c)
-        red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[78], 10);
-      if (27 < cols - c)
-        red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[81], 11);
-      if (28 < cols - c)
-        red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[84], 12);
-      if (29 < cols - c)
-        red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[87], 13);
-      if (30 < cols - c)
-        red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[90], 14);
-      if (31 < cols - c)
-        red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[93], 15);
-      __m256i red_v_tail = _mm256_set_m128i(red_v_tail_q1, red_v_tail_q0);
-      const uint8_t* green_v_tail_at = in1 + 3 * c + r * stride1;
-      __m128i green_v_tail_q0 = _mm_setzero_si128();
-      if (0 < cols - c)
-        green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[0], 0);
-      if (1 < cols - c)
-        green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[3], 1);
-      if (2 < cols - c)
-        green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[6], 2);
-      if (3 < cols - c)
-        green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[9], 3);
-      if (4 < cols - c)
-        green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[12], 4);
-      if (5 < cols - c)
-        green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[15], 5);
-      if (6 < cols - c)
-        green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[18], 6);
-      if (7 < cols - c)
-        green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[21], 7);
-      if (8 < cols - c)
-        green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[24], 8);
-      if (9 < cols - c)
-        green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[27], 9);
-      if (10 < cols - c)
-        green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[30], 10);
-      if (11 < cols - c)
-        green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[33], 11);
-      if (12 < cols - c)
-        green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[36], 12);
-      if (13 < cols - c)
-        green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[39], 13);
-      if (14 < cols - c)
-        green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[42], 14);
-      if (15 < cols - c)
-        green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[45], 15);
-      __m128i green_v_tail_q1 = _mm_setzero_si128();
-      if (16 < cols - c)
-        green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[48], 0);
-      if (17 < cols - c)
-        green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[51], 1);
-      if (18 < cols - c)
-        green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[54], 2);
-      if (19 < cols - c)
-        green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[57], 3);
-      if (20 < cols - c)
-        green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[60], 4);
-      if (21 < cols - c)
-        green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[63], 5);
-      if (22 < cols - c)
-        green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[66], 6);
-      if (23 < cols - c)
-        green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[69], 7);
-      if (24 < cols - c)
-        green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[72], 8);
-      if (25 < cols - c)
-        green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[75], 9);
-      if (26 < cols - c)
-        green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[78], 10);
-      if (27 < cols - c)
-        green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[81], 11);
-      if (28 < cols - c)
-        green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[84], 12);
-      if (29 < cols - c)
-        green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[87], 13);
-      if (30 < cols - c)
-        green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[90], 14);
-      if (31 < cols - c)
-        green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[93], 15);
-      __m256i green_v_tail = _mm256_set_m128i(green_v_tail_q1, green_v_tail_q0);
-      const uint8_t* blue_v_tail_at = in2 + 3 * c + r * stride1;
-      __m128i blue_v_tail_q0 = _mm_setzero_si128();
-      if (0 < cols - c)
-        blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[0], 0);
-      if (1 < cols - c)
-        blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[3], 1);
-      if (2 < cols - c)
-        blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[6], 2);
-      if (3 < cols - c)
-        blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[9], 3);
-      if (4 < cols - c)
-        blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[12], 4);
-      if (5 < cols - c)
-        blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[15], 5);
-      if (6 < cols - c)
-        blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[18], 6);
-      if (7 < cols - c)
-        blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[21], 7);
-      if (8 < cols - c)
-        blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[24], 8);
-      if (9 < cols - c)
-        blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[27], 9);
-      if (10 < cols - c)
-        blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[30], 10);
-      if (11 < cols - c)
-        blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[33], 11);
-      if (12 < cols - c)
-        blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[36], 12);
-      if (13 < cols - c)
-        blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[39], 13);
-      if (14 < cols - c)
-        blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[42], 14);
-      if (15 < cols - c)
-        blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[45], 15);
-      __m128i blue_v_tail_q1 = _mm_setzero_si128();
-      if (16 < cols - c)
-        blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[48], 0);
-      if (17 < cols - c)
-        blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[51], 1);
-      if (18 < cols - c)
-        blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[54], 2);
-      if (19 < cols - c)
-        blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[57], 3);
-      if (20 < cols - c)
-        blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[60], 4);
-      if (21 < cols - c)
-        blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[63], 5);
-      if (22 < cols - c)
-        blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[66], 6);
-      if (23 < cols - c)
-        blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[69], 7);
-      if (24 < cols - c)
-        blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[72], 8);
-      if (25 < cols - c)
-        blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[75], 9);
-      if (26 < cols - c)
-        blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[78], 10);
-      if (27 < cols - c)
-        blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[81], 11);
-      if (28 < cols - c)
-        blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[84], 12);
-      if (29 < cols - c)
-        blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[87], 13);
-      if (30 < cols - c)
-        blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[90], 14);
-      if (31 < cols - c)
-        blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[93], 15);
-      __m256i blue_v_tail = _mm256_set_m128i(blue_v_tail_q1, blue_v_tail_q0);
-      __m256i t3_tail = _mm256_max_epu8(red_v_tail, green_v_tail);
-      __m256i t4_tail = _mm256_max_epu8(t3_tail, blue_v_tail);
-      __m256i t5_tail = _mm256_avg_epu8(red_v_tail, blue_v_tail);
-      simdgen_store_prefix32(out0 + c + cols * r, t4_tail, (cols - c) * 1);
-      simdgen_store_prefix32(out1 + c + cols * r, t5_tail, (cols - c) * 1);
+      // a row of at least one vector: its last whole vector again, ending at the row's end
+      if (cols >= 32) {
+        const uint8_t* red_v_last_at = in0 + 3 * cols + r * stride1 - 96;
+        const __m128i red_v_last_q0 =
+            _mm_setr_epi8((char)red_v_last_at[0], (char)red_v_last_at[3], (char)red_v_last_at[6],
+                          (char)red_v_last_at[9], (char)red_v_last_at[12], (char)red_v_last_at[15],
+                          (char)red_v_last_at[18], (char)red_v_last_at[21], (char)red_v_last_at[24],
+                          (char)red_v_last_at[27], (char)red_v_last_at[30], (char)red_v_last_at[33],
+                          (char)red_v_last_at[36], (char)red_v_last_at[39], (char)red_v_last_at[42],
+                          (char)red_v_last_at[45]);
+        const __m128i red_v_last_q1 =
+            _mm_setr_epi8((char)red_v_last_at[48], (char)red_v_last_at[51], (char)red_v_last_at[54],
+                          (char)red_v_last_at[57], (char)red_v_last_at[60], (char)red_v_last_at[63],
+                          (char)red_v_last_at[66], (char)red_v_last_at[69], (char)red_v_last_at[72],
+                          (char)red_v_last_at[75], (char)red_v_last_at[78], (char)red_v_last_at[81],
+                          (char)red_v_last_at[84], (char)red_v_last_at[87], (char)red_v_last_at[90],
+                          (char)red_v_last_at[93]);
+        __m256i red_v_last = _mm256_set_m128i(red_v_last_q1, red_v_last_q0);
+        const uint8_t* green_v_last_at = in1 + 3 * cols + r * stride1 - 96;
+        const __m128i green_v_last_q0 = _mm_setr_epi8(
+            (char)green_v_last_at[0], (char)green_v_last_at[3], (char)green_v_last_at[6],
+            (char)green_v_last_at[9], (char)green_v_last_at[12], (char)green_v_last_at[15],
+            (char)green_v_last_at[18], (char)green_v_last_at[21], (char)green_v_last_at[24],
+            (char)green_v_last_at[27], (char)green_v_last_at[30], (char)green_v_last_at[33],
+            (char)green_v_last_at[36], (char)green_v_last_at[39], (char)green_v_last_at[42],
+            (char)green_v_last_at[45]);
+        const __m128i green_v_last_q1 = _mm_setr_epi8(
+            (char)green_v_last_at[48], (char)green_v_last_at[51], (char)green_v_last_at[54],
+            (char)green_v_last_at[57], (char)green_v_last_at[60], (char)green_v_last_at[63],
+            (char)green_v_last_at[66], (char)green_v_last_at[69], (char)green_v_last_at[72],
+            (char)green_v_last_at[75], (char)green_v_last_at[78], (char)green_v_last_at[81],
+            (char)green_v_last_at[84], (char)green_v_last_at[87], (char)green_v_last_at[90],
+            (char)green_v_last_at[93]);
+        __m256i green_v_last = _mm256_set_m128i(green_v_last_q1, green_v_last_q0);
+        const uint8_t* blue_v_last_at = in2 + 3 * cols + r * stride1 - 96;
+        const __m128i blue_v_last_q0 = _mm_setr_epi8(
+            (char)blue_v_last_at[0], (char)blue_v_last_at[3], (char)blue_v_last_at[6],
+            (char)blue_v_last_at[9], (char)blue_v_last_at[12], (char)blue_v_last_at[15],
+            (char)blue_v_last_at[18], (char)blue_v_last_at[21], (char)blue_v_last_at[24],
+            (char)blue_v_last_at[27], (char)blue_v_last_at[30], (char)blue_v_last_at[33],
+            (char)blue_v_last_at[36], (char)blue_v_last_at[39], (char)blue_v_last_at[42],
+            (char)blue_v_last_at[45]);
+        const __m128i blue_v_last_q1 = _mm_setr_epi8(
+            (char)blue_v_last_at[48], (char)blue_v_last_at[51], (char)blue_v_last_at[54],
+            (char)blue_v_last_at[57], (char)blue_v_last_at[60], (char)blue_v_last_at[63],
+            (char)blue_v_last_at[66], (char)blue_v_last_at[69], (char)blue_v_last_at[72],
+            (char)blue_v_last_at[75], (char)blue_v_last_at[78], (char)blue_v_last_at[81],
+            (char)blue_v_last_at[84], (char)blue_v_last_at[87], (char)blue_v_last_at[90],
+            (char)blue_v_last_at[93]);
+        __m256i blue_v_last = _mm256_set_m128i(blue_v_last_q1, blue_v_last_q0);
+        __m256i t3_last = _mm256_max_epu8(red_v_last, green_v_last);
+        __m256i t4_last = _mm256_max_epu8(t3_last, blue_v_last);
+        __m256i t5_last = _mm256_avg_epu8(red_v_last, blue_v_last);
+        _mm256_storeu_si256((__m256i*)(out0 + cols + cols * r - 32), t4_last);
+        _mm256_storeu_si256((__m256i*)(out1 + cols + cols * r - 32), t5_last);
+      }
+      // a row shorter than a vector: one partial vector, its loads and stores masked
+      if (cols < 32) {
+        const uint8_t* red_v_tail_at = in0 + 3 * c + r * stride1;
+        __m128i red_v_tail_q0 = _mm_setzero_si128();
+        if (0 < cols - c) red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[0], 0);
+        if (1 < cols - c) red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[3], 1);
+        if (2 < cols - c) red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[6], 2);
+        if (3 < cols - c) red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[9], 3);
+        if (4 < cols - c)
+          red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[12], 4);
+        if (5 < cols - c)
+          red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[15], 5);
+        if (6 < cols - c)
+          red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[18], 6);
+        if (7 < cols - c)
+          red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[21], 7);
+        if (8 < cols - c)
+          red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[24], 8);
+        if (9 < cols - c)
+          red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[27], 9);
+        if (10 < cols - c)
+          red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[30], 10);
+        if (11 < cols - c)
+          red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[33], 11);
+        if (12 < cols - c)
+          red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[36], 12);
+        if (13 < cols - c)
+          red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[39], 13);
+        if (14 < cols - c)
+          red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[42], 14);
+        if (15 < cols - c)
+          red_v_tail_q0 = _mm_insert_epi8(red_v_tail_q0, (char)red_v_tail_at[45], 15);
+        __m128i red_v_tail_q1 = _mm_setzero_si128();
+        if (16 < cols - c)
+          red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[48], 0);
+        if (17 < cols - c)
+          red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[51], 1);
+        if (18 < cols - c)
+          red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[54], 2);
+        if (19 < cols - c)
+          red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[57], 3);
+        if (20 < cols - c)
+          red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[60], 4);
+        if (21 < cols - c)
+          red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[63], 5);
+        if (22 < cols - c)
+          red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[66], 6);
+        if (23 < cols - c)
+          red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[69], 7);
+        if (24 < cols - c)
+          red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[72], 8);
+        if (25 < cols - c)
+          red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[75], 9);
+        if (26 < cols - c)
+          red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[78], 10);
+        if (27 < cols - c)
+          red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[81], 11);
+        if (28 < cols - c)
+          red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[84], 12);
+        if (29 < cols - c)
+          red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[87], 13);
+        if (30 < cols - c)
+          red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[90], 14);
+        if (31 < cols - c)
+          red_v_tail_q1 = _mm_insert_epi8(red_v_tail_q1, (char)red_v_tail_at[93], 15);
+        __m256i red_v_tail = _mm256_set_m128i(red_v_tail_q1, red_v_tail_q0);
+        const uint8_t* green_v_tail_at = in1 + 3 * c + r * stride1;
+        __m128i green_v_tail_q0 = _mm_setzero_si128();
+        if (0 < cols - c)
+          green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[0], 0);
+        if (1 < cols - c)
+          green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[3], 1);
+        if (2 < cols - c)
+          green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[6], 2);
+        if (3 < cols - c)
+          green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[9], 3);
+        if (4 < cols - c)
+          green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[12], 4);
+        if (5 < cols - c)
+          green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[15], 5);
+        if (6 < cols - c)
+          green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[18], 6);
+        if (7 < cols - c)
+          green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[21], 7);
+        if (8 < cols - c)
+          green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[24], 8);
+        if (9 < cols - c)
+          green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[27], 9);
+        if (10 < cols - c)
+          green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[30], 10);
+        if (11 < cols - c)
+          green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[33], 11);
+        if (12 < cols - c)
+          green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[36], 12);
+        if (13 < cols - c)
+          green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[39], 13);
+        if (14 < cols - c)
+          green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[42], 14);
+        if (15 < cols - c)
+          green_v_tail_q0 = _mm_insert_epi8(green_v_tail_q0, (char)green_v_tail_at[45], 15);
+        __m128i green_v_tail_q1 = _mm_setzero_si128();
+        if (16 < cols - c)
+          green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[48], 0);
+        if (17 < cols - c)
+          green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[51], 1);
+        if (18 < cols - c)
+          green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[54], 2);
+        if (19 < cols - c)
+          green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[57], 3);
+        if (20 < cols - c)
+          green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[60], 4);
+        if (21 < cols - c)
+          green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[63], 5);
+        if (22 < cols - c)
+          green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[66], 6);
+        if (23 < cols - c)
+          green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[69], 7);
+        if (24 < cols - c)
+          green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[72], 8);
+        if (25 < cols - c)
+          green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[75], 9);
+        if (26 < cols - c)
+          green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[78], 10);
+        if (27 < cols - c)
+          green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[81], 11);
+        if (28 < cols - c)
+          green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[84], 12);
+        if (29 < cols - c)
+          green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[87], 13);
+        if (30 < cols - c)
+          green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[90], 14);
+        if (31 < cols - c)
+          green_v_tail_q1 = _mm_insert_epi8(green_v_tail_q1, (char)green_v_tail_at[93], 15);
+        __m256i green_v_tail = _mm256_set_m128i(green_v_tail_q1, green_v_tail_q0);
+        const uint8_t* blue_v_tail_at = in2 + 3 * c + r * stride1;
+        __m128i blue_v_tail_q0 = _mm_setzero_si128();
+        if (0 < cols - c)
+          blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[0], 0);
+        if (1 < cols - c)
+          blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[3], 1);
+        if (2 < cols - c)
+          blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[6], 2);
+        if (3 < cols - c)
+          blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[9], 3);
+        if (4 < cols - c)
+          blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[12], 4);
+        if (5 < cols - c)
+          blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[15], 5);
+        if (6 < cols - c)
+          blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[18], 6);
+        if (7 < cols - c)
+          blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[21], 7);
+        if (8 < cols - c)
+          blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[24], 8);
+        if (9 < cols - c)
+          blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[27], 9);
+        if (10 < cols - c)
+          blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[30], 10);
+        if (11 < cols - c)
+          blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[33], 11);
+        if (12 < cols - c)
+          blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[36], 12);
+        if (13 < cols - c)
+          blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[39], 13);
+        if (14 < cols - c)
+          blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[42], 14);
+        if (15 < cols - c)
+          blue_v_tail_q0 = _mm_insert_epi8(blue_v_tail_q0, (char)blue_v_tail_at[45], 15);
+        __m128i blue_v_tail_q1 = _mm_setzero_si128();
+        if (16 < cols - c)
+          blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[48], 0);
+        if (17 < cols - c)
+          blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[51], 1);
+        if (18 < cols - c)
+          blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[54], 2);
+        if (19 < cols - c)
+          blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[57], 3);
+        if (20 < cols - c)
+          blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[60], 4);
+        if (21 < cols - c)
+          blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[63], 5);
+        if (22 < cols - c)
+          blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[66], 6);
+        if (23 < cols - c)
+          blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[69], 7);
+        if (24 < cols - c)
+          blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[72], 8);
+        if (25 < cols - c)
+          blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[75], 9);
+        if (26 < cols - c)
+          blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[78], 10);
+        if (27 < cols - c)
+          blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[81], 11);
+        if (28 < cols - c)
+          blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[84], 12);
+        if (29 < cols - c)
+          blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[87], 13);
+        if (30 < cols - c)
+          blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[90], 14);
+        if (31 < cols - c)
+          blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[93], 15);
+        __m256i blue_v_tail = _mm256_set_m128i(blue_v_tail_q1, blue_v_tail_q0);
+        __m256i t6_tail = _mm256_max_epu8(red_v_tail, green_v_tail);
+        __m256i t7_tail = _mm256_max_epu8(t6_tail, blue_v_tail);
+        __m256i t8_tail = _mm256_avg_epu8(red_v_tail, blue_v_tail);
+        simdgen_store_prefix32(out0 + c + cols * r, t7_tail, (cols - c) * 1);
+        simdgen_store_prefix32(out1 + c + cols * r, t8_tail, (cols - c) * 1);
+      }
     }
   }
 }

@@ -507,7 +507,7 @@ __attribute__((target("+sve"))) void map_strided_i8_beside_i16_sve(
 
 // ---- avx2+fma (256-bit vectors)
 // element widths differ (8 to 16 bits): 16 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
-// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // uses 8/16-bit partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: no AVX2 byte masked load)
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
 // uses strided lanes: scalar loads inserted into 128-bit quarters
@@ -536,57 +536,88 @@ __attribute__((target("avx2,fma"))) void map_strided_i8_beside_i16_avx2_fma(
                           (char)z_v_at[8], (char)z_v_at[10], (char)z_v_at[12], (char)z_v_at[14],
                           (char)z_v_at[16], (char)z_v_at[18], (char)z_v_at[20], (char)z_v_at[22],
                           (char)z_v_at[24], (char)z_v_at[26], (char)z_v_at[28], (char)z_v_at[30]);
-        __m256i t10 = _mm256_cvtepi8_epi16(x_v);
-        __m256i t11 = _mm256_mullo_epi16(t10, y_v);
-        __m128i t12 =
+        __m256i t15 = _mm256_cvtepi8_epi16(x_v);
+        __m256i t16 = _mm256_mullo_epi16(t15, y_v);
+        __m128i t17 =
             _mm_xor_si128(_mm_cmpgt_epi8(_mm_xor_si128(z_v, _mm_set1_epi8((char)(1ull << 7))),
                                          _mm_xor_si128(z_v, _mm_set1_epi8((char)(1ull << 7)))),
                           _mm_set1_epi32(-1));
-        __m256i t13 = _mm256_sub_epi16(_mm256_setzero_si256(), y_v);
-        __m128i t14_m = _mm_blendv_epi8(k1, k0, t12);
-        __m256i t14_mw = _mm256_cvtepi8_epi16(t14_m);
-        __m256i t14_p = _mm256_xor_si256(_mm256_cmpeq_epi16(t14_mw, k2), _mm256_set1_epi32(-1));
-        __m256i t14 = _mm256_blendv_epi8(t13, y_v, t14_p);
-        _mm256_storeu_si256((__m256i*)(out0 + c + r * stride), t11);
-        _mm256_storeu_si256((__m256i*)(out1 + c + r * stride), t14);
+        __m256i t18 = _mm256_sub_epi16(_mm256_setzero_si256(), y_v);
+        __m128i t19_m = _mm_blendv_epi8(k1, k0, t17);
+        __m256i t19_mw = _mm256_cvtepi8_epi16(t19_m);
+        __m256i t19_p = _mm256_xor_si256(_mm256_cmpeq_epi16(t19_mw, k2), _mm256_set1_epi32(-1));
+        __m256i t19 = _mm256_blendv_epi8(t18, y_v, t19_p);
+        _mm256_storeu_si256((__m256i*)(out0 + c + r * stride), t16);
+        _mm256_storeu_si256((__m256i*)(out1 + c + r * stride), t19);
       }
-      // the rest: one partial vector, its loads and stores masked
+      // the rest
       if (c < cols) {
-        __m128i x_v_tail =
-            simdgen_load_prefix16((const uint8_t*)(in0 + c + r * stride * stride1), (cols - c) * 1);
-        __m256i y_v_tail = simdgen_load_prefix32(in1 + c + r * stride, (cols - c) * 2);
-        const uint8_t* z_v_tail_at = in2 + 2 * c + 2 * r * stride;
-        __m128i z_v_tail = _mm_setzero_si128();
-        if (0 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[0], 0);
-        if (1 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[2], 1);
-        if (2 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[4], 2);
-        if (3 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[6], 3);
-        if (4 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[8], 4);
-        if (5 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[10], 5);
-        if (6 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[12], 6);
-        if (7 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[14], 7);
-        if (8 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[16], 8);
-        if (9 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[18], 9);
-        if (10 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[20], 10);
-        if (11 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[22], 11);
-        if (12 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[24], 12);
-        if (13 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[26], 13);
-        if (14 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[28], 14);
-        if (15 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[30], 15);
-        __m256i t15_tail = _mm256_cvtepi8_epi16(x_v_tail);
-        __m256i t16_tail = _mm256_mullo_epi16(t15_tail, y_v_tail);
-        __m128i t17_tail =
-            _mm_xor_si128(_mm_cmpgt_epi8(_mm_xor_si128(z_v_tail, _mm_set1_epi8((char)(1ull << 7))),
-                                         _mm_xor_si128(z_v_tail, _mm_set1_epi8((char)(1ull << 7)))),
-                          _mm_set1_epi32(-1));
-        __m256i t18_tail = _mm256_sub_epi16(_mm256_setzero_si256(), y_v_tail);
-        __m128i t19_tail_m = _mm_blendv_epi8(k1, k0, t17_tail);
-        __m256i t19_tail_mw = _mm256_cvtepi8_epi16(t19_tail_m);
-        __m256i t19_tail_p =
-            _mm256_xor_si256(_mm256_cmpeq_epi16(t19_tail_mw, k2), _mm256_set1_epi32(-1));
-        __m256i t19_tail = _mm256_blendv_epi8(t18_tail, y_v_tail, t19_tail_p);
-        simdgen_store_prefix32(out0 + c + r * stride, t16_tail, (cols - c) * 2);
-        simdgen_store_prefix32(out1 + c + r * stride, t19_tail, (cols - c) * 2);
+        // a row of at least one vector: its last whole vector again, ending at the row's end
+        if (cols >= 16) {
+          __m128i x_v_last =
+              _mm_loadu_si128((const __m128i*)(in0 + cols + r * stride * stride1 - 16));
+          __m256i y_v_last = _mm256_loadu_si256((const __m256i*)(in1 + cols + r * stride - 16));
+          const uint8_t* z_v_last_at = in2 + 2 * cols + 2 * r * stride - 32;
+          __m128i z_v_last =
+              _mm_setr_epi8((char)z_v_last_at[0], (char)z_v_last_at[2], (char)z_v_last_at[4],
+                            (char)z_v_last_at[6], (char)z_v_last_at[8], (char)z_v_last_at[10],
+                            (char)z_v_last_at[12], (char)z_v_last_at[14], (char)z_v_last_at[16],
+                            (char)z_v_last_at[18], (char)z_v_last_at[20], (char)z_v_last_at[22],
+                            (char)z_v_last_at[24], (char)z_v_last_at[26], (char)z_v_last_at[28],
+                            (char)z_v_last_at[30]);
+          __m256i t20_last = _mm256_cvtepi8_epi16(x_v_last);
+          __m256i t21_last = _mm256_mullo_epi16(t20_last, y_v_last);
+          __m128i t22_last = _mm_xor_si128(
+              _mm_cmpgt_epi8(_mm_xor_si128(z_v_last, _mm_set1_epi8((char)(1ull << 7))),
+                             _mm_xor_si128(z_v_last, _mm_set1_epi8((char)(1ull << 7)))),
+              _mm_set1_epi32(-1));
+          __m256i t23_last = _mm256_sub_epi16(_mm256_setzero_si256(), y_v_last);
+          __m128i t24_last_m = _mm_blendv_epi8(k1, k0, t22_last);
+          __m256i t24_last_mw = _mm256_cvtepi8_epi16(t24_last_m);
+          __m256i t24_last_p =
+              _mm256_xor_si256(_mm256_cmpeq_epi16(t24_last_mw, k2), _mm256_set1_epi32(-1));
+          __m256i t24_last = _mm256_blendv_epi8(t23_last, y_v_last, t24_last_p);
+          _mm256_storeu_si256((__m256i*)(out0 + cols + r * stride - 16), t21_last);
+          _mm256_storeu_si256((__m256i*)(out1 + cols + r * stride - 16), t24_last);
+        }
+        // a row shorter than a vector: one partial vector, its loads and stores masked
+        if (cols < 16) {
+          __m128i x_v_tail = simdgen_load_prefix16((const uint8_t*)(in0 + c + r * stride * stride1),
+                                                   (cols - c) * 1);
+          __m256i y_v_tail = simdgen_load_prefix32(in1 + c + r * stride, (cols - c) * 2);
+          const uint8_t* z_v_tail_at = in2 + 2 * c + 2 * r * stride;
+          __m128i z_v_tail = _mm_setzero_si128();
+          if (0 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[0], 0);
+          if (1 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[2], 1);
+          if (2 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[4], 2);
+          if (3 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[6], 3);
+          if (4 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[8], 4);
+          if (5 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[10], 5);
+          if (6 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[12], 6);
+          if (7 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[14], 7);
+          if (8 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[16], 8);
+          if (9 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[18], 9);
+          if (10 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[20], 10);
+          if (11 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[22], 11);
+          if (12 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[24], 12);
+          if (13 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[26], 13);
+          if (14 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[28], 14);
+          if (15 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[30], 15);
+          __m256i t25_tail = _mm256_cvtepi8_epi16(x_v_tail);
+          __m256i t26_tail = _mm256_mullo_epi16(t25_tail, y_v_tail);
+          __m128i t27_tail = _mm_xor_si128(
+              _mm_cmpgt_epi8(_mm_xor_si128(z_v_tail, _mm_set1_epi8((char)(1ull << 7))),
+                             _mm_xor_si128(z_v_tail, _mm_set1_epi8((char)(1ull << 7)))),
+              _mm_set1_epi32(-1));
+          __m256i t28_tail = _mm256_sub_epi16(_mm256_setzero_si256(), y_v_tail);
+          __m128i t29_tail_m = _mm_blendv_epi8(k1, k0, t27_tail);
+          __m256i t29_tail_mw = _mm256_cvtepi8_epi16(t29_tail_m);
+          __m256i t29_tail_p =
+              _mm256_xor_si256(_mm256_cmpeq_epi16(t29_tail_mw, k2), _mm256_set1_epi32(-1));
+          __m256i t29_tail = _mm256_blendv_epi8(t28_tail, y_v_tail, t29_tail_p);
+          simdgen_store_prefix32(out0 + c + r * stride, t26_tail, (cols - c) * 2);
+          simdgen_store_prefix32(out1 + c + r * stride, t29_tail, (cols - c) * 2);
+        }
       }
     }
     // strided input: gathered lanes
@@ -623,65 +654,104 @@ __attribute__((target("avx2,fma"))) void map_strided_i8_beside_i16_avx2_fma(
         _mm256_storeu_si256((__m256i*)(out0 + c + r * stride), t1);
         _mm256_storeu_si256((__m256i*)(out1 + c + r * stride), t4);
       }
-      // the rest: one partial vector, its loads and stores masked
+      // the rest
       if (c < cols) {
-        const int8_t* x_v_tail_at = in0 + c * stride1 + r * stride * stride1;
-        __m128i x_v_tail = _mm_setzero_si128();
-        if (0 < cols - c) x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[0], 0);
-        if (1 < cols - c) x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[stride1], 1);
-        if (2 < cols - c) x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[2 * stride1], 2);
-        if (3 < cols - c) x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[3 * stride1], 3);
-        if (4 < cols - c) x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[4 * stride1], 4);
-        if (5 < cols - c) x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[5 * stride1], 5);
-        if (6 < cols - c) x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[6 * stride1], 6);
-        if (7 < cols - c) x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[7 * stride1], 7);
-        if (8 < cols - c) x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[8 * stride1], 8);
-        if (9 < cols - c) x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[9 * stride1], 9);
-        if (10 < cols - c)
-          x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[10 * stride1], 10);
-        if (11 < cols - c)
-          x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[11 * stride1], 11);
-        if (12 < cols - c)
-          x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[12 * stride1], 12);
-        if (13 < cols - c)
-          x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[13 * stride1], 13);
-        if (14 < cols - c)
-          x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[14 * stride1], 14);
-        if (15 < cols - c)
-          x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[15 * stride1], 15);
-        __m256i y_v_tail = simdgen_load_prefix32(in1 + c + r * stride, (cols - c) * 2);
-        const uint8_t* z_v_tail_at = in2 + 2 * c + 2 * r * stride;
-        __m128i z_v_tail = _mm_setzero_si128();
-        if (0 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[0], 0);
-        if (1 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[2], 1);
-        if (2 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[4], 2);
-        if (3 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[6], 3);
-        if (4 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[8], 4);
-        if (5 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[10], 5);
-        if (6 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[12], 6);
-        if (7 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[14], 7);
-        if (8 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[16], 8);
-        if (9 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[18], 9);
-        if (10 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[20], 10);
-        if (11 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[22], 11);
-        if (12 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[24], 12);
-        if (13 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[26], 13);
-        if (14 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[28], 14);
-        if (15 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[30], 15);
-        __m256i t5_tail = _mm256_cvtepi8_epi16(x_v_tail);
-        __m256i t6_tail = _mm256_mullo_epi16(t5_tail, y_v_tail);
-        __m128i t7_tail =
-            _mm_xor_si128(_mm_cmpgt_epi8(_mm_xor_si128(z_v_tail, _mm_set1_epi8((char)(1ull << 7))),
-                                         _mm_xor_si128(z_v_tail, _mm_set1_epi8((char)(1ull << 7)))),
-                          _mm_set1_epi32(-1));
-        __m256i t8_tail = _mm256_sub_epi16(_mm256_setzero_si256(), y_v_tail);
-        __m128i t9_tail_m = _mm_blendv_epi8(k1, k0, t7_tail);
-        __m256i t9_tail_mw = _mm256_cvtepi8_epi16(t9_tail_m);
-        __m256i t9_tail_p =
-            _mm256_xor_si256(_mm256_cmpeq_epi16(t9_tail_mw, k2), _mm256_set1_epi32(-1));
-        __m256i t9_tail = _mm256_blendv_epi8(t8_tail, y_v_tail, t9_tail_p);
-        simdgen_store_prefix32(out0 + c + r * stride, t6_tail, (cols - c) * 2);
-        simdgen_store_prefix32(out1 + c + r * stride, t9_tail, (cols - c) * 2);
+        // a row of at least one vector: its last whole vector again, ending at the row's end
+        if (cols >= 16) {
+          const int8_t* x_v_last_at = in0 + cols * stride1 + r * stride * stride1 - 16 * stride1;
+          __m128i x_v_last =
+              _mm_setr_epi8((char)x_v_last_at[0], (char)x_v_last_at[stride1],
+                            (char)x_v_last_at[2 * stride1], (char)x_v_last_at[3 * stride1],
+                            (char)x_v_last_at[4 * stride1], (char)x_v_last_at[5 * stride1],
+                            (char)x_v_last_at[6 * stride1], (char)x_v_last_at[7 * stride1],
+                            (char)x_v_last_at[8 * stride1], (char)x_v_last_at[9 * stride1],
+                            (char)x_v_last_at[10 * stride1], (char)x_v_last_at[11 * stride1],
+                            (char)x_v_last_at[12 * stride1], (char)x_v_last_at[13 * stride1],
+                            (char)x_v_last_at[14 * stride1], (char)x_v_last_at[15 * stride1]);
+          __m256i y_v_last = _mm256_loadu_si256((const __m256i*)(in1 + cols + r * stride - 16));
+          const uint8_t* z_v_last_at = in2 + 2 * cols + 2 * r * stride - 32;
+          __m128i z_v_last =
+              _mm_setr_epi8((char)z_v_last_at[0], (char)z_v_last_at[2], (char)z_v_last_at[4],
+                            (char)z_v_last_at[6], (char)z_v_last_at[8], (char)z_v_last_at[10],
+                            (char)z_v_last_at[12], (char)z_v_last_at[14], (char)z_v_last_at[16],
+                            (char)z_v_last_at[18], (char)z_v_last_at[20], (char)z_v_last_at[22],
+                            (char)z_v_last_at[24], (char)z_v_last_at[26], (char)z_v_last_at[28],
+                            (char)z_v_last_at[30]);
+          __m256i t5_last = _mm256_cvtepi8_epi16(x_v_last);
+          __m256i t6_last = _mm256_mullo_epi16(t5_last, y_v_last);
+          __m128i t7_last = _mm_xor_si128(
+              _mm_cmpgt_epi8(_mm_xor_si128(z_v_last, _mm_set1_epi8((char)(1ull << 7))),
+                             _mm_xor_si128(z_v_last, _mm_set1_epi8((char)(1ull << 7)))),
+              _mm_set1_epi32(-1));
+          __m256i t8_last = _mm256_sub_epi16(_mm256_setzero_si256(), y_v_last);
+          __m128i t9_last_m = _mm_blendv_epi8(k1, k0, t7_last);
+          __m256i t9_last_mw = _mm256_cvtepi8_epi16(t9_last_m);
+          __m256i t9_last_p =
+              _mm256_xor_si256(_mm256_cmpeq_epi16(t9_last_mw, k2), _mm256_set1_epi32(-1));
+          __m256i t9_last = _mm256_blendv_epi8(t8_last, y_v_last, t9_last_p);
+          _mm256_storeu_si256((__m256i*)(out0 + cols + r * stride - 16), t6_last);
+          _mm256_storeu_si256((__m256i*)(out1 + cols + r * stride - 16), t9_last);
+        }
+        // a row shorter than a vector: one partial vector, its loads and stores masked
+        if (cols < 16) {
+          const int8_t* x_v_tail_at = in0 + c * stride1 + r * stride * stride1;
+          __m128i x_v_tail = _mm_setzero_si128();
+          if (0 < cols - c) x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[0], 0);
+          if (1 < cols - c) x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[stride1], 1);
+          if (2 < cols - c) x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[2 * stride1], 2);
+          if (3 < cols - c) x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[3 * stride1], 3);
+          if (4 < cols - c) x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[4 * stride1], 4);
+          if (5 < cols - c) x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[5 * stride1], 5);
+          if (6 < cols - c) x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[6 * stride1], 6);
+          if (7 < cols - c) x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[7 * stride1], 7);
+          if (8 < cols - c) x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[8 * stride1], 8);
+          if (9 < cols - c) x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[9 * stride1], 9);
+          if (10 < cols - c)
+            x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[10 * stride1], 10);
+          if (11 < cols - c)
+            x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[11 * stride1], 11);
+          if (12 < cols - c)
+            x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[12 * stride1], 12);
+          if (13 < cols - c)
+            x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[13 * stride1], 13);
+          if (14 < cols - c)
+            x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[14 * stride1], 14);
+          if (15 < cols - c)
+            x_v_tail = _mm_insert_epi8(x_v_tail, (char)x_v_tail_at[15 * stride1], 15);
+          __m256i y_v_tail = simdgen_load_prefix32(in1 + c + r * stride, (cols - c) * 2);
+          const uint8_t* z_v_tail_at = in2 + 2 * c + 2 * r * stride;
+          __m128i z_v_tail = _mm_setzero_si128();
+          if (0 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[0], 0);
+          if (1 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[2], 1);
+          if (2 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[4], 2);
+          if (3 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[6], 3);
+          if (4 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[8], 4);
+          if (5 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[10], 5);
+          if (6 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[12], 6);
+          if (7 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[14], 7);
+          if (8 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[16], 8);
+          if (9 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[18], 9);
+          if (10 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[20], 10);
+          if (11 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[22], 11);
+          if (12 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[24], 12);
+          if (13 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[26], 13);
+          if (14 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[28], 14);
+          if (15 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[30], 15);
+          __m256i t10_tail = _mm256_cvtepi8_epi16(x_v_tail);
+          __m256i t11_tail = _mm256_mullo_epi16(t10_tail, y_v_tail);
+          __m128i t12_tail = _mm_xor_si128(
+              _mm_cmpgt_epi8(_mm_xor_si128(z_v_tail, _mm_set1_epi8((char)(1ull << 7))),
+                             _mm_xor_si128(z_v_tail, _mm_set1_epi8((char)(1ull << 7)))),
+              _mm_set1_epi32(-1));
+          __m256i t13_tail = _mm256_sub_epi16(_mm256_setzero_si256(), y_v_tail);
+          __m128i t14_tail_m = _mm_blendv_epi8(k1, k0, t12_tail);
+          __m256i t14_tail_mw = _mm256_cvtepi8_epi16(t14_tail_m);
+          __m256i t14_tail_p =
+              _mm256_xor_si256(_mm256_cmpeq_epi16(t14_tail_mw, k2), _mm256_set1_epi32(-1));
+          __m256i t14_tail = _mm256_blendv_epi8(t13_tail, y_v_tail, t14_tail_p);
+          simdgen_store_prefix32(out0 + c + r * stride, t11_tail, (cols - c) * 2);
+          simdgen_store_prefix32(out1 + c + r * stride, t14_tail, (cols - c) * 2);
+        }
       }
     }
   }

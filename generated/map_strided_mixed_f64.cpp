@@ -443,7 +443,7 @@ __attribute__((target("+sve"))) void map_strided_mixed_f64_sve(const float* in0,
 
 // ---- avx2 (256-bit vectors)
 // element widths differ (8 to 64 bits): 4 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
-// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses AVX2 narrowing between element widths: clamp, then pack (shufps / packus) per halving
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
@@ -467,88 +467,136 @@ __attribute__((target("avx2"))) void map_strided_mixed_f64_avx2(
         __m128i w_v = _mm_setr_epi16((short)w_v_at[0], (short)w_v_at[2], (short)w_v_at[4],
                                      (short)w_v_at[6], 0, 0, 0, 0);
         __m128i bias_v = _mm_set1_epi8((char)(in2[0]));
-        __m256d t18 = _mm256_cvtps_pd(x_v);
-        __m256i t19_w = _mm256_cvtepi16_epi64(w_v);
-        __m256i t19_hi =
-            _mm256_blend_epi16(_mm256_srai_epi32(t19_w, 16), _mm256_setzero_si256(), 0x33);
-        t19_hi =
-            _mm256_add_epi64(t19_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
-        __m256d t19 = _mm256_add_pd(
-            _mm256_sub_pd(_mm256_castsi256_pd(t19_hi), _mm256_set1_pd(442726361368656609280.0)),
+        __m256d t27 = _mm256_cvtps_pd(x_v);
+        __m256i t28_w = _mm256_cvtepi16_epi64(w_v);
+        __m256i t28_hi =
+            _mm256_blend_epi16(_mm256_srai_epi32(t28_w, 16), _mm256_setzero_si256(), 0x33);
+        t28_hi =
+            _mm256_add_epi64(t28_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+        __m256d t28 = _mm256_add_pd(
+            _mm256_sub_pd(_mm256_castsi256_pd(t28_hi), _mm256_set1_pd(442726361368656609280.0)),
             _mm256_castsi256_pd(_mm256_blend_epi16(
-                t19_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
-        __m256d t20 = _mm256_mul_pd(t18, t19);
-        __m256i t21_w = _mm256_cvtepi8_epi64(bias_v);
-        __m256i t21_hi =
-            _mm256_blend_epi16(_mm256_srai_epi32(t21_w, 16), _mm256_setzero_si256(), 0x33);
-        t21_hi =
-            _mm256_add_epi64(t21_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
-        __m256d t21 = _mm256_add_pd(
-            _mm256_sub_pd(_mm256_castsi256_pd(t21_hi), _mm256_set1_pd(442726361368656609280.0)),
+                t28_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+        __m256d t29 = _mm256_mul_pd(t27, t28);
+        __m256i t30_w = _mm256_cvtepi8_epi64(bias_v);
+        __m256i t30_hi =
+            _mm256_blend_epi16(_mm256_srai_epi32(t30_w, 16), _mm256_setzero_si256(), 0x33);
+        t30_hi =
+            _mm256_add_epi64(t30_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+        __m256d t30 = _mm256_add_pd(
+            _mm256_sub_pd(_mm256_castsi256_pd(t30_hi), _mm256_set1_pd(442726361368656609280.0)),
             _mm256_castsi256_pd(_mm256_blend_epi16(
-                t21_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
-        __m256d t22 = _mm256_add_pd(t20, t21);
-        __m128i t23_c = _mm_min_epi16(_mm_max_epi16(w_v, _mm_set1_epi16((short)(-128ll))),
+                t30_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+        __m256d t31 = _mm256_add_pd(t29, t30);
+        __m128i t32_c = _mm_min_epi16(_mm_max_epi16(w_v, _mm_set1_epi16((short)(-128ll))),
                                       _mm_set1_epi16((short)(127ull)));
-        __m128i t23 = _mm_packs_epi16(t23_c, t23_c);
-        __m128i t24 = _mm_add_epi8(t23, bias_v);
-        __m128i t25_w = _mm_cvtepi16_epi32(w_v);
-        __m128 t25 = _mm_cvtepi32_ps(t25_w);
-        __m128 t26 = _mm_mul_ps(x_v, t25);
-        _mm256_storeu_pd(out0 + c + r * stride, t22);
-        _mm_storeu_si32((void*)(out1 + c + r * stride), t24);
-        _mm_storeu_ps(out2 + c + r * stride, t26);
+        __m128i t32 = _mm_packs_epi16(t32_c, t32_c);
+        __m128i t33 = _mm_add_epi8(t32, bias_v);
+        __m128i t34_w = _mm_cvtepi16_epi32(w_v);
+        __m128 t34 = _mm_cvtepi32_ps(t34_w);
+        __m128 t35 = _mm_mul_ps(x_v, t34);
+        _mm256_storeu_pd(out0 + c + r * stride, t31);
+        _mm_storeu_si32((void*)(out1 + c + r * stride), t33);
+        _mm_storeu_ps(out2 + c + r * stride, t35);
       }
-      // the rest: one partial vector, its loads and stores masked
+      // the rest
       if (c < cols) {
-        __m128 x_v_tail = _mm_castsi128_ps(simdgen_load_prefix16(
-            (const uint8_t*)(in0 + c + r * stride * stride1), (cols - c) * 4));
-        const int16_t* w_v_tail_at = in1 + 2 * c + 2 * r * stride;
-        __m128i w_v_tail = _mm_setzero_si128();
-        if (0 < cols - c) w_v_tail = _mm_insert_epi16(w_v_tail, (short)w_v_tail_at[0], 0);
-        if (1 < cols - c) w_v_tail = _mm_insert_epi16(w_v_tail, (short)w_v_tail_at[2], 1);
-        if (2 < cols - c) w_v_tail = _mm_insert_epi16(w_v_tail, (short)w_v_tail_at[4], 2);
-        if (3 < cols - c) w_v_tail = _mm_insert_epi16(w_v_tail, (short)w_v_tail_at[6], 3);
-        const int8_t* bias_v_tail_at = in2 + 0;
-        __m128i bias_v_tail = _mm_setzero_si128();
-        if (0 < cols - c) bias_v_tail = _mm_insert_epi8(bias_v_tail, (char)bias_v_tail_at[0], 0);
-        if (1 < cols - c) bias_v_tail = _mm_insert_epi8(bias_v_tail, (char)bias_v_tail_at[0], 1);
-        if (2 < cols - c) bias_v_tail = _mm_insert_epi8(bias_v_tail, (char)bias_v_tail_at[0], 2);
-        if (3 < cols - c) bias_v_tail = _mm_insert_epi8(bias_v_tail, (char)bias_v_tail_at[0], 3);
-        __m256d t27_tail = _mm256_cvtps_pd(x_v_tail);
-        __m256i t28_tail_w = _mm256_cvtepi16_epi64(w_v_tail);
-        __m256i t28_tail_hi =
-            _mm256_blend_epi16(_mm256_srai_epi32(t28_tail_w, 16), _mm256_setzero_si256(), 0x33);
-        t28_tail_hi = _mm256_add_epi64(
-            t28_tail_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
-        __m256d t28_tail = _mm256_add_pd(
-            _mm256_sub_pd(_mm256_castsi256_pd(t28_tail_hi),
-                          _mm256_set1_pd(442726361368656609280.0)),
-            _mm256_castsi256_pd(_mm256_blend_epi16(
-                t28_tail_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
-        __m256d t29_tail = _mm256_mul_pd(t27_tail, t28_tail);
-        __m256i t30_tail_w = _mm256_cvtepi8_epi64(bias_v_tail);
-        __m256i t30_tail_hi =
-            _mm256_blend_epi16(_mm256_srai_epi32(t30_tail_w, 16), _mm256_setzero_si256(), 0x33);
-        t30_tail_hi = _mm256_add_epi64(
-            t30_tail_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
-        __m256d t30_tail = _mm256_add_pd(
-            _mm256_sub_pd(_mm256_castsi256_pd(t30_tail_hi),
-                          _mm256_set1_pd(442726361368656609280.0)),
-            _mm256_castsi256_pd(_mm256_blend_epi16(
-                t30_tail_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
-        __m256d t31_tail = _mm256_add_pd(t29_tail, t30_tail);
-        __m128i t32_tail_c = _mm_min_epi16(_mm_max_epi16(w_v_tail, _mm_set1_epi16((short)(-128ll))),
-                                           _mm_set1_epi16((short)(127ull)));
-        __m128i t32_tail = _mm_packs_epi16(t32_tail_c, t32_tail_c);
-        __m128i t33_tail = _mm_add_epi8(t32_tail, bias_v_tail);
-        __m128i t34_tail_w = _mm_cvtepi16_epi32(w_v_tail);
-        __m128 t34_tail = _mm_cvtepi32_ps(t34_tail_w);
-        __m128 t35_tail = _mm_mul_ps(x_v_tail, t34_tail);
-        simdgen_store_words32(out0 + c + r * stride, _mm256_castpd_si256(t31_tail), (cols - c) * 8);
-        simdgen_store_prefix16((uint8_t*)(out1 + c + r * stride), t33_tail, (cols - c) * 1);
-        simdgen_store_prefix16((uint8_t*)(out2 + c + r * stride), _mm_castps_si128(t35_tail),
-                               (cols - c) * 4);
+        // a row of at least one vector: its last whole vector again, ending at the row's end
+        if (cols >= 4) {
+          __m128 x_v_last = _mm_loadu_ps(in0 + cols + r * stride * stride1 - 4);
+          const int16_t* w_v_last_at = in1 + 2 * cols + 2 * r * stride - 8;
+          __m128i w_v_last =
+              _mm_setr_epi16((short)w_v_last_at[0], (short)w_v_last_at[2], (short)w_v_last_at[4],
+                             (short)w_v_last_at[6], 0, 0, 0, 0);
+          __m128i bias_v_last = _mm_set1_epi8((char)(in2[0]));
+          __m256d t36_last = _mm256_cvtps_pd(x_v_last);
+          __m256i t37_last_w = _mm256_cvtepi16_epi64(w_v_last);
+          __m256i t37_last_hi =
+              _mm256_blend_epi16(_mm256_srai_epi32(t37_last_w, 16), _mm256_setzero_si256(), 0x33);
+          t37_last_hi = _mm256_add_epi64(
+              t37_last_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+          __m256d t37_last = _mm256_add_pd(
+              _mm256_sub_pd(_mm256_castsi256_pd(t37_last_hi),
+                            _mm256_set1_pd(442726361368656609280.0)),
+              _mm256_castsi256_pd(_mm256_blend_epi16(
+                  t37_last_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+          __m256d t38_last = _mm256_mul_pd(t36_last, t37_last);
+          __m256i t39_last_w = _mm256_cvtepi8_epi64(bias_v_last);
+          __m256i t39_last_hi =
+              _mm256_blend_epi16(_mm256_srai_epi32(t39_last_w, 16), _mm256_setzero_si256(), 0x33);
+          t39_last_hi = _mm256_add_epi64(
+              t39_last_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+          __m256d t39_last = _mm256_add_pd(
+              _mm256_sub_pd(_mm256_castsi256_pd(t39_last_hi),
+                            _mm256_set1_pd(442726361368656609280.0)),
+              _mm256_castsi256_pd(_mm256_blend_epi16(
+                  t39_last_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+          __m256d t40_last = _mm256_add_pd(t38_last, t39_last);
+          __m128i t41_last_c =
+              _mm_min_epi16(_mm_max_epi16(w_v_last, _mm_set1_epi16((short)(-128ll))),
+                            _mm_set1_epi16((short)(127ull)));
+          __m128i t41_last = _mm_packs_epi16(t41_last_c, t41_last_c);
+          __m128i t42_last = _mm_add_epi8(t41_last, bias_v_last);
+          __m128i t43_last_w = _mm_cvtepi16_epi32(w_v_last);
+          __m128 t43_last = _mm_cvtepi32_ps(t43_last_w);
+          __m128 t44_last = _mm_mul_ps(x_v_last, t43_last);
+          _mm256_storeu_pd(out0 + cols + r * stride - 4, t40_last);
+          _mm_storeu_si32((void*)(out1 + cols + r * stride - 4), t42_last);
+          _mm_storeu_ps(out2 + cols + r * stride - 4, t44_last);
+        }
+        // a row shorter than a vector: one partial vector, its loads and stores masked
+        if (cols < 4) {
+          __m128 x_v_tail = _mm_castsi128_ps(simdgen_load_prefix16(
+              (const uint8_t*)(in0 + c + r * stride * stride1), (cols - c) * 4));
+          const int16_t* w_v_tail_at = in1 + 2 * c + 2 * r * stride;
+          __m128i w_v_tail = _mm_setzero_si128();
+          if (0 < cols - c) w_v_tail = _mm_insert_epi16(w_v_tail, (short)w_v_tail_at[0], 0);
+          if (1 < cols - c) w_v_tail = _mm_insert_epi16(w_v_tail, (short)w_v_tail_at[2], 1);
+          if (2 < cols - c) w_v_tail = _mm_insert_epi16(w_v_tail, (short)w_v_tail_at[4], 2);
+          if (3 < cols - c) w_v_tail = _mm_insert_epi16(w_v_tail, (short)w_v_tail_at[6], 3);
+          const int8_t* bias_v_tail_at = in2 + 0;
+          __m128i bias_v_tail = _mm_setzero_si128();
+          if (0 < cols - c) bias_v_tail = _mm_insert_epi8(bias_v_tail, (char)bias_v_tail_at[0], 0);
+          if (1 < cols - c) bias_v_tail = _mm_insert_epi8(bias_v_tail, (char)bias_v_tail_at[0], 1);
+          if (2 < cols - c) bias_v_tail = _mm_insert_epi8(bias_v_tail, (char)bias_v_tail_at[0], 2);
+          if (3 < cols - c) bias_v_tail = _mm_insert_epi8(bias_v_tail, (char)bias_v_tail_at[0], 3);
+          __m256d t45_tail = _mm256_cvtps_pd(x_v_tail);
+          __m256i t46_tail_w = _mm256_cvtepi16_epi64(w_v_tail);
+          __m256i t46_tail_hi =
+              _mm256_blend_epi16(_mm256_srai_epi32(t46_tail_w, 16), _mm256_setzero_si256(), 0x33);
+          t46_tail_hi = _mm256_add_epi64(
+              t46_tail_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+          __m256d t46_tail = _mm256_add_pd(
+              _mm256_sub_pd(_mm256_castsi256_pd(t46_tail_hi),
+                            _mm256_set1_pd(442726361368656609280.0)),
+              _mm256_castsi256_pd(_mm256_blend_epi16(
+                  t46_tail_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+          __m256d t47_tail = _mm256_mul_pd(t45_tail, t46_tail);
+          __m256i t48_tail_w = _mm256_cvtepi8_epi64(bias_v_tail);
+          __m256i t48_tail_hi =
+              _mm256_blend_epi16(_mm256_srai_epi32(t48_tail_w, 16), _mm256_setzero_si256(), 0x33);
+          t48_tail_hi = _mm256_add_epi64(
+              t48_tail_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+          __m256d t48_tail = _mm256_add_pd(
+              _mm256_sub_pd(_mm256_castsi256_pd(t48_tail_hi),
+                            _mm256_set1_pd(442726361368656609280.0)),
+              _mm256_castsi256_pd(_mm256_blend_epi16(
+                  t48_tail_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+          __m256d t49_tail = _mm256_add_pd(t47_tail, t48_tail);
+          __m128i t50_tail_c =
+              _mm_min_epi16(_mm_max_epi16(w_v_tail, _mm_set1_epi16((short)(-128ll))),
+                            _mm_set1_epi16((short)(127ull)));
+          __m128i t50_tail = _mm_packs_epi16(t50_tail_c, t50_tail_c);
+          __m128i t51_tail = _mm_add_epi8(t50_tail, bias_v_tail);
+          __m128i t52_tail_w = _mm_cvtepi16_epi32(w_v_tail);
+          __m128 t52_tail = _mm_cvtepi32_ps(t52_tail_w);
+          __m128 t53_tail = _mm_mul_ps(x_v_tail, t52_tail);
+          simdgen_store_words32(out0 + c + r * stride, _mm256_castpd_si256(t49_tail),
+                                (cols - c) * 8);
+          simdgen_store_prefix16((uint8_t*)(out1 + c + r * stride), t51_tail, (cols - c) * 1);
+          simdgen_store_prefix16((uint8_t*)(out2 + c + r * stride), _mm_castps_si128(t53_tail),
+                                 (cols - c) * 4);
+        }
       }
     }
     // strided input: gathered lanes
@@ -595,59 +643,109 @@ __attribute__((target("avx2"))) void map_strided_mixed_f64_avx2(
         _mm_storeu_si32((void*)(out1 + c + r * stride), t6);
         _mm_storeu_ps(out2 + c + r * stride, t8);
       }
-      // the rest: one partial vector, its loads and stores masked
+      // the rest
       if (c < cols) {
-        const float* x_v_tail_at = in0 + c * stride1 + r * stride * stride1;
-        __m128 x_v_tail = _mm_setr_ps((0 < cols - c ? x_v_tail_at[0] : (float)(0)),
-                                      (1 < cols - c ? x_v_tail_at[stride1] : (float)(0)),
-                                      (2 < cols - c ? x_v_tail_at[2 * stride1] : (float)(0)),
-                                      (3 < cols - c ? x_v_tail_at[3 * stride1] : (float)(0)));
-        const int16_t* w_v_tail_at = in1 + 2 * c + 2 * r * stride;
-        __m128i w_v_tail = _mm_setzero_si128();
-        if (0 < cols - c) w_v_tail = _mm_insert_epi16(w_v_tail, (short)w_v_tail_at[0], 0);
-        if (1 < cols - c) w_v_tail = _mm_insert_epi16(w_v_tail, (short)w_v_tail_at[2], 1);
-        if (2 < cols - c) w_v_tail = _mm_insert_epi16(w_v_tail, (short)w_v_tail_at[4], 2);
-        if (3 < cols - c) w_v_tail = _mm_insert_epi16(w_v_tail, (short)w_v_tail_at[6], 3);
-        const int8_t* bias_v_tail_at = in2 + 0;
-        __m128i bias_v_tail = _mm_setzero_si128();
-        if (0 < cols - c) bias_v_tail = _mm_insert_epi8(bias_v_tail, (char)bias_v_tail_at[0], 0);
-        if (1 < cols - c) bias_v_tail = _mm_insert_epi8(bias_v_tail, (char)bias_v_tail_at[0], 1);
-        if (2 < cols - c) bias_v_tail = _mm_insert_epi8(bias_v_tail, (char)bias_v_tail_at[0], 2);
-        if (3 < cols - c) bias_v_tail = _mm_insert_epi8(bias_v_tail, (char)bias_v_tail_at[0], 3);
-        __m256d t9_tail = _mm256_cvtps_pd(x_v_tail);
-        __m256i t10_tail_w = _mm256_cvtepi16_epi64(w_v_tail);
-        __m256i t10_tail_hi =
-            _mm256_blend_epi16(_mm256_srai_epi32(t10_tail_w, 16), _mm256_setzero_si256(), 0x33);
-        t10_tail_hi = _mm256_add_epi64(
-            t10_tail_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
-        __m256d t10_tail = _mm256_add_pd(
-            _mm256_sub_pd(_mm256_castsi256_pd(t10_tail_hi),
-                          _mm256_set1_pd(442726361368656609280.0)),
-            _mm256_castsi256_pd(_mm256_blend_epi16(
-                t10_tail_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
-        __m256d t11_tail = _mm256_mul_pd(t9_tail, t10_tail);
-        __m256i t12_tail_w = _mm256_cvtepi8_epi64(bias_v_tail);
-        __m256i t12_tail_hi =
-            _mm256_blend_epi16(_mm256_srai_epi32(t12_tail_w, 16), _mm256_setzero_si256(), 0x33);
-        t12_tail_hi = _mm256_add_epi64(
-            t12_tail_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
-        __m256d t12_tail = _mm256_add_pd(
-            _mm256_sub_pd(_mm256_castsi256_pd(t12_tail_hi),
-                          _mm256_set1_pd(442726361368656609280.0)),
-            _mm256_castsi256_pd(_mm256_blend_epi16(
-                t12_tail_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
-        __m256d t13_tail = _mm256_add_pd(t11_tail, t12_tail);
-        __m128i t14_tail_c = _mm_min_epi16(_mm_max_epi16(w_v_tail, _mm_set1_epi16((short)(-128ll))),
-                                           _mm_set1_epi16((short)(127ull)));
-        __m128i t14_tail = _mm_packs_epi16(t14_tail_c, t14_tail_c);
-        __m128i t15_tail = _mm_add_epi8(t14_tail, bias_v_tail);
-        __m128i t16_tail_w = _mm_cvtepi16_epi32(w_v_tail);
-        __m128 t16_tail = _mm_cvtepi32_ps(t16_tail_w);
-        __m128 t17_tail = _mm_mul_ps(x_v_tail, t16_tail);
-        simdgen_store_words32(out0 + c + r * stride, _mm256_castpd_si256(t13_tail), (cols - c) * 8);
-        simdgen_store_prefix16((uint8_t*)(out1 + c + r * stride), t15_tail, (cols - c) * 1);
-        simdgen_store_prefix16((uint8_t*)(out2 + c + r * stride), _mm_castps_si128(t17_tail),
-                               (cols - c) * 4);
+        // a row of at least one vector: its last whole vector again, ending at the row's end
+        if (cols >= 4) {
+          const float* x_v_last_at = in0 + cols * stride1 + r * stride * stride1 - 4 * stride1;
+          __m128 x_v_last = _mm_setr_ps(x_v_last_at[0], x_v_last_at[stride1],
+                                        x_v_last_at[2 * stride1], x_v_last_at[3 * stride1]);
+          const int16_t* w_v_last_at = in1 + 2 * cols + 2 * r * stride - 8;
+          __m128i w_v_last =
+              _mm_setr_epi16((short)w_v_last_at[0], (short)w_v_last_at[2], (short)w_v_last_at[4],
+                             (short)w_v_last_at[6], 0, 0, 0, 0);
+          __m128i bias_v_last = _mm_set1_epi8((char)(in2[0]));
+          __m256d t9_last = _mm256_cvtps_pd(x_v_last);
+          __m256i t10_last_w = _mm256_cvtepi16_epi64(w_v_last);
+          __m256i t10_last_hi =
+              _mm256_blend_epi16(_mm256_srai_epi32(t10_last_w, 16), _mm256_setzero_si256(), 0x33);
+          t10_last_hi = _mm256_add_epi64(
+              t10_last_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+          __m256d t10_last = _mm256_add_pd(
+              _mm256_sub_pd(_mm256_castsi256_pd(t10_last_hi),
+                            _mm256_set1_pd(442726361368656609280.0)),
+              _mm256_castsi256_pd(_mm256_blend_epi16(
+                  t10_last_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+          __m256d t11_last = _mm256_mul_pd(t9_last, t10_last);
+          __m256i t12_last_w = _mm256_cvtepi8_epi64(bias_v_last);
+          __m256i t12_last_hi =
+              _mm256_blend_epi16(_mm256_srai_epi32(t12_last_w, 16), _mm256_setzero_si256(), 0x33);
+          t12_last_hi = _mm256_add_epi64(
+              t12_last_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+          __m256d t12_last = _mm256_add_pd(
+              _mm256_sub_pd(_mm256_castsi256_pd(t12_last_hi),
+                            _mm256_set1_pd(442726361368656609280.0)),
+              _mm256_castsi256_pd(_mm256_blend_epi16(
+                  t12_last_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+          __m256d t13_last = _mm256_add_pd(t11_last, t12_last);
+          __m128i t14_last_c =
+              _mm_min_epi16(_mm_max_epi16(w_v_last, _mm_set1_epi16((short)(-128ll))),
+                            _mm_set1_epi16((short)(127ull)));
+          __m128i t14_last = _mm_packs_epi16(t14_last_c, t14_last_c);
+          __m128i t15_last = _mm_add_epi8(t14_last, bias_v_last);
+          __m128i t16_last_w = _mm_cvtepi16_epi32(w_v_last);
+          __m128 t16_last = _mm_cvtepi32_ps(t16_last_w);
+          __m128 t17_last = _mm_mul_ps(x_v_last, t16_last);
+          _mm256_storeu_pd(out0 + cols + r * stride - 4, t13_last);
+          _mm_storeu_si32((void*)(out1 + cols + r * stride - 4), t15_last);
+          _mm_storeu_ps(out2 + cols + r * stride - 4, t17_last);
+        }
+        // a row shorter than a vector: one partial vector, its loads and stores masked
+        if (cols < 4) {
+          const float* x_v_tail_at = in0 + c * stride1 + r * stride * stride1;
+          __m128 x_v_tail = _mm_setr_ps((0 < cols - c ? x_v_tail_at[0] : (float)(0)),
+                                        (1 < cols - c ? x_v_tail_at[stride1] : (float)(0)),
+                                        (2 < cols - c ? x_v_tail_at[2 * stride1] : (float)(0)),
+                                        (3 < cols - c ? x_v_tail_at[3 * stride1] : (float)(0)));
+          const int16_t* w_v_tail_at = in1 + 2 * c + 2 * r * stride;
+          __m128i w_v_tail = _mm_setzero_si128();
+          if (0 < cols - c) w_v_tail = _mm_insert_epi16(w_v_tail, (short)w_v_tail_at[0], 0);
+          if (1 < cols - c) w_v_tail = _mm_insert_epi16(w_v_tail, (short)w_v_tail_at[2], 1);
+          if (2 < cols - c) w_v_tail = _mm_insert_epi16(w_v_tail, (short)w_v_tail_at[4], 2);
+          if (3 < cols - c) w_v_tail = _mm_insert_epi16(w_v_tail, (short)w_v_tail_at[6], 3);
+          const int8_t* bias_v_tail_at = in2 + 0;
+          __m128i bias_v_tail = _mm_setzero_si128();
+          if (0 < cols - c) bias_v_tail = _mm_insert_epi8(bias_v_tail, (char)bias_v_tail_at[0], 0);
+          if (1 < cols - c) bias_v_tail = _mm_insert_epi8(bias_v_tail, (char)bias_v_tail_at[0], 1);
+          if (2 < cols - c) bias_v_tail = _mm_insert_epi8(bias_v_tail, (char)bias_v_tail_at[0], 2);
+          if (3 < cols - c) bias_v_tail = _mm_insert_epi8(bias_v_tail, (char)bias_v_tail_at[0], 3);
+          __m256d t18_tail = _mm256_cvtps_pd(x_v_tail);
+          __m256i t19_tail_w = _mm256_cvtepi16_epi64(w_v_tail);
+          __m256i t19_tail_hi =
+              _mm256_blend_epi16(_mm256_srai_epi32(t19_tail_w, 16), _mm256_setzero_si256(), 0x33);
+          t19_tail_hi = _mm256_add_epi64(
+              t19_tail_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+          __m256d t19_tail = _mm256_add_pd(
+              _mm256_sub_pd(_mm256_castsi256_pd(t19_tail_hi),
+                            _mm256_set1_pd(442726361368656609280.0)),
+              _mm256_castsi256_pd(_mm256_blend_epi16(
+                  t19_tail_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+          __m256d t20_tail = _mm256_mul_pd(t18_tail, t19_tail);
+          __m256i t21_tail_w = _mm256_cvtepi8_epi64(bias_v_tail);
+          __m256i t21_tail_hi =
+              _mm256_blend_epi16(_mm256_srai_epi32(t21_tail_w, 16), _mm256_setzero_si256(), 0x33);
+          t21_tail_hi = _mm256_add_epi64(
+              t21_tail_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+          __m256d t21_tail = _mm256_add_pd(
+              _mm256_sub_pd(_mm256_castsi256_pd(t21_tail_hi),
+                            _mm256_set1_pd(442726361368656609280.0)),
+              _mm256_castsi256_pd(_mm256_blend_epi16(
+                  t21_tail_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+          __m256d t22_tail = _mm256_add_pd(t20_tail, t21_tail);
+          __m128i t23_tail_c =
+              _mm_min_epi16(_mm_max_epi16(w_v_tail, _mm_set1_epi16((short)(-128ll))),
+                            _mm_set1_epi16((short)(127ull)));
+          __m128i t23_tail = _mm_packs_epi16(t23_tail_c, t23_tail_c);
+          __m128i t24_tail = _mm_add_epi8(t23_tail, bias_v_tail);
+          __m128i t25_tail_w = _mm_cvtepi16_epi32(w_v_tail);
+          __m128 t25_tail = _mm_cvtepi32_ps(t25_tail_w);
+          __m128 t26_tail = _mm_mul_ps(x_v_tail, t25_tail);
+          simdgen_store_words32(out0 + c + r * stride, _mm256_castpd_si256(t22_tail),
+                                (cols - c) * 8);
+          simdgen_store_prefix16((uint8_t*)(out1 + c + r * stride), t24_tail, (cols - c) * 1);
+          simdgen_store_prefix16((uint8_t*)(out2 + c + r * stride), _mm_castps_si128(t26_tail),
+                                 (cols - c) * 4);
+        }
       }
     }
   }

@@ -289,7 +289,7 @@ __attribute__((target("+sve"))) void map_strided_rgb_to_gray_sve(const uint8_t* 
 
 // ---- avx2 (256-bit vectors)
 // element widths differ (8 to 32 bits): 8 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
-// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // uses AVX2 narrowing between element widths: clamp, then pack (shufps / packus) per halving
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
@@ -348,62 +348,111 @@ __attribute__((target("avx2"))) void map_strided_rgb_to_gray_avx2(const uint8_t*
       __m128i t8 = _mm_packus_epi16(t8_16, t8_16);
       _mm_storel_epi64((__m128i*)(out0 + c + cols * r), t8);
     }
-    // the rest: one partial vector, its loads and stores masked
+    // the rest
     if (c < cols) {
-      const uint8_t* red_v_tail_at = in0 + 3 * c + r * stride1;
-      __m128i red_v_tail = _mm_setzero_si128();
-      if (0 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[0], 0);
-      if (1 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[3], 1);
-      if (2 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[6], 2);
-      if (3 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[9], 3);
-      if (4 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[12], 4);
-      if (5 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[15], 5);
-      if (6 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[18], 6);
-      if (7 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[21], 7);
-      const uint8_t* green_v_tail_at = in1 + 3 * c + r * stride1;
-      __m128i green_v_tail = _mm_setzero_si128();
-      if (0 < cols - c) green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[0], 0);
-      if (1 < cols - c) green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[3], 1);
-      if (2 < cols - c) green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[6], 2);
-      if (3 < cols - c) green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[9], 3);
-      if (4 < cols - c) green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[12], 4);
-      if (5 < cols - c) green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[15], 5);
-      if (6 < cols - c) green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[18], 6);
-      if (7 < cols - c) green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[21], 7);
-      const uint8_t* blue_v_tail_at = in2 + 3 * c + r * stride1;
-      __m128i blue_v_tail = _mm_setzero_si128();
-      if (0 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[0], 0);
-      if (1 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[3], 1);
-      if (2 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[6], 2);
-      if (3 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[9], 3);
-      if (4 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[12], 4);
-      if (5 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[15], 5);
-      if (6 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[18], 6);
-      if (7 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[21], 7);
-      __m256i t9_tail_w = _mm256_cvtepu8_epi32(red_v_tail);
-      __m256 t9_tail = _mm256_cvtepi32_ps(t9_tail_w);
-      __m256 t10_tail = _mm256_mul_ps(k0, t9_tail);
-      __m256i t11_tail_w = _mm256_cvtepu8_epi32(green_v_tail);
-      __m256 t11_tail = _mm256_cvtepi32_ps(t11_tail_w);
-      __m256 t12_tail = _mm256_mul_ps(k1, t11_tail);
-      __m256 t13_tail = _mm256_add_ps(t10_tail, t12_tail);
-      __m256i t14_tail_w = _mm256_cvtepu8_epi32(blue_v_tail);
-      __m256 t14_tail = _mm256_cvtepi32_ps(t14_tail_w);
-      __m256 t15_tail = _mm256_mul_ps(k2, t14_tail);
-      __m256 t16_tail = _mm256_add_ps(t13_tail, t15_tail);
-      __m256 t17_tail_w_r = _mm256_round_ps(t16_tail, 0x08);
-      __m256i t17_tail_w = _mm256_and_si256(
-          _mm256_xor_si256(_mm256_cvttps_epi32(t17_tail_w_r),
-                           _mm256_castps_si256(_mm256_cmp_ps(
-                               t17_tail_w_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
-          _mm256_castps_si256(_mm256_cmp_ps(t16_tail, t16_tail, _CMP_ORD_Q)));
-      __m256i t17_tail_c = _mm256_min_epi32(_mm256_max_epi32(t17_tail_w, _mm256_setzero_si256()),
-                                            _mm256_set1_epi32((int)(255ull)));
-      __m128i t17_tail_lo = _mm256_castsi256_si128(t17_tail_c);
-      __m128i t17_tail_hi = _mm256_extracti128_si256(t17_tail_c, 1);
-      __m128i t17_tail_16 = _mm_packus_epi32(t17_tail_lo, t17_tail_hi);
-      __m128i t17_tail = _mm_packus_epi16(t17_tail_16, t17_tail_16);
-      simdgen_store_prefix16((uint8_t*)(out0 + c + cols * r), t17_tail, (cols - c) * 1);
+      // a row of at least one vector: its last whole vector again, ending at the row's end
+      if (cols >= 8) {
+        const uint8_t* red_v_last_at = in0 + 3 * cols + r * stride1 - 24;
+        __m128i red_v_last =
+            _mm_setr_epi8((char)red_v_last_at[0], (char)red_v_last_at[3], (char)red_v_last_at[6],
+                          (char)red_v_last_at[9], (char)red_v_last_at[12], (char)red_v_last_at[15],
+                          (char)red_v_last_at[18], (char)red_v_last_at[21], 0, 0, 0, 0, 0, 0, 0, 0);
+        const uint8_t* green_v_last_at = in1 + 3 * cols + r * stride1 - 24;
+        __m128i green_v_last = _mm_setr_epi8(
+            (char)green_v_last_at[0], (char)green_v_last_at[3], (char)green_v_last_at[6],
+            (char)green_v_last_at[9], (char)green_v_last_at[12], (char)green_v_last_at[15],
+            (char)green_v_last_at[18], (char)green_v_last_at[21], 0, 0, 0, 0, 0, 0, 0, 0);
+        const uint8_t* blue_v_last_at = in2 + 3 * cols + r * stride1 - 24;
+        __m128i blue_v_last = _mm_setr_epi8(
+            (char)blue_v_last_at[0], (char)blue_v_last_at[3], (char)blue_v_last_at[6],
+            (char)blue_v_last_at[9], (char)blue_v_last_at[12], (char)blue_v_last_at[15],
+            (char)blue_v_last_at[18], (char)blue_v_last_at[21], 0, 0, 0, 0, 0, 0, 0, 0);
+        __m256i t9_last_w = _mm256_cvtepu8_epi32(red_v_last);
+        __m256 t9_last = _mm256_cvtepi32_ps(t9_last_w);
+        __m256 t10_last = _mm256_mul_ps(k0, t9_last);
+        __m256i t11_last_w = _mm256_cvtepu8_epi32(green_v_last);
+        __m256 t11_last = _mm256_cvtepi32_ps(t11_last_w);
+        __m256 t12_last = _mm256_mul_ps(k1, t11_last);
+        __m256 t13_last = _mm256_add_ps(t10_last, t12_last);
+        __m256i t14_last_w = _mm256_cvtepu8_epi32(blue_v_last);
+        __m256 t14_last = _mm256_cvtepi32_ps(t14_last_w);
+        __m256 t15_last = _mm256_mul_ps(k2, t14_last);
+        __m256 t16_last = _mm256_add_ps(t13_last, t15_last);
+        __m256 t17_last_w_r = _mm256_round_ps(t16_last, 0x08);
+        __m256i t17_last_w = _mm256_and_si256(
+            _mm256_xor_si256(_mm256_cvttps_epi32(t17_last_w_r),
+                             _mm256_castps_si256(_mm256_cmp_ps(
+                                 t17_last_w_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+            _mm256_castps_si256(_mm256_cmp_ps(t16_last, t16_last, _CMP_ORD_Q)));
+        __m256i t17_last_c = _mm256_min_epi32(_mm256_max_epi32(t17_last_w, _mm256_setzero_si256()),
+                                              _mm256_set1_epi32((int)(255ull)));
+        __m128i t17_last_lo = _mm256_castsi256_si128(t17_last_c);
+        __m128i t17_last_hi = _mm256_extracti128_si256(t17_last_c, 1);
+        __m128i t17_last_16 = _mm_packus_epi32(t17_last_lo, t17_last_hi);
+        __m128i t17_last = _mm_packus_epi16(t17_last_16, t17_last_16);
+        _mm_storel_epi64((__m128i*)(out0 + cols + cols * r - 8), t17_last);
+      }
+      // a row shorter than a vector: one partial vector, its loads and stores masked
+      if (cols < 8) {
+        const uint8_t* red_v_tail_at = in0 + 3 * c + r * stride1;
+        __m128i red_v_tail = _mm_setzero_si128();
+        if (0 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[0], 0);
+        if (1 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[3], 1);
+        if (2 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[6], 2);
+        if (3 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[9], 3);
+        if (4 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[12], 4);
+        if (5 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[15], 5);
+        if (6 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[18], 6);
+        if (7 < cols - c) red_v_tail = _mm_insert_epi8(red_v_tail, (char)red_v_tail_at[21], 7);
+        const uint8_t* green_v_tail_at = in1 + 3 * c + r * stride1;
+        __m128i green_v_tail = _mm_setzero_si128();
+        if (0 < cols - c) green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[0], 0);
+        if (1 < cols - c) green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[3], 1);
+        if (2 < cols - c) green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[6], 2);
+        if (3 < cols - c) green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[9], 3);
+        if (4 < cols - c)
+          green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[12], 4);
+        if (5 < cols - c)
+          green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[15], 5);
+        if (6 < cols - c)
+          green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[18], 6);
+        if (7 < cols - c)
+          green_v_tail = _mm_insert_epi8(green_v_tail, (char)green_v_tail_at[21], 7);
+        const uint8_t* blue_v_tail_at = in2 + 3 * c + r * stride1;
+        __m128i blue_v_tail = _mm_setzero_si128();
+        if (0 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[0], 0);
+        if (1 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[3], 1);
+        if (2 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[6], 2);
+        if (3 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[9], 3);
+        if (4 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[12], 4);
+        if (5 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[15], 5);
+        if (6 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[18], 6);
+        if (7 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[21], 7);
+        __m256i t18_tail_w = _mm256_cvtepu8_epi32(red_v_tail);
+        __m256 t18_tail = _mm256_cvtepi32_ps(t18_tail_w);
+        __m256 t19_tail = _mm256_mul_ps(k0, t18_tail);
+        __m256i t20_tail_w = _mm256_cvtepu8_epi32(green_v_tail);
+        __m256 t20_tail = _mm256_cvtepi32_ps(t20_tail_w);
+        __m256 t21_tail = _mm256_mul_ps(k1, t20_tail);
+        __m256 t22_tail = _mm256_add_ps(t19_tail, t21_tail);
+        __m256i t23_tail_w = _mm256_cvtepu8_epi32(blue_v_tail);
+        __m256 t23_tail = _mm256_cvtepi32_ps(t23_tail_w);
+        __m256 t24_tail = _mm256_mul_ps(k2, t23_tail);
+        __m256 t25_tail = _mm256_add_ps(t22_tail, t24_tail);
+        __m256 t26_tail_w_r = _mm256_round_ps(t25_tail, 0x08);
+        __m256i t26_tail_w = _mm256_and_si256(
+            _mm256_xor_si256(_mm256_cvttps_epi32(t26_tail_w_r),
+                             _mm256_castps_si256(_mm256_cmp_ps(
+                                 t26_tail_w_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+            _mm256_castps_si256(_mm256_cmp_ps(t25_tail, t25_tail, _CMP_ORD_Q)));
+        __m256i t26_tail_c = _mm256_min_epi32(_mm256_max_epi32(t26_tail_w, _mm256_setzero_si256()),
+                                              _mm256_set1_epi32((int)(255ull)));
+        __m128i t26_tail_lo = _mm256_castsi256_si128(t26_tail_c);
+        __m128i t26_tail_hi = _mm256_extracti128_si256(t26_tail_c, 1);
+        __m128i t26_tail_16 = _mm_packus_epi32(t26_tail_lo, t26_tail_hi);
+        __m128i t26_tail = _mm_packus_epi16(t26_tail_16, t26_tail_16);
+        simdgen_store_prefix16((uint8_t*)(out0 + c + cols * r), t26_tail, (cols - c) * 1);
+      }
     }
   }
 }

@@ -247,7 +247,7 @@ __attribute__((target("+sve"))) void map_u8_to_f32_fma_sve(const uint8_t* in0, i
 // ---- avx2+fma (256-bit vectors)
 // element widths differ (8 to 32 bits): 8 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
 // whole vectors: 4 per iteration (unrolled), then one per iteration
-// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
 // uses vfmadd fused multiply-add
@@ -289,13 +289,23 @@ __attribute__((target("avx2,fma"))) void map_u8_to_f32_fma_avx2_fma(const uint8_
       _mm256_storeu_ps(out0 + i, t3);
     }
   }
-  // the rest: one partial vector, its loads and stores masked
+  // the rest
   if (i < n) {
-    __m128i px_v_tail = simdgen_load_prefix16((const uint8_t*)(in0 + i), (n - i) * 1);
-    __m256i t4_tail_w = _mm256_cvtepu8_epi32(px_v_tail);
-    __m256 t4_tail = _mm256_cvtepi32_ps(t4_tail_w);
-    __m256 t5_tail = _mm256_fmadd_ps(t4_tail, k0, k1);
-    simdgen_store_words32(out0 + i, _mm256_castps_si256(t5_tail), (n - i) * 4);
+    // a row of at least one vector: its last whole vector again, ending at the row's end
+    if (n >= 8) {
+      __m256i t4_last_w = _mm256_cvtepu8_epi32(simdgen_load_low64((const void*)(in0 + n - 8)));
+      __m256 t4_last = _mm256_cvtepi32_ps(t4_last_w);
+      __m256 t5_last = _mm256_fmadd_ps(t4_last, k0, k1);
+      _mm256_storeu_ps(out0 + n - 8, t5_last);
+    }
+    // a row shorter than a vector: one partial vector, its loads and stores masked
+    if (n < 8) {
+      __m128i px_v_tail = simdgen_load_prefix16((const uint8_t*)(in0 + i), (n - i) * 1);
+      __m256i t6_tail_w = _mm256_cvtepu8_epi32(px_v_tail);
+      __m256 t6_tail = _mm256_cvtepi32_ps(t6_tail_w);
+      __m256 t7_tail = _mm256_fmadd_ps(t6_tail, k0, k1);
+      simdgen_store_words32(out0 + i, _mm256_castps_si256(t7_tail), (n - i) * 4);
+    }
   }
 }
 #endif

@@ -93,7 +93,7 @@ __attribute__((target("+sve"))) void times_two_128_sve(const float* in0, float* 
 
 // ---- avx2 (256-bit vectors)
 // whole vectors: 4 per iteration (unrolled), then one per iteration
-// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void times_two_128_avx2(const float* in0, float* out0) {

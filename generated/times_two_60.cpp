@@ -45,23 +45,6 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 //   map: B = A * 2
 //   sve2: identical to sve for this kernel, not emitted
 
-#if defined(__x86_64__)
-#ifndef SIMDGEN_HELPER_STORE_WORDS_AVX2
-#define SIMDGEN_HELPER_STORE_WORDS_AVX2
-// Stores the first `bytes` bytes of v at p, a multiple of 4 in 0..32: 16, 8 and 4-byte stores by
-// the bits of `bytes`, from the vector registers; nothing past p + bytes is written.
-__attribute__((target("avx2"))) static inline void simdgen_store_words32(void* p, __m256i v,
-                                                                         int64_t bytes) {
-  uint8_t* b = (uint8_t*)p;
-  if (bytes >= 32) return _mm256_storeu_si256((__m256i*)b, v);
-  __m128i x = _mm256_castsi256_si128(v);
-  if (bytes & 16) _mm_storeu_si128((__m128i*)b, x), x = _mm256_extracti128_si256(v, 1), b += 16;
-  if (bytes & 8) _mm_storel_epi64((__m128i*)b, x), x = _mm_unpackhi_epi64(x, x), b += 8;
-  if (bytes & 4) _mm_storeu_si32(b, x);
-}
-#endif
-#endif
-
 // ---- avx512 (512-bit vectors)
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // uses masked loads (AVX-512 k-registers) for the tail
@@ -108,9 +91,7 @@ __attribute__((target("+sve"))) void times_two_60_sve(const float* in0, float* o
 
 // ---- avx2 (256-bit vectors)
 // whole vectors: 4 per iteration (unrolled), then one per iteration
-// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
-// uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
-// uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
+// tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void times_two_60_avx2(const float* in0, float* out0) {
@@ -133,11 +114,8 @@ __attribute__((target("avx2"))) void times_two_60_avx2(const float* in0, float* 
     __m256 t1 = _mm256_mul_ps(_mm256_loadu_ps(in0 + i), k0);
     _mm256_storeu_ps(out0 + i, t1);
   }
-  __m256 A_v_tail = _mm256_maskload_ps(
-      (const float*)(in0 + i), _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(kCols - i)),
-                                                  _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
-  __m256 t2_tail = _mm256_mul_ps(A_v_tail, k0);
-  simdgen_store_words32(out0 + i, _mm256_castps_si256(t2_tail), (kCols - i) * 4);
+  __m256 t2_last = _mm256_mul_ps(_mm256_loadu_ps(in0 + kCols - 8), k0);
+  _mm256_storeu_ps(out0 + kCols - 8, t2_last);
 }
 #endif
 

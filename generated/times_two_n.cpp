@@ -173,7 +173,7 @@ __attribute__((target("+sve"))) void times_two_n_sve(const float* in0, int64_t n
 
 // ---- avx2 (256-bit vectors)
 // whole vectors: 4 per iteration (unrolled), then one per iteration
-// tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses vpmaskmov/vmaskmov masked loads for 32/64-bit tails
 
@@ -200,13 +200,21 @@ __attribute__((target("avx2"))) void times_two_n_avx2(const float* in0, int64_t 
       _mm256_storeu_ps(out0 + i, t1);
     }
   }
-  // the rest: one partial vector, its loads and stores masked
+  // the rest
   if (i < n) {
-    __m256 A_v_tail = _mm256_maskload_ps(
-        (const float*)(in0 + i), _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
-                                                    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
-    __m256 t2_tail = _mm256_mul_ps(A_v_tail, k0);
-    simdgen_store_words32(out0 + i, _mm256_castps_si256(t2_tail), (n - i) * 4);
+    // a row of at least one vector: its last whole vector again, ending at the row's end
+    if (n >= 8) {
+      __m256 t2_last = _mm256_mul_ps(_mm256_loadu_ps(in0 + n - 8), k0);
+      _mm256_storeu_ps(out0 + n - 8, t2_last);
+    }
+    // a row shorter than a vector: one partial vector, its loads and stores masked
+    if (n < 8) {
+      __m256 A_v_tail = _mm256_maskload_ps(
+          (const float*)(in0 + i), _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - i)),
+                                                      _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
+      __m256 t3_tail = _mm256_mul_ps(A_v_tail, k0);
+      simdgen_store_words32(out0 + i, _mm256_castps_si256(t3_tail), (n - i) * 4);
+    }
   }
 }
 #endif

@@ -16,13 +16,17 @@ DECL(void, map_u8_to_f32_fma_avx2_fma, const uint8_t*, int64_t, float, float, fl
 DECL(void, map_norm_floor_f32_avx2, const float*, const float*, int64_t, float*, float*)
 DECL(void, map_select_f64_avx2, const double*, const double*, int64_t, double*, double*, double*, double*, double*)
 DECL(void, map_i64_u64_rows_avx2, const int64_t*, const int64_t*, const uint64_t*, int64_t, int64_t, int64_t*, int64_t*, uint64_t*, double*)
+DECL(void, map_absdiff_i16_avx2, const int16_t*, const int16_t*, int64_t, int16_t*)
+DECL(void, map_blend_u8_avx2, const uint8_t*, const uint8_t*, int64_t, uint8_t*, uint8_t*, uint8_t*)
+DECL(void, map_f32_to_u8_nearest_avx2, const float*, int64_t, float, uint8_t*)
 DECL(void, matmul_f32_avx2_fma, const float*, const float*, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, float*)
 }
 alignas(64) static float fa[1 << 16], fb[1 << 16], fc[1 << 16], fd[1 << 16];
 alignas(64) static double da[1 << 14], db[1 << 14], d1[1 << 14], d2[1 << 14], d3[1 << 14], d4[1 << 14], d5[1 << 14];
 alignas(64) static int64_t ia[1 << 14], ib[1 << 14], is[1 << 14], im[1 << 14];
 alignas(64) static uint64_t iu[1 << 14], iv[1 << 14];
-alignas(64) static uint8_t u8[1 << 14];
+alignas(64) static uint8_t u8[1 << 14], u8b[1 << 14], o1[1 << 14], o2[1 << 14], o3[1 << 14];
+alignas(64) static int16_t h1[1 << 14], h2[1 << 14], h3[1 << 14];
 
 static double timeit(const std::function<void()>& f, int reps) {
   auto t0 = std::chrono::steady_clock::now();
@@ -36,7 +40,7 @@ static void ab(const char* name, const std::function<void()>& now, const std::fu
 }
 int main() {
   for (int i = 0; i < (1 << 16); ++i) fa[i] = 0.5f + i % 7, fb[i] = 1.0f + i % 5;
-  for (int i = 0; i < (1 << 14); ++i) da[i] = i % 11 - 5, db[i] = i % 3, ia[i] = i, ib[i] = 3 * i, iu[i] = i, u8[i] = uint8_t(i);
+  for (int i = 0; i < (1 << 14); ++i) da[i] = i % 11 - 5, db[i] = i % 3, ia[i] = i, ib[i] = 3 * i, iu[i] = i, u8[i] = uint8_t(i), u8b[i] = uint8_t(7 * i), h1[i] = int16_t(5 * i), h2[i] = int16_t(-3 * i);
   char label[64];
   for (int n : {1, 3, 7, 13, 23, 31, 47, 63, 100, 1000}) {
     snprintf(label, sizeof label, "times_two n=%d", n);
@@ -57,6 +61,14 @@ int main() {
     ab(label, [&] { map_norm_floor_f32_avx2(fa, fb, n, fc, fd); }, [&] { old_map_norm_floor_f32_avx2(fa, fb, n, fc, fd); }, 20000);
     snprintf(label, sizeof label, "select_f64 n=%d", n);
     ab(label, [&] { map_select_f64_avx2(da, db, n, d1, d2, d3, d4, d5); }, [&] { old_map_select_f64_avx2(da, db, n, d1, d2, d3, d4, d5); }, 20000);
+  }
+  for (int n : {5, 17, 31, 47, 63, 100, 1000}) {
+    snprintf(label, sizeof label, "absdiff_i16 n=%d", n);
+    ab(label, [&] { map_absdiff_i16_avx2(h1, h2, n, h3); }, [&] { old_map_absdiff_i16_avx2(h1, h2, n, h3); }, 20000);
+    snprintf(label, sizeof label, "blend_u8 n=%d", n);
+    ab(label, [&] { map_blend_u8_avx2(u8, u8b, n, o1, o2, o3); }, [&] { old_map_blend_u8_avx2(u8, u8b, n, o1, o2, o3); }, 20000);
+    snprintf(label, sizeof label, "f32_to_u8_nearest n=%d", n);
+    ab(label, [&] { map_f32_to_u8_nearest_avx2(fa, n, 3.f, o1); }, [&] { old_map_f32_to_u8_nearest_avx2(fa, n, 3.f, o1); }, 20000);
   }
   for (int c : {3, 13, 61}) {
     snprintf(label, sizeof label, "i64_u64_rows 64 x %d", c);

@@ -265,12 +265,36 @@ class MapBuilder {
       out.push_back(ir::forLoop(c, Index::constant(0), sym(cols_), lanesOf(v), elements(c, true, "", ""), false, "whole vectors"));
     }
     if (spec_.tail == TailPolicy::predicated) {
-      ir::Block tail;
-      tail.push_back(whileLt("active", v, sym(c), sym(cols_), true));
-      ir::Block rest = elements(c, true, "active", "_tail");
-      tail.insert(tail.end(), rest.begin(), rest.end());
-      out.push_back(ir::ifLess(sym(c), sym(cols_), std::move(tail), "the rest: one partial vector, its loads and stores masked"));
-      note("tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)");
+      const auto maskedTail = [&] {
+        ir::Block tail;
+        tail.push_back(whileLt("active", v, sym(c), sym(cols_), true));
+        ir::Block rest = elements(c, true, "active", "_tail");
+        tail.insert(tail.end(), rest.begin(), rest.end());
+        return tail;
+      };
+      if (!overlapsLastVector()) {
+        out.push_back(ir::ifLess(sym(c), sym(cols_), maskedTail(), "the rest: one partial vector, its loads and stores masked"));
+        note("tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)");
+        return out;
+      }
+      // Rows of at least one vector end with their last whole vector again: one unmasked
+      // vector instead of a prefix moved piecewise (AVX2 has no byte masked store, and its
+      // 32/64-bit one is microcoded on AMD). The lanes before c are recomputed from the same
+      // inputs and rewritten with the same values; outputs are separate arrays (no in_place).
+      const int64_t lanes = v.lanes;
+      const bool fixed = spec_.cols.isStatic();
+      const int64_t cols = fixed ? *spec_.cols.value : 0;
+      ir::Block rest;
+      if (!fixed || cols >= lanes)
+        rest.push_back(ir::ifIndex(sym(cols_), ir::Cmp::ge, Index::constant(lanes),
+                                   elements(c, true, "", "_last", (sym(cols_) + Index::constant(-lanes) - sym(c)).simplified()),
+                                   "a row of at least one vector: its last whole vector again, ending at the row's end"));
+      if (!fixed || cols < lanes)
+        rest.push_back(ir::ifIndex(sym(cols_), ir::Cmp::lt, Index::constant(lanes), maskedTail(),
+                                   "a row shorter than a vector: one partial vector, its loads and stores masked"));
+      out.push_back(ir::ifLess(sym(c), sym(cols_), std::move(rest), "the rest"));
+      note("tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one "
+           "predicated partial vector; nothing outside the arrays is read or written)");
     } else {
       Stmt cleanup = ir::forLoop(c, Index::constant(0), sym(cols_), 1, elements(c, false, "", "_tail"), true, "scalar cleanup");
       out.push_back(std::move(cleanup));
@@ -310,6 +334,16 @@ class MapBuilder {
     out.push_back(ir::ifIndex(sym(s), ir::Cmp::eq, Index::constant(1), std::move(unit), "contiguous input (a stride of 1): whole-vector loads"));
     out.push_back(ir::ifIndex(sym(s), ir::Cmp::ne, Index::constant(1), std::move(gathered), "strided input: gathered lanes"));
     return out;
+  }
+
+  // AVX2 ends a row of at least one vector with its last whole vector again (columns() above),
+  // unless an output is in place: then an element rewritten after its input was overwritten
+  // would be computed twice. Measured on Zen 3 (docs/benchmarks.md, "Overlapped AVX2 tails").
+  bool overlapsLastVector() const {
+    if (target_.module != LoweringModule::x86 || target_.maskRegisters) return false;
+    for (const MapOutput& o : spec_.mapOutputs)
+      if (o.inPlace >= 0) return false;
+    return true;
   }
 
   // Whole vectors per iteration of the main loop. x86 only (see the top of the file): 4 hides the
