@@ -6,13 +6,15 @@
 //   tail "predicated", fixed-width targets (AVX-512, AVX2, NEON): whole vectors, then one
 //     whilelt-governed iteration for the rest, whose loads and stores touch the active lanes only
 //     (never past the end). AVX-512 has the k-masks for a loop like SVE's, but a mask applied on
-//     every iteration measured half the speed of unmasked whole vectors (docs/benchmarks.md);
+//     every iteration measured half the speed of unmasked whole vectors (docs/benchmarks.md).
+//     AVX2 ends a row of at least one vector with its last whole vector again instead
+//     (overlapsLastVector());
 //   tail "scalar": whole vectors, then a one-lane loop over the rest.
 // On x86 the whole vectors run 4 (or 2) per iteration, then one at a time. Arm loops are not
 // unrolled: without Arm hardware their measure is qemu's instruction count, which unrolling would
 // improve only by removing loop overhead that a wide core hides.
-// The last whole vector is never re-processed with overlap: an in-place output would apply the
-// expression twice to the overlapping elements.
+// With an in-place output the last whole vector is never re-processed with overlap: that would
+// apply the expression twice to the overlapping elements.
 #include "plan/map_builder.h"
 
 #include <algorithm>
