@@ -56,8 +56,8 @@ static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
 #if defined(__x86_64__)
 #ifndef SIMDGEN_HELPER_CPU_IS_AMD
 #define SIMDGEN_HELPER_CPU_IS_AMD
-// Whether the CPU is an AMD one, for shapes that measure best on its caches (the streamed blocks
-// of large transposes). Defining SIMDGEN_ASSUME_AMD_CPU as 0 or 1 when compiling fixes the answer.
+// Whether the CPU is an AMD one, for shapes that measure best on its caches (the blocks of large
+// transposes). Defining SIMDGEN_ASSUME_AMD_CPU as 0 or 1 when compiling fixes the answer.
 static inline int simdgen_cpu_is_amd(void) {
 #if defined(SIMDGEN_ASSUME_AMD_CPU)
   return SIMDGEN_ASSUME_AMD_CPU;
@@ -231,7 +231,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 #endif
 
 // ---- avx512 (512-bit vectors)
-// tiles of 16 x 16 through a 64-shuffle network, in blocks of 4 x 4 tiles; edge tiles run the same network on masked rows and columns
+// tiles of 16 x 16 through a 64-shuffle network, in blocks of 4 x 4 tiles (on CPUs other than AMD's, where the output's rows are not whole 64-byte lines apart and a matrix holds 768 KiB or more: bands of 16 x 1024 elements); edge tiles run the same network on masked rows and columns
 // outputs of 2 MiB or more (6 MiB on AMD CPUs unless rows are a multiple of 2048 bytes apart) whose tile rows are 64-byte aligned: whole tiles through streaming (non-temporal) stores, in blocks of 512 rows on AMD CPUs, else 64, then a store fence
 // matrices of at most 8 rows and 8 columns:
 // tiles of 8 x 8 through a 24-shuffle network, in blocks of 8 x 8 tiles; edge tiles run the same network on masked rows and columns
@@ -1228,14 +1228,22 @@ transpose_i32_static_edge_cols_avx512(const int32_t* input, int64_t rows, int64_
       }
       // otherwise through the caches
       if (kCols * out_aligned * out_rows_aligned * rows < 1048576 * stream_later + 524288) {
-        // row blocks of 64 x 64 elements (cache blocking)
+        // bands one tile high on CPUs other than AMD's where the output's rows split 64-byte lines and the matrix is large
+        int64_t out_stride_lines = (rows) / 16 * 16;
+        int64_t out_rows_split = rows - out_stride_lines < 1 ? rows - out_stride_lines : 1;
+        int64_t matrix_rounded = (kCols * rows) / 196608 * 196608;
+        int64_t matrix_large = matrix_rounded < 1 ? matrix_rounded : 1;
+        int64_t use_bands = simdgen_cpu_is_amd() ? 0 : matrix_large * out_rows_split;
+        int64_t block_rows = -48 * use_bands + 64;
+        int64_t block_cols = 960 * use_bands + 64;
+        // row blocks of 64 x 64 elements (cache blocking), or with use_bands bands of 16 x 1024 elements
         int64_t ib = 0;
-        for (; ib < rows; ib += 64) {
-          int64_t i_end = ib + 64 < rows ? ib + 64 : rows;
+        for (; ib < rows; ib += block_rows) {
+          int64_t i_end = block_rows + ib < rows ? block_rows + ib : rows;
           // column blocks
           int64_t jb = 0;
-          for (; jb < kCols; jb += 64) {
-            int64_t j_end = jb + 64 < kCols ? jb + 64 : kCols;
+          for (; jb < kCols; jb += block_cols) {
+            int64_t j_end = block_cols + jb < kCols ? block_cols + jb : kCols;
             int64_t j = jb;
             // tile columns of the block
             for (; j + 16 <= j_end; j += 16) {

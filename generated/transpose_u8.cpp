@@ -77,8 +77,8 @@ static inline int64_t simdgen_clamp_lanes(int64_t n, int64_t lanes) {
 #if defined(__x86_64__)
 #ifndef SIMDGEN_HELPER_CPU_IS_AMD
 #define SIMDGEN_HELPER_CPU_IS_AMD
-// Whether the CPU is an AMD one, for shapes that measure best on its caches (the streamed blocks
-// of large transposes). Defining SIMDGEN_ASSUME_AMD_CPU as 0 or 1 when compiling fixes the answer.
+// Whether the CPU is an AMD one, for shapes that measure best on its caches (the blocks of large
+// transposes). Defining SIMDGEN_ASSUME_AMD_CPU as 0 or 1 when compiling fixes the answer.
 static inline int simdgen_cpu_is_amd(void) {
 #if defined(SIMDGEN_ASSUME_AMD_CPU)
   return SIMDGEN_ASSUME_AMD_CPU;

@@ -87,8 +87,8 @@ std::string IsaLowering::fileHelper(const std::string& name) const {
            "}";
   }
   if (name == "cpu_is_amd")
-    return "// Whether the CPU is an AMD one, for shapes that measure best on its caches (the streamed blocks\n"
-           "// of large transposes). Defining SIMDGEN_ASSUME_AMD_CPU as 0 or 1 when compiling fixes the answer.\n"
+    return "// Whether the CPU is an AMD one, for shapes that measure best on its caches (the blocks of large\n"
+           "// transposes). Defining SIMDGEN_ASSUME_AMD_CPU as 0 or 1 when compiling fixes the answer.\n"
            "static inline int simdgen_cpu_is_amd(void) {\n"
            "#if defined(SIMDGEN_ASSUME_AMD_CPU)\n"
            "  return SIMDGEN_ASSUME_AMD_CPU;\n"

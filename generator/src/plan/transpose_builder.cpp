@@ -302,6 +302,41 @@ class TransposeBuilder {
   static constexpr int kStreamBlockRows = 512, kStreamBlockRowBytes = 1024;
   static constexpr int kStreamBlockRowsWholeLines = 64, kStreamBlockRowBytesWholeLines = 8192;  // not AMD
   static bool wholeLines(const TransposeNetwork& net) { return net.type.bits() / 8 == 64; }
+  // Cached whole-line tiles on CPUs other than AMD's go in bands one tile high and 4 KiB of input
+  // wide where the output's rows are not whole 64-byte lines apart (every tile row then splits
+  // two output lines) and a matrix holds kBandMatrixBytes or more (input and output together
+  // about 3/4 of a 2 MiB L2). On the Intel Xeon host (2026-12-03, one process, the generated
+  // kernel hand-edited, fractions of memcpy, 64 x 64 blocks / bands): f32 1000 x 1000 0.11 /
+  // 0.16-0.17, 700 x 700 0.27-0.29 / 0.40-0.43, 500 x 500 0.27-0.35 / 0.29-0.39, 3000 x 3000
+  // 0.19 / 0.25; f64 700 x 700 0.10-0.13 / 0.15-0.23, 1500 x 1500 0.19 / 0.21; below the size
+  // level or worse (f32 300 x 300 0.42-0.46 / 0.45-0.49, 100 x 100 0.42 / 0.38, f64 300 x 300
+  // 0.47-0.50 / 0.39-0.45), and with aligned rows 64 x 64 wins (f32 1000 x 1000 with 1008-element
+  // rows 0.49 / 0.28, 400 x 400 0.63-0.79 / 0.56-0.59; f64 1000 x 1000 0.22 / 0.18). On the Zen 5
+  // host 64 x 64 blocks ran 1000 x 1000 f32 1.4x faster than row-major tiles (blockTiles), so AMD
+  // CPUs keep the blocks (docs/design.md, "Bands for cached whole-line tiles").
+  static constexpr int kBandRowBytes = 4096;
+  static constexpr int64_t kBandMatrixBytes = int64_t(768) << 10;
+  static constexpr int kLineBytes = 64;
+  // Pushes the lets that end in `use_bands` (1 where the bands apply at run time, else 0) onto
+  // `body`; false, with nothing pushed, where the target or static shapes rule them out.
+  bool bandLets(const TransposeNetwork& net, ir::Block& body) const {
+    if (target_.module != LoweringModule::x86 || !wholeLines(net)) return false;
+    const int bytes = bytesOf(spec_.input);
+    const Index rowStride = sym(outStride_);
+    std::optional<int64_t> stride = rowStride.constantValue();
+    if (!stride && rowStride.terms.size() == 1 && rowStride.terms[0].symbols.size() == 1) stride = staticValue(rowStride.terms[0].symbols[0]);
+    if (stride && *stride * bytes % kLineBytes == 0) return false;  // whole lines apart
+    const auto rows = staticValue(b_.rows), cols = staticValue(b_.cols);
+    const int64_t least = kBandMatrixBytes / bytes;
+    if (rows && cols && *rows * *cols < least) return false;  // a small static matrix
+    body.push_back(ir::comment("bands one tile high on CPUs other than AMD's where the output's rows split 64-byte lines and the matrix is large"));
+    body.push_back(ir::letRoundDown("out_stride_lines", rowStride, kLineBytes / bytes));
+    body.push_back(ir::letMin("out_rows_split", rowStride - sym("out_stride_lines"), Index::constant(1)));
+    body.push_back(ir::letRoundDown("matrix_rounded", sym(b_.rows).times(b_.cols), least));
+    body.push_back(ir::letMin("matrix_large", sym("matrix_rounded"), Index::constant(1)));
+    body.push_back(ir::letByCpu("use_bands", "is_amd", Index::constant(0), sym("out_rows_split").times("matrix_large")));
+    return true;
+  }
   // The rows [rowStart, rowEnd) x columns [colStart, colEnd) of the matrix a tile nest covers.
   struct Region {
     Index rowStart, rowEnd, colStart, colEnd;
@@ -331,6 +366,15 @@ class TransposeBuilder {
       b_.plan.body.push_back(ir::letByCpu("block_cols", "is_amd", blockCols, Index::constant(colsOther)));
       blockRows = sym("block_rows"), blockCols = sym("block_cols");
       blockShape += " on AMD CPUs, else " + std::to_string(rowsOther) + " x " + std::to_string(colsOther);
+    }
+    std::string bandNote;
+    if (!streaming && bandLets(net, b_.plan.body)) {
+      const int bandCols = std::max(n, kBandRowBytes / bytesOf(spec_.input) / n * n);
+      b_.plan.body.push_back(ir::letIndex("block_rows", blockRows + Index::symbol("use_bands", n - rows)));
+      b_.plan.body.push_back(ir::letIndex("block_cols", blockCols + Index::symbol("use_bands", bandCols - cols)));
+      blockRows = sym("block_rows"), blockCols = sym("block_cols");
+      bandNote = std::to_string(n) + " x " + std::to_string(bandCols) + " elements";
+      blockShape += " (cache blocking), or with use_bands bands of " + bandNote;
     }
     const VecType v = net.type;
     const bool predicated = spec_.tail == TailPolicy::predicated;
@@ -384,7 +428,7 @@ class TransposeBuilder {
     columnBlocks.coversTail = true;
     rowBlock.push_back(std::move(columnBlocks));
     Stmt rowBlocks = ir::forLoop("ib", region.rowStart, region.rowEnd, blockRows, std::move(rowBlock), false,
-                                 "row blocks of " + blockShape + " (cache blocking)");
+                                 "row blocks of " + blockShape + (bandNote.empty() ? " (cache blocking)" : ""));
     rowBlocks.coversTail = true;
     b_.plan.body.push_back(std::move(rowBlocks));
     if (streaming) {
@@ -394,7 +438,9 @@ class TransposeBuilder {
     }
     if (!noted) return;
     note("tiles of " + std::to_string(n) + " x " + std::to_string(n) + " through a " + std::to_string(countOps(net)) + "-shuffle network" +
-         (net.halfRows.empty() ? "" : " on half rows joined by the loads (strategy half_rows)") + ", in blocks of " + std::to_string(blockTiles) + " x " + std::to_string(blockTiles) + " tiles; " +
+         (net.halfRows.empty() ? "" : " on half rows joined by the loads (strategy half_rows)") + ", in blocks of " + std::to_string(blockTiles) + " x " + std::to_string(blockTiles) + " tiles" +
+         (bandNote.empty() ? "" : " (on CPUs other than AMD's, where the output's rows are not whole 64-byte lines apart and a matrix holds " +
+                                      std::to_string(kBandMatrixBytes >> 10) + " KiB or more: bands of " + bandNote + ")") + "; " +
          (predicated ? "edge tiles run the same network on masked rows and columns" : "edge rows and columns one element at a time"));
   }
 

@@ -267,6 +267,10 @@ void run_large(const Kernel& kernel) {
   const std::vector<Request> big = {{1000, 1000, 0, 0, 0, 1}, {1024, 1024, 0, 0, 0, 1}, {1024, 1024, 0, 0, 1, 1}, {1, 4096, 0, 0, 0},
                                     {4096, 1, 0, 0, 0},        {1023, 1025, 3, 1, 1, 1}, {257, 129, 1024 - 129, 4096 - 257, 0},
                                     {100, 100, 0, 0, 0, 7, 0},  {1100, 1030, 0, 4, 0, 1},
+                                    // output rows 703 apart (off 64-byte lines): on CPUs other than
+                                    // AMD's, 16-row bands of 512-bit tiles, partial at the bottom
+                                    // (700 rows) and at the right (2100 columns: 1024 + 1024 + 52)
+                                    {700, 2100, 5, 3, 0, 1},
                                     // 2.3 MB of bytes (streamed), output rows 1664 apart: past the last
                                     // whole 64 x 64 tile by 30 rows and 56 columns
                                     {1630, 1400, 0, 34, 0, 1}};
