@@ -51,7 +51,8 @@ INT64_MIN = -(1 << 63)
 REMARK_RE = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): remark: (?P<kind>not lifted|lifted): ?(?P<text>.*?)\s*$")
 EXPECT_RE = re.compile(r"//\s*expect:\s*(?:(?P<neg>not lifted):(?P<negtext>.*)|(?P<pos>lifted)\b(?P<postext>.*)"
                        r"|(?P<part>part of the row lift)\s*)$")
-FOR_RE = re.compile(r"\bfor\s*\(")
+# A `for`, or the use of a loop macro named FOR_EACH... (the loop a macro spells: a #define is no loop)
+FOR_RE = re.compile(r"\bfor\s*\(|\bFOR_EACH\w*\s*\(")
 IDENT = r"[A-Za-z_]\w*"
 KERNEL_NAME_RE = re.compile(r"^(?P<name>" + IDENT + r")\s*(?:\((?P<summary>.*)\))?\s*$")
 
@@ -199,7 +200,7 @@ class CorpusFile:
                 self.expectations[k + 1] = Expectation(k + 1, "lifted", m.group("postext").strip())
         code_lines = strip_comments(self.text).split("\n")
         for k, line in enumerate(code_lines, start=1):
-            if FOR_RE.search(line) and k not in self.expectations:
+            if FOR_RE.search(line) and not line.lstrip().startswith("#") and k not in self.expectations:
                 raise CorpusError(f"{path}:{k}: a `for` without an `// expect:` line before it")
         # Only the harness needs the signature: a negative may be written any way.
         try:
@@ -281,7 +282,7 @@ def check_remarks(cf, path_arg, remarks, res):
             res.fail(f"line {line}: {len(rs)} remarks for one loop", "\n".join(r["raw"] for r in rs))
         r = rs[0]
         src = cf.lines[line - 1] if line - 1 < len(cf.lines) else ""
-        col_ok = src[r["col"] - 1:].startswith("for")
+        col_ok = src[r["col"] - 1:].startswith(("for", "FOR_EACH"))
         if exp is None:
             if r["kind"] == "lifted":
                 res.false_lifts += 1
@@ -308,8 +309,11 @@ def check_remarks(cf, path_arg, remarks, res):
         if r["kind"] == "lifted":
             m = KERNEL_NAME_RE.match(r["text"])
             want = (cf.signature.name if cf.signature else IDENT) + "_lifted"
-            if not m or not re.fullmatch((re.escape(want) if cf.signature else want) + r"(_\d+)?", m.group("name")):
-                res.fail(f"line {line}: kernel name should be {want}, {want}_2, ...", r["raw"])
+            # A loop of a static helper (called by the file's function) is named after the helper.
+            helper = m and re.fullmatch(r"(\w+?)_lifted(_\d+)?", m.group("name"))
+            in_helper = helper and re.search(r"^static\b[^;{=]*\b" + re.escape(helper.group(1)) + r"\s*\(", cf.text, re.M)
+            if not m or not (in_helper or re.fullmatch((re.escape(want) if cf.signature else want) + r"(_\d+)?", m.group("name"))):
+                res.fail(f"line {line}: kernel name should be {want}, {want}_2, ... (or a static helper's)", r["raw"])
     for line, exp in sorted(cf.expectations.items()):
         if exp.kind == "lifted":
             res.expected_lifted += 1

@@ -308,14 +308,19 @@ TEST_CASE("lift: remarks per loop, specs for the lifted ones, --diff changes not
       "}\n"
       "void scale(float* a, int n) {\n"
       "  for (int i = 0; i < n; ++i) a[i] *= 2;\n"
+      "}\n"
+      "void total(int* out, const int* a, int n) {\n"
+      "  for (int i = 0; i < n; ++i) out[0] += a[i];\n"
       "}\n";
   write(d / "k.c", source);
   Result r = run("lift " + (d / "k.c").string() + " -o " + (d / "specs").string() + " -- -std=c11");
   CHECK(r.code == 0);
   CHECK(r.output.find("k.c:4:3: remark: lifted: sum_lifted (reduce add i8 -> i32)") != std::string::npos);
-  CHECK(r.output.find("k.c:8:3: remark: not lifted: the loop writes to memory (`a[i] *= 2`)") != std::string::npos);
+  CHECK(r.output.find("k.c:8:3: remark: lifted: scale_lifted (map f32 -> f32 (1 input, 1 output))") != std::string::npos);
+  CHECK(r.output.find("k.c:11:3: remark: not lifted: the loop writes to memory (`out[0] += a[i]`)") != std::string::npos);
   CHECK(read(d / "specs" / "sum_lifted.json").find("\"kind\": \"reduce\"") != std::string::npos);
-  CHECK(!fs::exists(d / "specs" / "scale_lifted.json"));
+  CHECK(read(d / "specs" / "scale_lifted.json").find("\"in_place\": \"a\"") != std::string::npos);
+  CHECK(!fs::exists(d / "specs" / "total_lifted.json"));
 
   r = run("-q lift --diff " + (d / "k.c").string() + " -o " + (d / "specs").string() + " -- -std=c11");
   CHECK(r.code == 0);
@@ -342,6 +347,38 @@ TEST_CASE("lift: remarks per loop, specs for the lifted ones, --diff changes not
   CHECK(r.output.find("missing.c: error: cannot read file") != std::string::npos);
 }
 
+TEST_CASE("lift --rewrite: the #include lines go outside every #if, and a second run changes nothing") {
+  const ScratchDir d("lift_idempotent");
+  const std::string source =
+      "#if defined _WIN32\n"
+      "#include <windows.h>\n"
+      "#else\n"
+      "#include <unistd.h>\n"
+      "#endif\n"
+      "#include <stdint.h>\n"
+      "#ifdef HAVE_NOTHING\n"
+      "#include <nothing.h>\n"
+      "#endif\n"
+      "\n"
+      "int32_t sum(const int8_t* a, int n) {\n"
+      "  int32_t s = 0;\n"
+      "  for (int i = 0; i < n; ++i) s += a[i];\n"
+      "  return s;\n"
+      "}\n";
+  write(d / "k.c", source);
+  const std::string file = (d / "k.c").string(), specs = (d / "specs").string(), gen = (d / "gen").string();
+  REQUIRE(run("-q lift --rewrite " + file + " -o " + specs + " -- -std=c11").code == 0);
+  const std::string once = read(d / "k.c");
+  CHECK(once.find("#include <nothing.h>\n#endif\n#include \"sum_lifted.h\"\n") != std::string::npos);
+  REQUIRE(run("-q generate " + specs + "/sum_lifted.json -o " + gen).code == 0);
+  fs::remove_all(d / "specs");
+  const Result r = run("lift --rewrite " + file + " -o " + specs + " -- -std=c11 -I" + gen);
+  CHECK(r.code == 0);
+  CHECK(r.output.find("lifted: sum_lifted (reduce add i8 -> i32), already rewritten") != std::string::npos);
+  CHECK(read(d / "k.c") == once);
+  CHECK(fs::exists(d / "specs" / "sum_lifted.json"));  // the spec again, under its name
+}
+
 TEST_CASE("lift looks at the functions named by --functions, else at the annotated ones, else at all") {
   const ScratchDir d("lift_select");
   write(d / "k.cpp",
@@ -360,6 +397,11 @@ TEST_CASE("lift looks at the functions named by --functions, else at the annotat
   CHECK(r.output.find("lifted: a_sum_lifted") != std::string::npos);
   CHECK(r.output.find("lifted: c_sum_lifted") != std::string::npos);
   CHECK(r.output.find("b_sum") == std::string::npos);
+  fs::remove_all(d / "specs");
+  r = run("lift --functions a_sum,d_sum " + file + out);  // a name no file defines: an error, nothing written
+  CHECK(r.code == 2);
+  CHECK(r.output.find("--functions d_sum: no function of that name is defined") != std::string::npos);
+  CHECK(!fs::exists(d / "specs"));
 }
 #else
 TEST_CASE("check says that a build without clang lacks it") {

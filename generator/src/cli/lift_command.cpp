@@ -80,6 +80,12 @@ int runLift(const LiftOptions& o) {
     return kBadInput;
   }
   if (!result.errors.empty()) return kToolFailure;
+  if (!result.unknownFunctions.empty()) {
+    for (const auto& name : result.unknownFunctions)
+      std::cerr << "simdgen lift: error: --functions " << name << ": no function of that name is defined in the files given\n";
+    std::cerr << "simdgen lift: nothing was written\n";
+    return kBadInput;
+  }
   for (const auto& r : result.remarks)
     std::cerr << r.file << ":" << r.line << ":" << r.column << ": remark: " << r.text << "\n";
 

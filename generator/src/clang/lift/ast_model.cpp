@@ -6,6 +6,7 @@
 #include <set>
 
 #include <clang/AST/Expr.h>
+#include <clang/AST/ParentMapContext.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
@@ -45,10 +46,48 @@ class WriteCollector : public RecursiveASTVisitor<WriteCollector> {
   }
 };
 
+// The body of the function (or lambda) the statement is in; null at file scope.
+const Stmt* enclosingFunctionBody(const Stmt& s, ASTContext& ctx) {
+  DynTypedNodeList parents = ctx.getParents(s);
+  while (!parents.empty()) {
+    const DynTypedNode& p = parents[0];
+    if (const auto* f = p.get<FunctionDecl>()) return f->getBody();
+    if (const auto* l = p.get<LambdaExpr>()) return l->getBody();
+    parents = ctx.getParents(p);
+  }
+  return nullptr;
+}
+
+// Whether `&v` appears in `body`, or a reference is bound to v: then a store through a pointer
+// may change it.
+bool addressTaken(const VarDecl* v, const Stmt* body) {
+  if (!body) return true;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl* v;
+    bool found = false;
+    bool VisitUnaryOperator(UnaryOperator* u) {
+      if (u->getOpcode() == UO_AddrOf && referencedVar(u->getSubExpr()) == v) found = true;
+      return !found;
+    }
+    bool VisitVarDecl(VarDecl* d) {
+      if (d->getType()->isReferenceType() && d->getInit() && referencedVar(d->getInit()) == v) found = true;
+      return !found;
+    }
+    bool VisitLambdaExpr(LambdaExpr* l) {
+      for (const LambdaCapture& c : l->captures())
+        if (c.capturesVariable() && c.getCaptureKind() == LCK_ByRef && c.getCapturedVar() == v) found = true;
+      return !found;
+    }
+  } finder;
+  finder.v = v;
+  finder.TraverseStmt(const_cast<Stmt*>(body));
+  return finder.found;
+}
+
 class Evaluator {
  public:
-  Evaluator(ASTContext& ctx, const VarDecl* induction, const std::set<const VarDecl*>& written)
-      : ctx_(ctx), induction_(induction), written_(written) {}
+  Evaluator(ASTContext& ctx, const VarDecl* induction, const std::set<const VarDecl*>& written, const ForStmt& loop)
+      : ctx_(ctx), induction_(induction), written_(written), loop_(loop), function_(enclosingFunctionBody(loop, ctx)) {}
 
   using Env = std::map<const VarDecl*, SymPtr>;
 
@@ -67,26 +106,51 @@ class Evaluator {
     } else if (const auto* ifs = dyn_cast<IfStmt>(s)) {
       if (ifs->getInit() || ifs->getConditionVariable() || ifs->isConstexpr())
         throw NotLifted{"the `if` declares a variable or is constexpr"};
-      SymPtr cond = eval(ifs->getCond(), env);
+      // In an element-wise loop, a condition the loop does not change (`if (delta)`, `if (mode == 2)`)
+      // guards the whole call instead (a NULL check must stay a check); any other condition makes
+      // the stores under it conditional: select(cond, value, old).
+      // With an `else` a condition that is a value becomes a select (`if (mode) y[i] = a[i]; else
+      // y[i] = b[i];`); a pointer test stays a guard.
+      const bool hoist = stores_ && hoistable(ifs->getCond());
+      SymPtr cond;
+      std::string condError;
+      try {
+        cond = eval(ifs->getCond(), env);
+        if (!truthValue(*cond)) cond = nullptr;
+      } catch (const NotLifted& n) {
+        if (!hoist) throw;
+        condError = n.reason;
+      }
+      if (!cond && condError.empty()) condError = "the condition `" + sourceText(*ifs->getCond(), ctx_) + "` is not a number";
+      const bool guard = hoist && (!ifs->getElse() || !cond);
+      if (!guard && !cond) throw NotLifted{condError};
+      const std::string text = guard ? sourceText(*ifs->getCond(), ctx_) : std::string();
       Env thenEnv = env, elseEnv = env;
+      const std::vector<MapStore> before = stores_ ? *stores_ : std::vector<MapStore>();
+      if (guard) guards_.push_back(text);
       exec(ifs->getThen(), thenEnv);
-      if (ifs->getElse()) exec(ifs->getElse(), elseEnv);
+      if (guard) guards_.pop_back();
+      const std::vector<MapStore> thenStores = stores_ ? *stores_ : std::vector<MapStore>();
+      if (stores_) *stores_ = before;
+      if (ifs->getElse()) {
+        if (guard) guards_.push_back("!(" + text + ")");
+        exec(ifs->getElse(), elseEnv);
+        if (guard) guards_.pop_back();
+      }
+      if (stores_) mergeStores(before, thenStores, guard ? nullptr : cond);
       for (auto& [var, value] : env) {
         const SymPtr& t = thenEnv[var];
         const SymPtr& e = elseEnv[var];
-        if (!sameSym(t, e)) value = makeSym(Sym{Sym::Kind::select, t->type, "", "", 0, {cond, t, e}});
-        else value = t;
+        if (!sameSym(t, e)) {
+          if (!cond) throw NotLifted{condError};
+          value = makeSym(Sym{Sym::Kind::select, t->type, "", "", 0, {cond, t, e}});
+        } else {
+          value = t;
+        }
       }
     } else if (const auto* store = dyn_cast<BinaryOperator>(s);
-               store && store->getOpcode() == BO_Assign && stores_ && isa<ArraySubscriptExpr>(store->getLHS()->IgnoreParens())) {
-      const auto* sub = clang::cast<ArraySubscriptExpr>(store->getLHS()->IgnoreParens());
-      SymPtr value = eval(store->getRHS(), env);
-      SymPtr at = load(*sub);  // where it goes: the same checks as a load
-      if (!at->stride.empty()) throw NotLifted{"the store `" + sourceText(*store, ctx_) + "` is strided"};
-      for (const auto& st : *stores_)
-        if (st.base == at->name) throw NotLifted{"`" + at->name + "` is written twice in one iteration"};
-      stores_->push_back({at->name, at->offset, at->type, value});
-      stored_.insert(at->name);
+               store && store->isAssignmentOp() && stores_ && isa<ArraySubscriptExpr>(store->getLHS()->IgnoreParens())) {
+      storeElement(*store, env);
     } else if (const auto* assign = dyn_cast<BinaryOperator>(s); assign && assign->isAssignmentOp()) {
       const VarDecl* v = assignedVar(assign->getLHS());
       SymPtr rhs = eval(assign->getRHS(), env);
@@ -121,6 +185,11 @@ class Evaluator {
 
   SymPtr eval(const Expr* e, const Env& env) {
     e = e->IgnoreParens();
+    // A constant expression (QCONST16(.6f, 15), (int16_t)(0.5 + x * 32768), sizeof) is its value,
+    // computed as the compiler computes it.
+    if (!isa<DeclRefExpr>(e) && !isa<IntegerLiteral>(e) && !isa<FloatingLiteral>(e) && e->getType()->isArithmeticType() &&
+        !e->getType()->isBooleanType() && e->isEvaluatable(ctx_))
+      return constant(e);
     if (const auto* cleanup = dyn_cast<ExprWithCleanups>(e)) return eval(cleanup->getSubExpr(), env);
     if (const auto* temp = dyn_cast<MaterializeTemporaryExpr>(e)) return eval(temp->getSubExpr(), env);
     if (const auto* c = dyn_cast<CastExpr>(e)) {
@@ -142,11 +211,24 @@ class Evaluator {
       if (v->getType().isVolatileQualified()) throw NotLifted{"`" + v->getNameAsString() + "` is volatile"};
       if (v == induction_) return makeSym(Sym{Sym::Kind::induction, scalarTypeOf(v->getType(), ctx_), "", v->getNameAsString(), 0, {}});
       if (auto it = env.find(v); it != env.end()) return it->second;
+      if (stores_ && !privateScalar(v)) memoryScalars_.insert(v->getNameAsString());  // a store may reach it
       return makeSym(Sym{Sym::Kind::invariant, scalarTypeOf(v->getType(), ctx_), "", v->getNameAsString(), 0, {}});
     }
     if (isa<IntegerLiteral>(e) || isa<FloatingLiteral>(e) || isa<CharacterLiteral>(e) || isa<CXXBoolLiteralExpr>(e))
       return constant(e);
-    if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e)) return load(*sub);
+    if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e)) {
+      // An element the element-wise loop reads at the same place every iteration (`x[r * n + k]`
+      // in an axpy over j): a scalar read once, which no store of the loop may reach (checked).
+      if (stores_ && invariant(sub) && !sub->getType().isVolatileQualified() && !mentionsCounter(sub) &&
+          !scalarTypeOf(sub->getType(), ctx_).dtype.empty()) {
+        const std::string text = sourceText(*sub, ctx_);
+        for (const MapStore& st : *stores_)
+          if (text.rfind(st.base, 0) == 0) throw NotLifted{"`" + text + "` may be an element the loop body wrote"};
+        memoryScalars_.insert(text);
+        return makeSym(Sym{Sym::Kind::invariant, scalarTypeOf(sub->getType(), ctx_), "", text, 0, {}});
+      }
+      return load(*sub);
+    }
     if (const auto* bin = dyn_cast<BinaryOperator>(e)) {
       if (bin->isAssignmentOp() || bin->isCommaOp())
         throw NotLifted{"`" + sourceText(*e, ctx_) + "` assigns inside an expression"};
@@ -185,6 +267,7 @@ class Evaluator {
 
   // Element-wise loops: stores `base[i + k] = value` are recorded here instead of refused.
   void allowStores(std::vector<MapStore>* stores) { stores_ = stores; }
+  const std::set<std::string>& memoryScalars() const { return memoryScalars_; }
 
  private:
   void checkScalarLocal(const VarDecl* v) {
@@ -219,7 +302,7 @@ class Evaluator {
 
   // base[i + c + e]: base a pointer or array and e an integer, neither changed by the loop (a row
   // pointer `a[r]`, a row offset `r * stride`); the load is (base + e)[i + c].
-  SymPtr load(const ArraySubscriptExpr& sub) {
+  SymPtr load(const ArraySubscriptExpr& sub, bool stored = false) {
     if (sub.getType().isVolatileQualified()) throw NotLifted{"the elements of `" + sourceText(sub, ctx_) + "` are volatile"};
     const Expr* base = sub.getBase();
     if (!invariant(base))
@@ -231,11 +314,24 @@ class Evaluator {
                       " + constant` or plus a value the loop does not change (indirect accesses are not lifted)"};
     std::string pointer = sourceText(*base, ctx_);
     for (const auto& [sign, term] : index.terms) pointer += (sign > 0 ? " + " : " - ") + term;
-    if (stored_.count(pointer)) throw NotLifted{"`" + sourceText(sub, ctx_) + "` reads an array after the loop body wrote it"};
+    if (stores_ && !stored)
+      for (const MapStore& st : *stores_)
+        if (st.base == pointer) {
+          // The element this iteration stored: its new value. Another element of that array: the
+          // kernel reads it before the stores of earlier elements (a recurrence), so it is refused.
+          if (st.offset == index.constant && index.stride.empty() && index.counter == 1) return st.value;
+          throw NotLifted{"`" + sourceText(sub, ctx_) + "` reads an array after the loop body wrote it"};
+        }
     Sym s{Sym::Kind::load, scalarTypeOf(sub.getType(), ctx_), "", pointer, index.constant, {}};
     s.stride = index.stride;
     s.type.spelling = sub.getType().getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
     return makeSym(std::move(s));
+  }
+
+  bool mentionsCounter(const Expr* e) const {
+    for (const VarDecl* v : referencedVars(e))
+      if (v == induction_) return true;
+    return false;
   }
 
   bool isCounter(const Expr* e) const {
@@ -244,11 +340,43 @@ class Evaluator {
   }
 
   // No side effects, and no variable the loop changes (nor its counter).
+  // Its text is used before the loop by the rewrite, so its variables are declared before it.
   bool invariant(const Expr* e) {
     if (e->HasSideEffects(ctx_)) return false;
     for (const VarDecl* v : referencedVars(e))
-      if (v == induction_ || written_.count(v) || v->getType().isVolatileQualified()) return false;
+      if (v == induction_ || written_.count(v) || v->getType().isVolatileQualified() || !declaredBeforeLoop(v)) return false;
     return true;
+  }
+  bool declaredBeforeLoop(const VarDecl* v) const {
+    return ctx_.getSourceManager().isBeforeInTranslationUnit(v->getLocation(), loop_.getBeginLoc());
+  }
+
+  // A condition that can be tested once before the loop: no memory read, no call, only literals,
+  // enumerators and scalar locals or parameters declared before the loop that the loop does not
+  // change and whose address is never taken (no store of the loop can change them).
+  bool hoistable(const Expr* e) const {
+    e = e->IgnoreParens();
+    if (isa<IntegerLiteral>(e) || isa<FloatingLiteral>(e) || isa<CharacterLiteral>(e) || isa<CXXBoolLiteralExpr>(e) ||
+        isa<CXXNullPtrLiteralExpr>(e) || isa<GNUNullExpr>(e) || isa<UnaryExprOrTypeTraitExpr>(e))
+      return true;
+    if (const auto* c = dyn_cast<CastExpr>(e)) return hoistable(c->getSubExpr());
+    if (const auto* r = dyn_cast<DeclRefExpr>(e)) {
+      if (isa<EnumConstantDecl>(r->getDecl())) return true;
+      const auto* v = dyn_cast<VarDecl>(r->getDecl());
+      return v && v != induction_ && !written_.count(v) && privateScalar(v) && declaredBeforeLoop(v);
+    }
+    if (const auto* u = dyn_cast<UnaryOperator>(e))
+      return (u->getOpcode() == UO_LNot || u->getOpcode() == UO_Minus || u->getOpcode() == UO_Plus || u->getOpcode() == UO_Not) &&
+             hoistable(u->getSubExpr());
+    if (const auto* b = dyn_cast<BinaryOperator>(e)) return !b->isAssignmentOp() && !b->isCommaOp() && hoistable(b->getLHS()) && hoistable(b->getRHS());
+    if (const auto* c = dyn_cast<ConditionalOperator>(e))
+      return hoistable(c->getCond()) && hoistable(c->getTrueExpr()) && hoistable(c->getFalseExpr());
+    return false;
+  }
+  // A local or parameter that no pointer can reach.
+  bool privateScalar(const VarDecl* v) const {
+    return v->hasLocalStorage() && !v->isStaticLocal() && !v->getType()->isReferenceType() && !v->getType().isVolatileQualified() &&
+           !addressTaken(v, function_);
   }
 
   struct Index {
@@ -283,6 +411,37 @@ class Evaluator {
     }
   }
 
+  // A condition the map family can test: a comparison, `!`, `&&`, `||`, or a number (not a pointer).
+  static bool truthValue(const Sym& s) {
+    if (s.kind == Sym::Kind::compare) return true;
+    if (s.kind == Sym::Kind::logical_not) return truthValue(*s.args[0]);
+    if (s.kind == Sym::Kind::binary && (s.op == "&&" || s.op == "||")) return truthValue(*s.args[0]) && truthValue(*s.args[1]);
+    if (s.kind == Sym::Kind::cast && s.type.dtype.empty()) return truthValue(*s.args[0]);  // to bool
+    return !s.type.dtype.empty();
+  }
+
+  // Never below zero (NaN aside): squares, sums and products of such values, square roots, fabs,
+  // unsigned integers, non-negative constants. sqrt of such a value sets no errno.
+  static bool nonNegative(const Sym& s) {
+    switch (s.kind) {
+      case Sym::Kind::constant: return !s.name.empty() && s.name[0] != '-';
+      case Sym::Kind::cast: return !s.args[0]->type.dtype.empty() && !s.args[0]->type.isFloat && !s.args[0]->type.isSigned
+                                       ? true
+                                       : nonNegative(*s.args[0]);
+      case Sym::Kind::math: return s.op == "sqrt" || s.op == "abs";
+      case Sym::Kind::load:
+      case Sym::Kind::invariant: return !s.type.dtype.empty() && !s.type.isFloat && !s.type.isSigned;
+      case Sym::Kind::binary:
+        if (s.op == "*" && sameSym(s.args[0], s.args[1])) return true;
+        if (s.op == "+" || s.op == "*" || s.op == "/") return nonNegative(*s.args[0]) && nonNegative(*s.args[1]);
+        return false;
+      case Sym::Kind::fma:
+        return (sameSym(s.args[0], s.args[1]) || (nonNegative(*s.args[0]) && nonNegative(*s.args[1]))) && nonNegative(*s.args[2]);
+      case Sym::Kind::select: return nonNegative(*s.args[1]) && nonNegative(*s.args[2]);
+      default: return false;
+    }
+  }
+
   // The map family's name of a C math function with one float argument ("" if it is none): sqrt,
   // floor, ceil, trunc, and rint/nearbyint (to nearest, ties to even, in the default rounding mode)
   // as nearest. Their float, double and std:: overloads and GCC builtins.
@@ -290,6 +449,7 @@ class Evaluator {
     std::string base = name.rfind("std::", 0) == 0 ? name.substr(5) : name.rfind("__builtin_", 0) == 0 ? name.substr(10) : name;
     if (base.size() > 1 && base.back() == 'f' && base != "f") base.pop_back();
     if (base == "sqrt" || base == "floor" || base == "ceil" || base == "trunc") return base;
+    if (base == "fabs") return "abs";
     if (base == "rint" || base == "nearbyint") return "nearest";
     return "";
   }
@@ -308,8 +468,14 @@ class Evaluator {
     if (fused.count(name) && call.getNumArgs() == 3)
       return makeSym(Sym{Sym::Kind::fma, scalarTypeOf(call.getType(), ctx_), "fma", "", 0,
                          {eval(call.getArg(0), env), eval(call.getArg(1), env), eval(call.getArg(2), env)}});
-    if (const std::string fn = mathFunction(name); !fn.empty() && call.getNumArgs() == 1)
-      return makeSym(Sym{Sym::Kind::math, scalarTypeOf(call.getType(), ctx_), fn, "", 0, {eval(call.getArg(0), env)}});
+    if (const std::string fn = mathFunction(name); !fn.empty() && call.getNumArgs() == 1) {
+      SymPtr arg = eval(call.getArg(0), env);
+      // C's sqrt sets errno (EDOM) below zero unless -fno-math-errno; the kernels do not.
+      if (fn == "sqrt" && ctx_.getLangOpts().MathErrno && !nonNegative(*arg))
+        throw NotLifted{"`" + name + "` sets errno for a negative argument, which the kernel does not: compile with "
+                        "-fno-math-errno (or -ffast-math) if nothing reads errno"};
+      return makeSym(Sym{Sym::Kind::math, scalarTypeOf(call.getType(), ctx_), fn, "", 0, {std::move(arg)}});
+    }
     if (name == "round" || name == "roundf" || name == "std::round" || name == "__builtin_round" || name == "__builtin_roundf")
       throw NotLifted{"`" + name + "` rounds halfway cases away from zero, which no SIMD rounding instruction does (rint and "
                       "nearbyint round them to even)"};
@@ -326,11 +492,81 @@ class Evaluator {
                     (call.getDirectCallee() && call.getDirectCallee()->isConstexpr() ? "" : ", which may have side effects")};
   }
 
+  // `a[i + k] = value` or `a[i + k] op= value`: a store of the element-wise loop. stores_ holds
+  // each stored element's value so far in this iteration (the element's old value where no path
+  // stored it); an `if` merges its branches' values with a select, as it does for locals.
+  void storeElement(const BinaryOperator& store, Env& env) {
+    const auto* sub = clang::cast<ArraySubscriptExpr>(store.getLHS()->IgnoreParens());
+    SymPtr rhs = eval(store.getRHS(), env);
+    SymPtr at = load(*sub, true);  // where it goes: the same checks as a load
+    if (!at->stride.empty()) throw NotLifted{"the store `" + sourceText(store, ctx_) + "` is strided"};
+    MapStore* earlier = nullptr;
+    for (auto& st : *stores_) {
+      if (st.base != at->name) continue;
+      if (st.offset != at->offset) throw NotLifted{"`" + at->name + "` is written at two positions in one iteration"};
+      if (st.guards != guards_)
+        throw NotLifted{"`" + at->name + "` is stored under different loop-invariant conditions in one iteration"};
+      earlier = &st;
+    }
+    const SymPtr old = earlier ? earlier->value : at;  // the element's value before this store
+    SymPtr value = rhs;
+    if (const auto* compound = dyn_cast<CompoundAssignOperator>(&store)) {
+      const ScalarType lhsType = scalarTypeOf(compound->getComputationLHSType(), ctx_);
+      const ScalarType resultType = scalarTypeOf(compound->getComputationResultType(), ctx_);
+      const std::string op =
+          BinaryOperator::getOpcodeStr(BinaryOperator::getOpForCompoundAssignment(compound->getOpcode())).str();
+      value = makeSym(Sym{Sym::Kind::binary, resultType, op, "", 0, {old->type == lhsType ? old : cast(lhsType, old), rhs}});
+      if (!(value->type == at->type)) value = cast(at->type, value);
+    }
+    if (earlier) earlier->value = value;
+    else stores_->push_back({at->name, at->offset, at->type, value, guards_, at});
+  }
+
+  // After an `if`: each element stored on either path holds select(cond, then-value, else-value),
+  // a path that did not store it keeping its value from before. Under a guard (cond null) the
+  // call is made only when the guard holds: the then-path's values are the values.
+  void mergeStores(const std::vector<MapStore>& before, const std::vector<MapStore>& thenStores, const SymPtr& cond) {
+    const std::vector<MapStore> elseStores = *stores_;
+    auto find = [](const std::vector<MapStore>& v, const MapStore& key) -> const MapStore* {
+      for (const auto& st : v)
+        if (st.base == key.base && st.offset == key.offset) return &st;
+      return nullptr;
+    };
+    std::vector<MapStore> merged = thenStores;
+    for (const MapStore& e : elseStores)
+      if (!find(merged, e)) merged.push_back(e);
+    for (MapStore& m : merged) {
+      const MapStore* t = find(thenStores, m);
+      const MapStore* e = find(elseStores, m);
+      const MapStore* b = find(before, m);
+      const SymPtr old = b ? b->value : m.element;
+      const SymPtr tv = t ? t->value : old, ev = e ? e->value : old;
+      if ((t && e && t->guards != e->guards) || (!t && e && b && b->guards != e->guards) || (t && !e && b && b->guards != t->guards))
+        throw NotLifted{"`" + m.base + "` is stored under different loop-invariant conditions in one iteration"};
+      if (t && !e && !b) m.guards = t->guards;
+      if (!t && e && !b) m.guards = e->guards;
+      if (sameSym(tv, ev)) {
+        m.value = tv;
+      } else if (!cond) {
+        m.value = e && !t ? ev : tv;  // a guard's else path (`!(guard)`) or its then path
+      } else {
+        SymPtr a = tv, c = ev;
+        if (!(a->type == m.type)) a = cast(m.type, a);
+        if (!(c->type == m.type)) c = cast(m.type, c);
+        m.value = makeSym(Sym{Sym::Kind::select, m.type, "", "", 0, {cond, a, c}});
+      }
+    }
+    *stores_ = merged;
+  }
+
   ASTContext& ctx_;
   const VarDecl* induction_;
   const std::set<const VarDecl*>& written_;
+  const ForStmt& loop_;
+  const Stmt* function_;  // the body of the function around the loop
   std::vector<MapStore>* stores_ = nullptr;
-  std::set<std::string> stored_;
+  std::vector<std::string> guards_;  // the loop-invariant conditions of the enclosing `if`s, as source text
+  std::set<std::string> memoryScalars_;
 };
 
 bool isUnitStep(const Expr* inc, const VarDecl* i, const ASTContext& ctx) {
@@ -373,20 +609,48 @@ namespace {
 LoopHeader header(const ForStmt& loop, ASTContext& ctx, const std::set<const VarDecl*>& written) {
   LoopHeader h;
   LoopModel& m = h.model;
-  // for (T i = start; ...): the counter is the loop's own, so nothing reads it afterwards.
-  const auto* init = dyn_cast_or_null<DeclStmt>(loop.getInit());
-  const VarDecl* i = init && init->isSingleDecl() ? dyn_cast<VarDecl>(init->getSingleDecl()) : nullptr;
-  if (!i || !i->hasInit())
-    throw NotLifted{loop.getInit() ? "the loop counter is declared before the loop (declare it in the `for`, so that nothing reads it afterwards)"
-                                   : "the loop has no counter"};
+  // for (T i = start; ...), the counter the loop's own; or C89's `T i; ... for (i = start; ...)` and
+  // `for (; i < end; ...)` (from i's value), whose counter the rewrite leaves as the loop would.
+  const VarDecl* i = nullptr;
+  const Expr* start = nullptr;
+  bool outside = false;
+  if (const auto* init = dyn_cast_or_null<DeclStmt>(loop.getInit())) {
+    i = init->isSingleDecl() ? dyn_cast<VarDecl>(init->getSingleDecl()) : nullptr;
+    if (!i || !i->hasInit()) throw NotLifted{"the `for` declares more than its counter, or a counter with no start value"};
+    start = i->getInit();
+  } else if (const auto* assign = dyn_cast_or_null<BinaryOperator>(loop.getInit())) {
+    if (assign->getOpcode() != BO_Assign || !isa<DeclRefExpr>(assign->getLHS()->IgnoreParens()))
+      throw NotLifted{"the loop's start `" + sourceText(*assign, ctx) + "` is not `counter = value`"};
+    i = referencedVar(assign->getLHS());
+    start = assign->getRHS();
+    outside = true;
+  } else if (loop.getInit()) {
+    throw NotLifted{"the loop's start `" + sourceText(*loop.getInit(), ctx) + "` is not `counter = value`"};
+  } else if (const auto* c = dyn_cast_or_null<BinaryOperator>(loop.getCond() ? loop.getCond()->IgnoreParenImpCasts() : nullptr)) {
+    // for (; i < end; ++i): from i's current value (a loop that finishes another's range)
+    const Expr* side = c->getOpcode() == BO_LT || c->getOpcode() == BO_LE ? c->getLHS() : c->getRHS();
+    if (isa<DeclRefExpr>(side->IgnoreParenImpCasts())) {
+      i = referencedVar(side);
+      start = side;
+      outside = true;
+    }
+  }
+  if (!i) throw NotLifted{"the loop has no counter"};
   h.counter = i;
   m.inductionName = i->getNameAsString();
   m.inductionType = scalarTypeOf(i->getType(), ctx);
   if (m.inductionType.dtype.empty() || m.inductionType.isFloat)
     throw NotLifted{"the loop counter `" + m.inductionName + "` is not an integer"};
-  if (i->getInit()->HasSideEffects(ctx)) throw NotLifted{"the counter's start value has side effects"};
-  h.start = i->getInit();
-  m.startText = sourceText(*i->getInit(), ctx);
+  if (outside) {
+    if (!i->hasLocalStorage() || i->isStaticLocal() || i->getType()->isReferenceType())
+      throw NotLifted{"the loop counter `" + m.inductionName + "` is not a local variable (a global, static or reference is seen by other code)"};
+    if (i->getType().isVolatileQualified()) throw NotLifted{"the loop counter `" + m.inductionName + "` is volatile"};
+    if (addressTaken(i, enclosingFunctionBody(loop, ctx)))
+      throw NotLifted{"the address of the loop counter `" + m.inductionName + "` is taken (a store may change it)"};
+  }
+  if (start->HasSideEffects(ctx)) throw NotLifted{"the counter's start value has side effects"};
+  h.start = start;
+  m.startText = sourceText(*start, ctx);
   if (written.count(i)) throw NotLifted{"the body changes the loop counter `" + m.inductionName + "`"};
 
   // i < end, i <= end (or end > i, end >= i), with end unchanged by the loop.
@@ -420,13 +684,29 @@ LoopHeader header(const ForStmt& loop, ASTContext& ctx, const std::set<const Var
     throw NotLifted{"the counter does not step by 1 (`" + (loop.getInc() ? sourceText(*loop.getInc(), ctx) : std::string()) +
                     "`): strided loops are not lifted yet"};
   m.loopText = sourceText(loop, ctx);
+  if (outside) {
+    // What the counter holds after a non-empty range: the bound (one past it for <=).
+    const std::string bound = m.endText.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
+                                      std::string::npos
+                                  ? m.endText
+                                  : "(" + m.endText + ")";
+    m.counterFinal = m.inductionName + " = (" + m.inductionType.spelling + ")" + (m.inclusive ? "(" + bound + " + 1)" : bound) + ";";
+  }
   return h;
 }
 
 }  // namespace
 
 std::string sourceText(const Stmt& s, const ASTContext& ctx) {
-  return Lexer::getSourceText(CharSourceRange::getTokenRange(s.getSourceRange()), ctx.getSourceManager(), ctx.getLangOpts()).str();
+  const SourceManager& sm = ctx.getSourceManager();
+  // Macro arguments and whole macro uses map back to the file's text; a part of a macro's own
+  // body has none, and is printed as the compiler sees it.
+  const CharSourceRange file = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(s.getSourceRange()), sm, ctx.getLangOpts());
+  if (file.isValid()) return Lexer::getSourceText(file, sm, ctx.getLangOpts()).str();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  s.printPretty(os, nullptr, ctx.getPrintingPolicy());
+  return os.str();
 }
 
 const VarDecl* referencedVar(const Expr* e) {
@@ -476,7 +756,7 @@ std::variant<LoopModel, std::string> modelLoop(const ForStmt& loop, ASTContext& 
                       "accumulate in a local variable and store it after the loop"};
 
     // The body, evaluated once with every variable it writes standing for its old value.
-    Evaluator eval(ctx, i, writes.vars);
+    Evaluator eval(ctx, i, writes.vars, loop);
     Evaluator::Env env;
     const SourceManager& sm = ctx.getSourceManager();
     for (const VarDecl* v : writes.vars) {
@@ -508,7 +788,7 @@ std::variant<MapModel, std::string> modelMap(const ForStmt& loop, ASTContext& ct
     LoopHeader h = header(loop, ctx, writes.vars);
     MapModel m;
     m.loop = h.model;
-    Evaluator eval(ctx, h.counter, writes.vars);
+    Evaluator eval(ctx, h.counter, writes.vars, loop);
     eval.allowStores(&m.stores);
     Evaluator::Env env;
     const SourceManager& sm = ctx.getSourceManager();
@@ -517,6 +797,13 @@ std::variant<MapModel, std::string> modelMap(const ForStmt& loop, ASTContext& ct
         throw NotLifted{"the loop changes `" + v->getNameAsString() + "`, declared before it (an element-wise loop only writes arrays)"};
     eval.exec(loop.getBody(), env);
     if (m.stores.empty()) throw NotLifted{"the loop writes no array element"};
+    // One call stores every output: they must all be stored under the same loop-invariant guards.
+    m.guards = m.stores.front().guards;
+    for (const MapStore& st : m.stores)
+      if (st.guards != m.guards)
+        throw NotLifted{"`" + st.base + "` and `" + m.stores.front().base +
+                        "` are stored under different loop-invariant conditions (one call stores both)"};
+    m.memoryScalars.assign(eval.memoryScalars().begin(), eval.memoryScalars().end());
     return m;
   } catch (const NotLifted& n) {
     return n.reason;

@@ -51,6 +51,13 @@ bool isDecimal(const std::string& t) {
 
 }  // namespace
 
+std::string counterFinals(std::initializer_list<const LoopModel*> loops) {
+  std::string code;
+  for (const LoopModel* loop : loops)
+    if (!loop->counterFinal.empty()) code += "    " + loop->counterFinal + "\n";
+  return code;
+}
+
 std::string paren(const std::string& t) { return isWord(t) ? t : "(" + t + ")"; }
 
 std::string rangeStart(const LoopModel& loop) {
@@ -116,6 +123,7 @@ std::string replacementCode(const LoopModel& loop, const Recognition& r, const s
       body += "  " + r.accName + " = (" + r.accType.spelling + ")(" + u + r.accName + " " + r.combineOp + " " + u + res + ");\n";
     }
   }
+  if (!loop.counterFinal.empty()) body += "  " + loop.counterFinal + "\n";
   std::string indented;
   for (size_t p = 0; p < body.size();) {
     size_t e = body.find('\n', p);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What a recognised loop becomes: its spec (JSON text) and the code that replaces the loop.
+#include <initializer_list>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -26,6 +27,10 @@ std::string paren(const std::string& t);
 // The loop's first counter value, and its trip count as an int64_t expression (0 when empty).
 std::string rangeStart(const LoopModel& loop);
 std::string rangeCount(const LoopModel& loop);
+
+// After a kernel call over non-empty ranges: the counters declared before their loops get the
+// values the loops would have left (`    i = (int)(n);\n` lines; empty when there are none).
+std::string counterFinals(std::initializer_list<const LoopModel*> loops);
 
 // The C type of a dtype: i8 -> int8_t, f64 -> double.
 std::string cType(const std::string& dtype);

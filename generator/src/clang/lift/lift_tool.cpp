@@ -11,6 +11,7 @@
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Attr.h>
+#include <clang/AST/ParentMapContext.h>
 #include <clang/ASTMatchers/ASTMatchFinder.h>
 #include <clang/ASTMatchers/ASTMatchers.h>
 #include <clang/Format/Format.h>
@@ -102,27 +103,69 @@ std::string givenName(const std::string& path, const std::vector<std::string>& f
 }
 
 // The loop with the `;` that ends a body without braces (not part of the statement's range).
+// A body that ends in a macro (`for (...) y[i] = SQR(x[i]);`) ends where the macro's use ends.
 CharSourceRange loopRange(const ForStmt& loop, ASTContext& ctx) {
-  return tooling::maybeExtendRange(CharSourceRange::getTokenRange(loop.getSourceRange()), tok::semi, ctx);
+  const CharSourceRange file =
+      Lexer::makeFileCharRange(CharSourceRange::getTokenRange(loop.getSourceRange()), ctx.getSourceManager(), ctx.getLangOpts());
+  return tooling::maybeExtendRange(file, tok::semi, ctx);
 }
 
-// Where the kernels' #include lines go: after the last #include at the top of the file, so that
-// the user's own include lines stay as they are.
+// Where the kernels' #include lines go: after the last #include at the top of the file, outside
+// every #if (after the #endif of a conditional block that includes something: `#if defined _WIN32
+// #include <windows.h> #else ... #endif`), so that the user's own include lines stay as they are.
+// An include guard (#ifndef X / #define X first) is the file's own level.
 unsigned includeOffset(const std::string& code) {
   unsigned offset = 0;
+  int depth = 0, base = 0;
+  bool pending = false;  // an #include inside the current conditional block
+  std::vector<std::string> directives;
   size_t p = 0;
   while (p < code.size()) {
     size_t e = code.find('\n', p);
     if (e == std::string::npos) e = code.size();
+    const unsigned next = static_cast<unsigned>(std::min(e + 1, code.size()));
     std::string line = code.substr(p, e - p);
     size_t k = line.find_first_not_of(" \t");
     const std::string trimmed = k == std::string::npos ? "" : line.substr(k);
-    if (trimmed.rfind("#include", 0) == 0 || trimmed.rfind("# include", 0) == 0) offset = static_cast<unsigned>(std::min(e + 1, code.size()));
-    else if (!trimmed.empty() && trimmed[0] != '#' && trimmed.rfind("//", 0) != 0 && trimmed.rfind("/*", 0) != 0 && trimmed[0] != '*')
-      break;  // code: includes further down belong to it
     p = e + 1;
+    if (trimmed.empty() || trimmed.rfind("//", 0) == 0 || trimmed.rfind("/*", 0) == 0 || trimmed[0] == '*') continue;
+    if (trimmed[0] != '#') break;  // code: includes further down belong to it
+    size_t w = trimmed.find_first_not_of(" \t", 1);
+    const std::string directive = w == std::string::npos ? "" : trimmed.substr(w, trimmed.find_first_of(" \t(<\"", w) - w);
+    directives.push_back(directive);
+    if (directive == "if" || directive == "ifdef" || directive == "ifndef") {
+      ++depth;
+    } else if (directive == "define" && directives.size() == 2 && directives[0] == "ifndef") {
+      base = 1;  // an include guard
+    } else if (directive == "endif") {
+      depth = std::max(0, depth - 1);
+      if (depth <= base && pending) {
+        offset = next;
+        pending = false;
+      }
+    } else if (directive == "include") {
+      if (depth <= base) offset = next;
+      else pending = true;
+    }
   }
   return offset;
+}
+
+// The kernel a loop already calls: the loop is the fallback of a block an earlier `lift --rewrite`
+// wrote (`{ // simdgen lift: NAME (...) ... else { LOOP } }`); empty otherwise.
+std::string earlierLift(const ForStmt& loop, ASTContext& ctx) {
+  const SourceManager& sm = ctx.getSourceManager();
+  DynTypedNodeList parents = ctx.getParents(loop);
+  for (int level = 0; level < 4 && !parents.empty(); ++level) {
+    if (const auto* block = parents[0].get<CompoundStmt>()) {
+      const SourceLocation at = sm.getExpansionLoc(block->getLBracLoc());
+      const llvm::StringRef text = sm.getBufferData(sm.getFileID(at)).substr(sm.getFileOffset(at) + 1).ltrim();
+      const llvm::StringRef mark = "// simdgen lift: ";
+      if (text.starts_with(mark)) return text.substr(mark.size()).take_until([](char c) { return c == ' ' || c == '\n'; }).str();
+    }
+    parents = ctx.getParents(parents[0]);
+  }
+  return "";
 }
 
 std::string rewriteFile(const std::string& path, const std::string& code, const tooling::Replacements& edits,
@@ -172,7 +215,18 @@ LiftResult runLift(const LiftRequest& request) {
                   std::none_of(asts.begin(), asts.end(), [](const auto& a) { return a->getDiagnostics().hasErrorOccurred(); });
   if (!result.parsed) return result;
 
+  // Kernel names: those of blocks an earlier --rewrite left in the files are taken.
   std::set<std::string> usedNames;
+  for (auto& ast : asts) {
+    const SourceManager& sm = ast->getASTContext().getSourceManager();
+    const std::string code = sm.getBufferData(sm.getMainFileID()).str();
+    const std::string mark = "// simdgen lift: ";
+    for (size_t m = code.find(mark); m != std::string::npos; m = code.find(mark, m + 1)) {
+      const size_t from = m + mark.size();
+      usedNames.insert(code.substr(from, code.find_first_of(" \n", from) - from));
+    }
+  }
+  std::set<std::string> named;  // the functions of --functions found
   for (auto& ast : asts) {
     ASTContext& ctx = ast->getASTContext();
     const SourceManager& sm = ctx.getSourceManager();
@@ -182,6 +236,8 @@ LiftResult runLift(const LiftRequest& request) {
     std::set<std::string> includes;
     std::set<const ForStmt*> seen;  // a lambda's loops are also its enclosing function's
     for (const FunctionDecl* f : selectedFunctions(ctx, request)) {
+      named.insert(f->getNameAsString());
+      named.insert(f->getQualifiedNameAsString());
       const std::string local = localPrefix(*f, ctx);
       for (const ForStmt* loop : loopsOf(*f, ctx)) {
         if (!seen.insert(loop).second) continue;
@@ -194,7 +250,10 @@ LiftResult runLift(const LiftRequest& request) {
           remark.text = "not lifted: " + reason;
           result.remarks.push_back(remark);
         };
-        if (loop->getBeginLoc().isMacroID() || loop->getEndLoc().isMacroID()) {
+        // Judged by the loop's own tokens: a `for` a macro spells stays (its text is the macro's);
+        // macros used in its header or body are lifted as what they expand to.
+        if (loop->getBeginLoc().isMacroID() ||
+            Lexer::makeFileCharRange(CharSourceRange::getTokenRange(loop->getSourceRange()), sm, ctx.getLangOpts()).isInvalid()) {
           reject("the loop comes from a macro expansion");
           continue;
         }
@@ -204,10 +263,12 @@ LiftResult runLift(const LiftRequest& request) {
         }
         Options options;
         options.allowReassociation = request.allowReassociation;
+        // Rewritten by an earlier run: the spec again (same name), the call already there.
+        const std::string earlier = earlierLift(*loop, ctx);
         auto accept = [&](const std::string& summary, const std::function<std::string(const std::string&)>& spec,
                           const std::function<std::string(const std::string&)>& code) {
           std::set<std::string> tentative = usedNames;
-          const std::string name = uniqueName(f->getNameAsString() + "_lifted", tentative);
+          const std::string name = earlier.empty() ? uniqueName(f->getNameAsString() + "_lifted", tentative) : earlier;
           const std::string json = spec(name);
           if (request.validate) {
             if (auto error = request.validate(json)) {
@@ -217,9 +278,9 @@ LiftResult runLift(const LiftRequest& request) {
           }
           usedNames.insert(name);
           result.specs.push_back({name, json});
-          remark.text = "lifted: " + name + " (" + summary + ")";
+          remark.text = "lifted: " + name + " (" + summary + ")" + (earlier.empty() ? "" : ", already rewritten");
           result.remarks.push_back(remark);
-          if (request.rewrite) {
+          if (request.rewrite && earlier.empty()) {
             llvm::Error e = edits.add(tooling::Replacement(sm, loopRange(*loop, ctx), code(name), ctx.getLangOpts()));
             if (e) result.errors.push_back(file + ": error: " + llvm::toString(std::move(e)));
             includes.insert(name);
@@ -267,7 +328,9 @@ LiftResult runLift(const LiftRequest& request) {
           // It writes arrays: an element-wise loop?
           auto mapModel = modelMap(*loop, ctx);
           if (auto* why = std::get_if<std::string>(&mapModel)) {
-            reject(*reason + "; as an element-wise loop: " + *why);
+            // A store at another element than a[i + k] (`out[0] += a[i]`): a reduction kept in memory.
+            const bool elsewhere = why->find("is not `") != std::string::npos && why->find("+ constant`") != std::string::npos;
+            reject(elsewhere ? *reason + "; as an element-wise loop: " + *why : "as an element-wise loop: " + *why);
             continue;
           }
           MapModel& mm = std::get<MapModel>(mapModel);
@@ -312,6 +375,8 @@ LiftResult runLift(const LiftRequest& request) {
       result.rewrites.push_back({file, code, rewritten});
     }
   }
+  for (const auto& want : request.functions)
+    if (!named.count(want)) result.unknownFunctions.push_back(want);
   return result;
 }
 

@@ -41,6 +41,7 @@ struct LiftResult {
   std::vector<Remark> remarks;  // in file and line order
   std::vector<LiftedSpec> specs;
   std::vector<RewrittenFile> rewrites;  // with rewrite: each file that changed
+  std::vector<std::string> unknownFunctions;  // names of --functions that no file defines
 };
 
 LiftResult runLift(const LiftRequest& request);

@@ -25,6 +25,9 @@ struct LoopModel {
   std::optional<long long> tripCount;  // when start and end are compile-time constants
   std::vector<CarriedVar> carried;  // only the variables the body changes
   std::string loopText;             // the loop's source, kept by rewrites that need a fallback
+  // A counter declared before the loop (`int i; for (i = 0; ...)`): what it holds after a
+  // non-empty range, e.g. `i = (int)(n)`; empty when the counter is the `for`'s own.
+  std::string counterFinal;
 };
 
 // An element-wise loop: `out[i + k] = expr;` for each output, no carried variables.
@@ -33,11 +36,15 @@ struct MapStore {
   long long offset = 0;
   ScalarType type;   // the stored element's type
   SymPtr value;      // converted to `type` when the assignment converts
+  std::vector<std::string> guards;  // the loop-invariant conditions it is stored under (source text)
+  SymPtr element;                   // the element's value before the loop body stores it
 };
 
 struct MapModel {
   LoopModel loop;
   std::vector<MapStore> stores;  // in source order
+  std::vector<std::string> guards;  // every store's loop-invariant conditions: the call is made only when they hold
+  std::vector<std::string> memoryScalars;  // scalars the loop reads from memory a store might reach (globals, ...)
 };
 
 }  // namespace simdgen::lift

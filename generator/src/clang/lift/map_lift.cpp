@@ -101,17 +101,52 @@ class Translator {
         const std::string c = expr(*s.args[2]);
         return "fma(" + a + ", " + b + ", " + c + ")";
       }
-      case Kind::select: {
-        if (selection(s).compare->kind != Kind::compare) throw NotMap{"the condition " + render(*s.args[0]) + " is not a comparison"};
-        return writeSelect(s, [&](const Sym& x) { return expr(x); });
-      }
+      case Kind::select: return selectOf(s.args[0], s.args[1], s.args[2]);
       case Kind::induction: throw NotMap{"the value uses the loop index itself"};
-      case Kind::fmax: throw NotMap{s.op + " in an element-wise loop (its NaN rule is not the map family's min/max)"};
+      case Kind::fmax: {
+        // C's fmax/fmin ignore a NaN operand: select(b != b, a, select(a > b, a, b)) (fmin: <). Either
+        // zero may come out of fmax(-0.0, +0.0), as C allows.
+        if (!s.type.isFloat) throw NotMap{s.op + " of " + s.type.spelling};
+        const std::string a = expr(*s.args[0]);
+        const std::string b = expr(*s.args[1]);
+        const std::string pick = "select(" + a + (s.op == "fmax" ? " > " : " < ") + b + ", " + a + ", " + b + ")";  // a NaN a: b
+        if (stripCasts(*s.args[1]).kind == Kind::constant) return pick;  // a number is never NaN
+        return "select(" + b + " != " + b + ", " + a + ", " + pick + ")";
+      }
       default: throw NotMap{"`" + render(s) + "` is not an element-wise expression simdgen has"};
     }
   }
 
  private:
+  // select(cond, t, f) in the family's selects of comparisons: C's `!`, `&&` and `||` become nested
+  // selects (both sides are evaluated: the loop reads no element it would not read at another
+  // position of the same arrays), any other value is true when it is not zero.
+  std::string selectOf(const SymPtr& cond, const SymPtr& t, const SymPtr& f) {
+    const Sym& c = *cond;
+    auto select = [&](const SymPtr& k, const SymPtr& a, const SymPtr& b) { return makeSym(Sym{Kind::select, a->type, "", "", 0, {k, a, b}}); };
+    if (c.kind == Kind::logical_not) return selectOf(c.args[0], f, t);
+    if (c.kind == Kind::binary && c.op == "||") return selectOf(c.args[0], t, select(c.args[1], t, f));
+    if (c.kind == Kind::binary && c.op == "&&") return selectOf(c.args[0], select(c.args[1], t, f), f);
+    // A conversion to bool, or of a truth value (0 or 1) to any integer, keeps the truth.
+    if (c.kind == Kind::cast) {
+      const Sym& inner = *c.args[0];
+      const bool toBool = c.type.dtype.empty() && (c.type.spelling == "bool" || c.type.spelling == "_Bool");
+      const bool truth = inner.kind == Kind::compare || inner.kind == Kind::logical_not ||
+                         (inner.kind == Kind::binary && (inner.op == "&&" || inner.op == "||"));
+      if (toBool || (truth && !c.type.isFloat && !c.type.dtype.empty())) return selectOf(c.args[0], t, f);
+    }
+    if (c.kind == Kind::compare) {
+      const std::string lhs = expr(*c.args[0]);  // in order: inputs are numbered as they appear
+      const std::string rhs = expr(*c.args[1]);
+      const std::string a = expr(*t);
+      return "select(" + lhs + " " + c.op + " " + rhs + ", " + a + ", " + expr(*f) + ")";
+    }
+    if (c.type.dtype.empty()) throw NotMap{"the condition " + render(c) + " is a " + c.type.spelling};
+    const std::string value = expr(c);
+    const std::string a = expr(*t);
+    return "select(" + value + " != 0, " + a + ", " + expr(*f) + ")";
+  }
+
   std::string input(const Sym& s) {
     if (!s.stride.empty()) throw NotMap{"`" + render(s) + "` is strided"};
     if (s.type.dtype.empty()) throw NotMap{"the elements of " + s.name + " are " + s.type.spelling};
@@ -128,15 +163,16 @@ class Translator {
   std::string param(const Sym& s) {
     if (s.type.dtype.empty()) throw NotMap{"`" + s.name + "` is a " + s.type.spelling};
     for (const auto& p : map_.params)
-      if (p.first == s.name) return p.first;
-    map_.params.push_back({s.name, s.type});
-    return s.name;
+      if (p.text == s.name) return p.name;
+    const std::string name = identifier(s.name) && !used(s.name) ? s.name : "p" + std::to_string(map_.params.size());
+    map_.params.push_back({name, s.name, s.type});
+    return name;
   }
   bool used(const std::string& name) const {
     for (const auto& a : map_.inputs)
       if (a.name == name) return true;
     for (const auto& p : map_.params)
-      if (p.first == name) return true;
+      if (p.name == name) return true;
     return name == "n";
   }
   MapLift& map_;
@@ -409,7 +445,7 @@ std::variant<MapLift, std::string> recognizeMap(const MapModel& model) {
     }
     std::set<std::string> names;
     for (const auto& in : map.inputs) names.insert(in.name);
-    for (const auto& p : map.params) names.insert(p.first);
+    for (const auto& p : map.params) names.insert(p.name);
     for (size_t k = 0; k < map.outputs.size(); ++k) {
       auto& out = map.outputs[k];
       for (const auto& in : map.inputs)
@@ -450,7 +486,7 @@ std::string mapSpecJson(const MapLift& map, const std::string& name, const std::
   for (const auto& in : map.inputs) j["inputs"].push_back({{"name", in.name}, {"dtype", in.type.dtype}});
   if (!map.params.empty()) {
     j["params"] = nlohmann::json::array();
-    for (const auto& [p, type] : map.params) j["params"].push_back({{"name", p}, {"dtype", type.dtype}});
+    for (const auto& p : map.params) j["params"].push_back({{"name", p.name}, {"dtype", p.type.dtype}});
   }
   j["outputs"] = nlohmann::json::array();
   if (map.fused) j["targets"] = {"avx512", "avx2+fma", "sve2", "sve", "neon", "scalar"};  // the defaults, AVX2 with FMA3
@@ -478,18 +514,27 @@ std::string mapReplacementCode(const MapModel& model, const MapLift& map, const 
     for (size_t m = k + 1; m < map.outputs.size(); ++m)
       checks.push_back(apart(o, pointer(loop, map.outputs[m].base, map.outputs[m].offset)));
   }
+  // A scalar the kernel takes by value must not be one of the elements the loop stores.
+  for (const auto& out : map.outputs)
+    for (const auto& v : model.memoryScalars)
+      for (const auto& p : map.params)
+        if (p.text == v) {
+          const std::string o = pointer(loop, out.base, out.offset), at = "(uintptr_t)&" + paren(v);
+          checks.push_back("(" + at + " < (uintptr_t)" + paren(o) + " || " + at + " >= (uintptr_t)(" + paren(o) + " + " + n + "))");
+        }
   std::string args;
   for (const auto& in : map.inputs) args += pointer(loop, in.base, in.offset) + ", ";
   args += n;
-  for (const auto& p : map.params) args += ", " + p.first;
+  for (const auto& p : map.params) args += ", " + p.text;
   for (const auto& out : map.outputs) args += ", " + pointer(loop, out.base, out.offset);
 
   std::string code = "{\n  // simdgen lift: " + name + " (" + map.summary + ")\n";
   code += "  const int64_t " + n + " = " + rangeCount(loop) + ";\n";
   // Short runtime ranges keep the loop (kMinRuntimeTrip); a static one is at least kMinStaticTrip.
   std::string cond = loop.tripCount ? n + " > 0" : n + " >= " + std::to_string(kMinRuntimeTrip);
+  for (const auto& g : model.guards) cond += " && " + paren(g);  // false: the loop stores nothing, as written
   for (const auto& c : checks) cond += " && " + c;
-  code += "  if (" + cond + ") {\n    " + name + "(" + args + ");\n  } else {\n    " + loop.loopText + "\n  }\n";
+  code += "  if (" + cond + ") {\n    " + name + "(" + args + ");\n" + counterFinals({&loop}) + "  } else {\n    " + loop.loopText + "\n  }\n";
   return code + "}";
 }
 

@@ -20,7 +20,12 @@ struct MapLift {
     std::string expr, inPlace;  // outputs only
   };
   std::vector<Array> inputs, outputs;
-  std::vector<std::pair<std::string, ScalarType>> params;  // scalars the loop reads, by variable name
+  struct Param {
+    std::string name;  // in the spec and the kernel's signature
+    std::string text;  // the value, as the loop reads it: a variable, or an element the loop does not change
+    ScalarType type;
+  };
+  std::vector<Param> params;  // scalars the loop reads
   std::string summary;                                      // "map i16 -> f32 (2 inputs, 1 output)"
   bool fused = false;  // an fma(): AVX2 only with FMA3 (the spec's targets say avx2+fma)
 };

@@ -49,7 +49,7 @@ std::string rowsReplacementCode(const RowsLift& rows, const std::string& name, c
   if (!rows.indices.empty()) code += " && " + apart(rows.indices);
   code += ") {\n";
   code += "    " + name + "(" + rows.matrix + ", " + nRows + ", " + nCols + ", " + stride + ", " + rows.values +
-          (rows.indices.empty() ? "" : ", " + rows.indices) + ");\n";
+          (rows.indices.empty() ? "" : ", " + rows.indices) + ");\n" + counterFinals({&rows.outer, &rows.inner});
   code += "  } else {\n    " + rows.outer.loopText + "\n  }\n";
   return code + "}";
 }

@@ -98,7 +98,7 @@ std::string transposeReplacementCode(const TransposeLift& t, const std::string& 
   const std::string outEnd = "(uintptr_t)(" + out + " + (" + cols + " - 1) * " + ldb + " + " + rows + ")";
   code += "  if (" + rows + " > 0 && " + cols + " > 0 && " + lda + " >= " + cols + " && " + ldb + " >= " + rows + " && (" + outEnd +
           " <= (uintptr_t)" + in + " || " + inEnd + " <= (uintptr_t)" + out + ")) {\n";
-  code += "    " + name + "(" + t.input + ", " + rows + ", " + cols + ", " + lda + ", " + ldb + ", " + t.output + ");\n";
+  code += "    " + name + "(" + t.input + ", " + rows + ", " + cols + ", " + lda + ", " + ldb + ", " + t.output + ");\n" + counterFinals({&t.rowLoop, &t.colLoop});
   code += "  } else {\n    " + t.loopText + "\n  }\n";
   return code + "}";
 }
