@@ -98,10 +98,12 @@ class Evaluator {
     } else if (const auto* decls = dyn_cast<DeclStmt>(s)) {
       for (const Decl* d : decls->decls()) {
         const auto* v = dyn_cast<VarDecl>(d);
-        if (!v || !v->hasInit() || v->isStaticLocal() || v->getType()->isReferenceType())
-          throw NotLifted{"the declaration `" + sourceText(*s, ctx_) + "` is not a plain local with a value"};
+        if (!v || v->isStaticLocal() || v->getType()->isReferenceType() || (!v->hasInit() && !v->getType()->isArithmeticType()))
+          throw NotLifted{"the declaration `" + sourceText(*s, ctx_) + "` is not a plain local scalar"};
         checkScalarLocal(v);
-        env[v] = eval(v->getInit(), env);
+        // C89's `float tmp;` before its assignments: reading it on a path that did not assign it is refused.
+        if (v->hasInit()) env[v] = eval(v->getInit(), env);
+        else env[v] = makeSym(Sym{Sym::Kind::constant, scalarTypeOf(v->getType(), ctx_), "", "?uninitialized", 0, {}, "", true});
       }
     } else if (const auto* ifs = dyn_cast<IfStmt>(s)) {
       if (ifs->getInit() || ifs->getConditionVariable() || ifs->isConstexpr())
@@ -210,25 +212,28 @@ class Evaluator {
       if (!v) throw NotLifted{"`" + sourceText(*e, ctx_) + "` is not a variable"};
       if (v->getType().isVolatileQualified()) throw NotLifted{"`" + v->getNameAsString() + "` is volatile"};
       if (v == induction_) return makeSym(Sym{Sym::Kind::induction, scalarTypeOf(v->getType(), ctx_), "", v->getNameAsString(), 0, {}});
-      if (auto it = env.find(v); it != env.end()) return it->second;
+      if (auto it = env.find(v); it != env.end()) {
+        if (it->second->uninitialized)
+          throw NotLifted{"`" + v->getNameAsString() + "` is read where some path through the body has not assigned it"};
+        return it->second;
+      }
       if (stores_ && !privateScalar(v)) memoryScalars_.insert(v->getNameAsString());  // a store may reach it
       return makeSym(Sym{Sym::Kind::invariant, scalarTypeOf(v->getType(), ctx_), "", v->getNameAsString(), 0, {}});
     }
     if (isa<IntegerLiteral>(e) || isa<FloatingLiteral>(e) || isa<CharacterLiteral>(e) || isa<CXXBoolLiteralExpr>(e))
       return constant(e);
-    if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e)) {
-      // An element the element-wise loop reads at the same place every iteration (`x[r * n + k]`
-      // in an axpy over j): a scalar read once, which no store of the loop may reach (checked).
-      if (stores_ && invariant(sub) && !sub->getType().isVolatileQualified() && !mentionsCounter(sub) &&
-          !scalarTypeOf(sub->getType(), ctx_).dtype.empty()) {
-        const std::string text = sourceText(*sub, ctx_);
-        for (const MapStore& st : *stores_)
-          if (text.rfind(st.base, 0) == 0) throw NotLifted{"`" + text + "` may be an element the loop body wrote"};
-        memoryScalars_.insert(text);
-        return makeSym(Sym{Sym::Kind::invariant, scalarTypeOf(sub->getType(), ctx_), "", text, 0, {}});
-      }
-      return load(*sub);
+    // An element or field the element-wise loop reads at the same place every iteration
+    // (`x[r * n + k]` in an axpy over j, `st->gain`): a scalar read once, which no store of the
+    // loop may reach (checked on the addresses by the rewrite).
+    if ((isa<ArraySubscriptExpr>(e) || isa<MemberExpr>(e)) && stores_ && invariant(e) && !e->getType().isVolatileQualified() &&
+        !mentionsCounter(e) && !scalarTypeOf(e->getType(), ctx_).dtype.empty()) {
+      const std::string text = sourceText(*e, ctx_);
+      for (const MapStore& st : *stores_)
+        if (text.rfind(st.base, 0) == 0) throw NotLifted{"`" + text + "` may be an element the loop body wrote"};
+      memoryScalars_.insert(text);
+      return makeSym(Sym{Sym::Kind::invariant, scalarTypeOf(e->getType(), ctx_), "", text, 0, {}});
     }
+    if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e)) return load(*sub);
     if (const auto* bin = dyn_cast<BinaryOperator>(e)) {
       if (bin->isAssignmentOp() || bin->isCommaOp())
         throw NotLifted{"`" + sourceText(*e, ctx_) + "` assigns inside an expression"};
@@ -322,7 +327,7 @@ class Evaluator {
           if (st.offset == index.constant && index.stride.empty() && index.counter == 1) return st.value;
           throw NotLifted{"`" + sourceText(sub, ctx_) + "` reads an array after the loop body wrote it"};
         }
-    Sym s{Sym::Kind::load, scalarTypeOf(sub.getType(), ctx_), "", pointer, index.constant, {}};
+    Sym s{Sym::Kind::load, scalarTypeOf(sub.getType(), ctx_), induction_->getNameAsString(), pointer, index.constant, {}};
     s.stride = index.stride;
     s.type.spelling = sub.getType().getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
     return makeSym(std::move(s));
@@ -400,6 +405,10 @@ class Evaluator {
       const Expr* stride = isCounter(mul->getLHS()) ? mul->getRHS() : mul->getLHS();
       if (sign < 0 || !out.stride.empty() || !invariant(stride)) out.ok = false;
       else out.stride = sourceText(*stride, ctx_);
+    } else if (const VarDecl* v = referencedVar(e); v && isa<DeclRefExpr>(e) && v->hasInit() && !written_.count(v) &&
+                                                      !declaredBeforeLoop(v) && !v->getType().isVolatileQualified()) {
+      // A local of the body that names a position (`int index = b * n + i;`), never assigned again.
+      decompose(v->getInit(), sign, out);
     } else if (invariant(e)) {
       std::string text = sourceText(*e, ctx_);
       bool word = true;

@@ -74,6 +74,11 @@ class Translator {
           if (!s.type.isFloat && inner.type.isFloat) throw NotMap{"a float constant converted to an integer"};
           return inner.name;  // a number takes its operands' dtype
         }
+        if (inner.kind == Kind::select) {
+          // (float)(x > 0 ? 1 : -1): each branch converted, so that numbers take the select's dtype.
+          auto to = [&](const SymPtr& a) { return makeSym(Sym{Kind::cast, s.type, "", "", 0, {a}}); };
+          return selectOf(inner.args[0], to(inner.args[1]), to(inner.args[2]));
+        }
         if (inner.type.dtype == s.type.dtype) return expr(inner);
         return "convert(" + expr(inner) + ", " + s.type.dtype + ")";
       }

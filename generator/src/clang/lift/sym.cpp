@@ -10,7 +10,10 @@ bool preservesValues(const ScalarType& from, const ScalarType& to) {
   return !from.isSigned && to.isSigned && to.bits > from.bits;  // uint8 -> int16 and wider
 }
 
-SymPtr makeSym(Sym s) { return std::make_shared<const Sym>(std::move(s)); }
+SymPtr makeSym(Sym s) {
+  for (const SymPtr& a : s.args) s.uninitialized = s.uninitialized || a->uninitialized;
+  return std::make_shared<const Sym>(std::move(s));
+}
 
 bool sameSym(const SymPtr& a, const SymPtr& b) {
   if (a == b) return true;
@@ -26,9 +29,14 @@ const Sym& stripCasts(const Sym& s) { return s.kind == Sym::Kind::cast ? stripCa
 
 std::string render(const Sym& s) {
   switch (s.kind) {
-    case Sym::Kind::load:
-      return s.name + "[i" + (s.stride.empty() ? "" : " * " + s.stride) + (s.offset > 0 ? " + " + std::to_string(s.offset) : s.offset < 0 ? " - " + std::to_string(-s.offset) : "") + "]";
-    case Sym::Kind::induction: return "i";
+    case Sym::Kind::load: {
+      // (w + r * n)[j]: the base with its row offset, indexed by the loop's own counter.
+      const bool word = s.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == std::string::npos;
+      const std::string i = s.op.empty() ? "i" : s.op;
+      return (word ? s.name : "(" + s.name + ")") + "[" + i + (s.stride.empty() ? "" : " * " + s.stride) +
+             (s.offset > 0 ? " + " + std::to_string(s.offset) : s.offset < 0 ? " - " + std::to_string(-s.offset) : "") + "]";
+    }
+    case Sym::Kind::induction: return s.name.empty() ? "i" : s.name;
     case Sym::Kind::carried:
     case Sym::Kind::invariant:
     case Sym::Kind::constant: return s.name;

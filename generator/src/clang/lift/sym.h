@@ -28,7 +28,7 @@ using SymPtr = std::shared_ptr<const Sym>;
 struct Sym {
   enum class Kind {
     load,       // base[i + offset]: the element of this iteration
-    induction,  // the loop counter i
+    induction,  // the loop counter (`name`)
     carried,    // a carried variable's value before this iteration (`name`)
     invariant,  // a value the loop does not change (`name`: its source text)
     constant,   // a literal (`name`: its source text)
@@ -46,11 +46,12 @@ struct Sym {
   };
   Kind kind;
   ScalarType type;
-  std::string op;    // binary, compare, fmax
+  std::string op;    // binary, compare, fmax; load: the loop counter's name (for remarks)
   std::string name;  // carried, invariant, constant; load: the base's source text
   long long offset = 0;  // load
   std::vector<SymPtr> args;
   std::string stride;  // load: empty for base[i + offset], else base[i * stride + offset]
+  bool uninitialized = false;  // the value of a variable declared without one, or built from it
 };
 
 SymPtr makeSym(Sym s);
