@@ -497,8 +497,38 @@ class Evaluator {
                                        : makeSym(Sym{Sym::Kind::compare, boolean, "<", "", 0, {b, a}});
       return makeSym(Sym{Sym::Kind::select, t, "", "", 0, {less, b, a}});
     }
+    if (SymPtr inlined = inlineCall(call, env)) return inlined;
     throw NotLifted{"the body calls `" + name + "`" +
                     (call.getDirectCallee() && call.getDirectCallee()->isConstexpr() ? "" : ", which may have side effects")};
+  }
+
+  // A function of this file whose body is one `return expr;` over its scalar parameters (darknet's
+  // `static inline float leaky_activate(float x) { return (x > 0) ? x : .1 * x; }`) is its
+  // expression, as a macro would be: evaluated with the arguments' values (each argument is
+  // converted to its parameter's type, as the call does).
+  SymPtr inlineCall(const CallExpr& call, const Env& env) {
+    const FunctionDecl* f = call.getDirectCallee();
+    const FunctionDecl* def = nullptr;
+    if (!f || !f->hasBody(def) || !def || def->isVariadic() || inlineDepth_ >= 8) return nullptr;
+    const auto* body = dyn_cast_or_null<CompoundStmt>(def->getBody());
+    if (!body || body->size() != 1) return nullptr;
+    const auto* ret = dyn_cast<ReturnStmt>(body->body_front());
+    if (!ret || !ret->getRetValue() || def->getNumParams() != call.getNumArgs()) return nullptr;
+    Env inner;
+    for (unsigned k = 0; k < def->getNumParams(); ++k) {
+      const ParmVarDecl* p = def->getParamDecl(k);
+      const ScalarType t = scalarTypeOf(p->getType(), ctx_);
+      if (t.dtype.empty() || p->getType().isVolatileQualified()) return nullptr;
+      inner[p] = eval(call.getArg(k), env);  // the argument as converted by the call (its implicit cast)
+    }
+    for (const VarDecl* v : referencedVars(ret->getRetValue()))
+      if (!inner.count(v) && !(v->hasGlobalStorage() && v->getType().isConstQualified()))
+        throw NotLifted{"`" + def->getNameAsString() + "` reads `" + v->getNameAsString() + "`, which is not one of its parameters"};
+    ++inlineDepth_;
+    SymPtr value = eval(ret->getRetValue(), inner);
+    --inlineDepth_;
+    const ScalarType result = scalarTypeOf(call.getType(), ctx_);
+    return value->type == result || result.dtype.empty() ? value : cast(result, value);
   }
 
   // `a[i + k] = value` or `a[i + k] op= value`: a store of the element-wise loop. stores_ holds
@@ -576,6 +606,7 @@ class Evaluator {
   std::vector<MapStore>* stores_ = nullptr;
   std::vector<std::string> guards_;  // the loop-invariant conditions of the enclosing `if`s, as source text
   std::set<std::string> memoryScalars_;
+  int inlineDepth_ = 0;
 };
 
 bool isUnitStep(const Expr* inc, const VarDecl* i, const ASTContext& ctx) {

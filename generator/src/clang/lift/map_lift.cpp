@@ -74,12 +74,22 @@ class Translator {
           if (!s.type.isFloat && inner.type.isFloat) throw NotMap{"a float constant converted to an integer"};
           return inner.name;  // a number takes its operands' dtype
         }
+        if (inner.kind == Kind::compare || inner.kind == Kind::logical_not ||
+            (inner.kind == Kind::binary && (inner.op == "&&" || inner.op == "||"))) {
+          // (float)(x > 0): a truth value, 1 or 0, converted.
+          auto number = [&](const char* v) { return makeSym(Sym{Kind::constant, s.type, "", v, 0, {}}); };
+          return selectOf(s.args[0], number("1"), number("0"));
+        }
         if (inner.kind == Kind::select) {
           // (float)(x > 0 ? 1 : -1): each branch converted, so that numbers take the select's dtype.
           auto to = [&](const SymPtr& a) { return makeSym(Sym{Kind::cast, s.type, "", "", 0, {a}}); };
           return selectOf(inner.args[0], to(inner.args[1]), to(inner.args[2]));
         }
         if (inner.type.dtype == s.type.dtype) return expr(inner);
+        // A float widened and rounded back is itself (C's promotion of a float return value).
+        if (s.type.isFloat && inner.kind == Kind::cast && inner.type.isFloat && inner.type.bits > s.type.bits &&
+            inner.args[0]->type.dtype == s.type.dtype)
+          return expr(*inner.args[0]);
         return "convert(" + expr(inner) + ", " + s.type.dtype + ")";
       }
       case Kind::binary: {
