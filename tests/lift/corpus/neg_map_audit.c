@@ -52,3 +52,11 @@ int* counter_escapes(float* out, const float* x, int n) {
     for (i = 0; i < n; i++) out[i] = x[i] + 1.0f;
     return seen;
 }
+
+/* An unsigned j + 1 wraps for j = SIZE_MAX: from a start that is not a small constant the loop's
+   range is not j < n - 1. */
+void unsigned_from(float* out, const float* x, size_t start, size_t n) {
+    size_t j;
+    // expect: not lifted: is not `j < end`
+    for (j = start; j + 1 < n; j++) out[j] = x[j + 1] * 2.0f;
+}

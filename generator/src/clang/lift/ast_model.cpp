@@ -645,6 +645,10 @@ ScalarType scalarTypeOf(QualType type, const ASTContext& ctx) {
 
 namespace {
 
+std::string parenthesize(const std::string& t) {
+  return t.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == std::string::npos ? t : "(" + t + ")";
+}
+
 // The `for` statement's own parts: for (T i = start; i < end; ++i), end fixed by the body.
 LoopHeader header(const ForStmt& loop, ASTContext& ctx, const std::set<const VarDecl*>& written) {
   LoopHeader h;
@@ -694,14 +698,35 @@ LoopHeader header(const ForStmt& loop, ASTContext& ctx, const std::set<const Var
   if (written.count(i)) throw NotLifted{"the body changes the loop counter `" + m.inductionName + "`"};
 
   // i < end, i <= end (or end > i, end >= i), with end unchanged by the loop.
+  // Also i + k < end (k a positive constant), as i < end - k in exact arithmetic: C's i + k does
+  // not wrap for the counter values the loop reaches when the comparison is signed (overflow would
+  // be undefined) or, unsigned, when the counter starts at a small constant.
   const auto* cond = dyn_cast_or_null<BinaryOperator>(loop.getCond() ? loop.getCond()->IgnoreParenImpCasts() : nullptr);
+  auto counterPlus = [&](const Expr* side) -> std::optional<long long> {
+    auto isCounter = [&](const Expr* x) { return isa<DeclRefExpr>(x->IgnoreParenImpCasts()) && referencedVar(x) == i; };
+    if (isCounter(side)) return 0;
+    const auto* b = dyn_cast<BinaryOperator>(side->IgnoreParenImpCasts());
+    if (!b || b->getOpcode() != BO_Add) return std::nullopt;
+    const Expr* c = isCounter(b->getLHS()) ? b->getRHS() : isCounter(b->getRHS()) ? b->getLHS() : nullptr;
+    auto k = c ? c->getIntegerConstantExpr(ctx) : std::nullopt;
+    if (!k || !k->isStrictlyPositive() || k->getExtValue() >= (1 << 20)) return std::nullopt;
+    return k->getExtValue();
+  };
   const Expr* end = nullptr;
-  if (cond && referencedVar(cond->getLHS()) == i && (cond->getOpcode() == BO_LT || cond->getOpcode() == BO_LE)) {
+  long long past = 0;  // the k of i + k < end
+  if (cond && (cond->getOpcode() == BO_LT || cond->getOpcode() == BO_LE) && counterPlus(cond->getLHS())) {
     end = cond->getRHS();
+    past = *counterPlus(cond->getLHS());
     m.inclusive = cond->getOpcode() == BO_LE;
-  } else if (cond && referencedVar(cond->getRHS()) == i && (cond->getOpcode() == BO_GT || cond->getOpcode() == BO_GE)) {
+  } else if (cond && (cond->getOpcode() == BO_GT || cond->getOpcode() == BO_GE) && counterPlus(cond->getRHS())) {
     end = cond->getLHS();
+    past = *counterPlus(cond->getRHS());
     m.inclusive = cond->getOpcode() == BO_GE;
+  }
+  if (end && past > 0 && !cond->getLHS()->getType()->isSignedIntegerType()) {
+    Expr::EvalResult s0;
+    if (!(start->EvaluateAsInt(s0, ctx) && s0.Val.getInt().isNonNegative() && s0.Val.getInt().getActiveBits() < 32))
+      end = nullptr;  // an unsigned i + k that may wrap
   }
   if (!end)
     throw NotLifted{"the condition `" + (loop.getCond() ? sourceText(*loop.getCond(), ctx) : std::string()) + "` is not `" +
@@ -714,10 +739,10 @@ LoopHeader header(const ForStmt& loop, ASTContext& ctx, const std::set<const Var
   if (isa<CallExpr>(end->IgnoreParenImpCasts()) || isa<CXXMemberCallExpr>(end->IgnoreParenImpCasts()))
     throw NotLifted{"the loop's bound is a call (`" + sourceText(*end, ctx) + "`): store it in a variable first"};
   h.end = end;
-  m.endText = sourceText(*end, ctx);
+  m.endText = past ? "(int64_t)" + parenthesize(sourceText(*end, ctx)) + " - " + std::to_string(past) : sourceText(*end, ctx);
   Expr::EvalResult first, last;
   if (h.start->EvaluateAsInt(first, ctx) && end->EvaluateAsInt(last, ctx)) {
-    const long long n = last.Val.getInt().getExtValue() - first.Val.getInt().getExtValue() + (m.inclusive ? 1 : 0);
+    const long long n = last.Val.getInt().getExtValue() - past - first.Val.getInt().getExtValue() + (m.inclusive ? 1 : 0);
     m.tripCount = n > 0 ? n : 0;
   }
   if (!loop.getInc() || !isUnitStep(loop.getInc(), i, ctx))
