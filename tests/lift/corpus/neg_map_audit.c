@@ -60,3 +60,10 @@ void unsigned_from(float* out, const float* x, size_t start, size_t n) {
     // expect: not lifted: is not `j < end`
     for (j = start; j + 1 < n; j++) out[j] = x[j + 1] * 2.0f;
 }
+
+/* The map family's numbers are finite: a loop that stores INFINITY stays a loop. */
+void infinite(float* out, const float* x, int n) {
+    int i;
+    // expect: not lifted: is not a finite number
+    for (i = 0; i < n; i++) out[i] = x[i] > 100.0f ? INFINITY : x[i];
+}

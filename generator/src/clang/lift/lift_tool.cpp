@@ -272,7 +272,7 @@ LiftResult runLift(const LiftRequest& request) {
           const std::string json = spec(name);
           if (request.validate) {
             if (auto error = request.validate(json)) {
-              reject("simdgen cannot build its spec: " + *error);
+              reject("simdgen cannot build its spec: " + error->substr(0, error->find('\n')));  // one line per remark
               return false;
             }
           }

@@ -58,7 +58,10 @@ class Translator {
     switch (s.kind) {
       case Kind::load: return input(s);
       case Kind::invariant: return param(s);
-      case Kind::constant: return s.name;
+      case Kind::constant:
+        if (s.name == "+Inf" || s.name == "-Inf" || s.name == "Inf" || s.name == "NaN" || s.name == "+NaN" || s.name == "-NaN")
+          throw NotMap{"the constant " + s.name + " (INFINITY, NAN) is not a finite number, and the map family's numbers are"};
+        return s.name;
       case Kind::cast: {
         const Sym& inner = *s.args[0];
         if (s.type.dtype.empty()) throw NotMap{"a conversion to " + s.type.spelling};
