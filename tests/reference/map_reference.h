@@ -8,7 +8,8 @@
 // sign), comparisons of NaN are false except !=, relu(x) = max(x, 0), clamp(x, lo, hi) = min(max(x, lo), hi); & | ^ ~ on the bits,
 // x << n drops the bits shifted out, x >> n is arithmetic for signed types and logical for
 // unsigned ones (C's precedence: | loosest, then ^, &, shifts, + -, * /; numbers decimal or 0x
-// hexadecimal). convert(x, T[, mode]):
+// hexadecimal; a float number is the decimal rounded once to the dtype, as strtof / strtod round
+// it: subnormals kept, an f suffix allowed). convert(x, T[, mode]):
 // to a float the C++ conversion (round to nearest even); integers to integers keep the value when
 // it fits, else wrap (modulo 2^bits) or sat (clamp to T's range); floats to integers round by
 // trunc (default) / nearest (ties to even) / floor / ceil, then clamp to T's range, NaN giving 0.
@@ -21,6 +22,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -120,7 +122,8 @@ class Expression {
     Code code = Code::num;
     size_t slot = 0;       // name: index into slots_
     DType from;            // convert: the operand's dtype; select: the comparison's
-    double num_f = 0;      // num: the text as a double, and as an unsigned integer (decimal or hex)
+    double num_f = 0;      // num: the text as a double, as a float, and as an unsigned integer (decimal or hex)
+    float num_f32 = 0;
     uint64_t num_u = 0;
     int mode = 0;          // convert: 0 trunc/wrap, 1 nearest, 2 floor, 3 ceil, 4 sat
   };
@@ -145,7 +148,8 @@ class Expression {
       return;
     }
     if (n.code == Code::num) {
-      n.num_f = std::strtod(n.text.c_str(), nullptr);
+      n.num_f = std::strtod(n.text.c_str(), nullptr);  // both stop at an f suffix
+      n.num_f32 = std::strtof(n.text.c_str(), nullptr);  // rounded once (not through a double)
       const bool hex = n.text.size() > 1 && (n.text[1] == 'x' || n.text[1] == 'X');
       n.num_u = hex ? std::strtoull(n.text.c_str() + 2, nullptr, 16) : std::strtoull(n.text.c_str(), nullptr, 10);
       return;
@@ -302,7 +306,7 @@ class Expression {
 
   static Value number(const Node& n, bool negative, DType t) {
     Value v;
-    if (t.is_float()) v.f = round_to(t, (negative ? -1 : 1) * n.num_f);
+    if (t.is_float()) v.f = (negative ? -1 : 1) * (t.bits == 32 ? double(n.num_f32) : n.num_f);
     else v.u = wrap(t, negative ? 0 - n.num_u : n.num_u);
     return v;
   }

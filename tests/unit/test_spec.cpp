@@ -666,12 +666,13 @@ TEST_CASE("spec arg_reduce: errors name the place and the alternatives") {
   expectError(argSpec(R"(, "nan": "propagate")"), "/nan", {"float inputs only"});
   expectError(argSpec(R"(, "initial": {"value": 1.5, "index": 0})"), "/initial/value", {"not representable in i32"});
   expectError(argSpec(R"(, "initial": {"value": 3000000000, "index": 0})"), "/initial/value", {"not representable in i32"});
-  // f32: beyond FLT_MAX the generated literal would be infinity.
+  // f32: a value that rounds to infinity (beyond FLT_MAX and half an ulp) would be infinity in the generated code.
   const std::string f32Spec = R"({"simdgen": 1, "name": "k", "kind": "arg_reduce", "op": "argmax",
     "input": {"dtype": "f32", "shape": ["n"]}, "initial": {"value": VALUE, "index": 0}})";
   auto withValue = [&](const std::string& v) { return std::string(f32Spec).replace(f32Spec.find("VALUE"), 5, v); };
-  expectError(withValue("-3.5e38"), "/initial/value", {"not representable in f32"});
+  expectError(withValue("-3.5e38"), "/initial/value", {"out of range for f32", "largest finite f32 is 3.40282347e+38"});
   CHECK_NOTHROW(parse(withValue("3.4028234663852886e38")));
+  CHECK_NOTHROW(parse(withValue("3.40282347E+38")));
   expectError(argSpec(R"(, "initial": {"value": 1})"), "/initial/index", {"missing required key \"index\""});
   expectError(argSpec(R"(, "index_type": "i32", "initial": {"value": 1, "index": 4000000000})"), "/initial/index",
               {"does not fit index_type i32"});

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -175,7 +176,9 @@ Lane parseLiteral(DType t, std::string s) {
   }
   while (!s.empty() && (s.back() == 'u' || s.back() == 'l' || s.back() == 'f')) s.pop_back();
   if (isFloat(t)) {
-    l.f = roundTo(t, std::stod(s));
+    // As the compiler reads the literal: rounded once to the dtype (strtof for f32, no double
+    // rounding), subnormals included (std::stod would throw on their ERANGE).
+    l.f = t == DType::f32 ? double(std::strtof(s.c_str(), nullptr)) : std::strtod(s.c_str(), nullptr);
   } else {
     l.u = normalize(t, neg ? uint64_t(std::stoll(s)) : std::stoull(s));
   }

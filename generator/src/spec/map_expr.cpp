@@ -6,11 +6,10 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <optional>
 
+#include "spec/float_literal.h"
 #include "spec/map_idioms.h"
 
 namespace simdgen {
@@ -90,6 +89,7 @@ class Lexer {
       ++i_;
       while (i_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_]))) ++i_;
     }
+    if (i_ == b + 1 && s_[b] == '.') throw ExprError(b, "a number needs digits before or after its '.'");
     if (i_ < s_.size() && (s_[i_] == 'e' || s_[i_] == 'E')) {
       std::size_t k = i_ + 1;
       if (k < s_.size() && (s_[k] == '+' || s_[k] == '-')) ++k;
@@ -98,7 +98,12 @@ class Lexer {
         while (i_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[i_]))) ++i_;
       }
     }
-    if (i_ < s_.size() && isNameChar(s_[i_])) throw ExprError(i_, "unexpected character '" + std::string(1, s_[i_]) + "' in a number");
+    // C's float suffix: 1.5f, 3.40282347e+38f (a number with a '.' or an exponent; f32 operands only).
+    const bool decimal = s_.find_first_of(".eE", b) < i_;
+    if (decimal && i_ < s_.size() && (s_[i_] == 'f' || s_[i_] == 'F') && (i_ + 1 == s_.size() || !isNameChar(s_[i_ + 1]))) ++i_;
+    if (i_ < s_.size() && isNameChar(s_[i_]))
+      throw ExprError(i_, "unexpected character '" + std::string(1, s_[i_]) + "' in a number" +
+                              (s_[i_] == 'f' || s_[i_] == 'F' ? " (the suffix f follows a '.' or an exponent: 1.0f, 1e3f)" : ""));
     return s_.substr(b, i_ - b);
   }
   std::size_t size() const { return s_.size(); }
@@ -226,14 +231,21 @@ std::string cLiteral(const Node& num, bool negative, DType t) {
   const std::string s = hex ? decimalOfHex(num) : num.text;
   const bool integral = s.find_first_of(".eE") == std::string::npos;
   if (isFloat(t)) {
-    std::string v = (negative ? "-" : "") + s;
-    if (integral) v += ".0";
-    if (v.back() == '.') v += "0";
-    if (v.find('.') == 0 || v.find("-.") == 0) v.insert(v.find('.'), "0");
-    const double d = std::strtod(v.c_str(), nullptr);
-    if (!std::isfinite(d) || (t == DType::f32 && std::fabs(d) > 3.4028234663852886e38))
-      throw ExprError(num.at, "number " + v + " is out of range for " + std::string(nameOf(t)));
-    return t == DType::f32 ? v + "f" : v;
+    // Rounded as C's strtof / strtod round it; written as the shortest decimal of that value.
+    const std::string sign = negative ? "-" : "";
+    std::string digits = s;
+    if (digits.back() == 'f' || digits.back() == 'F') {
+      if (t != DType::f32)
+        throw ExprError(num.at, "number " + sign + num.text + " has C's suffix f (a float constant), but the operand's dtype is " +
+                                    std::string(nameOf(t)) + "; write it without the suffix");
+      digits.pop_back();
+    }
+    const std::optional<double> v = roundDecimal(digits, t);
+    if (!v)
+      throw ExprError(num.at, "number " + sign + num.text + " is out of range for " + std::string(nameOf(t)) + ": it rounds to " + sign +
+                                  "infinity (the largest finite " + std::string(nameOf(t)) + " is " + std::string(largestFiniteText(t)) +
+                                  "; the expression language has no infinity)");
+    return cFloatLiteral(negative ? -*v : *v, t);
   }
   if (!integral) throw ExprError(num.at, "number " + s + " is not an integer, but the operand's dtype is " + std::string(nameOf(t)));
   const int bits = bitsOf(t);
@@ -267,8 +279,20 @@ struct Typer {
     std::string scalars;
     for (const auto& p : params) scalars += (scalars.empty() ? "" : ", ") + p.name;
     const bool fn = functionNamed(n.text) != nullptr;
-    throw ExprError(n.at, "unknown name '" + n.text + "'" + (fn ? " (a function: call it with parentheses)" : "") +
+    throw ExprError(n.at, "unknown name '" + n.text + "'" + (fn ? " (a function: call it with parentheses)" : constantHint(n.text)) +
                               "; the inputs are: " + names + (scalars.empty() ? "" : "; the params are: " + scalars));
+  }
+  // C's names of float constants are not in the language: what to write instead.
+  static std::string constantHint(const std::string& name) {
+    std::string lower;
+    for (char c : name) lower += char(std::tolower(static_cast<unsigned char>(c)));
+    if (lower == "inf" || lower == "infinity" || lower == "huge_val" || lower == "huge_valf" || lower == "nan")
+      return " (the expression language has no infinity or NaN constants)";
+    static const std::pair<const char*, const char*> limits[] = {{"FLT_MAX", "3.40282347e+38"}, {"FLT_MIN", "1.17549435e-38"},
+                                                                 {"DBL_MAX", "1.7976931348623157e+308"}, {"DBL_MIN", "2.2250738585072014e-308"}};
+    for (const auto& [macro, value] : limits)
+      if (name == macro) return std::string(" (write the number: ") + value + ")";
+    return "";
   }
   DType dtypeOf(const Node& n) const {
     const auto [op, k] = lookup(n);

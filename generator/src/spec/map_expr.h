@@ -72,7 +72,10 @@ struct MapInputName {
 //   unary   := '-' unary | '~' unary | primary
 //   primary := number | name | name '(' args ')' | '(' expr ')'
 //   cond    := expr ('<' | '<=' | '>' | '>=' | '==' | '!=') expr
-// Numbers are decimal, or hexadecimal integers (0x1F). Bitwise operators and shifts take integers;
+// Numbers are decimal, or hexadecimal integers (0x1F); a float operand's number is rounded as
+// strtof / strtod round it (spec/float_literal.h: an error if that is infinity), may end in C's
+// suffix f when it is an f32 with a '.' or an exponent, and becomes the value's shortest decimal
+// literal (MapExpr::text). Bitwise operators and shifts take integers;
 // a shift count is a number from 0 to the bits of the shifted value's dtype minus 1.
 // Functions: fma(a, b, c), min(a, b), max(a, b), clamp(x, lo, hi) = min(max(x, lo), hi),
 // relu(x) = max(x, 0), abs(x), select(cond, a, b), convert(x, dtype) and convert(x, dtype, mode);

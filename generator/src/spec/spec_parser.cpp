@@ -3,8 +3,7 @@
 // every problem becomes a SpecError pointing at the offending value in the file.
 #include <algorithm>
 #include <cctype>
-#include <cfloat>
-#include <cmath>
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <span>
@@ -12,6 +11,7 @@
 
 #include "core/isa.h"
 #include "spec/affine_index.h"
+#include "spec/float_literal.h"
 #include "spec/json_locate.h"
 #include "spec/spec.h"
 #include "spec/system_macros.h"
@@ -803,15 +803,29 @@ class Parser {
       return j.get<int64_t>() == INT32_MIN ? "(-2147483647 - 1)" : std::to_string(j.get<int64_t>());  // -2147483648 is a long
     }
     if (!j.is_number()) fail(at, "expected a number, found " + describe(j));
-    const double v = j.get<double>();
-    if (!std::isfinite(v) || (t == DType::f32 && std::fabs(v) > FLT_MAX))
-      fail(at, "the number " + describe(j) + " is not a finite " + std::string(nameOf(t)));
-    std::ostringstream out;
-    out.precision(17);
-    out << v;
-    std::string text = out.str();
-    if (text.find_first_of(".eE") == std::string::npos) text += ".0";
-    return t == DType::f32 ? text + "f" : text;
+    return roundedFloat(j, at, t);
+  }
+
+  // The number at `pointer` as the spec's text spells it (nlohmann/json keeps only a double: its
+  // re-rounding to f32 could differ from the decimal's own).
+  std::string numberText(const json& j, const std::string& pointer) const {
+    if (const auto loc = locatePointer(text_, pointer); loc && loc->exact) {
+      std::size_t end = loc->offset;
+      while (end < text_.size() && (std::isdigit(static_cast<unsigned char>(text_[end])) || std::strchr("+-.eE", text_[end]))) ++end;
+      if (end > loc->offset) return text_.substr(loc->offset, end - loc->offset);
+    }
+    return j.dump();
+  }
+
+  // A JSON number as a C literal of float dtype `t`: its decimal rounded as C's strtof / strtod
+  // round it (subnormals and zero included), an error if that is infinity.
+  std::string roundedFloat(const json& j, const std::string& pointer, DType t) const {
+    const std::string text = numberText(j, pointer);
+    const std::optional<double> v = roundDecimal(text, t);
+    if (!v)
+      fail(pointer, "number " + text + " is out of range for " + std::string(nameOf(t)) + ": it rounds to " + (text[0] == '-' ? "-" : "") +
+                        "infinity (the largest finite " + std::string(nameOf(t)) + " is " + std::string(largestFiniteText(t)) + ")");
+    return cFloatLiteral(*v, t);
   }
 
   template <class Claim>
@@ -1029,13 +1043,10 @@ class Parser {
     if (!value.is_number())
       fail("/initial/value", "expected a number of the input dtype " + std::string(nameOf(spec.input)) +
                                  ", found " + describe(value));
-    spec.initialText = value.dump();
+    spec.initialText = numberText(value, "/initial/value");
     if (isFloat(spec.input)) {
-      // An f32 literal beyond FLT_MAX would silently become infinity in the generated code.
-      if (spec.input == DType::f32 && std::fabs(value.get<double>()) > double(FLT_MAX))
-        fail("/initial/value", "value " + value.dump() + " is not representable in f32 (largest finite: 3.4028234663852886e+38)");
-      spec.initialValue = value.dump();
-      if (spec.initialValue->find_first_of(".eE") == std::string::npos) *spec.initialValue += ".0";
+      // A literal that rounds to infinity would silently be infinity in the generated code.
+      spec.initialValue = roundedFloat(value, "/initial/value", spec.input);
     } else {
       // The value range of the input dtype, in a type wide enough for u64 and i64 alike.
       const int bits = bitsOf(spec.input);

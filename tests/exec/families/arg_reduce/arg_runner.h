@@ -8,6 +8,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <system_error>
@@ -36,10 +37,11 @@ template <class T>
 bool parse_number(const std::string& text, T& out) {
   const char *b = text.data(), *e = b + text.size();
   if constexpr (std::is_floating_point_v<T>) {
-    double d = 0;
-    auto [p, ec] = std::from_chars(b, e, d);
-    out = T(d);
-    return ec == std::errc() && p == e && std::isfinite(out);
+    // Rounded once to T as C reads the literal (strtof: no double rounding through a double);
+    // a subnormal or a zero from underflow is that value, an overflow to infinity is refused.
+    char* end = nullptr;
+    out = std::is_same_v<T, float> ? T(std::strtof(text.c_str(), &end)) : T(std::strtod(text.c_str(), &end));
+    return !text.empty() && end == text.c_str() + text.size() && std::isfinite(out);
   } else {
     using W = std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>;
     W w = 0;
