@@ -94,7 +94,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void argm
   constexpr int64_t kRows = 1;
   int64_t i = 0;
   for (; i < kRows; ++i) {
-    float best = (float)(0.5);
+    float best = (float)(0.5f);
     int64_t best_index = (int64_t)(3ll);
     int64_t no_index = (int64_t)(-1);
     float identity = (float)(__builtin_inff());
@@ -282,7 +282,7 @@ __attribute__((target("+sve"))) void argmin_f32_init_sve(const float* input, int
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
   int64_t i = 0;
   for (; i < kRows; ++i) {
-    float best = (float)(0.5);
+    float best = (float)(0.5f);
     int64_t best_index = (int64_t)(3ll);
     int64_t no_index = (int64_t)(-1);
     float identity = (float)(__builtin_inff());
@@ -478,7 +478,7 @@ void argmin_f32_init_neon(const float* input, int64_t n, float* values, int64_t*
   constexpr int64_t kRows = 1;
   int64_t i = 0;
   for (; i < kRows; ++i) {
-    float best = (float)(0.5);
+    float best = (float)(0.5f);
     int64_t best_index = (int64_t)(3ll);
     int64_t no_index = (int64_t)(-1);
     float identity = (float)(__builtin_inff());
@@ -678,7 +678,7 @@ __attribute__((target("avx2"))) void argmin_f32_init_avx2(const float* input, in
   constexpr int64_t kRows = 1;
   int64_t i = 0;
   for (; i < kRows; ++i) {
-    float best = (float)(0.5);
+    float best = (float)(0.5f);
     int64_t best_index = (int64_t)(3ll);
     int64_t no_index = (int64_t)(-1);
     float identity = (float)(__builtin_inff());
@@ -859,7 +859,7 @@ void argmin_f32_init_scalar(const float* input, int64_t n, float* values, int64_
   constexpr int64_t kRows = 1;
   int64_t i = 0;
   for (; i < kRows; ++i) {
-    float best = (float)(0.5);
+    float best = (float)(0.5f);
     int64_t best_index = (int64_t)(3ll);
     int64_t no_index = (int64_t)(-1);
     float identity = (float)(__builtin_inff());
@@ -1123,8 +1123,22 @@ argmin_f32_init_choice argmin_f32_init_select() {
   return {argmin_f32_init_scalar, "scalar"};
 }
 
-const argmin_f32_init_choice& argmin_f32_init_selected() {
-  static const argmin_f32_init_choice choice = argmin_f32_init_select();
+// The choice, made by the first call of the kernel or of its _variant() function. It is kept in a
+// static without an initializer (zeroed: fn is null until then), which needs no guard, where one
+// initialised by _select() would need the C++ runtime's (__cxa_guard_*): the file links with a C
+// linker alone. Racing first calls select the same variant and store the same values; fn is
+// stored last and read first (release, acquire), so whoever reads it reads the name too.
+argmin_f32_init_choice argmin_f32_init_selected() {
+  static argmin_f32_init_choice chosen;
+  argmin_f32_init_choice choice;
+  choice.fn = __atomic_load_n(&chosen.fn, __ATOMIC_ACQUIRE);
+  if (choice.fn != nullptr) {
+    choice.variant = __atomic_load_n(&chosen.variant, __ATOMIC_RELAXED);
+    return choice;
+  }
+  choice = argmin_f32_init_select();
+  __atomic_store_n(&chosen.variant, choice.variant, __ATOMIC_RELAXED);
+  __atomic_store_n(&chosen.fn, choice.fn, __ATOMIC_RELEASE);
   return choice;
 }
 

@@ -13,7 +13,7 @@ extern "C" {
 
 /// argmin_f32_init: for each row i < 1, the minimum of input[i * n + j], j < n, and its last index j.
 ///
-/// Exactly the scalar loop `if (x <= best) { best = x; index = j; }` over the row, starting from best = 0.5, index = 3 (returned when no element beats it)
+/// Exactly the scalar loop `if (x <= best) { best = x; index = j; }` over the row, starting from best = 0.5f, index = 3 (returned when no element beats it)
 /// NaN: ignored (never beats); a row of only NaNs gives (__builtin_inff(), -1).
 /// -0.0 and +0.0 compare equal; infinities are ordinary values.
 /// values: one f32 per row; indices: one i64 per row (column within the row).

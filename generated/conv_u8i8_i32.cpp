@@ -29,15 +29,12 @@
 #define SIMDGEN_SCRATCH_DEFINED
 // With SIMDGEN_SCRATCH_ON_HEAP defined, a kernel's scratch arrays (a contraction's packed panel,
 // up to 160 KiB) come from the heap for the length of a call instead of from its stack, for threads
-// whose stacks are small (musl's default is 128 KiB). A failed allocation aborts: a kernel has no
-// way to report it.
+// whose stacks are small (musl's default is 128 KiB); the kernel frees them before it returns. A
+// failed allocation aborts: a kernel has no way to report it.
 static inline void* simdgen_scratch_alloc(size_t bytes) {
   void* p = aligned_alloc(64, (bytes + 63) / 64 * 64);
   if (!p) abort();
   return p;
-}
-static inline void simdgen_scratch_free(void** p) {
-  free(*p);
 }
 #endif
 #endif
@@ -221,9 +218,7 @@ conv_u8i8_i32_avx512_vnni(const int8_t* in0, const uint8_t* in1, const int32_t* 
   constexpr int64_t kSize4 = 3;
   constexpr int64_t kSize5 = 3;
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32256);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32256);
 #else
   alignas(64) uint32_t panel[32256];
 #endif
@@ -2839,6 +2834,9 @@ conv_u8i8_i32_avx512_vnni(const int8_t* in0, const uint8_t* in1, const int32_t* 
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -2870,9 +2868,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void conv
   constexpr int64_t kSize4 = 3;
   constexpr int64_t kSize5 = 3;
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32256);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32256);
 #else
   alignas(64) uint32_t panel[32256];
 #endif
@@ -4895,6 +4891,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void conv
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -4927,9 +4926,7 @@ __attribute__((target("+sve,arch=armv8.2-a+sve+i8mm"))) void conv_u8i8_i32_sve_i
   constexpr int64_t kSize5 = 3;
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32256);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32256);
 #else
   alignas(64) uint32_t panel[32256];
 #endif
@@ -7698,6 +7695,9 @@ __attribute__((target("+sve,arch=armv8.2-a+sve+i8mm"))) void conv_u8i8_i32_sve_i
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -7732,16 +7732,12 @@ __attribute__((target("+sve"))) void conv_u8i8_i32_sve(const int8_t* in0, const 
   constexpr int64_t kSize5 = 3;
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_sums_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(int32_t) * 256);
-  int32_t* const panel_sums = (int32_t*)panel_sums_heap;
+  int32_t* const panel_sums = (int32_t*)simdgen_scratch_alloc(sizeof(int32_t) * 256);
 #else
   alignas(64) int32_t panel_sums[256];
 #endif
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32256);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32256);
 #else
   alignas(64) uint32_t panel[32256];
 #endif
@@ -10750,6 +10746,10 @@ __attribute__((target("+sve"))) void conv_u8i8_i32_sve(const int8_t* in0, const 
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+  free(panel_sums);
+#endif
 }
 #endif
 
@@ -10783,9 +10783,7 @@ __attribute__((target("avx2,avxvnni"))) void conv_u8i8_i32_avx2_avx_vnni(
   constexpr int64_t kSize4 = 3;
   constexpr int64_t kSize5 = 3;
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32688);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32688);
 #else
   alignas(64) uint32_t panel[32688];
 #endif
@@ -13089,6 +13087,9 @@ __attribute__((target("avx2,avxvnni"))) void conv_u8i8_i32_avx2_avx_vnni(
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -13120,9 +13121,7 @@ __attribute__((target("arch=armv8.2-a+i8mm"))) void conv_u8i8_i32_neon_i8mm(
   constexpr int64_t kSize4 = 3;
   constexpr int64_t kSize5 = 3;
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32688);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32688);
 #else
   alignas(64) uint32_t panel[32688];
 #endif
@@ -15876,6 +15875,9 @@ __attribute__((target("arch=armv8.2-a+i8mm"))) void conv_u8i8_i32_neon_i8mm(
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -15907,16 +15909,12 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void conv_u8i8_i32_neon_dotpro
   constexpr int64_t kSize4 = 3;
   constexpr int64_t kSize5 = 3;
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_sums_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(int32_t) * 16);
-  int32_t* const panel_sums = (int32_t*)panel_sums_heap;
+  int32_t* const panel_sums = (int32_t*)simdgen_scratch_alloc(sizeof(int32_t) * 16);
 #else
   alignas(64) int32_t panel_sums[16];
 #endif
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32688);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32688);
 #else
   alignas(64) uint32_t panel[32688];
 #endif
@@ -18907,6 +18905,10 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void conv_u8i8_i32_neon_dotpro
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+  free(panel_sums);
+#endif
 }
 #endif
 
@@ -18942,9 +18944,7 @@ __attribute__((target("avx2"))) void conv_u8i8_i32_avx2(const int8_t* in0, const
   constexpr int64_t kSize4 = 3;
   constexpr int64_t kSize5 = 3;
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32688);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32688);
 #else
   alignas(64) uint32_t panel[32688];
 #endif
@@ -20695,6 +20695,9 @@ __attribute__((target("avx2"))) void conv_u8i8_i32_avx2(const int8_t* in0, const
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -22420,8 +22423,22 @@ conv_u8i8_i32_choice conv_u8i8_i32_select() {
   return {conv_u8i8_i32_scalar, "scalar"};
 }
 
-const conv_u8i8_i32_choice& conv_u8i8_i32_selected() {
-  static const conv_u8i8_i32_choice choice = conv_u8i8_i32_select();
+// The choice, made by the first call of the kernel or of its _variant() function. It is kept in a
+// static without an initializer (zeroed: fn is null until then), which needs no guard, where one
+// initialised by _select() would need the C++ runtime's (__cxa_guard_*): the file links with a C
+// linker alone. Racing first calls select the same variant and store the same values; fn is
+// stored last and read first (release, acquire), so whoever reads it reads the name too.
+conv_u8i8_i32_choice conv_u8i8_i32_selected() {
+  static conv_u8i8_i32_choice chosen;
+  conv_u8i8_i32_choice choice;
+  choice.fn = __atomic_load_n(&chosen.fn, __ATOMIC_ACQUIRE);
+  if (choice.fn != nullptr) {
+    choice.variant = __atomic_load_n(&chosen.variant, __ATOMIC_RELAXED);
+    return choice;
+  }
+  choice = conv_u8i8_i32_select();
+  __atomic_store_n(&chosen.variant, choice.variant, __ATOMIC_RELAXED);
+  __atomic_store_n(&chosen.fn, choice.fn, __ATOMIC_RELEASE);
   return choice;
 }
 

@@ -34,15 +34,12 @@
 #define SIMDGEN_SCRATCH_DEFINED
 // With SIMDGEN_SCRATCH_ON_HEAP defined, a kernel's scratch arrays (a contraction's packed panel,
 // up to 160 KiB) come from the heap for the length of a call instead of from its stack, for threads
-// whose stacks are small (musl's default is 128 KiB). A failed allocation aborts: a kernel has no
-// way to report it.
+// whose stacks are small (musl's default is 128 KiB); the kernel frees them before it returns. A
+// failed allocation aborts: a kernel has no way to report it.
 static inline void* simdgen_scratch_alloc(size_t bytes) {
   void* p = aligned_alloc(64, (bytes + 63) / 64 * 64);
   if (!p) abort();
   return p;
-}
-static inline void simdgen_scratch_free(void** p) {
-  free(*p);
 }
 #endif
 #endif
@@ -197,9 +194,7 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
                         int64_t size2, int64_t stride0, int64_t stride1, int64_t stride2,
                         float* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
 #else
   alignas(64) uint32_t panel[32768];
 #endif
@@ -1536,6 +1531,9 @@ matmul_bf16_avx512_bf16(const uint16_t* in0, const uint16_t* in1, int64_t size0,
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -1561,9 +1559,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
     const uint16_t* in0, const uint16_t* in1, int64_t size0, int64_t size1, int64_t size2,
     int64_t stride0, int64_t stride1, int64_t stride2, float* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(float) * 32768);
-  float* const panel = (float*)panel_heap;
+  float* const panel = (float*)simdgen_scratch_alloc(sizeof(float) * 32768);
 #else
   alignas(64) float panel[32768];
 #endif
@@ -2353,6 +2349,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -2378,9 +2377,7 @@ __attribute__((target("+sve,arch=armv8.2-a+sve+bf16"))) void matmul_bf16_sve_bf1
     int64_t stride0, int64_t stride1, int64_t stride2, float* out) {
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
 #else
   alignas(64) uint32_t panel[32768];
 #endif
@@ -3901,6 +3898,9 @@ __attribute__((target("+sve,arch=armv8.2-a+sve+bf16"))) void matmul_bf16_sve_bf1
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -3927,9 +3927,7 @@ __attribute__((target("+sve"))) void matmul_bf16_sve(const uint16_t* in0, const 
                                                      int64_t stride2, float* out) {
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(float) * 32768);
-  float* const panel = (float*)panel_heap;
+  float* const panel = (float*)simdgen_scratch_alloc(sizeof(float) * 32768);
 #else
   alignas(64) float panel[32768];
 #endif
@@ -4724,6 +4722,9 @@ __attribute__((target("+sve"))) void matmul_bf16_sve(const uint16_t* in0, const 
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -4753,9 +4754,7 @@ __attribute__((target("avx2,fma"))) void matmul_bf16_avx2_fma(const uint16_t* in
                                                               int64_t stride0, int64_t stride1,
                                                               int64_t stride2, float* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(float) * 32768);
-  float* const panel = (float*)panel_heap;
+  float* const panel = (float*)simdgen_scratch_alloc(sizeof(float) * 32768);
 #else
   alignas(64) float panel[32768];
 #endif
@@ -5423,6 +5422,9 @@ __attribute__((target("avx2,fma"))) void matmul_bf16_avx2_fma(const uint16_t* in
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -5448,9 +5450,7 @@ __attribute__((target("arch=armv8.2-a+bf16"))) void matmul_bf16_neon_bf16(
     const uint16_t* in0, const uint16_t* in1, int64_t size0, int64_t size1, int64_t size2,
     int64_t stride0, int64_t stride1, int64_t stride2, float* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
 #else
   alignas(64) uint32_t panel[32768];
 #endif
@@ -6964,6 +6964,9 @@ __attribute__((target("arch=armv8.2-a+bf16"))) void matmul_bf16_neon_bf16(
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -6990,9 +6993,7 @@ void matmul_bf16_neon(const uint16_t* in0, const uint16_t* in1, int64_t size0, i
                       int64_t size2, int64_t stride0, int64_t stride1, int64_t stride2,
                       float* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(float) * 32768);
-  float* const panel = (float*)panel_heap;
+  float* const panel = (float*)simdgen_scratch_alloc(sizeof(float) * 32768);
 #else
   alignas(64) float panel[32768];
 #endif
@@ -7795,6 +7796,9 @@ void matmul_bf16_neon(const uint16_t* in0, const uint16_t* in1, int64_t size0, i
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -8372,8 +8376,22 @@ matmul_bf16_choice matmul_bf16_select() {
   return {matmul_bf16_scalar, "scalar"};
 }
 
-const matmul_bf16_choice& matmul_bf16_selected() {
-  static const matmul_bf16_choice choice = matmul_bf16_select();
+// The choice, made by the first call of the kernel or of its _variant() function. It is kept in a
+// static without an initializer (zeroed: fn is null until then), which needs no guard, where one
+// initialised by _select() would need the C++ runtime's (__cxa_guard_*): the file links with a C
+// linker alone. Racing first calls select the same variant and store the same values; fn is
+// stored last and read first (release, acquire), so whoever reads it reads the name too.
+matmul_bf16_choice matmul_bf16_selected() {
+  static matmul_bf16_choice chosen;
+  matmul_bf16_choice choice;
+  choice.fn = __atomic_load_n(&chosen.fn, __ATOMIC_ACQUIRE);
+  if (choice.fn != nullptr) {
+    choice.variant = __atomic_load_n(&chosen.variant, __ATOMIC_RELAXED);
+    return choice;
+  }
+  choice = matmul_bf16_select();
+  __atomic_store_n(&chosen.variant, choice.variant, __ATOMIC_RELAXED);
+  __atomic_store_n(&chosen.fn, choice.fn, __ATOMIC_RELEASE);
   return choice;
 }
 

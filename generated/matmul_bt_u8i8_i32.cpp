@@ -29,15 +29,12 @@
 #define SIMDGEN_SCRATCH_DEFINED
 // With SIMDGEN_SCRATCH_ON_HEAP defined, a kernel's scratch arrays (a contraction's packed panel,
 // up to 160 KiB) come from the heap for the length of a call instead of from its stack, for threads
-// whose stacks are small (musl's default is 128 KiB). A failed allocation aborts: a kernel has no
-// way to report it.
+// whose stacks are small (musl's default is 128 KiB); the kernel frees them before it returns. A
+// failed allocation aborts: a kernel has no way to report it.
 static inline void* simdgen_scratch_alloc(size_t bytes) {
   void* p = aligned_alloc(64, (bytes + 63) / 64 * 64);
   if (!p) abort();
   return p;
-}
-static inline void simdgen_scratch_free(void** p) {
-  free(*p);
 }
 #endif
 #endif
@@ -190,9 +187,7 @@ matmul_bt_u8i8_i32_avx512_vnni(const uint8_t* in0, const int8_t* in1, const int3
                                int64_t size0, int64_t size1, int64_t size2, int64_t stride0,
                                int64_t stride1, int64_t stride2, int32_t* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
 #else
   alignas(64) uint32_t panel[32768];
 #endif
@@ -2294,6 +2289,9 @@ matmul_bt_u8i8_i32_avx512_vnni(const uint8_t* in0, const int8_t* in1, const int3
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -2990,9 +2988,7 @@ __attribute__((target("avx2,avxvnni"))) void matmul_bt_u8i8_i32_avx2_avx_vnni(
     const uint8_t* in0, const int8_t* in1, const int32_t* in2, int64_t size0, int64_t size1,
     int64_t size2, int64_t stride0, int64_t stride1, int64_t stride2, int32_t* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
 #else
   alignas(64) uint32_t panel[32768];
 #endif
@@ -4826,6 +4822,9 @@ __attribute__((target("avx2,avxvnni"))) void matmul_bt_u8i8_i32_avx2_avx_vnni(
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -4851,9 +4850,7 @@ __attribute__((target("arch=armv8.2-a+i8mm"))) void matmul_bt_u8i8_i32_neon_i8mm
     const uint8_t* in0, const int8_t* in1, const int32_t* in2, int64_t size0, int64_t size1,
     int64_t size2, int64_t stride0, int64_t stride1, int64_t stride2, int32_t* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
 #else
   alignas(64) uint32_t panel[32768];
 #endif
@@ -6941,6 +6938,9 @@ __attribute__((target("arch=armv8.2-a+i8mm"))) void matmul_bt_u8i8_i32_neon_i8mm
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -6966,16 +6966,12 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void matmul_bt_u8i8_i32_neon_d
     const uint8_t* in0, const int8_t* in1, const int32_t* in2, int64_t size0, int64_t size1,
     int64_t size2, int64_t stride0, int64_t stride1, int64_t stride2, int32_t* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_sums_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(int32_t) * 16);
-  int32_t* const panel_sums = (int32_t*)panel_sums_heap;
+  int32_t* const panel_sums = (int32_t*)simdgen_scratch_alloc(sizeof(int32_t) * 16);
 #else
   alignas(64) int32_t panel_sums[16];
 #endif
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
 #else
   alignas(64) uint32_t panel[32768];
 #endif
@@ -9301,6 +9297,10 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void matmul_bt_u8i8_i32_neon_d
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+  free(panel_sums);
+#endif
 }
 #endif
 
@@ -9329,9 +9329,7 @@ __attribute__((target("avx2"))) void matmul_bt_u8i8_i32_avx2(const uint8_t* in0,
                                                              int64_t stride0, int64_t stride1,
                                                              int64_t stride2, int32_t* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(int32_t) * 32768);
-  int32_t* const panel = (int32_t*)panel_heap;
+  int32_t* const panel = (int32_t*)simdgen_scratch_alloc(sizeof(int32_t) * 32768);
 #else
   alignas(64) int32_t panel[32768];
 #endif
@@ -10089,6 +10087,9 @@ __attribute__((target("avx2"))) void matmul_bt_u8i8_i32_avx2(const uint8_t* in0,
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -10115,9 +10116,7 @@ void matmul_bt_u8i8_i32_neon(const uint8_t* in0, const int8_t* in1, const int32_
                              int64_t size0, int64_t size1, int64_t size2, int64_t stride0,
                              int64_t stride1, int64_t stride2, int32_t* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(int32_t) * 32768);
-  int32_t* const panel = (int32_t*)panel_heap;
+  int32_t* const panel = (int32_t*)simdgen_scratch_alloc(sizeof(int32_t) * 32768);
 #else
   alignas(64) int32_t panel[32768];
 #endif
@@ -10963,6 +10962,9 @@ void matmul_bt_u8i8_i32_neon(const uint8_t* in0, const int8_t* in1, const int32_
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -11459,8 +11461,22 @@ matmul_bt_u8i8_i32_choice matmul_bt_u8i8_i32_select() {
   return {matmul_bt_u8i8_i32_scalar, "scalar"};
 }
 
-const matmul_bt_u8i8_i32_choice& matmul_bt_u8i8_i32_selected() {
-  static const matmul_bt_u8i8_i32_choice choice = matmul_bt_u8i8_i32_select();
+// The choice, made by the first call of the kernel or of its _variant() function. It is kept in a
+// static without an initializer (zeroed: fn is null until then), which needs no guard, where one
+// initialised by _select() would need the C++ runtime's (__cxa_guard_*): the file links with a C
+// linker alone. Racing first calls select the same variant and store the same values; fn is
+// stored last and read first (release, acquire), so whoever reads it reads the name too.
+matmul_bt_u8i8_i32_choice matmul_bt_u8i8_i32_selected() {
+  static matmul_bt_u8i8_i32_choice chosen;
+  matmul_bt_u8i8_i32_choice choice;
+  choice.fn = __atomic_load_n(&chosen.fn, __ATOMIC_ACQUIRE);
+  if (choice.fn != nullptr) {
+    choice.variant = __atomic_load_n(&chosen.variant, __ATOMIC_RELAXED);
+    return choice;
+  }
+  choice = matmul_bt_u8i8_i32_select();
+  __atomic_store_n(&chosen.variant, choice.variant, __ATOMIC_RELAXED);
+  __atomic_store_n(&chosen.fn, choice.fn, __ATOMIC_RELEASE);
   return choice;
 }
 

@@ -28,15 +28,12 @@
 #define SIMDGEN_SCRATCH_DEFINED
 // With SIMDGEN_SCRATCH_ON_HEAP defined, a kernel's scratch arrays (a contraction's packed panel,
 // up to 160 KiB) come from the heap for the length of a call instead of from its stack, for threads
-// whose stacks are small (musl's default is 128 KiB). A failed allocation aborts: a kernel has no
-// way to report it.
+// whose stacks are small (musl's default is 128 KiB); the kernel frees them before it returns. A
+// failed allocation aborts: a kernel has no way to report it.
 static inline void* simdgen_scratch_alloc(size_t bytes) {
   void* p = aligned_alloc(64, (bytes + 63) / 64 * 64);
   if (!p) abort();
   return p;
-}
-static inline void simdgen_scratch_free(void** p) {
-  free(*p);
 }
 #endif
 #endif
@@ -163,9 +160,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
     const float* in0, const float* in1, int64_t size0, int64_t size1, int64_t size2,
     int64_t stride0, int64_t stride1, int64_t stride2, float* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(float) * 32768);
-  float* const panel = (float*)panel_heap;
+  float* const panel = (float*)simdgen_scratch_alloc(sizeof(float) * 32768);
 #else
   alignas(64) float panel[32768];
 #endif
@@ -763,6 +758,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -788,9 +786,7 @@ __attribute__((target("+sve"))) void matmul_f32_sve(const float* in0, const floa
                                                     int64_t stride2, float* out) {
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(float) * 32768);
-  float* const panel = (float*)panel_heap;
+  float* const panel = (float*)simdgen_scratch_alloc(sizeof(float) * 32768);
 #else
   alignas(64) float panel[32768];
 #endif
@@ -1393,6 +1389,9 @@ __attribute__((target("+sve"))) void matmul_f32_sve(const float* in0, const floa
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -1420,9 +1419,7 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
                                                              int64_t stride1, int64_t stride2,
                                                              float* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(float) * 32768);
-  float* const panel = (float*)panel_heap;
+  float* const panel = (float*)simdgen_scratch_alloc(sizeof(float) * 32768);
 #else
   alignas(64) float panel[32768];
 #endif
@@ -1903,6 +1900,9 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -1927,9 +1927,7 @@ __attribute__((target("avx2,fma"))) void matmul_f32_avx2_fma(const float* in0, c
 void matmul_f32_neon(const float* in0, const float* in1, int64_t size0, int64_t size1,
                      int64_t size2, int64_t stride0, int64_t stride1, int64_t stride2, float* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(float) * 32768);
-  float* const panel = (float*)panel_heap;
+  float* const panel = (float*)simdgen_scratch_alloc(sizeof(float) * 32768);
 #else
   alignas(64) float panel[32768];
 #endif
@@ -2537,6 +2535,9 @@ void matmul_f32_neon(const float* in0, const float* in1, int64_t size0, int64_t 
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -2962,8 +2963,22 @@ matmul_f32_choice matmul_f32_select() {
   return {matmul_f32_scalar, "scalar"};
 }
 
-const matmul_f32_choice& matmul_f32_selected() {
-  static const matmul_f32_choice choice = matmul_f32_select();
+// The choice, made by the first call of the kernel or of its _variant() function. It is kept in a
+// static without an initializer (zeroed: fn is null until then), which needs no guard, where one
+// initialised by _select() would need the C++ runtime's (__cxa_guard_*): the file links with a C
+// linker alone. Racing first calls select the same variant and store the same values; fn is
+// stored last and read first (release, acquire), so whoever reads it reads the name too.
+matmul_f32_choice matmul_f32_selected() {
+  static matmul_f32_choice chosen;
+  matmul_f32_choice choice;
+  choice.fn = __atomic_load_n(&chosen.fn, __ATOMIC_ACQUIRE);
+  if (choice.fn != nullptr) {
+    choice.variant = __atomic_load_n(&chosen.variant, __ATOMIC_RELAXED);
+    return choice;
+  }
+  choice = matmul_f32_select();
+  __atomic_store_n(&chosen.variant, choice.variant, __ATOMIC_RELAXED);
+  __atomic_store_n(&chosen.fn, choice.fn, __ATOMIC_RELEASE);
   return choice;
 }
 

@@ -29,15 +29,12 @@
 #define SIMDGEN_SCRATCH_DEFINED
 // With SIMDGEN_SCRATCH_ON_HEAP defined, a kernel's scratch arrays (a contraction's packed panel,
 // up to 160 KiB) come from the heap for the length of a call instead of from its stack, for threads
-// whose stacks are small (musl's default is 128 KiB). A failed allocation aborts: a kernel has no
-// way to report it.
+// whose stacks are small (musl's default is 128 KiB); the kernel frees them before it returns. A
+// failed allocation aborts: a kernel has no way to report it.
 static inline void* simdgen_scratch_alloc(size_t bytes) {
   void* p = aligned_alloc(64, (bytes + 63) / 64 * 64);
   if (!p) abort();
   return p;
-}
-static inline void simdgen_scratch_free(void** p) {
-  free(*p);
 }
 #endif
 #endif
@@ -192,9 +189,7 @@ matmul_i16_i32_avx512_vnni(const int16_t* in0, const int16_t* in1, const int32_t
                            int64_t size0, int64_t size1, int64_t size2, int64_t stride0,
                            int64_t stride1, int64_t stride2, int32_t* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
 #else
   alignas(64) uint32_t panel[32768];
 #endif
@@ -1634,6 +1629,9 @@ matmul_i16_i32_avx512_vnni(const int16_t* in0, const int16_t* in1, const int32_t
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -1659,9 +1657,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
     const int16_t* in0, const int16_t* in1, const int32_t* in2, int64_t size0, int64_t size1,
     int64_t size2, int64_t stride0, int64_t stride1, int64_t stride2, int32_t* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
 #else
   alignas(64) uint32_t panel[32768];
 #endif
@@ -3101,6 +3097,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -3127,9 +3126,7 @@ __attribute__((target("+sve"))) void matmul_i16_i32_sve(const int16_t* in0, cons
                                                         int64_t stride2, int32_t* out) {
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(int32_t) * 32768);
-  int32_t* const panel = (int32_t*)panel_heap;
+  int32_t* const panel = (int32_t*)simdgen_scratch_alloc(sizeof(int32_t) * 32768);
 #else
   alignas(64) int32_t panel[32768];
 #endif
@@ -3904,6 +3901,9 @@ __attribute__((target("+sve"))) void matmul_i16_i32_sve(const int16_t* in0, cons
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -3931,9 +3931,7 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i16_i32_avx2_avx_vnni(
     const int16_t* in0, const int16_t* in1, const int32_t* in2, int64_t size0, int64_t size1,
     int64_t size2, int64_t stride0, int64_t stride1, int64_t stride2, int32_t* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
 #else
   alignas(64) uint32_t panel[32768];
 #endif
@@ -5179,6 +5177,9 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i16_i32_avx2_avx_vnni(
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -5208,9 +5209,7 @@ __attribute__((target("avx2"))) void matmul_i16_i32_avx2(const int16_t* in0, con
                                                          int64_t stride0, int64_t stride1,
                                                          int64_t stride2, int32_t* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
 #else
   alignas(64) uint32_t panel[32768];
 #endif
@@ -6456,6 +6455,9 @@ __attribute__((target("avx2"))) void matmul_i16_i32_avx2(const int16_t* in0, con
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -6481,9 +6483,7 @@ void matmul_i16_i32_neon(const int16_t* in0, const int16_t* in1, const int32_t* 
                          int64_t size1, int64_t size2, int64_t stride0, int64_t stride1,
                          int64_t stride2, int32_t* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(int32_t) * 32768);
-  int32_t* const panel = (int32_t*)panel_heap;
+  int32_t* const panel = (int32_t*)simdgen_scratch_alloc(sizeof(int32_t) * 32768);
 #else
   alignas(64) int32_t panel[32768];
 #endif
@@ -7270,6 +7270,9 @@ void matmul_i16_i32_neon(const int16_t* in0, const int16_t* in1, const int32_t* 
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -7758,8 +7761,22 @@ matmul_i16_i32_choice matmul_i16_i32_select() {
   return {matmul_i16_i32_scalar, "scalar"};
 }
 
-const matmul_i16_i32_choice& matmul_i16_i32_selected() {
-  static const matmul_i16_i32_choice choice = matmul_i16_i32_select();
+// The choice, made by the first call of the kernel or of its _variant() function. It is kept in a
+// static without an initializer (zeroed: fn is null until then), which needs no guard, where one
+// initialised by _select() would need the C++ runtime's (__cxa_guard_*): the file links with a C
+// linker alone. Racing first calls select the same variant and store the same values; fn is
+// stored last and read first (release, acquire), so whoever reads it reads the name too.
+matmul_i16_i32_choice matmul_i16_i32_selected() {
+  static matmul_i16_i32_choice chosen;
+  matmul_i16_i32_choice choice;
+  choice.fn = __atomic_load_n(&chosen.fn, __ATOMIC_ACQUIRE);
+  if (choice.fn != nullptr) {
+    choice.variant = __atomic_load_n(&chosen.variant, __ATOMIC_RELAXED);
+    return choice;
+  }
+  choice = matmul_i16_i32_select();
+  __atomic_store_n(&chosen.variant, choice.variant, __ATOMIC_RELAXED);
+  __atomic_store_n(&chosen.fn, choice.fn, __ATOMIC_RELEASE);
   return choice;
 }
 

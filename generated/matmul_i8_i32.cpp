@@ -29,15 +29,12 @@
 #define SIMDGEN_SCRATCH_DEFINED
 // With SIMDGEN_SCRATCH_ON_HEAP defined, a kernel's scratch arrays (a contraction's packed panel,
 // up to 160 KiB) come from the heap for the length of a call instead of from its stack, for threads
-// whose stacks are small (musl's default is 128 KiB). A failed allocation aborts: a kernel has no
-// way to report it.
+// whose stacks are small (musl's default is 128 KiB); the kernel frees them before it returns. A
+// failed allocation aborts: a kernel has no way to report it.
 static inline void* simdgen_scratch_alloc(size_t bytes) {
   void* p = aligned_alloc(64, (bytes + 63) / 64 * 64);
   if (!p) abort();
   return p;
-}
-static inline void simdgen_scratch_free(void** p) {
-  free(*p);
 }
 #endif
 #endif
@@ -215,16 +212,12 @@ matmul_i8_i32_avx512_vnni(const int8_t* in0, const int8_t* in1, int64_t size0, i
                           int64_t size2, int64_t stride0, int64_t stride1, int64_t stride2,
                           int32_t* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_sums_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(int32_t) * 64);
-  int32_t* const panel_sums = (int32_t*)panel_sums_heap;
+  int32_t* const panel_sums = (int32_t*)simdgen_scratch_alloc(sizeof(int32_t) * 64);
 #else
   alignas(64) int32_t panel_sums[64];
 #endif
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
 #else
   alignas(64) uint32_t panel[32768];
 #endif
@@ -2521,6 +2514,10 @@ matmul_i8_i32_avx512_vnni(const int8_t* in0, const int8_t* in1, int64_t size0, i
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+  free(panel_sums);
+#endif
 }
 #endif
 
@@ -2546,9 +2543,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
     const int8_t* in0, const int8_t* in1, int64_t size0, int64_t size1, int64_t size2,
     int64_t stride0, int64_t stride1, int64_t stride2, int32_t* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
 #else
   alignas(64) uint32_t panel[32768];
 #endif
@@ -4123,6 +4118,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -4150,9 +4148,7 @@ __attribute__((target("+sve"))) void matmul_i8_i32_sve(const int8_t* in0, const 
                                                        int64_t stride2, int32_t* out) {
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
 #else
   alignas(64) uint32_t panel[32768];
 #endif
@@ -6325,6 +6321,9 @@ __attribute__((target("+sve"))) void matmul_i8_i32_sve(const int8_t* in0, const 
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -6352,16 +6351,12 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i8_i32_avx2_avx_vnni(
     const int8_t* in0, const int8_t* in1, int64_t size0, int64_t size1, int64_t size2,
     int64_t stride0, int64_t stride1, int64_t stride2, int32_t* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_sums_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(int32_t) * 16);
-  int32_t* const panel_sums = (int32_t*)panel_sums_heap;
+  int32_t* const panel_sums = (int32_t*)simdgen_scratch_alloc(sizeof(int32_t) * 16);
 #else
   alignas(64) int32_t panel_sums[16];
 #endif
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
 #else
   alignas(64) uint32_t panel[32768];
 #endif
@@ -8408,6 +8403,10 @@ __attribute__((target("avx2,avxvnni"))) void matmul_i8_i32_avx2_avx_vnni(
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+  free(panel_sums);
+#endif
 }
 #endif
 
@@ -8433,9 +8432,7 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void matmul_i8_i32_neon_dotpro
     const int8_t* in0, const int8_t* in1, int64_t size0, int64_t size1, int64_t size2,
     int64_t stride0, int64_t stride1, int64_t stride2, int32_t* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
 #else
   alignas(64) uint32_t panel[32768];
 #endif
@@ -10613,6 +10610,9 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void matmul_i8_i32_neon_dotpro
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -10641,9 +10641,7 @@ __attribute__((target("avx2"))) void matmul_i8_i32_avx2(const int8_t* in0, const
                                                         int64_t stride0, int64_t stride1,
                                                         int64_t stride2, int32_t* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
 #else
   alignas(64) uint32_t panel[32768];
 #endif
@@ -12044,6 +12042,9 @@ __attribute__((target("avx2"))) void matmul_i8_i32_avx2(const int8_t* in0, const
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -12069,9 +12070,7 @@ void matmul_i8_i32_neon(const int8_t* in0, const int8_t* in1, int64_t size0, int
                         int64_t size2, int64_t stride0, int64_t stride1, int64_t stride2,
                         int32_t* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(int32_t) * 32768);
-  int32_t* const panel = (int32_t*)panel_heap;
+  int32_t* const panel = (int32_t*)simdgen_scratch_alloc(sizeof(int32_t) * 32768);
 #else
   alignas(64) int32_t panel[32768];
 #endif
@@ -12744,6 +12743,9 @@ void matmul_i8_i32_neon(const int8_t* in0, const int8_t* in1, int64_t size0, int
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -13242,8 +13244,22 @@ matmul_i8_i32_choice matmul_i8_i32_select() {
   return {matmul_i8_i32_scalar, "scalar"};
 }
 
-const matmul_i8_i32_choice& matmul_i8_i32_selected() {
-  static const matmul_i8_i32_choice choice = matmul_i8_i32_select();
+// The choice, made by the first call of the kernel or of its _variant() function. It is kept in a
+// static without an initializer (zeroed: fn is null until then), which needs no guard, where one
+// initialised by _select() would need the C++ runtime's (__cxa_guard_*): the file links with a C
+// linker alone. Racing first calls select the same variant and store the same values; fn is
+// stored last and read first (release, acquire), so whoever reads it reads the name too.
+matmul_i8_i32_choice matmul_i8_i32_selected() {
+  static matmul_i8_i32_choice chosen;
+  matmul_i8_i32_choice choice;
+  choice.fn = __atomic_load_n(&chosen.fn, __ATOMIC_ACQUIRE);
+  if (choice.fn != nullptr) {
+    choice.variant = __atomic_load_n(&chosen.variant, __ATOMIC_RELAXED);
+    return choice;
+  }
+  choice = matmul_i8_i32_select();
+  __atomic_store_n(&chosen.variant, choice.variant, __ATOMIC_RELAXED);
+  __atomic_store_n(&chosen.fn, choice.fn, __ATOMIC_RELEASE);
   return choice;
 }
 

@@ -28,15 +28,12 @@
 #define SIMDGEN_SCRATCH_DEFINED
 // With SIMDGEN_SCRATCH_ON_HEAP defined, a kernel's scratch arrays (a contraction's packed panel,
 // up to 160 KiB) come from the heap for the length of a call instead of from its stack, for threads
-// whose stacks are small (musl's default is 128 KiB). A failed allocation aborts: a kernel has no
-// way to report it.
+// whose stacks are small (musl's default is 128 KiB); the kernel frees them before it returns. A
+// failed allocation aborts: a kernel has no way to report it.
 static inline void* simdgen_scratch_alloc(size_t bytes) {
   void* p = aligned_alloc(64, (bytes + 63) / 64 * 64);
   if (!p) abort();
   return p;
-}
-static inline void simdgen_scratch_free(void** p) {
-  free(*p);
 }
 #endif
 #endif
@@ -100,9 +97,7 @@ matmul_static_f32_avx512(const float* in0, const float* in1, int64_t stride0, in
   constexpr int64_t kSize1 = 40;
   constexpr int64_t kSize2 = 37;
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(float) * 32768);
-  float* const panel = (float*)panel_heap;
+  float* const panel = (float*)simdgen_scratch_alloc(sizeof(float) * 32768);
 #else
   alignas(64) float panel[32768];
 #endif
@@ -290,6 +285,9 @@ matmul_static_f32_avx512(const float* in0, const float* in1, int64_t stride0, in
       _mm512_mask_storeu_ps(out + out_base + 3 * stride2, tail_lanes, acc3_0);
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -317,9 +315,7 @@ __attribute__((target("+sve"))) void matmul_static_f32_sve(const float* in0, con
   constexpr int64_t kSize2 = 37;
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(float) * 32768);
-  float* const panel = (float*)panel_heap;
+  float* const panel = (float*)simdgen_scratch_alloc(sizeof(float) * 32768);
 #else
   alignas(64) float panel[32768];
 #endif
@@ -592,6 +588,9 @@ __attribute__((target("+sve"))) void matmul_static_f32_sve(const float* in0, con
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -620,9 +619,7 @@ __attribute__((target("avx2,fma"))) void matmul_static_f32_avx2_fma(const float*
   constexpr int64_t kSize1 = 40;
   constexpr int64_t kSize2 = 37;
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(float) * 32768);
-  float* const panel = (float*)panel_heap;
+  float* const panel = (float*)simdgen_scratch_alloc(sizeof(float) * 32768);
 #else
   alignas(64) float panel[32768];
 #endif
@@ -815,6 +812,9 @@ __attribute__((target("avx2,fma"))) void matmul_static_f32_avx2_fma(const float*
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -841,9 +841,7 @@ void matmul_static_f32_neon(const float* in0, const float* in1, int64_t stride0,
   constexpr int64_t kSize1 = 40;
   constexpr int64_t kSize2 = 37;
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(float) * 32768);
-  float* const panel = (float*)panel_heap;
+  float* const panel = (float*)simdgen_scratch_alloc(sizeof(float) * 32768);
 #else
   alignas(64) float panel[32768];
 #endif
@@ -1024,6 +1022,9 @@ void matmul_static_f32_neon(const float* in0, const float* in1, int64_t stride0,
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -1244,8 +1245,22 @@ matmul_static_f32_choice matmul_static_f32_select() {
   return {matmul_static_f32_scalar, "scalar"};
 }
 
-const matmul_static_f32_choice& matmul_static_f32_selected() {
-  static const matmul_static_f32_choice choice = matmul_static_f32_select();
+// The choice, made by the first call of the kernel or of its _variant() function. It is kept in a
+// static without an initializer (zeroed: fn is null until then), which needs no guard, where one
+// initialised by _select() would need the C++ runtime's (__cxa_guard_*): the file links with a C
+// linker alone. Racing first calls select the same variant and store the same values; fn is
+// stored last and read first (release, acquire), so whoever reads it reads the name too.
+matmul_static_f32_choice matmul_static_f32_selected() {
+  static matmul_static_f32_choice chosen;
+  matmul_static_f32_choice choice;
+  choice.fn = __atomic_load_n(&chosen.fn, __ATOMIC_ACQUIRE);
+  if (choice.fn != nullptr) {
+    choice.variant = __atomic_load_n(&chosen.variant, __ATOMIC_RELAXED);
+    return choice;
+  }
+  choice = matmul_static_f32_select();
+  __atomic_store_n(&chosen.variant, choice.variant, __ATOMIC_RELAXED);
+  __atomic_store_n(&chosen.fn, choice.fn, __ATOMIC_RELEASE);
   return choice;
 }
 

@@ -29,15 +29,12 @@
 #define SIMDGEN_SCRATCH_DEFINED
 // With SIMDGEN_SCRATCH_ON_HEAP defined, a kernel's scratch arrays (a contraction's packed panel,
 // up to 160 KiB) come from the heap for the length of a call instead of from its stack, for threads
-// whose stacks are small (musl's default is 128 KiB). A failed allocation aborts: a kernel has no
-// way to report it.
+// whose stacks are small (musl's default is 128 KiB); the kernel frees them before it returns. A
+// failed allocation aborts: a kernel has no way to report it.
 static inline void* simdgen_scratch_alloc(size_t bytes) {
   void* p = aligned_alloc(64, (bytes + 63) / 64 * 64);
   if (!p) abort();
   return p;
-}
-static inline void simdgen_scratch_free(void** p) {
-  free(*p);
 }
 #endif
 #endif
@@ -215,9 +212,7 @@ matmul_u8i8_i32_avx512_vnni(const uint8_t* in0, const int8_t* in1, const int32_t
                             int64_t size0, int64_t size1, int64_t size2, int64_t stride0,
                             int64_t stride1, int64_t stride2, int32_t* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
 #else
   alignas(64) uint32_t panel[32768];
 #endif
@@ -2455,6 +2450,9 @@ matmul_u8i8_i32_avx512_vnni(const uint8_t* in0, const int8_t* in1, const int32_t
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -2480,9 +2478,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
     const uint8_t* in0, const int8_t* in1, const int32_t* in2, int64_t size0, int64_t size1,
     int64_t size2, int64_t stride0, int64_t stride1, int64_t stride2, int32_t* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
 #else
   alignas(64) uint32_t panel[32768];
 #endif
@@ -4223,6 +4219,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void matm
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -4249,9 +4248,7 @@ __attribute__((target("+sve,arch=armv8.2-a+sve+i8mm"))) void matmul_u8i8_i32_sve
     int64_t size2, int64_t stride0, int64_t stride1, int64_t stride2, int32_t* out) {
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
 #else
   alignas(64) uint32_t panel[32768];
 #endif
@@ -6676,6 +6673,9 @@ __attribute__((target("+sve,arch=armv8.2-a+sve+i8mm"))) void matmul_u8i8_i32_sve
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -6704,16 +6704,12 @@ __attribute__((target("+sve"))) void matmul_u8i8_i32_sve(const uint8_t* in0, con
                                                          int64_t stride2, int32_t* out) {
   const int64_t vscale = (int64_t)(svcntb() / 16);  // vector bits / 128, known at run time
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_sums_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(int32_t) * 256);
-  int32_t* const panel_sums = (int32_t*)panel_sums_heap;
+  int32_t* const panel_sums = (int32_t*)simdgen_scratch_alloc(sizeof(int32_t) * 256);
 #else
   alignas(64) int32_t panel_sums[256];
 #endif
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
 #else
   alignas(64) uint32_t panel[32768];
 #endif
@@ -9366,6 +9362,10 @@ __attribute__((target("+sve"))) void matmul_u8i8_i32_sve(const uint8_t* in0, con
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+  free(panel_sums);
+#endif
 }
 #endif
 
@@ -9393,9 +9393,7 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8i8_i32_avx2_avx_vnni(
     const uint8_t* in0, const int8_t* in1, const int32_t* in2, int64_t size0, int64_t size1,
     int64_t size2, int64_t stride0, int64_t stride1, int64_t stride2, int32_t* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
 #else
   alignas(64) uint32_t panel[32768];
 #endif
@@ -11341,6 +11339,9 @@ __attribute__((target("avx2,avxvnni"))) void matmul_u8i8_i32_avx2_avx_vnni(
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -11366,9 +11367,7 @@ __attribute__((target("arch=armv8.2-a+i8mm"))) void matmul_u8i8_i32_neon_i8mm(
     const uint8_t* in0, const int8_t* in1, const int32_t* in2, int64_t size0, int64_t size1,
     int64_t size2, int64_t stride0, int64_t stride1, int64_t stride2, int32_t* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
 #else
   alignas(64) uint32_t panel[32768];
 #endif
@@ -13794,6 +13793,9 @@ __attribute__((target("arch=armv8.2-a+i8mm"))) void matmul_u8i8_i32_neon_i8mm(
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -13819,16 +13821,12 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void matmul_u8i8_i32_neon_dotp
     const uint8_t* in0, const int8_t* in1, const int32_t* in2, int64_t size0, int64_t size1,
     int64_t size2, int64_t stride0, int64_t stride1, int64_t stride2, int32_t* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_sums_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(int32_t) * 16);
-  int32_t* const panel_sums = (int32_t*)panel_sums_heap;
+  int32_t* const panel_sums = (int32_t*)simdgen_scratch_alloc(sizeof(int32_t) * 16);
 #else
   alignas(64) int32_t panel_sums[16];
 #endif
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
 #else
   alignas(64) uint32_t panel[32768];
 #endif
@@ -16479,6 +16477,10 @@ __attribute__((target("arch=armv8.2-a+dotprod"))) void matmul_u8i8_i32_neon_dotp
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+  free(panel_sums);
+#endif
 }
 #endif
 
@@ -16508,9 +16510,7 @@ __attribute__((target("avx2"))) void matmul_u8i8_i32_avx2(const uint8_t* in0, co
                                                           int64_t stride0, int64_t stride1,
                                                           int64_t stride2, int32_t* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
-  uint32_t* const panel = (uint32_t*)panel_heap;
+  uint32_t* const panel = (uint32_t*)simdgen_scratch_alloc(sizeof(uint32_t) * 32768);
 #else
   alignas(64) uint32_t panel[32768];
 #endif
@@ -17995,6 +17995,9 @@ __attribute__((target("avx2"))) void matmul_u8i8_i32_avx2(const uint8_t* in0, co
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -18020,9 +18023,7 @@ void matmul_u8i8_i32_neon(const uint8_t* in0, const int8_t* in1, const int32_t* 
                           int64_t size1, int64_t size2, int64_t stride0, int64_t stride1,
                           int64_t stride2, int32_t* out) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* panel_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(int32_t) * 32768);
-  int32_t* const panel = (int32_t*)panel_heap;
+  int32_t* const panel = (int32_t*)simdgen_scratch_alloc(sizeof(int32_t) * 32768);
 #else
   alignas(64) int32_t panel[32768];
 #endif
@@ -19033,6 +19034,9 @@ void matmul_u8i8_i32_neon(const uint8_t* in0, const int8_t* in1, const int32_t* 
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(panel);
+#endif
 }
 #endif
 
@@ -19647,8 +19651,22 @@ matmul_u8i8_i32_choice matmul_u8i8_i32_select() {
   return {matmul_u8i8_i32_scalar, "scalar"};
 }
 
-const matmul_u8i8_i32_choice& matmul_u8i8_i32_selected() {
-  static const matmul_u8i8_i32_choice choice = matmul_u8i8_i32_select();
+// The choice, made by the first call of the kernel or of its _variant() function. It is kept in a
+// static without an initializer (zeroed: fn is null until then), which needs no guard, where one
+// initialised by _select() would need the C++ runtime's (__cxa_guard_*): the file links with a C
+// linker alone. Racing first calls select the same variant and store the same values; fn is
+// stored last and read first (release, acquire), so whoever reads it reads the name too.
+matmul_u8i8_i32_choice matmul_u8i8_i32_selected() {
+  static matmul_u8i8_i32_choice chosen;
+  matmul_u8i8_i32_choice choice;
+  choice.fn = __atomic_load_n(&chosen.fn, __ATOMIC_ACQUIRE);
+  if (choice.fn != nullptr) {
+    choice.variant = __atomic_load_n(&chosen.variant, __ATOMIC_RELAXED);
+    return choice;
+  }
+  choice = matmul_u8i8_i32_select();
+  __atomic_store_n(&chosen.variant, choice.variant, __ATOMIC_RELAXED);
+  __atomic_store_n(&chosen.fn, choice.fn, __ATOMIC_RELEASE);
   return choice;
 }
 

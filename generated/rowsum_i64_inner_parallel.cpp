@@ -441,8 +441,22 @@ rowsum_i64_inner_parallel_choice rowsum_i64_inner_parallel_select() {
   return {rowsum_i64_inner_parallel_scalar, "scalar"};
 }
 
-const rowsum_i64_inner_parallel_choice& rowsum_i64_inner_parallel_selected() {
-  static const rowsum_i64_inner_parallel_choice choice = rowsum_i64_inner_parallel_select();
+// The choice, made by the first call of the kernel or of its _variant() function. It is kept in a
+// static without an initializer (zeroed: fn is null until then), which needs no guard, where one
+// initialised by _select() would need the C++ runtime's (__cxa_guard_*): the file links with a C
+// linker alone. Racing first calls select the same variant and store the same values; fn is
+// stored last and read first (release, acquire), so whoever reads it reads the name too.
+rowsum_i64_inner_parallel_choice rowsum_i64_inner_parallel_selected() {
+  static rowsum_i64_inner_parallel_choice chosen;
+  rowsum_i64_inner_parallel_choice choice;
+  choice.fn = __atomic_load_n(&chosen.fn, __ATOMIC_ACQUIRE);
+  if (choice.fn != nullptr) {
+    choice.variant = __atomic_load_n(&chosen.variant, __ATOMIC_RELAXED);
+    return choice;
+  }
+  choice = rowsum_i64_inner_parallel_select();
+  __atomic_store_n(&chosen.variant, choice.variant, __ATOMIC_RELAXED);
+  __atomic_store_n(&chosen.fn, choice.fn, __ATOMIC_RELEASE);
   return choice;
 }
 

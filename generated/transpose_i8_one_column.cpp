@@ -17,15 +17,12 @@
 #define SIMDGEN_SCRATCH_DEFINED
 // With SIMDGEN_SCRATCH_ON_HEAP defined, a kernel's scratch arrays (a contraction's packed panel,
 // up to 160 KiB) come from the heap for the length of a call instead of from its stack, for threads
-// whose stacks are small (musl's default is 128 KiB). A failed allocation aborts: a kernel has no
-// way to report it.
+// whose stacks are small (musl's default is 128 KiB); the kernel frees them before it returns. A
+// failed allocation aborts: a kernel has no way to report it.
 static inline void* simdgen_scratch_alloc(size_t bytes) {
   void* p = aligned_alloc(64, (bytes + 63) / 64 * 64);
   if (!p) abort();
   return p;
-}
-static inline void simdgen_scratch_free(void** p) {
-  free(*p);
 }
 #endif
 #endif
@@ -571,8 +568,22 @@ transpose_i8_one_column_choice transpose_i8_one_column_select() {
   return {transpose_i8_one_column_scalar, "scalar"};
 }
 
-const transpose_i8_one_column_choice& transpose_i8_one_column_selected() {
-  static const transpose_i8_one_column_choice choice = transpose_i8_one_column_select();
+// The choice, made by the first call of the kernel or of its _variant() function. It is kept in a
+// static without an initializer (zeroed: fn is null until then), which needs no guard, where one
+// initialised by _select() would need the C++ runtime's (__cxa_guard_*): the file links with a C
+// linker alone. Racing first calls select the same variant and store the same values; fn is
+// stored last and read first (release, acquire), so whoever reads it reads the name too.
+transpose_i8_one_column_choice transpose_i8_one_column_selected() {
+  static transpose_i8_one_column_choice chosen;
+  transpose_i8_one_column_choice choice;
+  choice.fn = __atomic_load_n(&chosen.fn, __ATOMIC_ACQUIRE);
+  if (choice.fn != nullptr) {
+    choice.variant = __atomic_load_n(&chosen.variant, __ATOMIC_RELAXED);
+    return choice;
+  }
+  choice = transpose_i8_one_column_select();
+  __atomic_store_n(&chosen.variant, choice.variant, __ATOMIC_RELAXED);
+  __atomic_store_n(&chosen.fn, choice.fn, __ATOMIC_RELEASE);
   return choice;
 }
 

@@ -1997,8 +1997,22 @@ transpose_in_place_f32_choice transpose_in_place_f32_select() {
   return {transpose_in_place_f32_scalar, "scalar"};
 }
 
-const transpose_in_place_f32_choice& transpose_in_place_f32_selected() {
-  static const transpose_in_place_f32_choice choice = transpose_in_place_f32_select();
+// The choice, made by the first call of the kernel or of its _variant() function. It is kept in a
+// static without an initializer (zeroed: fn is null until then), which needs no guard, where one
+// initialised by _select() would need the C++ runtime's (__cxa_guard_*): the file links with a C
+// linker alone. Racing first calls select the same variant and store the same values; fn is
+// stored last and read first (release, acquire), so whoever reads it reads the name too.
+transpose_in_place_f32_choice transpose_in_place_f32_selected() {
+  static transpose_in_place_f32_choice chosen;
+  transpose_in_place_f32_choice choice;
+  choice.fn = __atomic_load_n(&chosen.fn, __ATOMIC_ACQUIRE);
+  if (choice.fn != nullptr) {
+    choice.variant = __atomic_load_n(&chosen.variant, __ATOMIC_RELAXED);
+    return choice;
+  }
+  choice = transpose_in_place_f32_select();
+  __atomic_store_n(&chosen.variant, choice.variant, __ATOMIC_RELAXED);
+  __atomic_store_n(&chosen.fn, choice.fn, __ATOMIC_RELEASE);
   return choice;
 }
 

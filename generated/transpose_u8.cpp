@@ -17,15 +17,12 @@
 #define SIMDGEN_SCRATCH_DEFINED
 // With SIMDGEN_SCRATCH_ON_HEAP defined, a kernel's scratch arrays (a contraction's packed panel,
 // up to 160 KiB) come from the heap for the length of a call instead of from its stack, for threads
-// whose stacks are small (musl's default is 128 KiB). A failed allocation aborts: a kernel has no
-// way to report it.
+// whose stacks are small (musl's default is 128 KiB); the kernel frees them before it returns. A
+// failed allocation aborts: a kernel has no way to report it.
 static inline void* simdgen_scratch_alloc(size_t bytes) {
   void* p = aligned_alloc(64, (bytes + 63) / 64 * 64);
   if (!p) abort();
   return p;
-}
-static inline void simdgen_scratch_free(void** p) {
-  free(*p);
 }
 #endif
 #endif
@@ -246,9 +243,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void transpose_u8_avx512(
     const uint8_t* input, int64_t rows, int64_t cols, uint8_t* output) {
 #if defined(SIMDGEN_SCRATCH_ON_HEAP)
-  void* tile_buf_heap __attribute__((cleanup(simdgen_scratch_free))) =
-      simdgen_scratch_alloc(sizeof(uint8_t) * 4096);
-  uint8_t* const tile_buf = (uint8_t*)tile_buf_heap;
+  uint8_t* const tile_buf = (uint8_t*)simdgen_scratch_alloc(sizeof(uint8_t) * 4096);
 #else
   alignas(64) uint8_t tile_buf[4096];
 #endif
@@ -2085,6 +2080,9 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void tran
       }
     }
   }
+#if defined(SIMDGEN_SCRATCH_ON_HEAP)
+  free(tile_buf);
+#endif
 }
 #endif
 
@@ -4341,8 +4339,22 @@ transpose_u8_choice transpose_u8_select() {
   return {transpose_u8_scalar, "scalar"};
 }
 
-const transpose_u8_choice& transpose_u8_selected() {
-  static const transpose_u8_choice choice = transpose_u8_select();
+// The choice, made by the first call of the kernel or of its _variant() function. It is kept in a
+// static without an initializer (zeroed: fn is null until then), which needs no guard, where one
+// initialised by _select() would need the C++ runtime's (__cxa_guard_*): the file links with a C
+// linker alone. Racing first calls select the same variant and store the same values; fn is
+// stored last and read first (release, acquire), so whoever reads it reads the name too.
+transpose_u8_choice transpose_u8_selected() {
+  static transpose_u8_choice chosen;
+  transpose_u8_choice choice;
+  choice.fn = __atomic_load_n(&chosen.fn, __ATOMIC_ACQUIRE);
+  if (choice.fn != nullptr) {
+    choice.variant = __atomic_load_n(&chosen.variant, __ATOMIC_RELAXED);
+    return choice;
+  }
+  choice = transpose_u8_select();
+  __atomic_store_n(&chosen.variant, choice.variant, __ATOMIC_RELAXED);
+  __atomic_store_n(&chosen.fn, choice.fn, __ATOMIC_RELEASE);
   return choice;
 }
 

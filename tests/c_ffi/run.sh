@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Generated headers used from C: every header in GENERATED_DIR compiles as strict C11, and
-# c_ffi_test.c (C) links against three generated kernels (C++) and runs, once per variant the
-# headers declare, by suffix and by spec spelling (SIMDGEN_VARIANT forces it where the CPU has it;
-# the dispatcher falls back elsewhere, reporting it once), and with a bogus name.
+# c_ffi_test.c (C) links against three generated kernels (C++), with the C compiler alone (no C++
+# runtime), and runs, once per variant the headers declare, by suffix and by spec spelling
+# (SIMDGEN_VARIANT forces it where the CPU has it; the dispatcher falls back elsewhere, reporting
+# it once), and with a bogus name.
 # Usage: run.sh WORK GENERATED_DIR CC CXX [LINK_FLAG] [-- RUNNER...] (RUNNER: e.g. qemu-aarch64 ...)
 set -euo pipefail
 work=$1 gen=$2 cc=$3 cxx=$4
@@ -29,9 +30,9 @@ for k in rowsum_i8 argmax_f32 map_axpy_f32_rows; do
   "$cxx" -std=c++17 -O2 -Wall -Wextra -Werror -I"$gen" -c "$gen/$k.cpp" -o "$work/$k.o"
   objs+=("$work/$k.o")
 done
-# Linked by the C++ driver, as CMake links a C program with C++ objects (the dispatcher's
-# thread-safe static needs the C++ runtime).
-"$cxx" "${link[@]}" "${objs[@]}" -lm -o "$work/c_ffi_test"
+# Linked by the C compiler alone, without the C++ runtime: the generated objects need only the C
+# library, libm and libgcc (tests/compile/cxx_runtime.sh checks every generated file).
+"$cc" "${link[@]}" "${objs[@]}" -lm -o "$work/c_ffi_test"
 
 run() { "${runner[@]}" "$work/c_ffi_test" "$@"; }
 run --variants > "$work/variants.txt"

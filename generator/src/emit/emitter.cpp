@@ -235,20 +235,30 @@ std::vector<std::string> lowerBody(LowerContext& cx) {
   if (cx.plan.scalable && (usesVscale(w.lines) || usesVscale(cx.prelude)))
     lines.push_back(loweringFor(cx.target).vscaleDeclaration());
   // Scratch arrays live on the stack, or on the heap for the call where the user defines
-  // SIMDGEN_SCRATCH_ON_HEAP (threads with small stacks: a panel takes up to 160 KiB).
+  // SIMDGEN_SCRATCH_ON_HEAP (threads with small stacks: a panel takes up to 160 KiB). The heap
+  // copies are freed by the last statements, not by __attribute__((cleanup)): a cleanup is an
+  // exception region, and its landing pads (intrinsics count as calls that may throw) would need
+  // the C++ runtime (__gxx_personality_v0, _Unwind_Resume), which a C program does not link.
+  // Nothing returns early past an allocation (checkScratchFreed).
+  std::vector<std::string> frees;
   for (const ir::Tensor& t : cx.plan.tensors) {
     if (!t.scratch || !codeUses(t.name)) continue;
     const std::string type(cTypeOf(t.dtype)), count = t.extents.at(0).str();
     lines.push_back("#if defined(SIMDGEN_SCRATCH_ON_HEAP)");
-    lines.push_back("void* " + t.name + "_heap __attribute__((cleanup(simdgen_scratch_free))) =");
-    lines.back() += " simdgen_scratch_alloc(sizeof(" + type + ") * " + count + ");";
-    lines.push_back(type + "* const " + t.name + " = (" + type + "*)" + t.name + "_heap;");
+    lines.push_back(type + "* const " + t.name + " = (" + type + "*)simdgen_scratch_alloc(sizeof(" + type + ") * " +
+                    count + ");");
     lines.push_back("#else");
     lines.push_back("alignas(64) " + type + " " + t.name + "[" + count + "];");
     lines.push_back("#endif");
+    frees.insert(frees.begin(), "free(" + t.name + ");");
   }
   lines.insert(lines.end(), cx.prelude.begin(), cx.prelude.end());
   lines.insert(lines.end(), w.lines.begin(), w.lines.end());
+  if (!frees.empty()) {
+    lines.push_back("#if defined(SIMDGEN_SCRATCH_ON_HEAP)");
+    lines.insert(lines.end(), frees.begin(), frees.end());
+    lines.push_back("#endif");
+  }
   // A parameter the variant never reads (a map input or param no output's expression uses) is
   // cast to void: the signature stays the spec's, without an unused-parameter warning.
   std::vector<std::string> unread;
@@ -258,6 +268,16 @@ std::vector<std::string> lowerBody(LowerContext& cx) {
   }
   lines.insert(lines.begin(), unread.begin(), unread.end());
   return lines;
+}
+
+// A variant's heap scratch arrays are freed at its end: a `return` after their allocation would
+// leak them (the statements are plain C, without destructors or cleanups; see lowerBody).
+void checkScratchFreed(const std::vector<std::string>& lines, const std::string& name) {
+  const auto alloc = std::find_if(lines.begin(), lines.end(), [](const std::string& l) {
+    return l.find("simdgen_scratch_alloc(") != std::string::npos;
+  });
+  if (alloc != lines.end() && readsName(std::vector<std::string>(alloc, lines.end()), "return"))
+    throw std::logic_error(name + ": returns after allocating scratch on the heap, which would leak it");
 }
 
 std::string join(const std::vector<std::string>& v, const std::string& sep) {
@@ -451,6 +471,7 @@ GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, con
                                                  "return;", "}"};
       lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(v.plan.constants.size()), fallback.begin(), fallback.end());
     }
+    checkScratchFreed(lines, spec.name + "_" + t.suffix);
     v.body = join(lines, "\n");
     helpers[&loweringFor(t)].insert(cx.helpers.begin(), cx.helpers.end());
     if (v.plan.yieldsOnSplit512) helpers[&loweringFor(t)].insert("cpu_splits_512");  // the dispatcher's test
@@ -558,6 +579,7 @@ EmittedFunction emitFunction(const ir::Plan& plan, const Target& target, const s
   LowerContext cx{target, plan, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}};
   const std::vector<std::string> lines = lowerBody(cx);
   if (!cx.scalarFallbackWhen.empty()) throw std::logic_error(name + ": a scalar fallback needs a whole kernel (generate())");
+  checkScratchFreed(lines, name);
   EmittedFunction f;
   const std::string guard = isa.archGuard();
   f.guard = guard;
