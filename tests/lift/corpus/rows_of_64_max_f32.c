@@ -4,7 +4,7 @@
 
 float max_of_rows(const float* a, int n) {
     float best = -INFINITY;
-    // expect: not lifted: the condition
+    // expect: not lifted: does not step by 1
     for (int r = 0; r + 64 <= n; r += 64) {
         float m = -INFINITY;
         // expect: lifted reduce max f32

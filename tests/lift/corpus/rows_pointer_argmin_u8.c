@@ -5,7 +5,7 @@
 
 long darkest_positions(const uint8_t* pixels, int n) {
     long sum = 0;
-    // expect: not lifted: the condition
+    // expect: not lifted: does not step by 1
     for (int r = 0; r + 80 <= n; r += 80) {
         const uint8_t* row = pixels + r;
         uint8_t low = 255;
