@@ -379,6 +379,28 @@ TEST_CASE("lift --rewrite: the #include lines go outside every #if, and a second
   CHECK(fs::exists(d / "specs" / "sum_lifted.json"));  // the spec again, under its name
 }
 
+TEST_CASE("lift: a loop written in an included file is refused at its #include; names of other files' specs stay theirs") {
+  const ScratchDir d("lift_include");
+  write(d / "body.h", "  for (int i = 0; i < n; i++) y[i] += alpha * x[i];\n");
+  write(d / "axpy.c", "void saxpy(float* y, const float* x, float alpha, int n) {\n#include \"body.h\"\n}\n");
+  const std::string specs = (d / "specs").string();
+  Result r = run("lift --rewrite " + (d / "axpy.c").string() + " -o " + specs + " -- -std=c11");
+  CHECK(r.code == 0);
+  CHECK(r.output.find("axpy.c:2:10: remark: not lifted: the loop is written in the included file") != std::string::npos);
+  CHECK(read(d / "axpy.c") == "void saxpy(float* y, const float* x, float alpha, int n) {\n#include \"body.h\"\n}\n");
+
+  // Two programs with a `forward` each, lifted one at a time into one spec directory.
+  write(d / "run.c", "float forward(const float* a, int n) { float s = 0; for (int i = 0; i < n; i++) if (a[i] > s) s = a[i]; return s; }\n");
+  write(d / "runq.c", "int forward(const int* a, int n) { int s = 0; for (int i = 0; i < n; i++) s += a[i]; return s; }\n");
+  CHECK(run("lift " + (d / "run.c").string() + " -o " + specs + " -- -std=c11").output.find("lifted: forward_lifted (reduce max") !=
+        std::string::npos);
+  CHECK(run("lift " + (d / "runq.c").string() + " -o " + specs + " -- -std=c11").output.find("lifted: forward_lifted_2 (reduce add") !=
+        std::string::npos);
+  CHECK(run("lift " + (d / "run.c").string() + " -o " + specs + " -- -std=c11").output.find("lifted: forward_lifted (reduce max") !=
+        std::string::npos);
+  CHECK(read(d / "specs" / "forward_lifted.json").find("\"op\": \"max\"") != std::string::npos);
+}
+
 TEST_CASE("lift looks at the functions named by --functions, else at the annotated ones, else at all") {
   const ScratchDir d("lift_select");
   write(d / "k.cpp",

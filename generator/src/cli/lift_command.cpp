@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <iostream>
 
 #include "cli/exit_codes.h"
@@ -73,6 +74,16 @@ int runLift(const LiftOptions& o) {
   request.allowReassociation = o.reassociate;
   request.rewrite = o.rewrite || o.diff;
   request.validate = specProblem;
+  // A spec in the output directory that was lifted from another file keeps its name (run.c and
+  // runq.c both have a `forward`): the description says where a spec comes from.
+  request.nameTaken = [&o](const std::string& name, const std::string& file) {
+    std::ifstream in(fs::path(o.outDir) / (name + ".json"));
+    if (!in) return false;
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string from = "Lifted by simdgen lift from " + file + ":";
+    return text.str().find(from) == std::string::npos;
+  };
   lift::LiftResult result = lift::runLift(request);
   for (const auto& e : result.errors) std::cerr << e << "\n";
   if (!result.parsed) {

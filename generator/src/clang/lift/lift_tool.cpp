@@ -45,6 +45,23 @@ bool annotatedForSimdgen(const FunctionDecl& f) {
   return false;
 }
 
+// Whitespace runs that hold a line break as one space: a remark is one line.
+std::string oneLine(const std::string& text) {
+  std::string out;
+  for (size_t k = 0; k < text.size();) {
+    size_t e = text.find_first_not_of(" \t\r\n", k);
+    if (e == k) {
+      out += text[k++];
+      continue;
+    }
+    if (e == std::string::npos) e = text.size();
+    const std::string gap = text.substr(k, e - k);
+    out += gap.find_first_of("\r\n") == std::string::npos ? gap : " ";
+    k = e;
+  }
+  return out;
+}
+
 // The functions lift looks at, in source order.
 std::vector<const FunctionDecl*> selectedFunctions(ASTContext& ctx, const LiftRequest& request) {
   std::vector<const FunctionDecl*> all;
@@ -247,9 +264,22 @@ LiftResult runLift(const LiftRequest& request) {
         remark.line = at.getLine();
         remark.column = at.getColumn();
         auto reject = [&](const std::string& reason) {
-          remark.text = "not lifted: " + reason;
+          remark.text = "not lifted: " + oneLine(reason);
           result.remarks.push_back(remark);
         };
+        // A loop an #include brings into the function (`#include "source_axpy_r.h"` in a body)
+        // is the header's text, shared with every file that includes it: never rewritten here.
+        if (!sm.isInMainFile(sm.getExpansionLoc(loop->getBeginLoc()))) {
+          const PresumedLoc in = sm.getPresumedLoc(sm.getExpansionLoc(loop->getBeginLoc()));
+          const PresumedLoc use = sm.getPresumedLoc(in.getIncludeLoc());
+          if (use.isValid()) {  // the remark points at the #include in the file lifted
+            remark.line = use.getLine();
+            remark.column = use.getColumn();
+          }
+          reject(std::string("the loop is written in the included file ") + (in.isValid() ? in.getFilename() : "?") +
+                 ", which other code includes too");
+          continue;
+        }
         // Judged by the loop's own tokens: a `for` a macro spells stays (its text is the macro's);
         // macros used in its header or body are lifted as what they expand to.
         if (loop->getBeginLoc().isMacroID() ||
@@ -268,6 +298,11 @@ LiftResult runLift(const LiftRequest& request) {
         auto accept = [&](const std::string& summary, const std::function<std::string(const std::string&)>& spec,
                           const std::function<std::string(const std::string&)>& code) {
           std::set<std::string> tentative = usedNames;
+          if (request.nameTaken)  // by a spec that another file's loop left in the spec directory
+            for (int k = 1; k <= 64; ++k) {
+              const std::string candidate = f->getNameAsString() + "_lifted" + (k == 1 ? "" : "_" + std::to_string(k));
+              if (!tentative.count(candidate) && request.nameTaken(candidate, file)) tentative.insert(candidate);
+            }
           const std::string name = earlier.empty() ? uniqueName(f->getNameAsString() + "_lifted", tentative) : earlier;
           const std::string json = spec(name);
           if (request.validate) {

@@ -19,6 +19,9 @@ struct LiftRequest {
   bool rewrite = false;
   // The spec's error if simdgen cannot build it (the lift then becomes a remark), else nullopt.
   std::function<std::optional<std::string>(const std::string& specJson)> validate;
+  // Whether kernel name `name` belongs to another source file than `file` (a spec of that name
+  // in the spec directory lifted from elsewhere): lift then takes the next free name.
+  std::function<bool(const std::string& name, const std::string& file)> nameTaken;
 };
 
 struct Remark {
