@@ -21,6 +21,7 @@
 #include <clang/Tooling/Core/Replacement.h>
 #include <clang/Tooling/Tooling.h>
 #include <clang/Tooling/Transformer/SourceCode.h>
+#include <llvm/Support/Path.h>
 
 #include "clang/lift/ast_model.h"
 #include "clang/lift/lift_output.h"
@@ -276,7 +277,7 @@ LiftResult runLift(const LiftRequest& request) {
             remark.line = use.getLine();
             remark.column = use.getColumn();
           }
-          reject(std::string("the loop is written in the included file ") + (in.isValid() ? in.getFilename() : "?") +
+          reject("the loop is written in the included file " + (in.isValid() ? llvm::sys::path::filename(in.getFilename()).str() : "?") +
                  ", which other code includes too");
           continue;
         }
