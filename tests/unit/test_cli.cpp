@@ -379,7 +379,7 @@ TEST_CASE("lift --rewrite: the #include lines go outside every #if, and a second
   CHECK(fs::exists(d / "specs" / "sum_lifted.json"));  // the spec again, under its name
 }
 
-TEST_CASE("lift: a loop written in an included file is refused at its #include; names of other files' specs stay theirs") {
+TEST_CASE("lift: a loop written in an included file is refused at its #include, and names of other files' specs stay theirs") {
   const ScratchDir d("lift_include");
   write(d / "body.h", "  for (int i = 0; i < n; i++) y[i] += alpha * x[i];\n");
   write(d / "axpy.c", "void saxpy(float* y, const float* x, float alpha, int n) {\n#include \"body.h\"\n}\n");
