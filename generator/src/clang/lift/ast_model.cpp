@@ -13,6 +13,8 @@
 #include <clang/Lex/Lexer.h>
 #include <llvm/ADT/StringExtras.h>
 
+#include "clang/lift/lift_output.h"
+
 namespace simdgen::lift {
 namespace {
 
@@ -84,6 +86,31 @@ bool addressTaken(const VarDecl* v, const Stmt* body) {
   return finder.found;
 }
 
+// The step of `v++`, `++v`, `v--`, `v += C`, `v -= C`, `v = v + C` (C an integer constant) when
+// `s` is that update of v; nullopt otherwise.
+std::optional<long long> stepOf(const Stmt* s, const VarDecl* v, const ASTContext& ctx) {
+  const auto* e = dyn_cast_or_null<Expr>(s);
+  if (!e) return std::nullopt;
+  e = e->IgnoreParens();
+  if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->isIncrementDecrementOp() && referencedVar(u->getSubExpr()) == v &&
+                                                 isa<DeclRefExpr>(u->getSubExpr()->IgnoreParens()))
+    return u->isIncrementOp() ? 1 : -1;
+  const auto* b = dyn_cast<BinaryOperator>(e);
+  if (!b || referencedVar(b->getLHS()) != v || !isa<DeclRefExpr>(b->getLHS()->IgnoreParens())) return std::nullopt;
+  const Expr* amount = nullptr;
+  long long sign = 1;
+  if (b->getOpcode() == BO_AddAssign || b->getOpcode() == BO_SubAssign) {
+    amount = b->getRHS();
+    sign = b->getOpcode() == BO_AddAssign ? 1 : -1;
+  } else if (const auto* sum = dyn_cast<BinaryOperator>(b->getRHS()->IgnoreParenImpCasts());
+             b->getOpcode() == BO_Assign && sum && sum->getOpcode() == BO_Add && referencedVar(sum->getLHS()) == v) {
+    amount = sum->getRHS();
+  }
+  auto c = amount ? amount->getIntegerConstantExpr(ctx) : std::nullopt;
+  if (!c || c->getSignificantBits() > 32 || c->isZero()) return std::nullopt;
+  return sign * c->getExtValue();
+}
+
 class Evaluator {
  public:
   Evaluator(ASTContext& ctx, const VarDecl* induction, const std::set<const VarDecl*>& written, const ForStmt& loop)
@@ -150,8 +177,10 @@ class Evaluator {
           value = t;
         }
       }
+    } else if (const VarDecl* v = secondaryUpdate(s)) {
+      advanced_.insert(v);
     } else if (const auto* store = dyn_cast<BinaryOperator>(s);
-               store && store->isAssignmentOp() && stores_ && isa<ArraySubscriptExpr>(store->getLHS()->IgnoreParens())) {
+               store && store->isAssignmentOp() && stores_ && (isa<ArraySubscriptExpr>(store->getLHS()->IgnoreParens()) || walkingDeref(store->getLHS()))) {
       storeElement(*store, env);
     } else if (const auto* assign = dyn_cast<BinaryOperator>(s); assign && assign->isAssignmentOp()) {
       const VarDecl* v = assignedVar(assign->getLHS());
@@ -212,6 +241,9 @@ class Evaluator {
       if (!v) throw NotLifted{"`" + sourceText(*e, ctx_) + "` is not a variable"};
       if (v->getType().isVolatileQualified()) throw NotLifted{"`" + v->getNameAsString() + "` is volatile"};
       if (v == induction_) return makeSym(Sym{Sym::Kind::induction, scalarTypeOf(v->getType(), ctx_), "", v->getNameAsString(), 0, {}});
+      if (secondary_.count(v))
+        throw NotLifted{"`" + v->getNameAsString() + "` steps with the loop: it is understood as a position (a[" + v->getNameAsString() +
+                        "], *" + v->getNameAsString() + "), not as a value"};
       if (auto it = env.find(v); it != env.end()) {
         if (it->second->uninitialized)
           throw NotLifted{"`" + v->getNameAsString() + "` is read where some path through the body has not assigned it"};
@@ -244,7 +276,10 @@ class Evaluator {
     if (const auto* un = dyn_cast<UnaryOperator>(e)) {
       if (un->getOpcode() == UO_LNot)
         return makeSym(Sym{Sym::Kind::logical_not, scalarTypeOf(e->getType(), ctx_), "", "", 0, {eval(un->getSubExpr(), env)}});
-      if (un->getOpcode() == UO_Deref) throw NotLifted{"`" + sourceText(*e, ctx_) + "` reads through a pointer other than a[i]"};
+      if (un->getOpcode() == UO_Deref) {
+        if (const VarDecl* p = referencedVar(un->getSubExpr()); p && secondary_.count(p)) return element(*un, un->getSubExpr(), nullptr, false);
+        throw NotLifted{"`" + sourceText(*e, ctx_) + "` reads through a pointer other than a[i]"};
+      }
       if (un->getOpcode() == UO_Minus) {
         if (e->isEvaluatable(ctx_)) return constant(e);
         return makeSym(Sym{Sym::Kind::negate, scalarTypeOf(e->getType(), ctx_), "", "", 0, {eval(un->getSubExpr(), env)}});
@@ -269,6 +304,26 @@ class Evaluator {
   }
 
   SymPtr cast(const ScalarType& to, SymPtr value) { return makeSym(Sym{Sym::Kind::cast, to, "", "", 0, {std::move(value)}}); }
+
+  // The variables that step with the loop, by their step (secondaryCounters); loopStart_: the
+  // loop's first counter value, as the rewrite writes it.
+  void allowSecondary(std::map<const VarDecl*, long long> steps, std::string loopStart) {
+    secondary_ = std::move(steps);
+    loopStart_ = std::move(loopStart);
+  }
+  // `*p` of a pointer that walks with the loop (else null).
+  const UnaryOperator* walkingDeref(const Expr* e) const {
+    const auto* u = dyn_cast<UnaryOperator>(e->IgnoreParens());
+    if (!u || u->getOpcode() != UO_Deref) return nullptr;
+    const VarDecl* p = referencedVar(u->getSubExpr());
+    return p && secondary_.count(p) ? u : nullptr;
+  }
+  // The statement that steps a secondary counter (null for any other).
+  const VarDecl* secondaryUpdate(const Stmt* s) const {
+    for (const auto& [v, step] : secondary_)
+      if (stepOf(s, v, ctx_)) return v;
+    return nullptr;
+  }
 
   // Element-wise loops: stores `base[i + k] = value` are recorded here instead of refused.
   void allowStores(std::vector<MapStore>* stores) { stores_ = stores; }
@@ -307,15 +362,31 @@ class Evaluator {
 
   // base[i + c + e]: base a pointer or array and e an integer, neither changed by the loop (a row
   // pointer `a[r]`, a row offset `r * stride`); the load is (base + e)[i + c].
-  SymPtr load(const ArraySubscriptExpr& sub, bool stored = false) {
-    if (sub.getType().isVolatileQualified()) throw NotLifted{"the elements of `" + sourceText(sub, ctx_) + "` are volatile"};
-    const Expr* base = sub.getBase();
-    if (!invariant(base))
-      throw NotLifted{"the array `" + sourceText(*base, ctx_) + "` in `" + sourceText(sub, ctx_) + "` changes in the loop or has side effects"};
+  struct Index {
+    bool ok = true;
+    long long counter = 0, constant = 0;
+    std::string stride;  // the counter times this (a column of a matrix), instead of the counter alone
+    std::vector<std::pair<int, std::string>> terms;  // sign and text of each invariant term
+  };
+
+  SymPtr load(const ArraySubscriptExpr& sub, bool stored = false) { return element(sub, sub.getBase(), sub.getIdx(), stored); }
+
+  // base[idx], or *base (idx null): base an array the loop does not change, or a pointer that
+  // walks with the loop (`*dp`, `sp[1]` with `dp++; sp++;` in the body), whose element is then
+  // (its value before the loop)[i - start], one further once the body has advanced it.
+  SymPtr element(const Expr& whole, const Expr* base, const Expr* idx, bool stored) {
+    if (whole.getType().isVolatileQualified()) throw NotLifted{"the elements of `" + sourceText(whole, ctx_) + "` are volatile"};
     Index index;
-    decompose(sub.getIdx(), 1, index);
+    const VarDecl* walking = referencedVar(base);
+    if (walking && isa<DeclRefExpr>(base->IgnoreParenImpCasts()) && secondary_.count(walking) && walking->getType()->isPointerType()) {
+      if (secondary_.at(walking) != 1) throw NotLifted{"`" + walking->getNameAsString() + "` steps by more than one element"};
+      stepWith(walking, 1, index, true);
+    } else if (!invariant(base)) {
+      throw NotLifted{"the array `" + sourceText(*base, ctx_) + "` in `" + sourceText(whole, ctx_) + "` changes in the loop or has side effects"};
+    }
+    if (idx) decompose(idx, 1, index);
     if (!index.ok || !((index.counter == 1 && index.stride.empty()) || (index.counter == 0 && !index.stride.empty())))
-      throw NotLifted{"the index `" + sourceText(*sub.getIdx(), ctx_) + "` is not `" + induction_->getNameAsString() +
+      throw NotLifted{"the index `" + (idx ? sourceText(*idx, ctx_) : sourceText(whole, ctx_)) + "` is not `" + induction_->getNameAsString() +
                       " + constant` or plus a value the loop does not change (indirect accesses are not lifted)"};
     std::string pointer = sourceText(*base, ctx_);
     for (const auto& [sign, term] : index.terms) pointer += (sign > 0 ? " + " : " - ") + term;
@@ -325,12 +396,27 @@ class Evaluator {
           // The element this iteration stored: its new value. Another element of that array: the
           // kernel reads it before the stores of earlier elements (a recurrence), so it is refused.
           if (st.offset == index.constant && index.stride.empty() && index.counter == 1) return st.value;
-          throw NotLifted{"`" + sourceText(sub, ctx_) + "` reads an array after the loop body wrote it"};
+          throw NotLifted{"`" + sourceText(whole, ctx_) + "` reads an array after the loop body wrote it"};
         }
-    Sym s{Sym::Kind::load, scalarTypeOf(sub.getType(), ctx_), induction_->getNameAsString(), pointer, index.constant, {}};
+    Sym s{Sym::Kind::load, scalarTypeOf(whole.getType(), ctx_), induction_->getNameAsString(), pointer, index.constant, {}};
     s.stride = index.stride;
-    s.type.spelling = sub.getType().getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
+    s.type.spelling = whole.getType().getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
     return makeSym(std::move(s));
+  }
+
+  // A variable that steps with the loop (`j++`, `p += 1`, once per iteration): at iteration i it
+  // is its value before the loop + step * (i - start), + step more after the body's update.
+  // `base`: v is the pointer indexed (its name is the base's text already), not a term of the index.
+  void stepWith(const VarDecl* v, int sign, Index& out, bool base = false) {
+    const long long step = secondary_.at(v);
+    out.counter += sign * step;
+    if (!base) out.terms.push_back({sign, v->getNameAsString()});
+    const std::string& start = loopStart_;
+    if (!start.empty() && start.find_first_not_of("0123456789") == std::string::npos && start.size() < 10)
+      out.constant -= sign * step * std::stoll(start);
+    else
+      out.terms.push_back({-sign, step == 1 ? "(" + start + ")" : std::to_string(step) + " * (" + start + ")"});
+    if (advanced_.count(v)) out.constant += sign * step;
   }
 
   bool mentionsCounter(const Expr* e) const {
@@ -384,12 +470,6 @@ class Evaluator {
            !addressTaken(v, function_);
   }
 
-  struct Index {
-    bool ok = true;
-    long long counter = 0, constant = 0;
-    std::string stride;  // the counter times this (a column of a matrix), instead of the counter alone
-    std::vector<std::pair<int, std::string>> terms;  // sign and text of each invariant term
-  };
   // The index as counter * i + constant + the invariant terms, through + and -.
   void decompose(const Expr* e, int sign, Index& out) {
     e = e->IgnoreParenImpCasts();
@@ -405,6 +485,8 @@ class Evaluator {
       const Expr* stride = isCounter(mul->getLHS()) ? mul->getRHS() : mul->getLHS();
       if (sign < 0 || !out.stride.empty() || !invariant(stride)) out.ok = false;
       else out.stride = sourceText(*stride, ctx_);
+    } else if (const VarDecl* v = referencedVar(e); v && isa<DeclRefExpr>(e) && secondary_.count(v) && !v->getType()->isPointerType()) {
+      stepWith(v, sign, out);
     } else if (const VarDecl* v = referencedVar(e); v && isa<DeclRefExpr>(e) && v->hasInit() && !written_.count(v) &&
                                                       !declaredBeforeLoop(v) && !v->getType().isVolatileQualified()) {
       // A local of the body that names a position (`int index = b * n + i;`), never assigned again.
@@ -535,9 +617,11 @@ class Evaluator {
   // each stored element's value so far in this iteration (the element's old value where no path
   // stored it); an `if` merges its branches' values with a select, as it does for locals.
   void storeElement(const BinaryOperator& store, Env& env) {
-    const auto* sub = clang::cast<ArraySubscriptExpr>(store.getLHS()->IgnoreParens());
     SymPtr rhs = eval(store.getRHS(), env);
-    SymPtr at = load(*sub, true);  // where it goes: the same checks as a load
+    const Expr* lhs = store.getLHS()->IgnoreParens();
+    // where it goes: the same checks as a load
+    SymPtr at = isa<ArraySubscriptExpr>(lhs) ? load(*clang::cast<ArraySubscriptExpr>(lhs), true)
+                                             : element(*lhs, walkingDeref(lhs)->getSubExpr(), nullptr, true);
     if (!at->stride.empty()) throw NotLifted{"the store `" + sourceText(store, ctx_) + "` is strided"};
     MapStore* earlier = nullptr;
     for (auto& st : *stores_) {
@@ -607,6 +691,9 @@ class Evaluator {
   std::vector<std::string> guards_;  // the loop-invariant conditions of the enclosing `if`s, as source text
   std::set<std::string> memoryScalars_;
   int inlineDepth_ = 0;
+  std::map<const VarDecl*, long long> secondary_;
+  std::set<const VarDecl*> advanced_;  // the secondary counters the body has stepped so far
+  std::string loopStart_;
 };
 
 bool isUnitStep(const Expr* inc, const VarDecl* i, const ASTContext& ctx) {
@@ -760,6 +847,55 @@ LoopHeader header(const ForStmt& loop, ASTContext& ctx, const std::set<const Var
   return h;
 }
 
+// Variables declared before the loop that step with it: written once per iteration by a
+// statement of the body's own block (never under a condition) that adds a constant (`j++`,
+// `dp++`, `k += 2`), integers or pointers no pointer reaches. The model gets their final values.
+std::map<const VarDecl*, long long> secondaryCounters(const ForStmt& loop, ASTContext& ctx, const std::set<const VarDecl*>& written,
+                                                       const VarDecl* counter, LoopModel& m) {
+  std::map<const VarDecl*, long long> steps;
+  const auto* body = dyn_cast<CompoundStmt>(loop.getBody());
+  if (!body) return steps;
+  const SourceManager& sm = ctx.getSourceManager();
+  const Stmt* function = enclosingFunctionBody(loop, ctx);
+  std::string finals;
+  for (const VarDecl* v : written) {
+    if (v == counter || !sm.isBeforeInTranslationUnit(v->getLocation(), loop.getBeginLoc())) continue;
+    const ScalarType t = scalarTypeOf(v->getType(), ctx);
+    const bool pointer = v->getType()->isPointerType() && !v->getType()->getPointeeType()->isVoidType();
+    if ((!pointer && (t.dtype.empty() || t.isFloat)) || !v->hasLocalStorage() || v->isStaticLocal() || v->getType()->isReferenceType() ||
+        v->getType().isVolatileQualified() || addressTaken(v, function))
+      continue;
+    struct Writes : RecursiveASTVisitor<Writes> {
+      const VarDecl* v;
+      int count = 0;
+      bool VisitBinaryOperator(BinaryOperator* b) {
+        if (b->isAssignmentOp() && referencedVar(b->getLHS()) == v) ++count;
+        return true;
+      }
+      bool VisitUnaryOperator(UnaryOperator* u) {
+        if (u->isIncrementDecrementOp() && referencedVar(u->getSubExpr()) == v) ++count;
+        return true;
+      }
+    } w;
+    w.v = v;
+    w.TraverseStmt(const_cast<Stmt*>(loop.getBody()));
+    if (w.count != 1) continue;
+    std::optional<long long> step;
+    for (const Stmt* child : body->body())
+      if ((step = stepOf(child, v, ctx))) break;
+    if (!step) continue;
+    steps[v] = *step;
+    const std::string name = v->getNameAsString(), count = "(" + rangeCount(m) + ")";
+    const std::string amount = *step == 1 ? count : std::to_string(*step) + " * " + count;
+    finals += pointer ? name + " += " + amount + "; " : name + " = (" + t.spelling + ")(" + name + " + " + amount + "); ";
+  }
+  if (!steps.empty()) {
+    m.counterFinal = finals + m.counterFinal;  // before the counter's own: the count may read it
+    m.secondaryCounters = true;
+  }
+  return steps;
+}
+
 }  // namespace
 
 std::string sourceText(const Stmt& s, const ASTContext& ctx) {
@@ -822,10 +958,12 @@ std::variant<LoopModel, std::string> modelLoop(const ForStmt& loop, ASTContext& 
 
     // The body, evaluated once with every variable it writes standing for its old value.
     Evaluator eval(ctx, i, writes.vars, loop);
+    const auto steps = secondaryCounters(loop, ctx, writes.vars, i, m);
+    eval.allowSecondary(steps, rangeStart(m));
     Evaluator::Env env;
     const SourceManager& sm = ctx.getSourceManager();
     for (const VarDecl* v : writes.vars) {
-      if (!sm.isBeforeInTranslationUnit(v->getLocation(), loop.getBeginLoc())) continue;  // the body's own
+      if (!sm.isBeforeInTranslationUnit(v->getLocation(), loop.getBeginLoc()) || steps.count(v)) continue;  // the body's own
       if (v->getType().isVolatileQualified()) throw NotLifted{"`" + v->getNameAsString() + "` is volatile"};
       env[v] = makeSym(Sym{Sym::Kind::carried, scalarTypeOf(v->getType(), ctx), "", v->getNameAsString(), 0, {}});
     }
@@ -855,10 +993,12 @@ std::variant<MapModel, std::string> modelMap(const ForStmt& loop, ASTContext& ct
     m.loop = h.model;
     Evaluator eval(ctx, h.counter, writes.vars, loop);
     eval.allowStores(&m.stores);
+    const auto steps = secondaryCounters(loop, ctx, writes.vars, h.counter, m.loop);
+    eval.allowSecondary(steps, rangeStart(m.loop));
     Evaluator::Env env;
     const SourceManager& sm = ctx.getSourceManager();
     for (const VarDecl* v : writes.vars)
-      if (sm.isBeforeInTranslationUnit(v->getLocation(), loop.getBeginLoc()))
+      if (sm.isBeforeInTranslationUnit(v->getLocation(), loop.getBeginLoc()) && !steps.count(v))
         throw NotLifted{"the loop changes `" + v->getNameAsString() + "`, declared before it (an element-wise loop only writes arrays)"};
     eval.exec(loop.getBody(), env);
     if (m.stores.empty()) throw NotLifted{"the loop writes no array element"};

@@ -28,6 +28,7 @@ struct LoopModel {
   // A counter declared before the loop (`int i; for (i = 0; ...)`): what it holds after a
   // non-empty range, e.g. `i = (int)(n)`; empty when the counter is the `for`'s own.
   std::string counterFinal;
+  bool secondaryCounters = false;  // variables that step with the loop (`j++`, `dp++`): final values in counterFinal
 };
 
 // An element-wise loop: `out[i + k] = expr;` for each output, no carried variables.

@@ -115,6 +115,7 @@ std::variant<RowsLift, std::string> modelRows(const ForStmt& outer, ASTContext& 
     auto innerModel = modelLoop(*inner, ctx);
     if (auto* why = std::get_if<std::string>(&innerModel)) throw NotRows{"its loop over the row: " + *why};
     lift.inner = std::get<LoopModel>(innerModel);
+    if (lift.inner.secondaryCounters) throw NotRows{"its loop over the row steps other variables with its counter"};
     // Down columns, a float sum keeps the loop's order exactly (one lane per column): decided below.
     Options anyOrder = options;
     anyOrder.allowReassociation = true;
