@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """`simdgen lift` on real C projects nobody here wrote: loop counts, refusal reasons, and a
 differential run of each project's own programs, original against rewritten.
 

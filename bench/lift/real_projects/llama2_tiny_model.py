@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """A tiny random llama2.c checkpoint (the legacy format run.c reads) for the differential run.
 
 run.c's read_checkpoint: a header of 7 int32 (dim, hidden_dim, n_layers, n_heads, n_kv_heads,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Deterministic test audio for the speexdsp differential run (bench/lift/real_projects.py).
 
 Writes raw 16-bit little-endian mono PCM: a logarithmic sine sweep plus seeded noise
