@@ -732,10 +732,6 @@ ScalarType scalarTypeOf(QualType type, const ASTContext& ctx) {
 
 namespace {
 
-std::string parenthesize(const std::string& t) {
-  return t.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == std::string::npos ? t : "(" + t + ")";
-}
-
 // The `for` statement's own parts: for (T i = start; i < end; ++i), end fixed by the body.
 LoopHeader header(const ForStmt& loop, ASTContext& ctx, const std::set<const VarDecl*>& written) {
   LoopHeader h;
@@ -826,7 +822,7 @@ LoopHeader header(const ForStmt& loop, ASTContext& ctx, const std::set<const Var
   if (isa<CallExpr>(end->IgnoreParenImpCasts()) || isa<CXXMemberCallExpr>(end->IgnoreParenImpCasts()))
     throw NotLifted{"the loop's bound is a call (`" + sourceText(*end, ctx) + "`): store it in a variable first"};
   h.end = end;
-  m.endText = past ? "(int64_t)" + parenthesize(sourceText(*end, ctx)) + " - " + std::to_string(past) : sourceText(*end, ctx);
+  m.endText = past ? "(int64_t)" + paren(sourceText(*end, ctx)) + " - " + std::to_string(past) : sourceText(*end, ctx);
   Expr::EvalResult first, last;
   if (h.start->EvaluateAsInt(first, ctx) && end->EvaluateAsInt(last, ctx)) {
     const long long n = last.Val.getInt().getExtValue() - past - first.Val.getInt().getExtValue() + (m.inclusive ? 1 : 0);
@@ -838,10 +834,7 @@ LoopHeader header(const ForStmt& loop, ASTContext& ctx, const std::set<const Var
   m.loopText = sourceText(loop, ctx);
   if (outside) {
     // What the counter holds after a non-empty range: the bound (one past it for <=).
-    const std::string bound = m.endText.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
-                                      std::string::npos
-                                  ? m.endText
-                                  : "(" + m.endText + ")";
+    const std::string bound = paren(m.endText);
     m.counterFinal = m.inductionName + " = (" + m.inductionType.spelling + ")" + (m.inclusive ? "(" + bound + " + 1)" : bound) + ";";
   }
   return h;
