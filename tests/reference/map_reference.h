@@ -15,7 +15,8 @@
 // trunc (default) / nearest (ties to even) / floor / ceil, then clamp to T's range, NaN giving 0.
 // add_sat(a, b) and sub_sat(a, b) are the exact sum and difference clamped to T's range,
 // avg_round(a, b) the exact (a + b + 1) / 2 rounded down (integers only); abs_diff(a, b) the exact
-// distance |a - b| wrapped to T (integers), fabs of the rounded difference (floats).
+// distance |a - b| wrapped to T (integers), fabs of the rounded difference (floats). exp(x) and
+// log(x) are the correctly rounded values (computed in long double), C's special values included.
 #pragma once
 
 #include <algorithm>
@@ -97,6 +98,10 @@ class Expression {
     result_ = result;
     resolve(root_);
   }
+  // Whether the expression calls a function computed to a ULP bound (exp, log): its value here is
+  // the correctly rounded one, and a result may differ from it by that bound (and what later
+  // operations make of it).
+  bool approximate() const { return approximate_; }
   // The names the expression reads, in the order of eval's `slot_values`.
   const std::vector<std::string>& slots() const { return slots_; }
   // One element from the values of slots() at this position.
@@ -111,7 +116,7 @@ class Expression {
  private:
   enum class Code { num, name, neg, div, add, sub, mul, bit_and, bit_or, bit_xor, bit_not, shl, shr, min, max, relu, clamp, abs, fma,
                     convert, select, lt, gt, le, ge, eq, ne, mode, sqrt, floor, ceil, trunc, nearest, add_sat, sub_sat,
-                    avg_round, abs_diff };
+                    avg_round, abs_diff, exp, log };
   struct Node {
     Node() = default;
     Node(std::string o, std::string t, std::vector<Node> a) : op(std::move(o)), text(std::move(t)), args(std::move(a)) {}
@@ -136,10 +141,12 @@ class Expression {
         {"fma", Code::fma}, {"convert", Code::convert}, {"select", Code::select}, {"<", Code::lt}, {">", Code::gt},
         {"<=", Code::le}, {">=", Code::ge}, {"==", Code::eq}, {"!=", Code::ne}, {"sqrt", Code::sqrt},
         {"floor", Code::floor}, {"ceil", Code::ceil}, {"trunc", Code::trunc}, {"nearest", Code::nearest},
-        {"add_sat", Code::add_sat}, {"sub_sat", Code::sub_sat}, {"avg_round", Code::avg_round}, {"abs_diff", Code::abs_diff}};
+        {"add_sat", Code::add_sat}, {"sub_sat", Code::sub_sat}, {"avg_round", Code::avg_round}, {"abs_diff", Code::abs_diff},
+        {"exp", Code::exp}, {"log", Code::log}};
     const auto it = kCodes.find(n.op);
     if (it == kCodes.end()) fail("unknown operation " + n.op);
     n.code = it->second;
+    if (n.code == Code::exp || n.code == Code::log) approximate_ = true;
     if (n.code == Code::name) {
       if (!inputs_.count(n.text)) fail("unknown name " + n.text);
       const auto at = std::find(slots_.begin(), slots_.end(), n.text);
@@ -380,6 +387,11 @@ class Expression {
         r.f = t.bits == 32 ? double(std::fma(float(a.f), float(b.f), float(c.f))) : std::fma(a.f, b.f, c.f);
         return r;
       }
+      case Code::exp: case Code::log: {  // in long double, then rounded to the dtype: correctly rounded but for rare ties
+        const long double a = (long double)arg(0).f;
+        r.f = round_to(t, double(n.code == Code::exp ? expl(a) : logl(a)));
+        return r;
+      }
       case Code::sqrt: {  // std::sqrt of a float is correctly rounded in float
         const Value a = arg(0);
         r.f = t.bits == 32 ? double(std::sqrt(float(a.f))) : std::sqrt(a.f);
@@ -441,6 +453,7 @@ class Expression {
   std::map<std::string, DType> inputs_;
   size_t at_ = 0;
   Node root_;
+  bool approximate_ = false;
   DType result_;
 };
 

@@ -16,7 +16,8 @@ namespace {
 constexpr std::string_view kReduceOps[] = {"add", "mul", "min", "max", "and", "or", "xor"};
 constexpr std::string_view kArgReduceOps[] = {"argmin", "argmax"};
 constexpr std::string_view kMapOps[] = {"+",  "-",  "*",  "/",      "fma",    "min",  "max",   "clamp", "relu",  "abs",   "select", "convert",
-                                        "&",  "|",  "^",  "~",      "<<",     ">>",   "sqrt",  "floor", "ceil",  "trunc", "nearest"};
+                                        "&",  "|",  "^",  "~",      "<<",     ">>",   "sqrt",  "floor", "ceil",  "trunc", "nearest",
+                                        "exp",  "log"};
 constexpr std::string_view kTransposeOps[] = {"transpose"};
 constexpr std::string_view kContractionOps[] = {"contraction"};
 

@@ -18,11 +18,13 @@
 #include "plan/map_builder.h"
 
 #include <algorithm>
+#include <functional>
 #include <stdexcept>
 #include <map>
 #include <set>
 
 #include "ir/simplify.h"
+#include "plan/math/functions.h"
 #include "plan/reduce_builder.h"  // PlanError
 
 namespace simdgen {
@@ -490,6 +492,13 @@ class MapBuilder {
 
   VecType typeFor(DType t, bool vector) const { return vector ? vectorOf(t) : oneLane(t); }
 
+  // Whether the target multiplies and adds with one rounding in every variant: the math functions
+  // use it where it is there (the scalar variant runs the same ops without it on every CPU).
+  bool fusedMultiplyAdd() const {
+    if (target_.module == LoweringModule::x86) return target_.maskRegisters || target_.has("fma");
+    return target_.module == LoweringModule::neon || target_.module == LoweringModule::sve || target_.module == LoweringModule::none;
+  }
+
   // A literal, splat once before the loops (one name per literal and type).
   std::string constant(const std::string& literal, VecType t) {
     const std::string key = literal + "|" + ir::toString(t);
@@ -513,6 +522,12 @@ class MapBuilder {
     for (const MapExpr& a : e.args) args.push_back(value(a, v, out));
     if ((e.op == MapOp::shl || e.op == MapOp::shr) && e.count == 0) return args[0];
     const std::string dst = "t" + std::to_string(temps_++) + v.suffix;
+    if (e.op == MapOp::math) {
+      note(math::describeMathFn(e.fn, spec_.maxUlp, e.type));
+      math::MathOps ops(t, [this](const std::string& literal, VecType type) { return constant(literal, type); }, dst + "_",
+                        fusedMultiplyAdd(), out);
+      return math::emitMathFn(e.fn, spec_.maxUlp, args[0], ops);
+    }
     if (e.op == MapOp::select && v.vector) args[0] = predicateFor(args[0], e.args[0].args[0].type, e.type, dst, out);
     if (e.op == MapOp::convert) {
       // The IR's plain conversion is the C cast; a float to an integer is always defined here.
@@ -634,6 +649,22 @@ class MapBuilder {
     step(OpKind::Convert, x, to, mode, dst);  // integer narrowing (wrap / sat), f64 -> f32
   }
 
+  // "exp(x), log(x)": the math functions the outputs call, in order of first use.
+  std::string mathFunctionsUsed() const {
+    std::vector<std::string> names;
+    std::function<void(const MapExpr&)> walk = [&](const MapExpr& e) {
+      if (e.op == MapOp::math) {
+        const std::string n = std::string(nameOf(e.fn)) + "(x)";
+        if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+      }
+      for (const MapExpr& a : e.args) walk(a);
+    };
+    for (const MapOutput& o : spec_.mapOutputs) walk(o.expr);
+    std::string out;
+    for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+    return out;
+  }
+
   void note(const std::string& line) {  // once: versioned plans build their loops more than once
     if (std::find(plan_.summary.begin(), plan_.summary.end(), line) == plan_.summary.end()) plan_.summary.push_back(line);
   }
@@ -643,6 +674,9 @@ class MapBuilder {
     for (const MapOutput& o : spec_.mapOutputs) formula += (formula.empty() ? "" : "; ") + o.name + " = " + o.exprText;
     plan_.overview = "map: " + formula;
     plan_.semantics.push_back({"tail", std::string(nameOf(spec_.tail))});
+    bool math = false;
+    for (const MapOutput& o : spec_.mapOutputs) math = math || usesOp(o.expr, MapOp::math);
+    if (math) plan_.semantics.push_back({"max_ulp", std::to_string(spec_.maxUlp)});
     for (size_t k = 0; k < spec_.mapInputs.size(); ++k) plan_.semantics.push_back({"name." + inName(int(k)), spec_.mapInputs[k].name});
     for (size_t k = 0; k < spec_.mapParams.size(); ++k) plan_.semantics.push_back({"name." + paramName(int(k)), spec_.mapParams[k].name});
     for (size_t k = 0; k < spec_.mapOutputs.size(); ++k) {
@@ -676,6 +710,8 @@ class MapBuilder {
     }
     d.push_back("/// Integers wrap on overflow (abs(MIN) = MIN = -MIN). min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b:");
     d.push_back("/// b on ties and NaN, so relu(NaN) = 0 and clamp(NaN, lo, hi) = lo. fma rounds once.");
+    if (const std::string fns = mathFunctionsUsed(); !fns.empty())
+      d.push_back("/// " + fns + ": within " + std::to_string(spec_.maxUlp) + " ULP of the exact result (max_ulp), with C's special values (docs/math.md).");
     bool converts = false;
     for (const MapOutput& o : spec_.mapOutputs) converts = converts || usesConvert(o.expr);
     if (converts) {

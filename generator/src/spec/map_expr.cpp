@@ -23,7 +23,14 @@ struct Function {
 };
 constexpr Function kFunctionTable[] = {{"fma", 3},  {"min", 2},     {"max", 2},     {"clamp", 3}, {"relu", 1},  {"abs", 1},
                                        {"select", 3}, {"convert", 0}, {"sqrt", 1}, {"floor", 1}, {"ceil", 1}, {"trunc", 1},
-                                       {"nearest", 1}, {"add_sat", 2}, {"sub_sat", 2}, {"avg_round", 2}, {"abs_diff", 2}};
+                                       {"nearest", 1}, {"add_sat", 2}, {"sub_sat", 2}, {"avg_round", 2}, {"abs_diff", 2},
+                                       {"exp", 1}, {"log", 1}};
+
+std::optional<MathFn> mathFnNamed(const std::string& name) {
+  for (MathFn f : kAllMathFns)
+    if (name == nameOf(f)) return f;
+  return std::nullopt;
+}
 std::string functionList() {
   std::string out;
   for (const Function& f : kFunctionTable) out += (out.empty() ? "" : ", ") + std::string(f.name);
@@ -433,6 +440,14 @@ struct Typer {
         e.mode = *parseConvMode(n.text);
         return e;
       }
+      if (const std::optional<MathFn> fn = mathFnNamed(n.text)) {
+        if (!isFloat(t))
+          throw ExprError(n.at, n.text + "() is defined on floats (f32, f64), but its operand is " + std::string(nameOf(t)) +
+                                    " (convert it first: " + n.text + "(convert(x, f32)))");
+        MapExpr e = make(MapOp::math, t, {arg(0)});
+        e.fn = *fn;
+        return e;
+      }
       if (n.text == "add_sat" || n.text == "sub_sat" || n.text == "avg_round") {
         if (isFloat(t))
           throw ExprError(n.at, n.text + "() is defined on integers, but its operands are " + std::string(nameOf(t)) +
@@ -497,8 +512,16 @@ struct Typer {
 std::string_view nameOf(MapOp op) {
   static const char* names[] = {"literal", "input", "param", "+", "-", "*", "min", "max", "/", "neg", "fma", "abs", "select", "convert",
                                 "<",       "<=",    ">",     ">=", "==", "!=", "&",   "|", "^",      "~",   "<<",     ">>",
-                                "sqrt",    "round", "add_sat", "sub_sat", "avg_round", "abs_diff"};
+                                "sqrt",    "round", "add_sat", "sub_sat", "avg_round", "abs_diff", "math"};
   return names[static_cast<int>(op)];
+}
+
+std::string_view nameOf(MathFn f) {
+  switch (f) {
+    case MathFn::exp: return "exp";
+    case MathFn::log: return "log";
+  }
+  return "?";
 }
 
 MapExpr parseMapExpr(const std::string& text, const std::vector<MapInputName>& inputs,
@@ -532,6 +555,7 @@ std::string toString(const MapExpr& e, const std::vector<MapInputName>& inputs, 
     case MapOp::avg_round:
     case MapOp::abs_diff: return std::string(nameOf(e.op)) + "(" + arg(0) + ", " + arg(1) + ")";
     case MapOp::round: return std::string(nameOf(e.mode)) + "(" + arg(0) + ")";
+    case MapOp::math: return std::string(nameOf(e.fn)) + "(" + arg(0) + ")";
     case MapOp::bit_and:
     case MapOp::bit_or:
     case MapOp::bit_xor: return "(" + arg(0) + " " + std::string(nameOf(e.op)) + " " + arg(1) + ")";

@@ -36,7 +36,14 @@ enum class MapOp {
   avg_round,         // (a + b + 1) >> 1 without overflow: the mean rounded up (integers only)
   abs_diff,          // |a - b|: integers exact, modulo 2^bits (select(a > b, a - b, b - a)); floats
                      //   abs(a - b)
+  math,              // fn(a): a function of floats computed to the spec's ULP bound (MathFn, docs/math.md)
 };
+
+// The functions of floats that are computed to a stated accuracy (`max_ulp` of the spec) rather than
+// exactly: each is one algorithm in plan/math/, built from the exact ops above.
+enum class MathFn { exp, log };
+inline constexpr MathFn kAllMathFns[] = {MathFn::exp, MathFn::log};
+std::string_view nameOf(MathFn f);
 std::string_view nameOf(MapOp op);
 
 struct MapExpr {
@@ -47,6 +54,7 @@ struct MapExpr {
   std::vector<MapExpr> args;
   ConvMode mode = ConvMode::plain;  // convert: wrap/sat (integers), trunc/nearest/floor/ceil (float -> integer); round: the direction
   int count = 0;                    // shl, shr: the shift count (args holds only the shifted value)
+  MathFn fn = MathFn::exp;          // math: which function
 };
 
 // A problem in an expression string: `offset` is the character (0-based) it points at.
@@ -79,7 +87,8 @@ struct MapInputName {
 // a shift count is a number from 0 to the bits of the shifted value's dtype minus 1.
 // Functions: fma(a, b, c), min(a, b), max(a, b), clamp(x, lo, hi) = min(max(x, lo), hi),
 // relu(x) = max(x, 0), abs(x), select(cond, a, b), convert(x, dtype) and convert(x, dtype, mode);
-// on floats only: sqrt(x), floor(x), ceil(x), trunc(x), nearest(x) and '/'. A name is an input or a
+// on floats only: sqrt(x), floor(x), ceil(x), trunc(x), nearest(x), '/', and the MathFn functions
+// (exp(x), log(x), ...). A name is an input or a
 // scalar parameter (`params`). Operands of one operator have one dtype; numbers take the dtype of
 // the other operand (or of the output) and must be representable in it.
 MapExpr parseMapExpr(const std::string& text, const std::vector<MapInputName>& inputs,

@@ -26,7 +26,7 @@ std::optional<__int128> literalValue(const MapExpr& e) {
 // Structurally the same expression (the same value for every input).
 bool same(const MapExpr& a, const MapExpr& b) {
   if (a.op != b.op || a.type != b.type || a.text != b.text || a.input != b.input || a.count != b.count || a.mode != b.mode ||
-      a.args.size() != b.args.size())
+      a.fn != b.fn || a.args.size() != b.args.size())
     return false;
   for (std::size_t k = 0; k < a.args.size(); ++k)
     if (!same(a.args[k], b.args[k])) return false;

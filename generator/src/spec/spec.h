@@ -98,6 +98,9 @@ struct KernelSpec {
   std::vector<std::string> mapStrideNames;      // runtime names the layouts declare, in order of appearance
   std::vector<MapInputName> mapParams;  // runtime scalars, passed by value
   std::vector<MapOutput> mapOutputs;
+  // The math functions' accuracy tier (exp, log, ...: docs/math.md): the largest error of one
+  // function's result, in units in the last place of the output's dtype (1 or 4).
+  int maxUlp = 1;
 
   // transpose only: output[c, r] = input[r, c]; the output is cols x rows with this row stride
   // (unset: rows, contiguous). A runtime name equal to the input's row_stride is the same parameter.

@@ -35,13 +35,15 @@ constexpr std::string_view kTopKeys[] = {"$schema",  "simdgen", "name",     "des
                                          "strategy", "order",   "schedule", "tail",        "index",
                                          "index_type", "nan",   "initial", "shape", "row_stride",
                                          "inputs", "outputs", "params", "dtype", "dims", "operands",
-                                         "init", "epilogue"};
+                                         "init", "epilogue", "max_ulp"};
 // Keys that belong to one kind only.
 constexpr std::string_view kReduceOnlyKeys[] = {"output", "strategy", "order"};
 constexpr std::string_view kArgReduceOnlyKeys[] = {"index", "index_type", "nan", "initial"};
 constexpr std::string_view kMapKeys[] = {"$schema", "simdgen", "name",    "description", "kind", "shape",
-                                         "row_stride", "inputs", "outputs", "params",   "targets", "tail"};
-constexpr std::string_view kMapOnlyKeys[] = {"shape", "row_stride", "inputs", "outputs", "params"};
+                                         "row_stride", "inputs", "outputs", "params",   "targets", "tail", "max_ulp"};
+constexpr std::string_view kMapOnlyKeys[] = {"shape", "row_stride", "inputs", "outputs", "params", "max_ulp"};
+// The accuracy tiers of the math functions (plan/math/): the largest error allowed, in ULPs.
+constexpr int kMaxUlpTiers[] = {1, 4};
 constexpr std::string_view kMapInputKeys[] = {"name", "dtype", "stride", "row_stride"};
 constexpr std::string_view kMapParamKeys[] = {"name", "dtype"};
 constexpr std::string_view kMapOutputKeys[] = {"name", "dtype", "expr", "in_place"};
@@ -969,6 +971,13 @@ class Parser {
     }
     if (const json* j = member(root, "tail"))
       spec.tail = choose(*j, "/tail", "tail", kMapTailNames) == 0 ? TailPolicy::predicated : TailPolicy::scalar;
+    if (const json* j = member(root, "max_ulp")) {
+      const auto v = asInt(*j);
+      if (!v || std::find(std::begin(kMaxUlpTiers), std::end(kMaxUlpTiers), *v) == std::end(kMaxUlpTiers))
+        fail("/max_ulp", "expected the accuracy tier of the math functions (exp, log, ...): 1 (at most 1 ULP from the exact "
+                         "result) or 4 (at most 4 ULP, faster), found " + describe(*j));
+      spec.maxUlp = int(*v);
+    }
     return spec;
   }
 

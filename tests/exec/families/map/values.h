@@ -3,6 +3,8 @@
 // largest and smallest values, integer minimum and maximum and their neighbours) mixed in.
 #pragma once
 
+#include <cfloat>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -83,6 +85,17 @@ inline bool same(DType t, Value a, Value b) {
     return std::memcmp(&x, &y, 4) == 0;
   }
   return std::memcmp(&a.f, &b.f, 8) == 0;
+}
+
+// Whether `got` is within `ulps` units in the last place of T at `want` (floats; an expression with a
+// function computed to a bound). NaN, infinities and zeros must match exactly (the sign included).
+inline bool close(DType t, Value got, Value want, double ulps) {
+  if (!t.is_float() || got.f != got.f || want.f != want.f || std::isinf(want.f) || want.f == 0 || std::isinf(got.f))
+    return same(t, got, want);
+  const bool f32 = t.bits == 32;
+  const double mag = std::fabs(want.f), lowest = f32 ? double(FLT_MIN) : DBL_MIN;
+  const double ulp = std::ldexp(1.0, (mag < lowest ? (f32 ? -126 : -1022) : std::ilogb(mag)) - (f32 ? 23 : 52));
+  return std::fabs(got.f - want.f) <= ulps * ulp;
 }
 
 inline std::string show(DType t, Value v) {

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: Apache-2.0
+// exp and log for f32 and f64, without tables or branches.
+//
+// exp(x) = 2^n * e^r with n = nearest(x / ln2) and r = x - n * ln2 in [-ln2/2, ln2/2] (Cody and
+// Waite: ln2 in two parts, the first with trailing zeros so that n times it is exact), e^r a
+// polynomial, and 2^n applied as two exact powers of two, 2^n1 * 2^n2 with n1 + n2 = n, so that
+// results below the normal range round once, through the subnormals, as C's exp does.
+// log(x) = e * ln2 + log(m) with x = 2^e * m, m in [sqrt(1/2), sqrt(2)), log(m) = log1p(f) for
+// f = m - 1 (exact) by fdlibm's form with s = f / (2 + f), whose errors are scaled by small terms.
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+
+#include "plan/math/coefficients.h"
+#include "plan/math/functions.h"
+
+namespace simdgen::math {
+
+namespace {
+
+namespace k = coefficients;
+
+// 2^n for an integral float n in [-2^(exponent bits - 1) + 2, 2^(exponent bits - 1) - 1] (a normal
+// power of two): n plus 1.5 * 2^mantissa plus the exponent bias has n + bias as its low bits, which
+// the shift moves into the exponent field (the rest shifts out).
+std::string powerOfTwo(MathOps& o, const std::string& n) {
+  const double magic = o.isF32() ? 0x1.8p23 + 127 : 0x1.8p52 + 1023;
+  return o.asFloat(o.shl(o.asInt(o.add(n, o.c(magic))), o.mantissaBits()));
+}
+
+// p * 2^n for an integral n in [-2 * emax - mantissa bits, 2 * emax]: two exact scalings, so that
+// a result below the normal range is rounded once (gradual underflow) and one above it is infinity.
+std::string scaleByPowerOfTwo(MathOps& o, const std::string& p, const std::string& n) {
+  const std::string n1 = o.nearest(o.mul(n, o.c(0.5)));
+  const std::string n2 = o.sub(n, n1);
+  return o.mul(o.mul(p, powerOfTwo(o, n1)), powerOfTwo(o, n2));
+}
+
+// x clamped to [lo, hi] with NaN kept: min(a, b) = a < b ? a : b takes b for NaN.
+std::string clampKeepingNaN(MathOps& o, const std::string& x, double lo, double hi) { return o.max(o.c(lo), o.min(o.c(hi), x)); }
+
+std::span<const double> pick(bool f32, int maxUlp, std::span<const double> f32u1, std::span<const double> f32u4,
+                             std::span<const double> f64u1, std::span<const double> f64u4) {
+  if (f32) return maxUlp <= 1 ? f32u1 : f32u4;
+  return maxUlp <= 1 ? f64u1 : f64u4;
+}
+
+std::string exp(MathOps& o, const std::string& x0, int maxUlp) {
+  const bool f32 = o.isF32();
+  // Past these the result is +inf or +0 (n stays within what scaleByPowerOfTwo takes).
+  const std::string x = f32 ? clampKeepingNaN(o, x0, -104.0, 89.0) : clampKeepingNaN(o, x0, -746.0, 710.0);
+  const double ln2Hi = f32 ? 0x1.62e4p-1 : 0x1.62e42fee00000p-1, ln2Lo = f32 ? 0x1.7f7d1cp-20 : 0x1.a39ef35793c76p-33;
+  const std::string n = o.nearest(o.mul(x, o.c(f32 ? double(float(M_LOG2E)) : M_LOG2E)));
+  // r = rHi + corr: rHi exact (n * ln2Hi is, and so is the difference of two close values), corr
+  // tiny. r itself is rounded, so it feeds only the polynomial's small term: e^r = 1 + rHi + (corr
+  // + r^2 * g(r)), summed small to large, keeps the error of a result in [sqrt(1/2), 1) (whose ULP is
+  // half that of [1, 2)) within the bound.
+  const std::string rHi = o.fma(n, o.c(-ln2Hi), x);
+  const std::string corr = o.mul(n, o.c(-ln2Lo));
+  const std::string r = o.add(rHi, corr);
+  const std::string g = o.horner(r, pick(f32, maxUlp, k::kExpF32Ulp1, k::kExpF32Ulp4, k::kExpF64Ulp1, k::kExpF64Ulp4));
+  const std::string p = o.add(o.add(rHi, o.fma(o.mul(r, r), g, corr)), o.c(1.0));
+  return scaleByPowerOfTwo(o, p, n);
+}
+
+// The parts of log(x) for finite x > 0: e (an integral float) and f = m - 1 with x = 2^e * m,
+// m in [sqrt(1/2), sqrt(2)). Subnormal x is scaled into the normal range first.
+struct LogParts {
+  std::string e, f;
+};
+LogParts logParts(MathOps& o, const std::string& x) {
+  const bool f32 = o.isF32();
+  const double minNormal = f32 ? 0x1p-126 : 0x1p-1022, up = f32 ? 0x1p25 : 0x1p54, upBits = f32 ? 25 : 54;
+  const std::string tiny = o.less(x, o.c(minNormal));
+  const std::string xs = o.select(tiny, o.mul(x, o.c(up)), x);
+  const std::string bias = o.select(tiny, o.c(-upBits), o.c(0.0));
+  // u = bits(x) - bits(sqrt(1/2)): its exponent field is e, its mantissa field m's offset from sqrt(1/2).
+  const int64_t sqrtHalf = f32 ? 0x3f3504f3 : 0x3fe6a09e667f3bcd;
+  const std::string u = o.isub(o.asInt(xs), o.ci(sqrtHalf));
+  const int mb = o.mantissaBits();
+  const std::string m = o.asFloat(o.iadd(o.iand(u, o.ci((int64_t{1} << mb) - 1)), o.ci(sqrtHalf)));
+  // e as a float without a conversion instruction: added to the bits of 1.5 * 2^mantissa it is
+  // that float's distance from 1.5 * 2^mantissa.
+  const double magic = f32 ? 0x1.8p23 : 0x1.8p52;
+  const std::string e = o.sub(o.asFloat(o.iadd(o.sar(u, mb), o.asInt(o.c(magic)))), o.c(magic));
+  return {o.add(e, bias), o.sub(m, o.c(1.0))};
+}
+
+// log(x) for the finite x > 0 of logParts.
+std::string logOfParts(MathOps& o, const LogParts& lp, int maxUlp) {
+  const bool f32 = o.isF32();
+  const std::string& e = lp.e;
+  const std::string& f = lp.f;
+  const double ln2Hi = f32 ? 0x1.62e4p-1 : 0x1.62e42fee00000p-1, ln2Lo = f32 ? 0x1.7f7d1cp-20 : 0x1.a39ef35793c76p-33;
+  if (f32 && maxUlp > 1) {
+    // No division: log1p(f) = f + f^2 * (-1/2 + f * h(f)).
+    const std::string t = o.fma(f, o.horner(f, k::kLogNodivF32Ulp4), o.c(-0.5));
+    const std::string l = o.fma(o.mul(f, f), t, f);
+    return o.fma(e, o.c(ln2Hi), o.fma(e, o.c(ln2Lo), l));
+  }
+  // fdlibm: log1p(f) = f - (hfsq - s * (hfsq + R)), s = f / (2 + f), R = z * Q(z), z = s^2.
+  const std::string s = o.div(f, o.add(f, o.c(2.0)));
+  const std::string z = o.mul(s, s);
+  const std::string R = o.mul(z, o.horner(z, f32 ? std::span<const double>(k::kLogF32Ulp1)
+                                                  : maxUlp <= 1 ? std::span<const double>(k::kLogF64Ulp1)
+                                                                : std::span<const double>(k::kLogF64Ulp4)));
+  const std::string hfsq = o.mul(o.mul(f, f), o.c(0.5));
+  // e*ln2Hi - ((hfsq - (s * (hfsq + R) + e*ln2Lo)) - f)
+  const std::string inner = o.fma(s, o.add(hfsq, R), o.mul(e, o.c(ln2Lo)));
+  const std::string d = o.sub(o.sub(hfsq, inner), f);
+  return o.fma(e, o.c(ln2Hi), o.neg(d));
+}
+
+// log with C's special values: log(+-0) = -inf, log(x < 0) = NaN, log(+inf) = +inf, NaN kept.
+std::string logarithm(MathOps& o, const std::string& x, int maxUlp) {
+  const bool f32 = o.isF32();
+  std::string y = logOfParts(o, logParts(o, x), maxUlp);
+  const std::string inf = o.bitsConstant(f32 ? 0x7f800000 : 0x7ff0000000000000);
+  y = o.select(o.less(x, inf), y, x);  // +inf and NaN give themselves
+  y = o.select(o.less(x, o.c(0.0)), o.bitsConstant(f32 ? 0x7fc00000 : 0x7ff8000000000000), y);
+  return o.select(o.equal(x, o.c(0.0)), o.bitsConstant(f32 ? 0xff800000 : 0xfff0000000000000), y);
+}
+
+}  // namespace
+
+std::string emitMathFn(MathFn fn, int maxUlp, const std::string& x, MathOps& ops) {
+  switch (fn) {
+    case MathFn::exp: return exp(ops, x, maxUlp);
+    case MathFn::log: return logarithm(ops, x, maxUlp);
+  }
+  throw std::logic_error("emitMathFn: unknown function");
+}
+
+std::string describeMathFn(MathFn fn, int maxUlp, DType t) {
+  return std::string(nameOf(fn)) + " " + std::string(nameOf(t)) + ": within " + std::to_string(maxUlp) +
+         " ULP (docs/math.md), no tables, C's special values";
+}
+
+}  // namespace simdgen::math
