@@ -21,6 +21,9 @@
 // float scalar parameters of the case, rel 1e-5 for float and 1e-13 for double results; NaN must
 // still match NaN and an infinity the same infinity. Tolerance mode avoids the value ranges where
 // a reassociated float sum or product may legitimately overflow differently (huge values, +-inf).
+// In ULP mode (`// diff: ulp N`, loops calling exp, log, ... lifted with --math-ulp) two finite
+// floats match within N units in the last place of the larger one (a subnormal's unit below the
+// normal range); NaN, infinities and zeros as above.
 // The first mismatch prints the case and exits 1; a memory fault prints the case and exits 3.
 #ifndef SIMDGEN_TESTS_LIFT_HARNESS_H
 #define SIMDGEN_TESTS_LIFT_HARNESS_H
@@ -73,6 +76,7 @@ struct Context {
   const char* placement = "";
   uint64_t case_no = 0;
   bool tolerance = false;
+  int ulps = 0;        // > 0: ULP mode
   double abs_sum = 0;  // S of the tolerance formula
   char scalars[1024] = {0};
 };
@@ -563,10 +567,11 @@ struct Run {
   bool failed = false;
   char report[4096] = {0};
 
-  Run(const char* file, const char* function, bool tolerance, int64_t min_n, bool signed_n) {
+  Run(const char* file, const char* function, bool tolerance, int64_t min_n, bool signed_n, int ulps = 0) {
     g_ctx.file = file;
     g_ctx.function = function;
     g_ctx.tolerance = tolerance;
+    g_ctx.ulps = ulps;
     const char* v = getenv("SIMDGEN_VARIANT");
     g_ctx.variant = v ? v : "";
     if (signed_n)
@@ -623,6 +628,12 @@ struct Run {
     if constexpr (std::is_floating_point_v<T>) {
       if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
       if (a == b) return true;  // the same value, or -0.0 and +0.0
+      if (g_ctx.ulps > 0 && !std::isinf(a) && !std::isinf(b)) {
+        const T big = std::fabs(a) > std::fabs(b) ? std::fabs(a) : std::fabs(b);
+        const int e = big < std::numeric_limits<T>::min() ? std::numeric_limits<T>::min_exponent - 1 : std::ilogb(big);
+        const double ulp = std::ldexp(1.0, e - (std::numeric_limits<T>::digits - 1));
+        return std::fabs((double)a - (double)b) <= g_ctx.ulps * ulp;
+      }
       if (!g_ctx.tolerance || std::isinf(a) || std::isinf(b)) return false;
       const double rel = sizeof(T) == 4 ? 1e-5 : 1e-13;
       const double tiny = (double)std::numeric_limits<T>::min() * 16;
@@ -639,7 +650,7 @@ struct Run {
     format_value(a, sizeof a, original);
     format_value(b, sizeof b, lifted);
     snprintf(line, sizeof line, "  %s: original %s, lifted %s%s\n", what, a, b,
-             g_ctx.tolerance && std::is_floating_point_v<T> ? " (beyond the tolerance)" : "");
+             (g_ctx.tolerance || g_ctx.ulps) && std::is_floating_point_v<T> ? " (beyond the tolerance)" : "");
     append(report, sizeof report, line);
     return false;
   }

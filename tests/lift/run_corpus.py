@@ -165,7 +165,7 @@ class CorpusFile:
         self.text = Path(path).read_text()
         self.lines = self.text.split("\n")
         self.is_cpp = Path(path).suffix in (".cpp", ".cc", ".cxx", ".C")
-        self.lift_args, self.tolerance, self.min_n = [], False, None
+        self.lift_args, self.tolerance, self.min_n, self.ulps, self.cflags = [], False, None, 0, []
         for line in self.lines:  # the leading comment block holds the directives
             s = line.strip()
             if not s:
@@ -175,11 +175,16 @@ class CorpusFile:
             body = s[2:].strip()
             if body.startswith("lift-args:"):
                 self.lift_args += shlex.split(body[len("lift-args:"):])
+            elif body.startswith("cflags:"):
+                self.cflags += shlex.split(body[len("cflags:"):])
             elif body.startswith("diff:"):
-                mode = body[len("diff:"):].strip()
-                if mode != "tolerance":
-                    raise CorpusError(f"unknown `// diff:` mode '{mode}' (only 'tolerance')")
-                self.tolerance = True
+                mode = body[len("diff:"):].split()
+                if mode == ["tolerance"]:
+                    self.tolerance = True
+                elif len(mode) == 2 and mode[0] == "ulp" and mode[1].isdigit():
+                    self.ulps = int(mode[1])
+                else:
+                    raise CorpusError(f"unknown `// diff:` mode '{' '.join(mode)}' (only 'tolerance' or 'ulp N')")
             elif body.startswith("min-n:"):
                 self.min_n = int(body[len("min-n:"):].strip())
         self.expectations = {}
@@ -364,7 +369,7 @@ def harness_main(cf, display_path, kernels):
             "    return 0;",
             "  }",
             f"  lh::Run run({cxx_string(display_path)}, {cxx_string(sig.name)}, {'true' if cf.tolerance else 'false'}, "
-            f"{min_n}, {'true' if signed_n else 'false'});"]
+            f"{min_n}, {'true' if signed_n else 'false'}, {cf.ulps});"]
     inputs = [p for p in params if p.role == "input"]
     for k, p in enumerate(inputs):
         out.append(f"  lh::Input<{p.base}> in{k}({cxx_string(p.name)}, {k}, lh::Run::max_length());")
@@ -502,7 +507,7 @@ def process(path_arg, args, tc):
     simdgen = args.simdgen
 
     # a. remarks of the original file
-    cmd = [simdgen, "lift", path_arg, "-o", str(specs), *cf.lift_args, "--", cf.std]
+    cmd = [simdgen, "lift", path_arg, "-o", str(specs), *cf.lift_args, "--", cf.std, *cf.cflags]
     rc, so, se = run(cmd, timeout=300)
     if rc != 0:
         res.fail(f"simdgen lift exited with {rc} (expected 0)", quote(cmd) + "\n" + so + se)
@@ -528,7 +533,7 @@ def process(path_arg, args, tc):
     shutil.copyfile(path_arg, copy)
     shutil.rmtree(specs)
     specs.mkdir()
-    cmd = [simdgen, "lift", "--rewrite", str(copy), "-o", str(specs), *cf.lift_args, "--", cf.std]
+    cmd = [simdgen, "lift", "--rewrite", str(copy), "-o", str(specs), *cf.lift_args, "--", cf.std, *cf.cflags]
     rc, so, se = run(cmd, timeout=300)
     if rc != 0:
         res.fail(f"simdgen lift --rewrite exited with {rc}", quote(cmd) + "\n" + so + se)
@@ -556,9 +561,9 @@ def process(path_arg, args, tc):
     main_cpp.write_text(harness_main(cf, path_arg, names))
     # (what, command without -c/-o, source, files the object depends on besides the source, object)
     compiles = [
-        ("original", [*cc, cf.std, "-O2", *warn, "-fwrapv", "-ffp-contract=off", f"-D{fn}={fn}__orig"], Path(path_arg), None,
+        ("original", [*cc, cf.std, *cf.cflags, "-O2", *warn, "-fwrapv", "-ffp-contract=off", f"-D{fn}={fn}__orig"], Path(path_arg), None,
          build / "original.o"),
-        ("rewritten", [*cc, cf.std, "-O2", *warn, "-fwrapv", "-ffp-contract=off", f"-D{fn}={fn}__lifted", "-I", str(gen)], copy, None,
+        ("rewritten", [*cc, cf.std, *cf.cflags, "-O2", *warn, "-fwrapv", "-ffp-contract=off", f"-D{fn}={fn}__lifted", "-I", str(gen)], copy, None,
          build / "rewritten.o"),
     ]
     for k, g in enumerate(sorted(gen.glob("*.cpp"))):

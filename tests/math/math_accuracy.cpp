@@ -50,13 +50,21 @@ struct Kernel {
 // The references: the C library's functions in the wider type.
 double ref32(const std::string& fn, double x) {
   if (fn == "exp") return std::exp(x);
+  if (fn == "exp2") return std::exp2(x);
   if (fn == "log") return std::log(x);
+  if (fn == "log2") return std::log2(x);
+  if (fn == "sigmoid") return 1 / (1 + std::exp(-x));
+  if (fn == "tanh") return std::tanh(x);
   std::fprintf(stderr, "no reference for %s\n", fn.c_str());
   std::exit(2);
 }
 long double ref64(const std::string& fn, long double x) {
   if (fn == "exp") return expl(x);
+  if (fn == "exp2") return exp2l(x);
   if (fn == "log") return logl(x);
+  if (fn == "log2") return log2l(x);
+  if (fn == "sigmoid") return 1 / (1 + expl(-x));
+  if (fn == "tanh") return tanhl(x);
   std::fprintf(stderr, "no reference for %s\n", fn.c_str());
   std::exit(2);
 }

@@ -15,8 +15,9 @@
 // trunc (default) / nearest (ties to even) / floor / ceil, then clamp to T's range, NaN giving 0.
 // add_sat(a, b) and sub_sat(a, b) are the exact sum and difference clamped to T's range,
 // avg_round(a, b) the exact (a + b + 1) / 2 rounded down (integers only); abs_diff(a, b) the exact
-// distance |a - b| wrapped to T (integers), fabs of the rounded difference (floats). exp(x) and
-// log(x) are the correctly rounded values (computed in long double), C's special values included.
+// distance |a - b| wrapped to T (integers), fabs of the rounded difference (floats). exp, exp2, log,
+// log2, tanh and sigmoid(x) = 1 / (1 + exp(-x)) are the correctly rounded values (computed in long
+// double), C's special values included.
 #pragma once
 
 #include <algorithm>
@@ -98,7 +99,7 @@ class Expression {
     result_ = result;
     resolve(root_);
   }
-  // Whether the expression calls a function computed to a ULP bound (exp, log): its value here is
+  // Whether the expression calls a function computed to a ULP bound (exp, log, ...): its value here is
   // the correctly rounded one, and a result may differ from it by that bound (and what later
   // operations make of it).
   bool approximate() const { return approximate_; }
@@ -116,7 +117,7 @@ class Expression {
  private:
   enum class Code { num, name, neg, div, add, sub, mul, bit_and, bit_or, bit_xor, bit_not, shl, shr, min, max, relu, clamp, abs, fma,
                     convert, select, lt, gt, le, ge, eq, ne, mode, sqrt, floor, ceil, trunc, nearest, add_sat, sub_sat,
-                    avg_round, abs_diff, exp, log };
+                    avg_round, abs_diff, exp, exp2, log, log2, sigmoid, tanh };
   struct Node {
     Node() = default;
     Node(std::string o, std::string t, std::vector<Node> a) : op(std::move(o)), text(std::move(t)), args(std::move(a)) {}
@@ -142,11 +143,12 @@ class Expression {
         {"<=", Code::le}, {">=", Code::ge}, {"==", Code::eq}, {"!=", Code::ne}, {"sqrt", Code::sqrt},
         {"floor", Code::floor}, {"ceil", Code::ceil}, {"trunc", Code::trunc}, {"nearest", Code::nearest},
         {"add_sat", Code::add_sat}, {"sub_sat", Code::sub_sat}, {"avg_round", Code::avg_round}, {"abs_diff", Code::abs_diff},
-        {"exp", Code::exp}, {"log", Code::log}};
+        {"exp", Code::exp}, {"exp2", Code::exp2}, {"log", Code::log}, {"log2", Code::log2},
+        {"sigmoid", Code::sigmoid}, {"tanh", Code::tanh}};
     const auto it = kCodes.find(n.op);
     if (it == kCodes.end()) fail("unknown operation " + n.op);
     n.code = it->second;
-    if (n.code == Code::exp || n.code == Code::log) approximate_ = true;
+    if (n.code >= Code::exp) approximate_ = true;  // exp and the functions after it
     if (n.code == Code::name) {
       if (!inputs_.count(n.text)) fail("unknown name " + n.text);
       const auto at = std::find(slots_.begin(), slots_.end(), n.text);
@@ -387,9 +389,16 @@ class Expression {
         r.f = t.bits == 32 ? double(std::fma(float(a.f), float(b.f), float(c.f))) : std::fma(a.f, b.f, c.f);
         return r;
       }
-      case Code::exp: case Code::log: {  // in long double, then rounded to the dtype: correctly rounded but for rare ties
+      case Code::exp: case Code::exp2: case Code::log: case Code::log2: case Code::sigmoid: case Code::tanh: {
+        // In long double, then rounded to the dtype.
         const long double a = (long double)arg(0).f;
-        r.f = round_to(t, double(n.code == Code::exp ? expl(a) : logl(a)));
+        const long double v = n.code == Code::exp       ? expl(a)
+                              : n.code == Code::exp2    ? exp2l(a)
+                              : n.code == Code::log     ? logl(a)
+                              : n.code == Code::log2    ? log2l(a)
+                              : n.code == Code::sigmoid ? 1 / (1 + expl(-a))
+                                                        : tanhl(a);
+        r.f = round_to(t, double(v));
         return r;
       }
       case Code::sqrt: {  // std::sqrt of a float is correctly rounded in float

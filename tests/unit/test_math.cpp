@@ -77,7 +77,13 @@ void checkPlan(const std::string& fn, int maxUlp, int bits, const std::string& t
                                    {plan.tensors[1].name, nullptr, y.data(), y.size()}};
   sim::runPlan(plan, {{"n", int64_t(x.size())}}, buffers, 1);
   for (size_t i = 0; i < x.size(); ++i) {
-    const long double ref = fn == "exp" ? expl((long double)x[i]) : logl((long double)x[i]);
+    const long double a = (long double)x[i];
+    const long double ref = fn == "exp"       ? expl(a)
+                            : fn == "exp2"    ? exp2l(a)
+                            : fn == "log"     ? logl(a)
+                            : fn == "log2"    ? log2l(a)
+                            : fn == "sigmoid" ? 1 / (1 + expl(-a))
+                                              : tanhl(a);
     const double err = simdgen_math_test::ulp_error(y[i], ref);
     if (err > maxUlp) FAIL_CHECK(fn << "(" << double(x[i]) << ") = " << double(y[i]) << ", reference " << double(ref) << ": " << err << " ULP");
   }
@@ -88,21 +94,23 @@ void checkPlan(const std::string& fn, int maxUlp, int bits, const std::string& t
 TEST_CASE("math spec: functions take floats, and max_ulp is a tier of the map family") {
   checkError(mathSpec("i32", "exp(x)"), "/outputs/0/expr", "exp() is defined on floats (f32, f64), but its operand is i32 (convert it first: exp(convert(x, f32)))");
   checkError(mathSpec("f32", "log(x, x)"), "/outputs/0/expr", "log() takes 1 argument, found 2");
-  checkError(mathSpec("f32", "exp(x)", ",\n  \"max_ulp\": 2"), "/max_ulp", "expected the accuracy tier of the math functions (exp, log, ...): 1 (at most 1 ULP");
+  checkError(mathSpec("f32", "exp(x)", ",\n  \"max_ulp\": 2"), "/max_ulp", "expected the accuracy tier of the math functions (exp, log, tanh, ...): 1 (at most 1 ULP");
   checkError(mathSpec("f32", "exp(x)", ",\n  \"max_ulp\": \"1\""), "/max_ulp", "found string \"1\"");
   const std::string reduce = R"J({"simdgen": 1, "name": "r", "kind": "reduce", "op": "add", "input": {"dtype": "f32", "shape": [4, 4]},
                                   "output": {"dtype": "f32"}, "max_ulp": 1})J";
   checkError(reduce, "/max_ulp", "does not apply to kind \"reduce\"");
   CHECK(parseSpecText(mathSpec("f64", "exp(x) * log(x + 1)", ",\n  \"max_ulp\": 4"), "t.json").maxUlp == 4);
   CHECK(parseSpecText(mathSpec("f32", "exp(x)"), "t.json").maxUlp == 1);
+  checkError(mathSpec("f64", "x * tanh(x)"), "/outputs/0/expr", "tanh() of f64 is offered within 4 ULP only (f32 within 1 or 4): set \"max_ulp\": 4");
+  CHECK(parseSpecText(mathSpec("f64", "sigmoid(x)", ",\n  \"max_ulp\": 4"), "t.json").maxUlp == 4);
 }
 
-TEST_CASE("math plans: exp and log within their tier at 128..2048 bits, f32 and f64, both tails (interpreter)") {
-  for (const std::string fn : {"exp", "log"})
+TEST_CASE("math plans: every function within its tier at 128..2048 bits, f32 and f64, both tails (interpreter)") {
+  for (const std::string fn : {"exp", "exp2", "log", "log2", "sigmoid", "tanh"})
     for (int maxUlp : {1, 4})
       for (int bits : {128, 512, 2048})
         for (const std::string tail : {"", ",\n  \"tail\": \"scalar\""}) {
           checkPlan<float>(fn, maxUlp, bits, tail);
-          checkPlan<double>(fn, maxUlp, bits, tail);
+          if (maxUlp == 4 || (fn != "sigmoid" && fn != "tanh")) checkPlan<double>(fn, maxUlp, bits, tail);
         }
 }

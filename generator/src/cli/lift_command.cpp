@@ -72,6 +72,7 @@ int runLift(const LiftOptions& o) {
   request.buildDir = o.buildDir;
   request.functions = o.functions;
   request.allowReassociation = o.reassociate;
+  request.mathUlp = o.mathUlp;
   request.rewrite = o.rewrite || o.diff;
   request.validate = specProblem;
   // A spec in the output directory that was lifted from another file keeps its name (run.c and

@@ -14,6 +14,7 @@ struct LiftOptions {
   std::string outDir;                     // -o: one NAME.json per lifted loop
   std::vector<std::string> functions;
   bool reassociate = false, rewrite = false, diff = false;
+  int mathUlp = 0;  // --math-ulp
 };
 
 // Exit 2 in a build without clang, on unreadable files or files that do not compile.

@@ -100,6 +100,10 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false);
   lift->add_flag("--reassociate", liftOptions.reassociate,
                  "Also lift float sums and products (summed across vector lanes: the last bits may differ)");
+  lift->add_option("--math-ulp", liftOptions.mathUlp,
+                   "Also lift loops calling exp, exp2, log, log2, tanh (expf, ...): computed within this many ULP (1 or 4), "
+                   "not bit for bit as the C library (docs/math.md)")
+      ->check(CLI::IsMember({1, 4}));
   lift->add_flag("--rewrite", liftOptions.rewrite, "Replace each lifted loop in place by a call to its kernel (and #include it)");
   lift->add_flag("--diff", liftOptions.diff, "Print the rewrite as a unified diff instead of applying it");
   lift->footer("Example: simdgen lift src/stats.c -o specs -- -std=c11 -Iinclude\n"

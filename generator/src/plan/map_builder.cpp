@@ -54,10 +54,12 @@ bool usesOp(const MapExpr& e, MapOp op) {
   return false;
 }
 
-// Every element width a value of e has (comparisons: their operands').
-void widthsOf(const MapExpr& e, std::set<int>& out) {
+// Every element width a value of e has (comparisons: their operands'; a math function: the type
+// it is computed in at the spec's tier, maxUlp).
+void widthsOf(const MapExpr& e, int maxUlp, std::set<int>& out) {
   out.insert(bitsOf(e.type));
-  for (const MapExpr& a : e.args) widthsOf(a, out);
+  if (e.op == MapOp::math) out.insert(bitsOf(math::workingType(e.fn, maxUlp, e.type)));
+  for (const MapExpr& a : e.args) widthsOf(a, maxUlp, out);
 }
 
 // Whether any op of the block reads variable v (an operand or a governing predicate).
@@ -214,7 +216,7 @@ class MapBuilder {
     const DType width = spec_.mapInputs[0].dtype;  // vectorised only when every value has this element width
     std::set<int> widths;
     for (const MapInputName& in : spec_.mapInputs) widths.insert(bitsOf(in.dtype));
-    for (const MapOutput& o : spec_.mapOutputs) widths.insert(bitsOf(o.dtype)), widthsOf(o.expr, widths);
+    for (const MapOutput& o : spec_.mapOutputs) widths.insert(bitsOf(o.dtype)), widthsOf(o.expr, spec_.maxUlp, widths);
     if (target_.vectorBits && widths.size() > 1) {
       // x86: AVX-512 converts between all widths in one instruction (vpmov[s|us], vpmovsx/zx,
       // vcvtpd2ps, vcvtqq2ps), AVX2 narrows by packs; NEON sxtl/uxtl, xtn/sqxtn/uqxtn; SVE keeps
@@ -524,9 +526,17 @@ class MapBuilder {
     const std::string dst = "t" + std::to_string(temps_++) + v.suffix;
     if (e.op == MapOp::math) {
       note(math::describeMathFn(e.fn, spec_.maxUlp, e.type));
-      math::MathOps ops(t, [this](const std::string& literal, VecType type) { return constant(literal, type); }, dst + "_",
-                        fusedMultiplyAdd(), out);
-      return math::emitMathFn(e.fn, spec_.maxUlp, args[0], ops);
+      // In a wider type where the dtype's own arithmetic cannot keep the tier: its 4-ULP form
+      // there, rounded once on the way back, is within 1 ULP of the dtype.
+      const DType w = math::workingType(e.fn, spec_.maxUlp, e.type);
+      std::string x = args[0];
+      if (w != e.type) convertSteps(args[0], e.type, w, ConvMode::plain, x = dst + "_in", v, out);
+      math::MathOps ops(typeFor(w, v.vector), [this](const std::string& literal, VecType type) { return constant(literal, type); },
+                        dst + "_", fusedMultiplyAdd(), out);
+      const std::string y = math::emitMathFn(e.fn, w != e.type ? 4 : spec_.maxUlp, x, ops);
+      if (w == e.type) return y;
+      convertSteps(y, w, e.type, ConvMode::plain, dst, v, out);
+      return dst;
     }
     if (e.op == MapOp::select && v.vector) args[0] = predicateFor(args[0], e.args[0].args[0].type, e.type, dst, out);
     if (e.op == MapOp::convert) {
@@ -720,7 +730,7 @@ class MapBuilder {
       d.push_back("/// of range and gives 0 for NaN; to a float rounds to nearest, ties to even.");
       std::set<int> widths;
       for (const MapInputName& in : spec_.mapInputs) widths.insert(bitsOf(in.dtype));
-      for (const MapOutput& o : spec_.mapOutputs) widths.insert(bitsOf(o.dtype)), widthsOf(o.expr, widths);
+      for (const MapOutput& o : spec_.mapOutputs) widths.insert(bitsOf(o.dtype)), widthsOf(o.expr, spec_.maxUlp, widths);
       if (widths.size() > 1)
         d.push_back("/// Element widths differ: vectors have the widest type's lane count (narrower values in part of a register).");
     }

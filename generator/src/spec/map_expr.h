@@ -41,8 +41,8 @@ enum class MapOp {
 
 // The functions of floats that are computed to a stated accuracy (`max_ulp` of the spec) rather than
 // exactly: each is one algorithm in plan/math/, built from the exact ops above.
-enum class MathFn { exp, log };
-inline constexpr MathFn kAllMathFns[] = {MathFn::exp, MathFn::log};
+enum class MathFn { exp, exp2, log, log2, sigmoid, tanh };
+inline constexpr MathFn kAllMathFns[] = {MathFn::exp, MathFn::exp2, MathFn::log, MathFn::log2, MathFn::sigmoid, MathFn::tanh};
 std::string_view nameOf(MathFn f);
 std::string_view nameOf(MapOp op);
 
@@ -93,6 +93,9 @@ struct MapInputName {
 // the other operand (or of the output) and must be representable in it.
 MapExpr parseMapExpr(const std::string& text, const std::vector<MapInputName>& inputs,
                      const std::vector<MapInputName>& params, DType result);
+
+// Why e cannot be computed within `maxUlp` ULP (a function at a tier not offered), or "" if it can.
+std::string mathTierUnavailable(const MapExpr& e, int maxUlp);
 
 // The expression written back in the grammar (fully parenthesised), for docs and plan notes.
 std::string toString(const MapExpr& e, const std::vector<MapInputName>& inputs, const std::vector<MapInputName>& params);

@@ -974,10 +974,13 @@ class Parser {
     if (const json* j = member(root, "max_ulp")) {
       const auto v = asInt(*j);
       if (!v || std::find(std::begin(kMaxUlpTiers), std::end(kMaxUlpTiers), *v) == std::end(kMaxUlpTiers))
-        fail("/max_ulp", "expected the accuracy tier of the math functions (exp, log, ...): 1 (at most 1 ULP from the exact "
+        fail("/max_ulp", "expected the accuracy tier of the math functions (exp, log, tanh, ...): 1 (at most 1 ULP from the exact "
                          "result) or 4 (at most 4 ULP, faster), found " + describe(*j));
       spec.maxUlp = int(*v);
     }
+    for (std::size_t i = 0; i < spec.mapOutputs.size(); ++i)
+      if (const std::string why = mathTierUnavailable(spec.mapOutputs[i].expr, spec.maxUlp); !why.empty())
+        fail("/outputs/" + std::to_string(i) + "/expr", why);
     return spec;
   }
 

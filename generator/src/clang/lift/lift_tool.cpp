@@ -375,7 +375,7 @@ LiftResult runLift(const LiftRequest& request) {
             continue;
           }
           mm.loop.loopText = tooling::getText(loopRange(*loop, ctx), ctx).str();
-          auto map = recognizeMap(mm);
+          auto map = recognizeMap(mm, request.mathUlp);
           if (auto* why = std::get_if<std::string>(&map)) {
             reject("as an element-wise loop: " + *why);
             continue;

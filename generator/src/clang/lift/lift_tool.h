@@ -16,6 +16,7 @@ struct LiftRequest {
   std::string buildDir;                   // -p: a directory with compile_commands.json
   std::vector<std::string> functions;     // only these (else [[clang::annotate("simdgen")]] ones, else all)
   bool allowReassociation = false;
+  int mathUlp = 0;  // --math-ulp: the bound accepted for exp, log, tanh, ... (1 or 4; 0: those loops stay)
   bool rewrite = false;
   // The spec's error if simdgen cannot build it (the lift then becomes a remark), else nullopt.
   std::function<std::optional<std::string>(const std::string& specJson)> validate;

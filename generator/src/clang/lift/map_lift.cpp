@@ -52,7 +52,7 @@ std::string writeSelect(const Sym& select, Write&& operand) {
 
 class Translator {
  public:
-  explicit Translator(MapLift& map) : map_(map) {}
+  Translator(MapLift& map, int mathUlp) : map_(map), mathUlp_(mathUlp) {}
 
   std::string expr(const Sym& s) {
     switch (s.kind) {
@@ -70,9 +70,17 @@ class Translator {
         // (float)sqrt((double)x) of a float x is sqrtf(x): double (53 bits) holds more than twice
         // float's 24 + 2, so rounding twice gives the correctly rounded float; an integral value
         // of a float is a float. So the C promotion costs nothing here: computed in f32 lanes.
+        // So is (float)exp((double)x) at a max_ulp the user accepted: within it of the exact value.
         if (s.type.dtype == "f32" && inner.kind == Kind::math && inner.type.dtype == "f64" && inner.args[0]->kind == Kind::cast &&
-            inner.args[0]->args[0]->type.dtype == "f32")
+            inner.args[0]->args[0]->type.dtype == "f32") {
+          if (approximate(inner.op)) {
+            if (mathUlp_ == 0)
+              throw NotMap{"`" + inner.op + "` is computed by the kernel within 1 ULP of the exact result, not bit for bit as the C "
+                           "library does: pass --math-ulp 1 (or 4) to accept that (docs/math.md)"};
+            map_.maxUlp = mathUlp_;
+          }
           return inner.op + "(" + expr(*inner.args[0]->args[0]) + ")";
+        }
         if (inner.kind == Kind::constant) {
           if (!s.type.isFloat && inner.type.isFloat) throw NotMap{"a float constant converted to an integer"};
           return inner.name;  // a number takes its operands' dtype
@@ -99,7 +107,7 @@ class Translator {
         static const std::set<std::string> ops = {"+", "-", "*", "/", "&", "|", "^", "<<", ">>"};
         if (!ops.count(s.op))
           throw NotMap{"`" + s.op + "` is not in the map family's operations (+ - * / & | ^ << >>, fma, min, max, select, convert, sqrt, "
-                       "floor, ceil, trunc, nearest)"};
+                       "floor, ceil, trunc, nearest, exp, exp2, log, log2, tanh)"};
         if (s.op == "/" && !s.type.isFloat) throw NotMap{"an integer division (the map family divides floats only)"};
         if (s.op == "<<" || s.op == ">>") return "(" + expr(*s.args[0]) + " " + s.op + " " + std::to_string(shiftCount(s)) + ")";
         const std::string lhs = expr(*s.args[0]);  // in order: inputs are numbered as they appear
@@ -110,6 +118,14 @@ class Translator {
       case Kind::bit_not: return "~" + expr(*s.args[0]);
       case Kind::math:
         if (!s.type.isFloat) throw NotMap{s.op + " of " + s.type.spelling};
+        if (approximate(s.op)) {
+          // The kernel's exp is within max_ulp of the exact value, libm's within its own bound:
+          // the last bits may differ, so the user says which bound is enough.
+          if (mathUlp_ == 0)
+            throw NotMap{"`" + s.op + "` is computed by the kernel within 1 ULP of the exact result, not bit for bit as the C "
+                         "library does: pass --math-ulp 1 (or 4) to accept that (docs/math.md)"};
+          map_.maxUlp = mathUlp_;
+        }
         return s.op + "(" + expr(*s.args[0]) + ")";
       case Kind::fma: {
         if (!s.type.isFloat) throw NotMap{"an fma of integers"};
@@ -193,7 +209,11 @@ class Translator {
       if (p.name == name) return true;
     return name == "n";
   }
+  // The functions the kernels compute to a ULP bound rather than exactly (docs/math.md).
+  static bool approximate(const std::string& op) { return op == "exp" || op == "exp2" || op == "log" || op == "log2" || op == "tanh"; }
+
   MapLift& map_;
+  int mathUlp_ = 0;
 
  public:
   // An integer value truncated to `to` (narrower, or as wide) computed in `to` itself, when only
@@ -443,10 +463,10 @@ std::string pointer(const LoopModel& loop, const std::string& base, long long of
 
 }  // namespace
 
-std::variant<MapLift, std::string> recognizeMap(const MapModel& model) {
+std::variant<MapLift, std::string> recognizeMap(const MapModel& model, int mathUlp) {
   try {
     MapLift map;
-    Translator t(map);
+    Translator t(map, mathUlp);
     for (const MapStore& st : model.stores) {
       if (st.type.dtype.empty()) throw NotMap{"the elements of " + st.base + " are " + st.type.spelling};
       MapLift::Array out;
@@ -507,6 +527,7 @@ std::string mapSpecJson(const MapLift& map, const std::string& name, const std::
     for (const auto& p : map.params) j["params"].push_back({{"name", p.name}, {"dtype", p.type.dtype}});
   }
   j["outputs"] = nlohmann::json::array();
+  if (map.maxUlp > 0) j["max_ulp"] = map.maxUlp;
   if (map.fused) j["targets"] = {"avx512", "avx2+fma", "sve2", "sve", "neon", "scalar"};  // the defaults, AVX2 with FMA3
   for (const auto& out : map.outputs) {
     nlohmann::ordered_json o = {{"name", out.name}, {"dtype", out.type.dtype}, {"expr", out.expr}};

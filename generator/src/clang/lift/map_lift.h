@@ -28,9 +28,12 @@ struct MapLift {
   std::vector<Param> params;  // scalars the loop reads
   std::string summary;                                      // "map i16 -> f32 (2 inputs, 1 output)"
   bool fused = false;  // an fma(): AVX2 only with FMA3 (the spec's targets say avx2+fma)
+  int maxUlp = 0;      // > 0: the expression calls exp, log, ... (the spec's max_ulp)
 };
 
-std::variant<MapLift, std::string> recognizeMap(const MapModel& model);
+// `mathUlp`: the accuracy the user accepts for exp, log, tanh, ... (--math-ulp: 1 or 4; 0: none,
+// so a loop calling them stays, as the kernels' results are not libm's bit for bit).
+std::variant<MapLift, std::string> recognizeMap(const MapModel& model, int mathUlp = 0);
 std::string mapSpecJson(const MapLift& map, const std::string& name, const std::string& description);
 // Calls the kernel when no output overlaps another array (an output may be its own input, element
 // for element); otherwise, and for an empty range, the block runs the original loop.

@@ -25,6 +25,12 @@ inline constexpr double kLogF64Ulp1[] = {0x1.5555555555558p-1, 0x1.99999999952e2
 // log f64, the 4-ULP tier: degree 6 on [0.0, 0.029437252], fit error 3.1e-16
 inline constexpr double kLogF64Ulp4[] = {0x1.5555555555558p-1, 0x1.99999999952e2p-2, 0x1.2492492df148dp-2, 0x1.c71c62e5800a1p-3, 0x1.7462b4ab2ef6bp-3, 0x1.39fe606542ddep-3, 0x1.2b584aae78a57p-3};
 
+// tanh f32, the 4-ULP tier: degree 5 on [0.0, 0.31640625], fit error 4.9e-10
+inline constexpr double kTanhF32Ulp4[] = {-0x1.5555560000000p-2, 0x1.1111020000000p-3, -0x1.ba12d80000000p-5, 0x1.655dc00000000p-6, -0x1.1680dc0000000p-7, 0x1.460e800000000p-9};
+
+// tanh f64, the 4-ULP tier: degree 11 on [0.0, 0.31640625], fit error 3.71e-19
+inline constexpr double kTanhF64Ulp4[] = {-0x1.5555555555555p-2, 0x1.1111111111105p-3, -0x1.ba1ba1ba19d5dp-5, 0x1.664f4881ec346p-6, -0x1.226e352b6a427p-7, 0x1.d6d3c26abcbe7p-9, -0x1.7da216499f72dp-10, 0x1.354431e18ea6cp-11, -0x1.f3e303d937561p-13, 0x1.8b6e011d560bfp-14, -0x1.1798f633d339fp-15, 0x1.002b1e55e95d8p-17};
+
 // log_nodiv f32, the 4-ULP tier: degree 8 on [-0.29289322, 0.41421356], fit error 2.88e-8
 inline constexpr double kLogNodivF32Ulp4[] = {0x1.5555540000000p-2, -0x1.fffffc0000000p-3, 0x1.999d5a0000000p-3, -0x1.555b4a0000000p-3, 0x1.23d21a0000000p-3, -0x1.fcf4c60000000p-4, 0x1.dea2820000000p-4, -0x1.d635bc0000000p-4, 0x1.1d8ea60000000p-4};
 

@@ -9,6 +9,7 @@ of the part of the function that is left after the exact low-order terms:
                 (the 1-ULP tier and f64: fdlibm's form, R(z) = z * Q(z))
         ln(1+f) = f + f^2 * (-1/2 + f * h(f)),     f in [sqrt(1/2) - 1, sqrt(2) - 1]
                 (the f32 4-ULP tier: no division)
+  tanh: tanh(x) = x + x^3 * T(x^2),                 |x| < 0.5625 (above: 1 - 2 / (e^2x + 1))
 
 then each coefficient is rounded to the function's dtype (f32 or f64). The fit error printed in
 the comments is the polynomial's alone; the bound each function keeps (rounding included) is
@@ -49,15 +50,24 @@ def q_log(z):
     return (2 * mp.atanh(s) - 2 * s) / (s * z)
 
 
+def t_tanh(z):
+    if z == 0:
+        return mp.mpf(-1) / 3
+    x = mp.sqrt(z)
+    return (mp.tanh(x) - x) / (x * z)
+
+
 def h_log(f):
     return (mp.log1p(f) - f + f**2 / 2) / f**3 if f != 0 else mp.mpf(1) / 3
 
 
 LN2 = mp.log(2)
+TANH_CUT = 0.5625  # tanh(x) = x + x^3 T(x^2) below it; 1 - 2 / (e^(2x) + 1) (>= 0.51) above
 TABLES = [
     # name, function, interval, {(dtype, tier): degree}
     ('exp', g_exp, (-LN2 / 2, LN2 / 2), {('f32', 1): 4, ('f32', 4): 4, ('f64', 1): 10, ('f64', 4): 9}),
     ('log', q_log, (mp.mpf(0), (3 - 2 * mp.sqrt(2))**2), {('f32', 1): 3, ('f64', 1): 6, ('f64', 4): 6}),
+    ('tanh', t_tanh, (mp.mpf(0), mp.mpf(TANH_CUT)**2), {('f32', 4): 5, ('f64', 4): 11}),
     ('log_nodiv', h_log, (mp.sqrt(0.5) - 1, mp.sqrt(2) - 1), {('f32', 4): 8}),
 ]
 

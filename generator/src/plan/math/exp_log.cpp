@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// exp and log for f32 and f64, without tables or branches.
+// exp, exp2, log and log2 for f32 and f64, without tables or branches.
 //
 // exp(x) = 2^n * e^r with n = nearest(x / ln2) and r = x - n * ln2 in [-ln2/2, ln2/2] (Cody and
 // Waite: ln2 in two parts, the first with trailing zeros so that n times it is exact), e^r a
@@ -12,7 +12,7 @@
 #include <stdexcept>
 
 #include "plan/math/coefficients.h"
-#include "plan/math/functions.h"
+#include "plan/math/elementary.h"
 
 namespace simdgen::math {
 
@@ -45,23 +45,46 @@ std::span<const double> pick(bool f32, int maxUlp, std::span<const double> f32u1
   return maxUlp <= 1 ? f64u1 : f64u4;
 }
 
-std::string exp(MathOps& o, const std::string& x0, int maxUlp) {
+// e^r * 2^n for r = rHi + corr in [-ln2/2, ln2/2], rHi exact and corr tiny. r itself is rounded, so
+// it feeds only the polynomial's small term: e^r = 1 + rHi + (corr + r^2 * g(r)), summed small to
+// large, keeps the error of a result in [sqrt(1/2), 1) (whose ULP is half that of [1, 2)) within
+// the bound.
+std::string expOfReduced(MathOps& o, const std::string& n, const std::string& rHi, const std::string& corr, int maxUlp) {
   const bool f32 = o.isF32();
-  // Past these the result is +inf or +0 (n stays within what scaleByPowerOfTwo takes).
-  const std::string x = f32 ? clampKeepingNaN(o, x0, -104.0, 89.0) : clampKeepingNaN(o, x0, -746.0, 710.0);
-  const double ln2Hi = f32 ? 0x1.62e4p-1 : 0x1.62e42fee00000p-1, ln2Lo = f32 ? 0x1.7f7d1cp-20 : 0x1.a39ef35793c76p-33;
-  const std::string n = o.nearest(o.mul(x, o.c(f32 ? double(float(M_LOG2E)) : M_LOG2E)));
-  // r = rHi + corr: rHi exact (n * ln2Hi is, and so is the difference of two close values), corr
-  // tiny. r itself is rounded, so it feeds only the polynomial's small term: e^r = 1 + rHi + (corr
-  // + r^2 * g(r)), summed small to large, keeps the error of a result in [sqrt(1/2), 1) (whose ULP is
-  // half that of [1, 2)) within the bound.
-  const std::string rHi = o.fma(n, o.c(-ln2Hi), x);
-  const std::string corr = o.mul(n, o.c(-ln2Lo));
   const std::string r = o.add(rHi, corr);
   const std::string g = o.horner(r, pick(f32, maxUlp, k::kExpF32Ulp1, k::kExpF32Ulp4, k::kExpF64Ulp1, k::kExpF64Ulp4));
   const std::string p = o.add(o.add(rHi, o.fma(o.mul(r, r), g, corr)), o.c(1.0));
   return scaleByPowerOfTwo(o, p, n);
 }
+
+}  // namespace
+
+std::string expOf(MathOps& o, const std::string& x0, int maxUlp) {
+  const bool f32 = o.isF32();
+  // Past these the result is +inf or +0 (n stays within what scaleByPowerOfTwo takes).
+  const std::string x = f32 ? clampKeepingNaN(o, x0, -104.0, 89.0) : clampKeepingNaN(o, x0, -746.0, 710.0);
+  const double ln2Hi = f32 ? 0x1.62e4p-1 : 0x1.62e42fee00000p-1, ln2Lo = f32 ? 0x1.7f7d1cp-20 : 0x1.a39ef35793c76p-33;
+  const std::string n = o.nearest(o.mul(x, o.c(f32 ? double(float(M_LOG2E)) : M_LOG2E)));
+  // rHi = x - n * ln2Hi is exact: so is n * ln2Hi, and the difference of two close values.
+  return expOfReduced(o, n, o.fma(n, o.c(-ln2Hi), x), o.mul(n, o.c(-ln2Lo)), maxUlp);
+}
+
+// 2^x = 2^n * e^(f * ln2) with n = nearest(x) and f = x - n (exact). f * ln2 is split as exp's r:
+// f's high part (12 or 26 bits) times ln2's (12 or 21 bits) is exact, the rest is tiny.
+std::string exp2Of(MathOps& o, const std::string& x0, int maxUlp) {
+  const bool f32 = o.isF32();
+  const std::string x = f32 ? clampKeepingNaN(o, x0, -152.0, 129.0) : clampKeepingNaN(o, x0, -1077.0, 1025.0);
+  const std::string n = o.nearest(x);
+  const std::string f = o.sub(x, n);
+  const double split = f32 ? 0x1p12 : 0x1p26;
+  const std::string fHi = o.mul(o.nearest(o.mul(f, o.c(split))), o.c(1.0 / split));
+  const std::string fLo = o.sub(f, fHi);
+  const double ln2Hi = f32 ? 0x1.62ep-1 : 0x1.62e43p-1, ln2Lo = f32 ? 0x1.0bfbe8p-15 : -0x1.05c610ca86c39p-29;
+  const std::string corr = o.fma(fHi, o.c(ln2Lo), o.mul(fLo, o.c(f32 ? double(float(M_LN2)) : M_LN2)));
+  return expOfReduced(o, n, o.mul(fHi, o.c(ln2Hi)), corr, maxUlp);
+}
+
+namespace {
 
 // The parts of log(x) for finite x > 0: e (an integral float) and f = m - 1 with x = 2^e * m,
 // m in [sqrt(1/2), sqrt(2)). Subnormal x is scaled into the normal range first.
@@ -111,29 +134,39 @@ std::string logOfParts(MathOps& o, const LogParts& lp, int maxUlp) {
   return o.fma(e, o.c(ln2Hi), o.neg(d));
 }
 
-// log with C's special values: log(+-0) = -inf, log(x < 0) = NaN, log(+inf) = +inf, NaN kept.
-std::string logarithm(MathOps& o, const std::string& x, int maxUlp) {
+// log2(x) for the finite x > 0 of logParts, as fdlibm's log2: log1p(f) = hi + lo with hi's low bits
+// cleared, so that hi times 1/ln2's high part is exact; e + that product summed with its rounding
+// error kept (Fast2Sum: |e| >= 1 > |hi / ln2| unless e = 0).
+std::string log2OfParts(MathOps& o, const LogParts& lp, int maxUlp) {
   const bool f32 = o.isF32();
-  std::string y = logOfParts(o, logParts(o, x), maxUlp);
-  const std::string inf = o.bitsConstant(f32 ? 0x7f800000 : 0x7ff0000000000000);
-  y = o.select(o.less(x, inf), y, x);  // +inf and NaN give themselves
-  y = o.select(o.less(x, o.c(0.0)), o.bitsConstant(f32 ? 0x7fc00000 : 0x7ff8000000000000), y);
-  return o.select(o.equal(x, o.c(0.0)), o.bitsConstant(f32 ? 0xff800000 : 0xfff0000000000000), y);
+  const std::string& e = lp.e;
+  const std::string& f = lp.f;
+  const std::string s = o.div(f, o.add(f, o.c(2.0)));
+  const std::string z = o.mul(s, s);
+  const std::string R = o.mul(z, o.horner(z, f32 ? std::span<const double>(k::kLogF32Ulp1)
+                                                  : maxUlp <= 1 ? std::span<const double>(k::kLogF64Ulp1)
+                                                                : std::span<const double>(k::kLogF64Ulp4)));
+  const std::string hfsq = o.mul(o.mul(f, f), o.c(0.5));
+  const std::string hi = o.asFloat(o.iand(o.asInt(o.sub(f, hfsq)), o.ci(f32 ? int64_t(int32_t(0xfffff000u)) : int64_t(0xffffffff00000000ull))));
+  const std::string lo = o.fma(s, o.add(hfsq, R), o.sub(o.sub(f, hi), hfsq));
+  const double ivln2Hi = f32 ? 0x1.716p+0 : 0x1.71547652p+0, ivln2Lo = f32 ? -0x1.7135a8p-13 : 0x1.705fc2eefa2p-33;
+  const std::string valHi = o.mul(hi, o.c(ivln2Hi));
+  const std::string valLo = o.fma(o.add(lo, hi), o.c(ivln2Lo), o.mul(lo, o.c(ivln2Hi)));
+  const std::string w = o.add(e, valHi);
+  return o.add(o.add(valLo, o.add(o.sub(e, w), valHi)), w);
 }
 
 }  // namespace
 
-std::string emitMathFn(MathFn fn, int maxUlp, const std::string& x, MathOps& ops) {
-  switch (fn) {
-    case MathFn::exp: return exp(ops, x, maxUlp);
-    case MathFn::log: return logarithm(ops, x, maxUlp);
-  }
-  throw std::logic_error("emitMathFn: unknown function");
-}
-
-std::string describeMathFn(MathFn fn, int maxUlp, DType t) {
-  return std::string(nameOf(fn)) + " " + std::string(nameOf(t)) + ": within " + std::to_string(maxUlp) +
-         " ULP (docs/math.md), no tables, C's special values";
+// log and log2 with C's special values: log(+-0) = -inf, log(x < 0) = NaN, log(+inf) = +inf, NaN kept.
+std::string logOf(MathOps& o, const std::string& x, int maxUlp, bool base2) {
+  const bool f32 = o.isF32();
+  const LogParts parts = logParts(o, x);
+  std::string y = base2 ? log2OfParts(o, parts, maxUlp) : logOfParts(o, parts, maxUlp);
+  const std::string inf = o.bitsConstant(f32 ? 0x7f800000 : 0x7ff0000000000000);
+  y = o.select(o.less(x, inf), y, x);  // +inf and NaN give themselves
+  y = o.select(o.less(x, o.c(0.0)), o.bitsConstant(f32 ? 0x7fc00000 : 0x7ff8000000000000), y);
+  return o.select(o.equal(x, o.c(0.0)), o.bitsConstant(f32 ? 0xff800000 : 0xfff0000000000000), y);
 }
 
 }  // namespace simdgen::math

@@ -2,7 +2,9 @@
 #include "plan/math/math_ops.h"
 
 #include <bit>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 
 #include "spec/float_literal.h"
@@ -21,7 +23,11 @@ std::string MathOps::c(double value) {
   if (isF32() && double(float(value)) != value && !std::isnan(value)) throw std::logic_error("math constant not exact in f32");
   return constant_(cFloatLiteral(value, f_.elem), f_.data());
 }
-std::string MathOps::ci(int64_t value) { return constant_(std::to_string(value), i_); }
+std::string MathOps::ci(int64_t value) {
+  // Spelt as the expression language spells integer literals (spec/map_expr.cpp: cLiteral).
+  if (isF32()) return constant_(std::to_string(value), i_);
+  return constant_(value == INT64_MIN ? "(-9223372036854775807ll - 1)" : std::to_string(value) + "ll", i_);
+}
 std::string MathOps::bitsConstant(uint64_t bits) {
   return asFloat(ci(isF32() ? int64_t(int32_t(uint32_t(bits))) : std::bit_cast<int64_t>(bits)));
 }

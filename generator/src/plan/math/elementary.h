@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: Apache-2.0
+// The functions of plan/math/ one by one (functions.h dispatches to them), each returning the
+// variable that holds f(x) within `maxUlp` ULP, with C's special values.
+#pragma once
+
+#include <string>
+
+#include "plan/math/math_ops.h"
+
+namespace simdgen::math {
+
+std::string expOf(MathOps& o, const std::string& x, int maxUlp);   // exp_log.cpp
+std::string exp2Of(MathOps& o, const std::string& x, int maxUlp);  // exp_log.cpp
+std::string logOf(MathOps& o, const std::string& x, int maxUlp, bool base2);  // exp_log.cpp: log or log2
+std::string sigmoidOf(MathOps& o, const std::string& x, int maxUlp);  // activations.cpp
+std::string tanhOf(MathOps& o, const std::string& x, int maxUlp);     // activations.cpp
+
+}  // namespace simdgen::math

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "plan/math/functions.h"
+
+#include <stdexcept>
+
+#include "plan/math/elementary.h"
+
+namespace simdgen::math {
+
+DType workingType(MathFn fn, int maxUlp, DType t) {
+  // sigmoid and tanh keep 1 ULP in f32 only when computed in f64 (4-ULP algorithms there are
+  // far below an f32 ULP) and rounded once.
+  if ((fn == MathFn::sigmoid || fn == MathFn::tanh) && maxUlp <= 1 && t == DType::f32) return DType::f64;
+  return t;
+}
+
+std::string emitMathFn(MathFn fn, int maxUlp, const std::string& x, MathOps& ops) {
+  switch (fn) {
+    case MathFn::exp: return expOf(ops, x, maxUlp);
+    case MathFn::exp2: return exp2Of(ops, x, maxUlp);
+    case MathFn::log: return logOf(ops, x, maxUlp, false);
+    case MathFn::log2: return logOf(ops, x, maxUlp, true);
+    case MathFn::sigmoid: return sigmoidOf(ops, x, maxUlp);
+    case MathFn::tanh: return tanhOf(ops, x, maxUlp);
+  }
+  throw std::logic_error("emitMathFn: unknown function");
+}
+
+std::string describeMathFn(MathFn fn, int maxUlp, DType t) {
+  const DType w = workingType(fn, maxUlp, t);
+  return std::string(nameOf(fn)) + " " + std::string(nameOf(t)) + ": within " + std::to_string(maxUlp) + " ULP" +
+         (w != t ? " (computed in " + std::string(nameOf(w)) + ", rounded once)" : "") + ", no tables, C's special values (docs/math.md)";
+}
+
+}  // namespace simdgen::math
