@@ -55,6 +55,11 @@ double ref32(const std::string& fn, double x) {
   if (fn == "log2") return std::log2(x);
   if (fn == "sigmoid") return 1 / (1 + std::exp(-x));
   if (fn == "tanh") return std::tanh(x);
+  if (fn == "erf") return (double)erfl((long double)x);
+  // The gelus at -inf: their limit, -0 (x times a factor that vanishes faster).
+  if ((fn == "gelu" || fn == "gelu_tanh") && std::isinf(x) && x < 0) return -0.0;
+  if (fn == "gelu") return (double)(0.5L * x * erfcl(-x / sqrtl(2.0L)));
+  if (fn == "gelu_tanh") return (double)(x / (1 + expl(-2 * sqrtl(2 / acosl(-1)) * (x + 0.044715L * x * x * x))));
   std::fprintf(stderr, "no reference for %s\n", fn.c_str());
   std::exit(2);
 }

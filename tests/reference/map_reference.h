@@ -16,8 +16,9 @@
 // add_sat(a, b) and sub_sat(a, b) are the exact sum and difference clamped to T's range,
 // avg_round(a, b) the exact (a + b + 1) / 2 rounded down (integers only); abs_diff(a, b) the exact
 // distance |a - b| wrapped to T (integers), fabs of the rounded difference (floats). exp, exp2, log,
-// log2, tanh and sigmoid(x) = 1 / (1 + exp(-x)) are the correctly rounded values (computed in long
-// double), C's special values included.
+// log2, tanh, erf, sigmoid(x) = 1 / (1 + exp(-x)), gelu(x) = x/2 * erfc(-x / sqrt2) and gelu_tanh(x)
+// = x/2 * (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) are the correctly rounded values (computed in
+// long double), C's special values included (the gelus give -0 at -inf).
 #pragma once
 
 #include <algorithm>
@@ -117,7 +118,7 @@ class Expression {
  private:
   enum class Code { num, name, neg, div, add, sub, mul, bit_and, bit_or, bit_xor, bit_not, shl, shr, min, max, relu, clamp, abs, fma,
                     convert, select, lt, gt, le, ge, eq, ne, mode, sqrt, floor, ceil, trunc, nearest, add_sat, sub_sat,
-                    avg_round, abs_diff, exp, exp2, log, log2, sigmoid, tanh };
+                    avg_round, abs_diff, exp, exp2, log, log2, sigmoid, tanh, erf, gelu, gelu_tanh };
   struct Node {
     Node() = default;
     Node(std::string o, std::string t, std::vector<Node> a) : op(std::move(o)), text(std::move(t)), args(std::move(a)) {}
@@ -144,7 +145,7 @@ class Expression {
         {"floor", Code::floor}, {"ceil", Code::ceil}, {"trunc", Code::trunc}, {"nearest", Code::nearest},
         {"add_sat", Code::add_sat}, {"sub_sat", Code::sub_sat}, {"avg_round", Code::avg_round}, {"abs_diff", Code::abs_diff},
         {"exp", Code::exp}, {"exp2", Code::exp2}, {"log", Code::log}, {"log2", Code::log2},
-        {"sigmoid", Code::sigmoid}, {"tanh", Code::tanh}};
+        {"sigmoid", Code::sigmoid}, {"tanh", Code::tanh}, {"erf", Code::erf}, {"gelu", Code::gelu}, {"gelu_tanh", Code::gelu_tanh}};
     const auto it = kCodes.find(n.op);
     if (it == kCodes.end()) fail("unknown operation " + n.op);
     n.code = it->second;
@@ -389,7 +390,8 @@ class Expression {
         r.f = t.bits == 32 ? double(std::fma(float(a.f), float(b.f), float(c.f))) : std::fma(a.f, b.f, c.f);
         return r;
       }
-      case Code::exp: case Code::exp2: case Code::log: case Code::log2: case Code::sigmoid: case Code::tanh: {
+      case Code::exp: case Code::exp2: case Code::log: case Code::log2: case Code::sigmoid: case Code::tanh: case Code::erf:
+      case Code::gelu: case Code::gelu_tanh: {
         // In long double, then rounded to the dtype.
         const long double a = (long double)arg(0).f;
         const long double v = n.code == Code::exp       ? expl(a)
@@ -397,7 +399,11 @@ class Expression {
                               : n.code == Code::log     ? logl(a)
                               : n.code == Code::log2    ? log2l(a)
                               : n.code == Code::sigmoid ? 1 / (1 + expl(-a))
-                                                        : tanhl(a);
+                              : n.code == Code::tanh    ? tanhl(a)
+                              : n.code == Code::erf     ? erfl(a)
+                              : std::isinf(a) && a < 0  ? -0.0L  // the gelus' limit at -inf
+                              : n.code == Code::gelu    ? 0.5L * a * erfcl(-a / sqrtl(2.0L))
+                                                        : a / (1 + expl(-2 * sqrtl(2 / acosl(-1)) * (a + 0.044715L * a * a * a)));
         r.f = round_to(t, double(v));
         return r;
       }

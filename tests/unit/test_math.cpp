@@ -83,7 +83,11 @@ void checkPlan(const std::string& fn, int maxUlp, int bits, const std::string& t
                             : fn == "log"     ? logl(a)
                             : fn == "log2"    ? log2l(a)
                             : fn == "sigmoid" ? 1 / (1 + expl(-a))
-                                              : tanhl(a);
+                            : fn == "tanh"    ? tanhl(a)
+                            : fn == "erf"     ? erfl(a)
+                            : std::isinf(a) && a < 0 ? -0.0L
+                            : fn == "gelu"    ? 0.5L * a * erfcl(-a / sqrtl(2.0L))
+                                              : a / (1 + expl(-2 * sqrtl(2 / acosl(-1)) * (a + 0.044715L * a * a * a)));
     const double err = simdgen_math_test::ulp_error(y[i], ref);
     if (err > maxUlp) FAIL_CHECK(fn << "(" << double(x[i]) << ") = " << double(y[i]) << ", reference " << double(ref) << ": " << err << " ULP");
   }
@@ -103,14 +107,16 @@ TEST_CASE("math spec: functions take floats, and max_ulp is a tier of the map fa
   CHECK(parseSpecText(mathSpec("f32", "exp(x)"), "t.json").maxUlp == 1);
   checkError(mathSpec("f64", "x * tanh(x)"), "/outputs/0/expr", "tanh() of f64 is offered within 4 ULP only (f32 within 1 or 4): set \"max_ulp\": 4");
   CHECK(parseSpecText(mathSpec("f64", "sigmoid(x)", ",\n  \"max_ulp\": 4"), "t.json").maxUlp == 4);
+  checkError(mathSpec("f64", "gelu(x)", ",\n  \"max_ulp\": 4"), "/outputs/0/expr", "gelu() is offered for f32 only (within 1 ULP), not yet for f64");
 }
 
 TEST_CASE("math plans: every function within its tier at 128..2048 bits, f32 and f64, both tails (interpreter)") {
-  for (const std::string fn : {"exp", "exp2", "log", "log2", "sigmoid", "tanh"})
+  for (const std::string fn : {"exp", "exp2", "log", "log2", "sigmoid", "tanh", "erf", "gelu", "gelu_tanh"})
     for (int maxUlp : {1, 4})
       for (int bits : {128, 512, 2048})
         for (const std::string tail : {"", ",\n  \"tail\": \"scalar\""}) {
           checkPlan<float>(fn, maxUlp, bits, tail);
-          if (maxUlp == 4 || (fn != "sigmoid" && fn != "tanh")) checkPlan<double>(fn, maxUlp, bits, tail);
+          const bool f64 = fn.rfind("gelu", 0) != 0 && fn != "erf" && (maxUlp == 4 || (fn != "sigmoid" && fn != "tanh"));
+          if (f64) checkPlan<double>(fn, maxUlp, bits, tail);
         }
 }

@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
   lift->add_flag("--reassociate", liftOptions.reassociate,
                  "Also lift float sums and products (summed across vector lanes: the last bits may differ)");
   lift->add_option("--math-ulp", liftOptions.mathUlp,
-                   "Also lift loops calling exp, exp2, log, log2, tanh (expf, ...): computed within this many ULP (1 or 4), "
+                   "Also lift loops calling exp, exp2, log, log2, tanh, erf (expf, ...): computed within this many ULP (1 or 4), "
                    "not bit for bit as the C library (docs/math.md)")
       ->check(CLI::IsMember({1, 4}));
   lift->add_flag("--rewrite", liftOptions.rewrite, "Replace each lifted loop in place by a call to its kernel (and #include it)");

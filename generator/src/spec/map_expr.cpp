@@ -24,7 +24,7 @@ struct Function {
 constexpr Function kFunctionTable[] = {{"fma", 3},  {"min", 2},     {"max", 2},     {"clamp", 3}, {"relu", 1},  {"abs", 1},
                                        {"select", 3}, {"convert", 0}, {"sqrt", 1}, {"floor", 1}, {"ceil", 1}, {"trunc", 1},
                                        {"nearest", 1}, {"add_sat", 2}, {"sub_sat", 2}, {"avg_round", 2}, {"abs_diff", 2},
-                                       {"exp", 1}, {"exp2", 1}, {"log", 1}, {"log2", 1}, {"sigmoid", 1}, {"tanh", 1}};
+                                       {"exp", 1}, {"exp2", 1}, {"log", 1}, {"log2", 1}, {"sigmoid", 1}, {"tanh", 1}, {"erf", 1}, {"gelu", 1}, {"gelu_tanh", 1}};
 
 std::optional<MathFn> mathFnNamed(const std::string& name) {
   for (MathFn f : kAllMathFns)
@@ -519,6 +519,8 @@ std::string_view nameOf(MapOp op) {
 std::string mathTierUnavailable(const MapExpr& e, int maxUlp) {
   if (e.op == MapOp::math && (e.fn == MathFn::sigmoid || e.fn == MathFn::tanh) && e.type == DType::f64 && maxUlp <= 1)
     return std::string(nameOf(e.fn)) + "() of f64 is offered within 4 ULP only (f32 within 1 or 4): set \"max_ulp\": 4 (docs/math.md)";
+  if (e.op == MapOp::math && (e.fn == MathFn::erf || e.fn == MathFn::gelu || e.fn == MathFn::gelu_tanh) && e.type == DType::f64)
+    return std::string(nameOf(e.fn)) + "() is offered for f32 only (within 1 ULP), not yet for f64 (docs/math.md)";
   for (const MapExpr& a : e.args)
     if (std::string why = mathTierUnavailable(a, maxUlp); !why.empty()) return why;
   return "";
@@ -532,6 +534,9 @@ std::string_view nameOf(MathFn f) {
     case MathFn::log2: return "log2";
     case MathFn::sigmoid: return "sigmoid";
     case MathFn::tanh: return "tanh";
+    case MathFn::erf: return "erf";
+    case MathFn::gelu: return "gelu";
+    case MathFn::gelu_tanh: return "gelu_tanh";
   }
   return "?";
 }

@@ -41,8 +41,9 @@ enum class MapOp {
 
 // The functions of floats that are computed to a stated accuracy (`max_ulp` of the spec) rather than
 // exactly: each is one algorithm in plan/math/, built from the exact ops above.
-enum class MathFn { exp, exp2, log, log2, sigmoid, tanh };
-inline constexpr MathFn kAllMathFns[] = {MathFn::exp, MathFn::exp2, MathFn::log, MathFn::log2, MathFn::sigmoid, MathFn::tanh};
+enum class MathFn { exp, exp2, log, log2, sigmoid, tanh, erf, gelu, gelu_tanh };
+inline constexpr MathFn kAllMathFns[] = {MathFn::exp,     MathFn::exp2, MathFn::log, MathFn::log2,     MathFn::sigmoid,
+                                         MathFn::tanh,    MathFn::erf,  MathFn::gelu, MathFn::gelu_tanh};
 std::string_view nameOf(MathFn f);
 std::string_view nameOf(MapOp op);
 

@@ -107,7 +107,7 @@ class Translator {
         static const std::set<std::string> ops = {"+", "-", "*", "/", "&", "|", "^", "<<", ">>"};
         if (!ops.count(s.op))
           throw NotMap{"`" + s.op + "` is not in the map family's operations (+ - * / & | ^ << >>, fma, min, max, select, convert, sqrt, "
-                       "floor, ceil, trunc, nearest, exp, exp2, log, log2, tanh)"};
+                       "floor, ceil, trunc, nearest, exp, exp2, log, log2, tanh, erf)"};
         if (s.op == "/" && !s.type.isFloat) throw NotMap{"an integer division (the map family divides floats only)"};
         if (s.op == "<<" || s.op == ">>") return "(" + expr(*s.args[0]) + " " + s.op + " " + std::to_string(shiftCount(s)) + ")";
         const std::string lhs = expr(*s.args[0]);  // in order: inputs are numbered as they appear
@@ -210,7 +210,9 @@ class Translator {
     return name == "n";
   }
   // The functions the kernels compute to a ULP bound rather than exactly (docs/math.md).
-  static bool approximate(const std::string& op) { return op == "exp" || op == "exp2" || op == "log" || op == "log2" || op == "tanh"; }
+  static bool approximate(const std::string& op) {
+    return op == "exp" || op == "exp2" || op == "log" || op == "log2" || op == "tanh" || op == "erf";
+  }
 
   MapLift& map_;
   int mathUlp_ = 0;

@@ -31,6 +31,12 @@ inline constexpr double kTanhF32Ulp4[] = {-0x1.5555560000000p-2, 0x1.11110200000
 // tanh f64, the 4-ULP tier: degree 11 on [0.0, 0.31640625], fit error 3.71e-19
 inline constexpr double kTanhF64Ulp4[] = {-0x1.5555555555555p-2, 0x1.1111111111105p-3, -0x1.ba1ba1ba19d5dp-5, 0x1.664f4881ec346p-6, -0x1.226e352b6a427p-7, 0x1.d6d3c26abcbe7p-9, -0x1.7da216499f72dp-10, 0x1.354431e18ea6cp-11, -0x1.f3e303d937561p-13, 0x1.8b6e011d560bfp-14, -0x1.1798f633d339fp-15, 0x1.002b1e55e95d8p-17};
 
+// erf_small f64, the 4-ULP tier: degree 8 on [0.0, 1.0], fit error 8.33e-13
+inline constexpr double kErfSmallF64Ulp4[] = {0x1.20dd750428cb9p+0, -0x1.812746ade3c08p-2, 0x1.ce2f20a7415c6p-4, -0x1.b82cbae7577a7p-6, 0x1.56588b32275a7p-8, -0x1.bfe158a7be278p-11, 0x1.f57e9cee106c1p-14, -0x1.d2b8522d6f7cbp-17, 0x1.1c41ab6eec487p-20};
+
+// erfc_large f64, the 4-ULP tier: degree 16 on [0.0, 1.0], fit error 1.16e-10
+inline constexpr double kErfcLargeF64Ulp4[] = {0x1.20dd750530520p-1, -0x1.2a473dc304dd6p-24, -0x1.20dba7e6fef19p-2, -0x1.208e741a99654p-12, 0x1.b75af10cad2bap-2, -0x1.40e94daa53bd6p-4, -0x1.786d7c8dfa01ep-2, -0x1.0df8bbcaef06fp+2, 0x1.5db0acfb073e5p+4, -0x1.b12bf5bb37265p+5, 0x1.5dadc98767518p+6, -0x1.8ea2b39e27f51p+6, 0x1.46ca5f5defda5p+6, -0x1.7b8a50174cde5p+5, 0x1.2986e7c29240cp+4, -0x1.1b025b2bcf775p+2, 0x1.ee081f36f0250p-2};
+
 // log_nodiv f32, the 4-ULP tier: degree 8 on [-0.29289322, 0.41421356], fit error 2.88e-8
 inline constexpr double kLogNodivF32Ulp4[] = {0x1.5555540000000p-2, -0x1.fffffc0000000p-3, 0x1.999d5a0000000p-3, -0x1.555b4a0000000p-3, 0x1.23d21a0000000p-3, -0x1.fcf4c60000000p-4, 0x1.dea2820000000p-4, -0x1.d635bc0000000p-4, 0x1.1d8ea60000000p-4};
 

@@ -10,6 +10,8 @@ of the part of the function that is left after the exact low-order terms:
         ln(1+f) = f + f^2 * (-1/2 + f * h(f)),     f in [sqrt(1/2) - 1, sqrt(2) - 1]
                 (the f32 4-ULP tier: no division)
   tanh: tanh(x) = x + x^3 * T(x^2),                 |x| < 0.5625 (above: 1 - 2 / (e^2x + 1))
+  erf:  erf(x) = x * P(x^2),                         |x| < 1
+  erfc: erfc(y) = e^(-y^2) * t * Q(t), t = 1/y,       y >= 1
 
 then each coefficient is rounded to the function's dtype (f32 or f64). The fit error printed in
 the comments is the polynomial's alone; the bound each function keeps (rounding included) is
@@ -57,6 +59,20 @@ def t_tanh(z):
     return (mp.tanh(x) - x) / (x * z)
 
 
+def p_erf(z):
+    if z == 0:
+        return 2 / mp.sqrt(mp.pi)
+    x = mp.sqrt(z)
+    return mp.erf(x) / x
+
+
+def q_erfc(t):
+    if t == 0:
+        return 1 / mp.sqrt(mp.pi)
+    y = 1 / t
+    return mp.erfc(y) * mp.exp(y * y) * y
+
+
 def h_log(f):
     return (mp.log1p(f) - f + f**2 / 2) / f**3 if f != 0 else mp.mpf(1) / 3
 
@@ -68,6 +84,9 @@ TABLES = [
     ('exp', g_exp, (-LN2 / 2, LN2 / 2), {('f32', 1): 4, ('f32', 4): 4, ('f64', 1): 10, ('f64', 4): 9}),
     ('log', q_log, (mp.mpf(0), (3 - 2 * mp.sqrt(2))**2), {('f32', 1): 3, ('f64', 1): 6, ('f64', 4): 6}),
     ('tanh', t_tanh, (mp.mpf(0), mp.mpf(TANH_CUT)**2), {('f32', 4): 5, ('f64', 4): 11}),
+    # erf, gelu (f32 results, computed in f64: a relative error near 1e-10 is far below an f32 ULP)
+    ('erf_small', p_erf, (mp.mpf(0), mp.mpf(1)), {('f64', 4): 8}),
+    ('erfc_large', q_erfc, (mp.mpf(0), mp.mpf(1)), {('f64', 4): 16}),
     ('log_nodiv', h_log, (mp.sqrt(0.5) - 1, mp.sqrt(2) - 1), {('f32', 4): 8}),
 ]
 

@@ -14,5 +14,9 @@ std::string exp2Of(MathOps& o, const std::string& x, int maxUlp);  // exp_log.cp
 std::string logOf(MathOps& o, const std::string& x, int maxUlp, bool base2);  // exp_log.cpp: log or log2
 std::string sigmoidOf(MathOps& o, const std::string& x, int maxUlp);  // activations.cpp
 std::string tanhOf(MathOps& o, const std::string& x, int maxUlp);     // activations.cpp
+// gaussian.cpp: f64 arithmetic only (f32 results computed in f64).
+std::string erfOf(MathOps& o, const std::string& x);
+std::string geluOf(MathOps& o, const std::string& x);
+std::string geluTanhOf(MathOps& o, const std::string& x);
 
 }  // namespace simdgen::math

@@ -11,6 +11,8 @@ DType workingType(MathFn fn, int maxUlp, DType t) {
   // sigmoid and tanh keep 1 ULP in f32 only when computed in f64 (4-ULP algorithms there are
   // far below an f32 ULP) and rounded once.
   if ((fn == MathFn::sigmoid || fn == MathFn::tanh) && maxUlp <= 1 && t == DType::f32) return DType::f64;
+  // erf and the gelus exist in f64 arithmetic only, for f32 results (spec/map_expr.cpp refuses f64).
+  if (fn == MathFn::erf || fn == MathFn::gelu || fn == MathFn::gelu_tanh) return DType::f64;
   return t;
 }
 
@@ -22,6 +24,9 @@ std::string emitMathFn(MathFn fn, int maxUlp, const std::string& x, MathOps& ops
     case MathFn::log2: return logOf(ops, x, maxUlp, true);
     case MathFn::sigmoid: return sigmoidOf(ops, x, maxUlp);
     case MathFn::tanh: return tanhOf(ops, x, maxUlp);
+    case MathFn::erf: return erfOf(ops, x);
+    case MathFn::gelu: return geluOf(ops, x);
+    case MathFn::gelu_tanh: return geluTanhOf(ops, x);
   }
   throw std::logic_error("emitMathFn: unknown function");
 }
