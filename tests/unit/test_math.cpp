@@ -61,11 +61,13 @@ std::vector<T> inputs(uint64_t seed, size_t random) {
   return v;
 }
 
+// bits > 0: the generic target of that width; 0: the spec's first target (avx512: its plans scale
+// by powers of two with ir::OpKind::ScaleB, which the interpreter runs too).
 template <class T>
 void checkPlan(const std::string& fn, int maxUlp, int bits, const std::string& tail) {
   const std::string dtype = sizeof(T) == 4 ? "f32" : "f64";
   const KernelSpec spec = parseSpecText(mathSpec(dtype, fn + "(x)", ",\n  \"max_ulp\": " + std::to_string(maxUlp) + tail), "t.json");
-  const ir::Plan plan = buildPlan(spec, makeGenericTarget(bits));
+  const ir::Plan plan = buildPlan(spec, bits > 0 ? makeGenericTarget(bits) : makeTarget(spec.targets.at(0)));
   CAPTURE(fn);
   CAPTURE(dtype);
   CAPTURE(maxUlp);
@@ -119,4 +121,16 @@ TEST_CASE("math plans: every function within its tier at 128..2048 bits, f32 and
           const bool f64 = fn.rfind("gelu", 0) != 0 && fn != "erf" && (maxUlp == 4 || (fn != "sigmoid" && fn != "tanh"));
           if (f64) checkPlan<double>(fn, maxUlp, bits, tail);
         }
+}
+
+TEST_CASE("math plans: AVX-512 plans scale by 2^n with scale_b (vscalefps) and keep the bound (interpreter)") {
+  const std::string avx512 = ",\n  \"targets\": [\"avx512\"]";
+  const KernelSpec spec = parseSpecText(mathSpec("f32", "exp(x)", avx512), "t.json");
+  CHECK(buildPlan(spec, makeTarget(spec.targets.at(0))).print().find("scale_b") != std::string::npos);
+  CHECK(buildPlan(spec, makeGenericTarget(512)).print().find("scale_b") == std::string::npos);
+  for (const std::string fn : {"exp", "exp2", "sigmoid", "tanh"})
+    for (const std::string tail : {avx512, avx512 + ",\n  \"tail\": \"scalar\""}) {
+      checkPlan<float>(fn, 4, 0, tail);
+      checkPlan<double>(fn, 4, 0, tail);
+    }
 }

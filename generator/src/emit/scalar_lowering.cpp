@@ -130,6 +130,8 @@ class ScalarLowering final : public IsaLowering {
         const std::string x = s.args[0], ct = c::ctype(t);
         return w.assign("(" + ct + ")-(" + ct + ")(" + x + " != " + x + ")");
       }
+      case OpKind::ScaleB:  // AVX-512 only (builders ask for it there)
+        throw std::logic_error("no scale_b on " + w.cx.target.spelling);
       case OpKind::Fence:  // only x86 plans stream their stores
         throw std::logic_error("no fence on " + w.cx.target.spelling);
       case OpKind::Store: {

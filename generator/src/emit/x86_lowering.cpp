@@ -933,6 +933,9 @@ class X86Lowering final : public IsaLowering {
       case OpKind::Sub: return x.assign(subExpr(s.type.elem, s.type.bits(), s.args[0], s.args[1]));
       case OpKind::Abs: return x.assign(absExpr(s.type.elem, s.type.bits(), s.args[0], w.cx));
       case OpKind::Sqrt: return x.assign(call(pfx(s.type.bits()) + "sqrt_" + fsfx(s.type.elem), {s.args[0]}));
+      case OpKind::ScaleB:  // AVX-512 (VL below 512 bits) only: builders ask Target::scaleB()
+        if (!w.cx.target.maskRegisters) throw std::logic_error("scale_b needs AVX-512 (vscalefps)");
+        return x.assign(call(pfx(s.type.bits()) + "scalef_" + fsfx(s.type.elem), {s.args[0], s.args[1]}));
       case OpKind::Round: return x.assign(roundExpr(s.type.elem, s.type.bits(), s.args[0], s.conv));
       case OpKind::AddSat:
       case OpKind::SubSat:

@@ -262,6 +262,7 @@ std::string_view nameOf(OpKind k) {
     case OpKind::Div: return "div";
     case OpKind::Abs: return "abs";
     case OpKind::Sqrt: return "sqrt";
+    case OpKind::ScaleB: return "scale_b";
     case OpKind::Round: return "round";
     case OpKind::AddSat: return "add_sat";
     case OpKind::SubSat: return "sub_sat";

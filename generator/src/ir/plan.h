@@ -122,6 +122,10 @@ enum class OpKind {
                  //   ceil, trunc, nearest: ties to even, as convert's nearest: vector instructions
                  //   encode it, scalar code calls rint in the default rounding mode); zeros keep
                  //   their sign, NaN stays NaN; no predicate
+  ScaleB,        // dst lane l = a[l] * 2^b[l] for an integral float b[l] of dst's type, rounded once:
+                 //   overflow gives an infinity, a result below the normal range is rounded once
+                 //   through the subnormals, NaN in gives NaN (IEEE scaleB; x86 vscalefps). Floats
+                 //   only, no predicate; builders emit it only where the target has the instruction
   AddSat,        // dst lane l = a[l] + b[l] clamped to the element type's range (integers; no
                  //   predicate)
   SubSat,        // dst lane l = a[l] - b[l] clamped likewise (integers; no predicate)

@@ -52,6 +52,7 @@ std::string opName(const Plan& plan, const Stmt& s) {
     case OpKind::Div: return "div " + args(s);
     case OpKind::Abs: return "abs " + args(s);
     case OpKind::Sqrt: return "sqrt " + args(s);
+    case OpKind::ScaleB: return "scale_b " + args(s);
     case OpKind::Round: return "round " + args(s) + " " + std::string(nameOf(s.conv));
     case OpKind::AddSat:
     case OpKind::SubSat:

@@ -533,6 +533,8 @@ class MapBuilder {
       if (w != e.type) convertSteps(args[0], e.type, w, ConvMode::plain, x = dst + "_in", v, out);
       math::MathOps ops(typeFor(w, v.vector), [this](const std::string& literal, VecType type) { return constant(literal, type); },
                         dst + "_", fusedMultiplyAdd(), out);
+      // AVX-512 scales by 2^n in one instruction, with the rounding of the two-step form.
+      ops.allowScaleB(v.vector && target_.module == LoweringModule::x86 && target_.maskRegisters);
       const std::string y = math::emitMathFn(e.fn, w != e.type ? 4 : spec_.maxUlp, x, ops);
       if (w == e.type) return y;
       convertSteps(y, w, e.type, ConvMode::plain, dst, v, out);

@@ -453,6 +453,19 @@ struct Machine {
           v.lanes[l].f = t == DType::f32 ? double(std::sqrt(float(a.lanes[l].f))) : std::sqrt(a.lanes[l].f);
         break;
       }
+      case OpKind::ScaleB: {  // a * 2^b rounded once in the dtype (ldexp of the dtype is)
+        const Value &a = var(s.args[0]), &b = var(s.args[1]);
+        for (int l = 0; l < lanes; ++l) {
+          const double x = a.lanes[l].f, e = b.lanes[l].f;
+          if (std::isnan(x) || std::isnan(e)) {
+            v.lanes[l].f = std::numeric_limits<double>::quiet_NaN();
+            continue;
+          }
+          const int k = int(std::max(-4000.0, std::min(4000.0, std::floor(e))));
+          v.lanes[l].f = t == DType::f32 ? double(std::ldexp(float(x), k)) : std::ldexp(x, k);
+        }
+        break;
+      }
       case OpKind::Round: {  // an integral value of a float is exact in its own dtype
         const Value& a = var(s.args[0]);
         for (int l = 0; l < lanes; ++l) {

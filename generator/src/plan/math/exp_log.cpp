@@ -31,6 +31,7 @@ std::string powerOfTwo(MathOps& o, const std::string& n) {
 // p * 2^n for an integral n in [-2 * emax - mantissa bits, 2 * emax]: two exact scalings, so that
 // a result below the normal range is rounded once (gradual underflow) and one above it is infinity.
 std::string scaleByPowerOfTwo(MathOps& o, const std::string& p, const std::string& n) {
+  if (o.hasScaleB()) return o.scaleB(p, n);  // the same result in one instruction (AVX-512 vscalefps)
   const std::string n1 = o.nearest(o.mul(n, o.c(0.5)));
   const std::string n2 = o.sub(n, n1);
   return o.mul(o.mul(p, powerOfTwo(o, n1)), powerOfTwo(o, n2));

@@ -60,6 +60,10 @@ std::string MathOps::nearest(const std::string& a) {
   s.conv = ConvMode::nearest;
   return emit(std::move(s));
 }
+std::string MathOps::scaleB(const std::string& a, const std::string& n) {
+  if (!scaleB_) throw std::logic_error("MathOps::scaleB on a target without it");
+  return op(OpKind::ScaleB, f_, {a, n});
+}
 std::string MathOps::abs(const std::string& a) { return op(OpKind::Abs, f_, {a}); }
 std::string MathOps::neg(const std::string& a) { return op(OpKind::Neg, f_, {a}); }
 

@@ -21,6 +21,9 @@ class MathOps {
   // (fma() below is one op); otherwise fma() is a multiply and an add, each rounded.
   using Constant = std::function<std::string(const std::string& literal, ir::VecType type)>;
   MathOps(ir::VecType floatType, Constant constant, std::string prefix, bool fused, ir::Block& out);
+  // The target scales by powers of two in one instruction (ir::OpKind::ScaleB: AVX-512 vectors).
+  void allowScaleB(bool allowed) { scaleB_ = allowed; }
+  bool hasScaleB() const { return scaleB_; }
 
   DType dtype() const { return f_.elem; }
   bool isF32() const { return f_.elem == DType::f32; }
@@ -40,6 +43,7 @@ class MathOps {
   std::string min(const std::string& a, const std::string& b);
   std::string max(const std::string& a, const std::string& b);
   std::string nearest(const std::string& a);  // rounded to an integral float, ties to even
+  std::string scaleB(const std::string& a, const std::string& n);  // a * 2^n rounded once (hasScaleB())
   std::string abs(const std::string& a);
   std::string neg(const std::string& a);
 
@@ -68,6 +72,7 @@ class MathOps {
   Constant constant_;
   std::string prefix_;
   bool fused_;
+  bool scaleB_ = false;
   ir::Block& out_;
   int temps_ = 0;
 };
