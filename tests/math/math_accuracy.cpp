@@ -89,8 +89,9 @@ T from_bits(uint64_t b) {
 }
 
 // The inputs every run checks: zeros, infinities, NaNs (quiet, signalling, with payloads), the
-// extremes, every power of two and its neighbours, the integers and halves near zero, and the
-// overflow and underflow thresholds of exp and exp2 with their neighbours.
+// extremes, every power of two and its neighbours, the integers and halves near zero, the hard
+// cases of the exhaustive runs, and the overflow and underflow thresholds of exp and exp2 with
+// their neighbours.
 template <class T>
 std::vector<T> special_inputs() {
   using L = std::numeric_limits<T>;
@@ -110,6 +111,11 @@ std::vector<T> special_inputs() {
     T a = t, b = t;
     for (int k = 0; k < 64; ++k) v.insert(v.end(), {a = std::nextafter(a, L::infinity()), b = std::nextafter(b, -L::infinity())});
   }
+  // The worst inputs the exhaustive runs found (docs/math.md), for every f32 function.
+  if constexpr (sizeof(T) == 4)
+    for (float h : {-0x1.790706p+2f, 0x1.20654cp+2f, 0x1.67cc32p+0f, -0x1.fd30cap-2f, 0x1.69c73ap+0f, -0x1.06p-17f, -0x1.86fbc4p-10f,
+                    0x1.08bd94p+0f})
+      v.insert(v.end(), {h, -h});
   for (T t : {T(L::max_exponent), T(L::min_exponent - L::digits - 1), T(L::min_exponent - 1)}) {  // exp2
     T a = t, b = t;
     for (int k = 0; k < 64; ++k) v.insert(v.end(), {a = std::nextafter(a, L::infinity()), b = std::nextafter(b, -L::infinity())});
