@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // sigmoid (the logistic function) and tanh, in the dtype's own arithmetic. Their errors add those of
 // exp, a sum and a division (at most about 2.5 ULP): the 4-ULP tier. The f32 1-ULP tier runs these
-// in f64 and rounds once (functions.cpp, workingType).
+// in f64 and rounds once (functions.cpp, workingType). As in exp_log.cpp, no MathOps call takes
+// two operands that emit ops (their order would be the compiler's).
 #include <cstdint>
 
 #include "plan/math/coefficients.h"
@@ -14,8 +15,10 @@ namespace simdgen::math {
 // sigmoid(NaN) = NaN, sigmoid(+inf) = 1, sigmoid(-inf) = +0, sigmoid(+-0) = 1/2.
 std::string sigmoidOf(MathOps& o, const std::string& x, int maxUlp) {
   const std::string e = expOf(o, o.neg(o.abs(x)), maxUlp);
-  const std::string numerator = o.select(o.less(x, o.c(0.0)), e, o.c(1.0));
-  return o.div(numerator, o.add(e, o.c(1.0)));
+  const std::string negative = o.less(x, o.c(0.0));
+  const std::string one = o.c(1.0);
+  const std::string numerator = o.select(negative, e, one);
+  return o.div(numerator, o.add(e, one));
 }
 
 // tanh(x) = x + x^3 T(x^2) for |x| < 0.5625 (coefficients.h), else sign(x) (1 - 2 / (e^2|x| + 1)),
@@ -24,13 +27,18 @@ std::string sigmoidOf(MathOps& o, const std::string& x, int maxUlp) {
 std::string tanhOf(MathOps& o, const std::string& x, int maxUlp) {
   const std::string a = o.abs(x);
   const std::string z = o.mul(a, a);
-  const std::string small =
-      o.fma(o.mul(a, z), o.horner(z, o.isF32() ? std::span<const double>(coefficients::kTanhF32Ulp4) : std::span<const double>(coefficients::kTanhF64Ulp4)), a);
+  const std::string a3 = o.mul(a, z);
+  const std::string t = o.horner(z, o.isF32() ? std::span<const double>(coefficients::kTanhF32Ulp4) : std::span<const double>(coefficients::kTanhF64Ulp4));
+  const std::string small = o.fma(a3, t, a);
   const std::string e = expOf(o, o.add(a, a), maxUlp);
-  const std::string large = o.sub(o.c(1.0), o.div(o.c(2.0), o.add(e, o.c(1.0))));
+  const std::string one = o.c(1.0);
+  const std::string denominator = o.add(e, one);
+  const std::string quotient = o.div(o.c(2.0), denominator);
+  const std::string large = o.sub(one, quotient);
   // tanh(|x|) >= +0 gets x's sign bit (copysign: tanh(-0) = -0).
   const std::string magnitude = o.select(o.less(a, o.c(0.5625)), small, large);
-  const std::string sign = o.iand(o.asInt(x), o.ci(o.isF32() ? int64_t(INT32_MIN) : INT64_MIN));
+  const std::string xBits = o.asInt(x);
+  const std::string sign = o.iand(xBits, o.ci(o.isF32() ? int64_t(INT32_MIN) : INT64_MIN));
   return o.asFloat(o.ior(o.asInt(magnitude), sign));
 }
 

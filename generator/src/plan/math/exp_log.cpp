@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // exp, exp2, log and log2 for f32 and f64, without tables or branches.
 //
+// Every MathOps call appends ops and may create constants, so a call never takes two arguments
+// that do (C++ leaves their order to the compiler, and the generated code must not depend on it):
+// such operands are named first, one statement each.
+//
 // exp(x) = 2^n * e^r with n = nearest(x / ln2) and r = x - n * ln2 in [-ln2/2, ln2/2] (Cody and
 // Waite: ln2 in two parts, the first with trailing zeros so that n times it is exact), e^r a
 // polynomial, and 2^n applied as two exact powers of two, 2^n1 * 2^n2 with n1 + n2 = n, so that
@@ -34,11 +38,16 @@ std::string scaleByPowerOfTwo(MathOps& o, const std::string& p, const std::strin
   if (o.hasScaleB()) return o.scaleB(p, n);  // the same result in one instruction (AVX-512 vscalefps)
   const std::string n1 = o.nearest(o.mul(n, o.c(0.5)));
   const std::string n2 = o.sub(n, n1);
-  return o.mul(o.mul(p, powerOfTwo(o, n1)), powerOfTwo(o, n2));
+  const std::string s1 = powerOfTwo(o, n1);
+  const std::string s2 = powerOfTwo(o, n2);
+  return o.mul(o.mul(p, s1), s2);
 }
 
 // x clamped to [lo, hi] with NaN kept: min(a, b) = a < b ? a : b takes b for NaN.
-std::string clampKeepingNaN(MathOps& o, const std::string& x, double lo, double hi) { return o.max(o.c(lo), o.min(o.c(hi), x)); }
+std::string clampKeepingNaN(MathOps& o, const std::string& x, double lo, double hi) {
+  const std::string below = o.min(o.c(hi), x);
+  return o.max(o.c(lo), below);
+}
 
 std::span<const double> pick(bool f32, int maxUlp, std::span<const double> f32u1, std::span<const double> f32u4,
                              std::span<const double> f64u1, std::span<const double> f64u4) {
@@ -54,7 +63,9 @@ std::string expOfReduced(MathOps& o, const std::string& n, const std::string& rH
   const bool f32 = o.isF32();
   const std::string r = o.add(rHi, corr);
   const std::string g = o.horner(r, pick(f32, maxUlp, k::kExpF32Ulp1, k::kExpF32Ulp4, k::kExpF64Ulp1, k::kExpF64Ulp4));
-  const std::string p = o.add(o.add(rHi, o.fma(o.mul(r, r), g, corr)), o.c(1.0));
+  const std::string small = o.fma(o.mul(r, r), g, corr);
+  const std::string one = o.c(1.0);
+  const std::string p = o.add(o.add(rHi, small), one);
   return scaleByPowerOfTwo(o, p, n);
 }
 
@@ -67,7 +78,9 @@ std::string expOf(MathOps& o, const std::string& x0, int maxUlp) {
   const double ln2Hi = f32 ? 0x1.62e4p-1 : 0x1.62e42fee00000p-1, ln2Lo = f32 ? 0x1.7f7d1cp-20 : 0x1.a39ef35793c76p-33;
   const std::string n = o.nearest(o.mul(x, o.c(f32 ? double(float(M_LOG2E)) : M_LOG2E)));
   // rHi = x - n * ln2Hi is exact: so is n * ln2Hi, and the difference of two close values.
-  return expOfReduced(o, n, o.fma(n, o.c(-ln2Hi), x), o.mul(n, o.c(-ln2Lo)), maxUlp);
+  const std::string rHi = o.fma(n, o.c(-ln2Hi), x);
+  const std::string corr = o.mul(n, o.c(-ln2Lo));
+  return expOfReduced(o, n, rHi, corr, maxUlp);
 }
 
 // 2^x = 2^n * e^(f * ln2) with n = nearest(x) and f = x - n (exact). f * ln2 is split as exp's r:
@@ -78,10 +91,12 @@ std::string exp2Of(MathOps& o, const std::string& x0, int maxUlp) {
   const std::string n = o.nearest(x);
   const std::string f = o.sub(x, n);
   const double split = f32 ? 0x1p12 : 0x1p26;
-  const std::string fHi = o.mul(o.nearest(o.mul(f, o.c(split))), o.c(1.0 / split));
+  const std::string fScaled = o.nearest(o.mul(f, o.c(split)));
+  const std::string fHi = o.mul(fScaled, o.c(1.0 / split));
   const std::string fLo = o.sub(f, fHi);
   const double ln2Hi = f32 ? 0x1.62ep-1 : 0x1.62e43p-1, ln2Lo = f32 ? 0x1.0bfbe8p-15 : -0x1.05c610ca86c39p-29;
-  const std::string corr = o.fma(fHi, o.c(ln2Lo), o.mul(fLo, o.c(f32 ? double(float(M_LN2)) : M_LN2)));
+  const std::string loTerm = o.mul(fLo, o.c(f32 ? double(float(M_LN2)) : M_LN2));
+  const std::string corr = o.fma(fHi, o.c(ln2Lo), loTerm);
   return expOfReduced(o, n, o.mul(fHi, o.c(ln2Hi)), corr, maxUlp);
 }
 
@@ -97,17 +112,24 @@ LogParts logParts(MathOps& o, const std::string& x) {
   const double minNormal = f32 ? 0x1p-126 : 0x1p-1022, up = f32 ? 0x1p25 : 0x1p54, upBits = f32 ? 25 : 54;
   const std::string tiny = o.less(x, o.c(minNormal));
   const std::string xs = o.select(tiny, o.mul(x, o.c(up)), x);
-  const std::string bias = o.select(tiny, o.c(-upBits), o.c(0.0));
+  const std::string scaledBias = o.c(-upBits);
+  const std::string bias = o.select(tiny, scaledBias, o.c(0.0));
   // u = bits(x) - bits(sqrt(1/2)): its exponent field is e, its mantissa field m's offset from sqrt(1/2).
   const int64_t sqrtHalf = f32 ? 0x3f3504f3 : 0x3fe6a09e667f3bcd;
-  const std::string u = o.isub(o.asInt(xs), o.ci(sqrtHalf));
+  const std::string xBits = o.asInt(xs);
+  const std::string u = o.isub(xBits, o.ci(sqrtHalf));
   const int mb = o.mantissaBits();
-  const std::string m = o.asFloat(o.iadd(o.iand(u, o.ci((int64_t{1} << mb) - 1)), o.ci(sqrtHalf)));
+  const std::string offset = o.iand(u, o.ci((int64_t{1} << mb) - 1));
+  const std::string m = o.asFloat(o.iadd(offset, o.ci(sqrtHalf)));
   // e as a float without a conversion instruction: added to the bits of 1.5 * 2^mantissa it is
   // that float's distance from 1.5 * 2^mantissa.
   const double magic = f32 ? 0x1.8p23 : 0x1.8p52;
-  const std::string e = o.sub(o.asFloat(o.iadd(o.sar(u, mb), o.asInt(o.c(magic)))), o.c(magic));
-  return {o.add(e, bias), o.sub(m, o.c(1.0))};
+  const std::string exponent = o.sar(u, mb);
+  const std::string magicValue = o.c(magic);
+  const std::string magicBits = o.asInt(magicValue);
+  const std::string e = o.sub(o.asFloat(o.iadd(exponent, magicBits)), magicValue);
+  const std::string eTotal = o.add(e, bias);
+  return {eTotal, o.sub(m, o.c(1.0))};
 }
 
 // log(x) for the finite x > 0 of logParts.
@@ -118,9 +140,11 @@ std::string logOfParts(MathOps& o, const LogParts& lp, int maxUlp) {
   const double ln2Hi = f32 ? 0x1.62e4p-1 : 0x1.62e42fee00000p-1, ln2Lo = f32 ? 0x1.7f7d1cp-20 : 0x1.a39ef35793c76p-33;
   if (f32 && maxUlp > 1) {
     // No division: log1p(f) = f + f^2 * (-1/2 + f * h(f)).
-    const std::string t = o.fma(f, o.horner(f, k::kLogNodivF32Ulp4), o.c(-0.5));
+    const std::string h = o.horner(f, k::kLogNodivF32Ulp4);
+    const std::string t = o.fma(f, h, o.c(-0.5));
     const std::string l = o.fma(o.mul(f, f), t, f);
-    return o.fma(e, o.c(ln2Hi), o.fma(e, o.c(ln2Lo), l));
+    const std::string low = o.fma(e, o.c(ln2Lo), l);
+    return o.fma(e, o.c(ln2Hi), low);
   }
   // fdlibm: log1p(f) = f - (hfsq - s * (hfsq + R)), s = f / (2 + f), R = z * Q(z), z = s^2.
   const std::string s = o.div(f, o.add(f, o.c(2.0)));
@@ -128,11 +152,15 @@ std::string logOfParts(MathOps& o, const LogParts& lp, int maxUlp) {
   const std::string R = o.mul(z, o.horner(z, f32 ? std::span<const double>(k::kLogF32Ulp1)
                                                   : maxUlp <= 1 ? std::span<const double>(k::kLogF64Ulp1)
                                                                 : std::span<const double>(k::kLogF64Ulp4)));
-  const std::string hfsq = o.mul(o.mul(f, f), o.c(0.5));
+  const std::string f2 = o.mul(f, f);
+  const std::string hfsq = o.mul(f2, o.c(0.5));
   // e*ln2Hi - ((hfsq - (s * (hfsq + R) + e*ln2Lo)) - f)
-  const std::string inner = o.fma(s, o.add(hfsq, R), o.mul(e, o.c(ln2Lo)));
+  const std::string sum = o.add(hfsq, R);
+  const std::string eLo = o.mul(e, o.c(ln2Lo));
+  const std::string inner = o.fma(s, sum, eLo);
   const std::string d = o.sub(o.sub(hfsq, inner), f);
-  return o.fma(e, o.c(ln2Hi), o.neg(d));
+  const std::string minusD = o.neg(d);
+  return o.fma(e, o.c(ln2Hi), minusD);
 }
 
 // log2(x) for the finite x > 0 of logParts, as fdlibm's log2: log1p(f) = hi + lo with hi's low bits
@@ -147,14 +175,21 @@ std::string log2OfParts(MathOps& o, const LogParts& lp, int maxUlp) {
   const std::string R = o.mul(z, o.horner(z, f32 ? std::span<const double>(k::kLogF32Ulp1)
                                                   : maxUlp <= 1 ? std::span<const double>(k::kLogF64Ulp1)
                                                                 : std::span<const double>(k::kLogF64Ulp4)));
-  const std::string hfsq = o.mul(o.mul(f, f), o.c(0.5));
-  const std::string hi = o.asFloat(o.iand(o.asInt(o.sub(f, hfsq)), o.ci(f32 ? int64_t(int32_t(0xfffff000u)) : int64_t(0xffffffff00000000ull))));
-  const std::string lo = o.fma(s, o.add(hfsq, R), o.sub(o.sub(f, hi), hfsq));
+  const std::string f2 = o.mul(f, f);
+  const std::string hfsq = o.mul(f2, o.c(0.5));
+  const std::string hiBits = o.asInt(o.sub(f, hfsq));
+  const std::string hi = o.asFloat(o.iand(hiBits, o.ci(f32 ? int64_t(int32_t(0xfffff000u)) : int64_t(0xffffffff00000000ull))));
+  const std::string sum = o.add(hfsq, R);
+  const std::string rest = o.sub(o.sub(f, hi), hfsq);
+  const std::string lo = o.fma(s, sum, rest);
   const double ivln2Hi = f32 ? 0x1.716p+0 : 0x1.71547652p+0, ivln2Lo = f32 ? -0x1.7135a8p-13 : 0x1.705fc2eefa2p-33;
   const std::string valHi = o.mul(hi, o.c(ivln2Hi));
-  const std::string valLo = o.fma(o.add(lo, hi), o.c(ivln2Lo), o.mul(lo, o.c(ivln2Hi)));
+  const std::string loHi = o.mul(lo, o.c(ivln2Hi));
+  const std::string both = o.add(lo, hi);
+  const std::string valLo = o.fma(both, o.c(ivln2Lo), loHi);
   const std::string w = o.add(e, valHi);
-  return o.add(o.add(valLo, o.add(o.sub(e, w), valHi)), w);
+  const std::string error = o.add(o.sub(e, w), valHi);  // Fast2Sum: what e + valHi lost
+  return o.add(o.add(valLo, error), w);
 }
 
 }  // namespace
@@ -166,8 +201,11 @@ std::string logOf(MathOps& o, const std::string& x, int maxUlp, bool base2) {
   std::string y = base2 ? log2OfParts(o, parts, maxUlp) : logOfParts(o, parts, maxUlp);
   const std::string inf = o.bitsConstant(f32 ? 0x7f800000 : 0x7ff0000000000000);
   y = o.select(o.less(x, inf), y, x);  // +inf and NaN give themselves
-  y = o.select(o.less(x, o.c(0.0)), o.bitsConstant(f32 ? 0x7fc00000 : 0x7ff8000000000000), y);
-  return o.select(o.equal(x, o.c(0.0)), o.bitsConstant(f32 ? 0xff800000 : 0xfff0000000000000), y);
+  const std::string zero = o.c(0.0);
+  const std::string nan = o.bitsConstant(f32 ? 0x7fc00000 : 0x7ff8000000000000);
+  y = o.select(o.less(x, zero), nan, y);
+  const std::string minusInf = o.bitsConstant(f32 ? 0xff800000 : 0xfff0000000000000);
+  return o.select(o.equal(x, zero), minusInf, y);
 }
 
 }  // namespace simdgen::math
