@@ -25,6 +25,7 @@
 
 #include "math_kernels.inc"  // the kernels' headers and MATH_KERNELS(X), written by tests/math/CMakeLists.txt
 #include "simdgen_cpu_checks.h"
+#include "math_reference.h"
 #include "ulp_error.h"
 
 namespace {
@@ -47,32 +48,9 @@ struct Kernel {
   std::vector<Variant> variants;
 };
 
-// The references: the C library's functions in the wider type.
-double ref32(const std::string& fn, double x) {
-  if (fn == "exp") return std::exp(x);
-  if (fn == "exp2") return std::exp2(x);
-  if (fn == "log") return std::log(x);
-  if (fn == "log2") return std::log2(x);
-  if (fn == "sigmoid") return 1 / (1 + std::exp(-x));
-  if (fn == "tanh") return std::tanh(x);
-  if (fn == "erf") return (double)erfl((long double)x);
-  // The gelus at -inf: their limit, -0 (x times a factor that vanishes faster).
-  if ((fn == "gelu" || fn == "gelu_tanh") && std::isinf(x) && x < 0) return -0.0;
-  if (fn == "gelu") return (double)(0.5L * x * erfcl(-x / sqrtl(2.0L)));
-  if (fn == "gelu_tanh") return (double)(x / (1 + expl(-2 * sqrtl(2 / acosl(-1)) * (x + 0.044715L * x * x * x))));
-  std::fprintf(stderr, "no reference for %s\n", fn.c_str());
-  std::exit(2);
-}
-long double ref64(const std::string& fn, long double x) {
-  if (fn == "exp") return expl(x);
-  if (fn == "exp2") return exp2l(x);
-  if (fn == "log") return logl(x);
-  if (fn == "log2") return log2l(x);
-  if (fn == "sigmoid") return 1 / (1 + expl(-x));
-  if (fn == "tanh") return tanhl(x);
-  std::fprintf(stderr, "no reference for %s\n", fn.c_str());
-  std::exit(2);
-}
+// The references: the C library's functions in the wider type (math_reference.h).
+double ref32(const std::string& fn, double x) { return simdgen_math_test::math_reference<double>(fn, x); }
+long double ref64(const std::string& fn, long double x) { return simdgen_math_test::math_reference<long double>(fn, x); }
 
 template <class T>
 T from_bits(uint64_t b) {

@@ -34,6 +34,8 @@
 #include <utility>
 #include <vector>
 
+#include "../math/math_reference.h"
+
 namespace simdgen_ref::map {
 
 // A dtype by its spec name: kind 'i', 'u' or 'f' and width in bits.
@@ -394,16 +396,7 @@ class Expression {
       case Code::gelu: case Code::gelu_tanh: {
         // In long double, then rounded to the dtype.
         const long double a = (long double)arg(0).f;
-        const long double v = n.code == Code::exp       ? expl(a)
-                              : n.code == Code::exp2    ? exp2l(a)
-                              : n.code == Code::log     ? logl(a)
-                              : n.code == Code::log2    ? log2l(a)
-                              : n.code == Code::sigmoid ? 1 / (1 + expl(-a))
-                              : n.code == Code::tanh    ? tanhl(a)
-                              : n.code == Code::erf     ? erfl(a)
-                              : std::isinf(a) && a < 0  ? -0.0L  // the gelus' limit at -inf
-                              : n.code == Code::gelu    ? 0.5L * a * erfcl(-a / sqrtl(2.0L))
-                                                        : a / (1 + expl(-2 * sqrtl(2 / acosl(-1)) * (a + 0.044715L * a * a * a)));
+        const long double v = simdgen_math_test::math_reference<long double>(n.op, a);  // n.op: the function's name
         r.f = round_to(t, double(v));
         return r;
       }

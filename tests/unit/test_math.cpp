@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../math/math_reference.h"
 #include "../math/ulp_error.h"
 #include "plan/family.h"
 #include "sim/interpreter.h"
@@ -79,17 +80,7 @@ void checkPlan(const std::string& fn, int maxUlp, int bits, const std::string& t
                                    {plan.tensors[1].name, nullptr, y.data(), y.size()}};
   sim::runPlan(plan, {{"n", int64_t(x.size())}}, buffers, 1);
   for (size_t i = 0; i < x.size(); ++i) {
-    const long double a = (long double)x[i];
-    const long double ref = fn == "exp"       ? expl(a)
-                            : fn == "exp2"    ? exp2l(a)
-                            : fn == "log"     ? logl(a)
-                            : fn == "log2"    ? log2l(a)
-                            : fn == "sigmoid" ? 1 / (1 + expl(-a))
-                            : fn == "tanh"    ? tanhl(a)
-                            : fn == "erf"     ? erfl(a)
-                            : std::isinf(a) && a < 0 ? -0.0L
-                            : fn == "gelu"    ? 0.5L * a * erfcl(-a / sqrtl(2.0L))
-                                              : a / (1 + expl(-2 * sqrtl(2 / acosl(-1)) * (a + 0.044715L * a * a * a)));
+    const long double ref = simdgen_math_test::math_reference<long double>(fn, (long double)x[i]);
     const double err = simdgen_math_test::ulp_error(y[i], ref);
     if (err > maxUlp) FAIL_CHECK(fn << "(" << double(x[i]) << ") = " << double(y[i]) << ", reference " << double(ref) << ": " << err << " ULP");
   }

@@ -132,6 +132,23 @@ LogParts logParts(MathOps& o, const std::string& x) {
   return {eTotal, o.sub(m, o.c(1.0))};
 }
 
+// fdlibm's terms of log1p(f) = f - (hfsq - s * (hfsq + R)): s = f / (2 + f), R = z * Q(z) with
+// z = s^2, hfsq = f^2 / 2 (log and log2 share them).
+struct Log1pTerms {
+  std::string s, R, hfsq;
+};
+Log1pTerms log1pTerms(MathOps& o, const std::string& f, int maxUlp) {
+  const bool f32 = o.isF32();
+  const std::string s = o.div(f, o.add(f, o.c(2.0)));
+  const std::string z = o.mul(s, s);
+  const std::string R = o.mul(z, o.horner(z, f32 ? std::span<const double>(k::kLogF32Ulp1)
+                                                  : maxUlp <= 1 ? std::span<const double>(k::kLogF64Ulp1)
+                                                                : std::span<const double>(k::kLogF64Ulp4)));
+  const std::string f2 = o.mul(f, f);
+  const std::string hfsq = o.mul(f2, o.c(0.5));
+  return {s, R, hfsq};
+}
+
 // log(x) for the finite x > 0 of logParts.
 std::string logOfParts(MathOps& o, const LogParts& lp, int maxUlp) {
   const bool f32 = o.isF32();
@@ -146,14 +163,7 @@ std::string logOfParts(MathOps& o, const LogParts& lp, int maxUlp) {
     const std::string low = o.fma(e, o.c(ln2Lo), l);
     return o.fma(e, o.c(ln2Hi), low);
   }
-  // fdlibm: log1p(f) = f - (hfsq - s * (hfsq + R)), s = f / (2 + f), R = z * Q(z), z = s^2.
-  const std::string s = o.div(f, o.add(f, o.c(2.0)));
-  const std::string z = o.mul(s, s);
-  const std::string R = o.mul(z, o.horner(z, f32 ? std::span<const double>(k::kLogF32Ulp1)
-                                                  : maxUlp <= 1 ? std::span<const double>(k::kLogF64Ulp1)
-                                                                : std::span<const double>(k::kLogF64Ulp4)));
-  const std::string f2 = o.mul(f, f);
-  const std::string hfsq = o.mul(f2, o.c(0.5));
+  const auto [s, R, hfsq] = log1pTerms(o, f, maxUlp);
   // e*ln2Hi - ((hfsq - (s * (hfsq + R) + e*ln2Lo)) - f)
   const std::string sum = o.add(hfsq, R);
   const std::string eLo = o.mul(e, o.c(ln2Lo));
@@ -170,13 +180,7 @@ std::string log2OfParts(MathOps& o, const LogParts& lp, int maxUlp) {
   const bool f32 = o.isF32();
   const std::string& e = lp.e;
   const std::string& f = lp.f;
-  const std::string s = o.div(f, o.add(f, o.c(2.0)));
-  const std::string z = o.mul(s, s);
-  const std::string R = o.mul(z, o.horner(z, f32 ? std::span<const double>(k::kLogF32Ulp1)
-                                                  : maxUlp <= 1 ? std::span<const double>(k::kLogF64Ulp1)
-                                                                : std::span<const double>(k::kLogF64Ulp4)));
-  const std::string f2 = o.mul(f, f);
-  const std::string hfsq = o.mul(f2, o.c(0.5));
+  const auto [s, R, hfsq] = log1pTerms(o, f, maxUlp);
   const std::string hiBits = o.asInt(o.sub(f, hfsq));
   const std::string hi = o.asFloat(o.iand(hiBits, o.ci(f32 ? int64_t(int32_t(0xfffff000u)) : int64_t(0xffffffff00000000ull))));
   const std::string sum = o.add(hfsq, R);
