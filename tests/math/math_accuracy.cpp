@@ -9,7 +9,8 @@
 //   math_accuracy --exhaustive    every one of the 2^32 f32 inputs (minutes; not in CI)
 //   --only exp, --variant avx2_fma, --max-ulp 4   one function, variant, tier;  --threads T (default 2)
 // Prints each kernel's and variant's largest error and its input; fails (exit 1) where one is over
-// the kernel's tier or a special value differs.
+// the kernel's tier or a special value differs (or, for recip and rsqrt at 1 ULP, a result is not
+// the correctly rounded one).
 #include <algorithm>
 #include <atomic>
 #include <cfloat>
@@ -92,8 +93,17 @@ std::vector<T> special_inputs() {
   // The worst inputs the exhaustive runs found (docs/math.md), for every f32 function.
   if constexpr (sizeof(T) == 4)
     for (float h : {-0x1.790706p+2f, 0x1.20654cp+2f, 0x1.67cc32p+0f, -0x1.fd30cap-2f, 0x1.69c73ap+0f, -0x1.06p-17f, -0x1.86fbc4p-10f,
-                    0x1.08bd94p+0f})
+                    0x1.08bd94p+0f, 0x1.65a124p-2f, 0x1.648ba8p-2f, 0x1.9f44c4p-2f, 0x1.019566p-126f, 0x1.7431c6p-125f})
       v.insert(v.end(), {h, -h});
+  // log1p: -1 and its neighbours, a sweep of (-1, 1); expm1: where the result becomes -1, and the
+  // reduction's boundaries (k + 1/2) ln2.
+  for (T a = T(-1), b = T(-1), k = 0; k < 64; ++k) v.insert(v.end(), {a = std::nextafter(a, T(0)), b = std::nextafter(b, T(-2))});
+  for (int k = -4096; k <= 4096; ++k) v.push_back(T(k) / T(4096) + T(k % 7) * L::epsilon());
+  for (int k = -L::digits - 4; k <= 4; ++k) v.push_back(T((k + 0.5) * 0.6931471805599453));
+  for (T t : {T(std::log(std::ldexp(1.0, -L::digits - 1))), T(std::log(std::ldexp(1.0, -L::digits)))}) {
+    T a = t, b = t;
+    for (int k = 0; k < 64; ++k) v.insert(v.end(), {a = std::nextafter(a, L::infinity()), b = std::nextafter(b, -L::infinity())});
+  }
   for (T t : {T(L::max_exponent), T(L::min_exponent - L::digits - 1), T(L::min_exponent - 1)}) {  // exp2
     T a = t, b = t;
     for (int k = 0; k < 64; ++k) v.insert(v.end(), {a = std::nextafter(a, L::infinity()), b = std::nextafter(b, -L::infinity())});
@@ -106,8 +116,30 @@ struct Worst {
   uint64_t bits = 0;
   long double ref = 0;
   double y = 0;
-  uint64_t wrong = 0;  // special values that differ, results over the bound
+  uint64_t wrong = 0;  // special values that differ, results over the bound (or misrounded)
+  uint64_t undecided = 0;  // correctly rounded kernels: references too close to a midpoint to judge
 };
+
+// The functions whose 1-ULP tier is correctly rounded (docs/math.md): their results are checked
+// against the midpoints around a long double reference (relative error <= 2^-63), not only
+// against the bound.
+bool correctly_rounded(const Kernel& k) {
+  return k.max_ulp == 1 && (std::string(k.fn) == "recip" || std::string(k.fn) == "rsqrt");
+}
+
+// y is not the T nearest to `ref`; a ref within 2^-36 (f32) or 2^-9 (f64) ULP of a midpoint, where
+// the reference's own error could decide, is counted as undecided instead.
+template <class T>
+bool misrounded(T y, long double ref, uint64_t& undecided) {
+  if (std::isnan(ref) || std::isinf(ref) || ref == 0) return false;  // special values: ulp_error's check
+  const T r = T(ref);
+  if (std::isinf(r)) return y != r;
+  const T up = std::nextafter(r, T(INFINITY)), down = std::nextafter(r, -T(INFINITY));
+  const long double ulp = fabsl((long double)up - (long double)r);
+  const long double toMidpoint = std::min(fabsl(ref - ((long double)r + up) / 2), fabsl(ref - ((long double)r + down) / 2));
+  if (toMidpoint < ulp * (sizeof(T) == 4 ? 0x1p-36L : 0x1p-9L)) return ++undecided, false;
+  return y != r;
+}
 
 uint64_t bits_of(float f) {
   uint32_t u;
@@ -138,6 +170,7 @@ void check(const Kernel& k, const Variant& v, const std::vector<T>& xs, Worst& w
       err = ulp_error(ys[i], ref);
     }
     if (err > k.max_ulp) ++w.wrong;
+    if (correctly_rounded(k) && misrounded<T>(ys[i], sizeof(T) == 4 ? ref64(k.fn, (long double)xs[i]) : ref, w.undecided)) ++w.wrong;
     if (err > w.err || (err == w.err && w.err == 0 && i == 0)) w.err = err, w.bits = bits_of(xs[i]), w.ref = ref, w.y = double(ys[i]);
   }
 }
@@ -149,7 +182,8 @@ void report(const Kernel& k, const Variant& v, const Worst& w, uint64_t count, b
   const T x = from_bits<T>(w.bits);
   std::printf("%-24s %-10s %12" PRIu64 " inputs  max %.3f ULP at x = %a (%.9g): got %a, reference %La%s\n", k.name, v.suffix, count, w.err,
               double(x), double(x), w.y, w.ref, pass ? "" : "   FAIL");
-  if (!pass) std::printf("    %" PRIu64 " results over %d ULP or special values wrong\n", w.wrong, k.max_ulp);
+  if (!pass) std::printf("    %" PRIu64 " results over %d ULP, misrounded or special values wrong\n", w.wrong, k.max_ulp);
+  if (w.undecided) std::printf("    %" PRIu64 " results too close to a midpoint to judge their rounding\n", w.undecided);
 }
 
 uint64_t splitmix(uint64_t& s) {
@@ -191,6 +225,7 @@ bool run_exhaustive(const Kernel& k, const Variant& v, int threads) {
   Worst all;
   for (const Worst& w : worst) {
     all.wrong += w.wrong;
+    all.undecided += w.undecided;
     if (w.err >= all.err) all.err = w.err, all.bits = w.bits, all.ref = w.ref, all.y = w.y;
   }
   bool ok = true;

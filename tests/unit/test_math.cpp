@@ -104,7 +104,7 @@ TEST_CASE("math spec: functions take floats, and max_ulp is a tier of the map fa
 }
 
 TEST_CASE("math plans: every function within its tier at 128..2048 bits, f32 and f64, both tails (interpreter)") {
-  for (const std::string fn : {"exp", "exp2", "log", "log2", "sigmoid", "tanh", "erf", "gelu", "gelu_tanh"})
+  for (const std::string fn : {"exp", "exp2", "expm1", "log", "log2", "log1p", "recip", "rsqrt", "sigmoid", "tanh", "erf", "gelu", "gelu_tanh"})
     for (int maxUlp : {1, 4})
       for (int bits : {128, 512, 2048})
         for (const std::string tail : {"", ",\n  \"tail\": \"scalar\""}) {
@@ -119,7 +119,7 @@ TEST_CASE("math plans: AVX-512 plans scale by 2^n with scale_b (vscalefps) and k
   const KernelSpec spec = parseSpecText(mathSpec("f32", "exp(x)", avx512), "t.json");
   CHECK(buildPlan(spec, makeTarget(spec.targets.at(0))).print().find("scale_b") != std::string::npos);
   CHECK(buildPlan(spec, makeGenericTarget(512)).print().find("scale_b") == std::string::npos);
-  for (const std::string fn : {"exp", "exp2", "sigmoid", "tanh"})
+  for (const std::string fn : {"exp", "exp2", "expm1", "sigmoid", "tanh"})
     for (const std::string tail : {avx512, avx512 + ",\n  \"tail\": \"scalar\""}) {
       checkPlan<float>(fn, 4, 0, tail);
       checkPlan<double>(fn, 4, 0, tail);

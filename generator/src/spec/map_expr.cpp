@@ -24,7 +24,7 @@ struct Function {
 constexpr Function kFunctionTable[] = {{"fma", 3},  {"min", 2},     {"max", 2},     {"clamp", 3}, {"relu", 1},  {"abs", 1},
                                        {"select", 3}, {"convert", 0}, {"sqrt", 1}, {"floor", 1}, {"ceil", 1}, {"trunc", 1},
                                        {"nearest", 1}, {"add_sat", 2}, {"sub_sat", 2}, {"avg_round", 2}, {"abs_diff", 2},
-                                       {"exp", 1}, {"exp2", 1}, {"log", 1}, {"log2", 1}, {"sigmoid", 1}, {"tanh", 1}, {"erf", 1}, {"gelu", 1}, {"gelu_tanh", 1}};
+                                       {"exp", 1}, {"exp2", 1}, {"expm1", 1}, {"log", 1}, {"log2", 1}, {"log1p", 1}, {"recip", 1}, {"rsqrt", 1}, {"sigmoid", 1}, {"tanh", 1}, {"erf", 1}, {"gelu", 1}, {"gelu_tanh", 1}};
 
 std::optional<MathFn> mathFnNamed(const std::string& name) {
   for (MathFn f : kAllMathFns)
@@ -532,6 +532,10 @@ std::string_view nameOf(MathFn f) {
     case MathFn::exp2: return "exp2";
     case MathFn::log: return "log";
     case MathFn::log2: return "log2";
+    case MathFn::expm1: return "expm1";
+    case MathFn::log1p: return "log1p";
+    case MathFn::recip: return "recip";
+    case MathFn::rsqrt: return "rsqrt";
     case MathFn::sigmoid: return "sigmoid";
     case MathFn::tanh: return "tanh";
     case MathFn::erf: return "erf";

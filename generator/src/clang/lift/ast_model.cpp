@@ -535,12 +535,12 @@ class Evaluator {
 
   // The map family's name of a C math function with one float argument ("" if it is none): sqrt,
   // floor, ceil, trunc, rint/nearbyint (to nearest, ties to even, in the default rounding mode)
-  // as nearest, and exp, exp2, log, log2, tanh, erf. Their float, double and std:: overloads and GCC builtins.
+  // as nearest, and the approximated ones (exp, expm1, log, log1p, ...: sym.h). Their float, double and std:: overloads and GCC builtins.
   static std::string mathFunction(const std::string& name) {
     std::string base = name.rfind("std::", 0) == 0 ? name.substr(5) : name.rfind("__builtin_", 0) == 0 ? name.substr(10) : name;
     if (base.size() > 1 && base.back() == 'f' && base != "f") base.pop_back();
     if (base == "sqrt" || base == "floor" || base == "ceil" || base == "trunc") return base;
-    if (base == "exp" || base == "exp2" || base == "log" || base == "log2" || base == "tanh" || base == "erf") return base;
+    if (approximateMathFunction(base)) return base;
     if (base == "fabs") return "abs";
     if (base == "rint" || base == "nearbyint") return "nearest";
     return "";
@@ -566,9 +566,10 @@ class Evaluator {
       if (fn == "sqrt" && ctx_.getLangOpts().MathErrno && !nonNegative(*arg))
         throw NotLifted{"`" + name + "` sets errno for a negative argument, which the kernel does not: compile with "
                         "-fno-math-errno (or -ffast-math) if nothing reads errno"};
-      // exp and exp2 set errno (ERANGE) when the result overflows or underflows, log and log2 (EDOM,
-      // ERANGE) below zero and at zero, tanh and erf may for tiny arguments; the kernels never do.
-      if ((fn == "exp" || fn == "exp2" || fn == "log" || fn == "log2" || fn == "tanh" || fn == "erf") && ctx_.getLangOpts().MathErrno)
+      // exp, exp2 and expm1 set errno (ERANGE) when the result overflows or underflows, log, log2 and
+      // log1p (EDOM, ERANGE) below their domain and at its edge, tanh and erf may for tiny arguments;
+      // the kernels never do.
+      if (approximateMathFunction(fn) && ctx_.getLangOpts().MathErrno)
         throw NotLifted{"`" + name + "` sets errno on range and domain errors, which the kernel does not: compile with "
                         "-fno-math-errno (or -ffast-math) if nothing reads errno"};
       return makeSym(Sym{Sym::Kind::math, scalarTypeOf(call.getType(), ctx_), fn, "", 0, {std::move(arg)}});

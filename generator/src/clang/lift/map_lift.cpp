@@ -73,7 +73,7 @@ class Translator {
         // So is (float)exp((double)x) at a max_ulp the user accepted: within it of the exact value.
         if (s.type.dtype == "f32" && inner.kind == Kind::math && inner.type.dtype == "f64" && inner.args[0]->kind == Kind::cast &&
             inner.args[0]->args[0]->type.dtype == "f32") {
-          if (approximate(inner.op)) {
+          if (approximateMathFunction(inner.op)) {
             if (mathUlp_ == 0)
               throw NotMap{"`" + inner.op + "` is computed by the kernel within 1 ULP of the exact result, not bit for bit as the C "
                            "library does: pass --math-ulp 1 (or 4) to accept that (docs/math.md)"};
@@ -118,7 +118,7 @@ class Translator {
       case Kind::bit_not: return "~" + expr(*s.args[0]);
       case Kind::math:
         if (!s.type.isFloat) throw NotMap{s.op + " of " + s.type.spelling};
-        if (approximate(s.op)) {
+        if (approximateMathFunction(s.op)) {
           // The kernel's exp is within max_ulp of the exact value, libm's within its own bound:
           // the last bits may differ, so the user says which bound is enough.
           if (mathUlp_ == 0)
@@ -208,10 +208,6 @@ class Translator {
     for (const auto& p : map_.params)
       if (p.name == name) return true;
     return name == "n";
-  }
-  // The functions the kernels compute to a ULP bound rather than exactly (docs/math.md).
-  static bool approximate(const std::string& op) {
-    return op == "exp" || op == "exp2" || op == "log" || op == "log2" || op == "tanh" || op == "erf";
   }
 
   MapLift& map_;

@@ -22,6 +22,13 @@ struct ScalarType {
 // Every value of `from` is a value of `to` (int8 -> int, uint8 -> int, float -> double).
 bool preservesValues(const ScalarType& from, const ScalarType& to);
 
+// The C math functions (by their map-expression names) the kernels compute within a ULP bound
+// rather than bit for bit as libm (docs/math.md); C's versions set errno on range or domain errors.
+inline bool approximateMathFunction(const std::string& name) {
+  return name == "exp" || name == "exp2" || name == "expm1" || name == "log" || name == "log2" || name == "log1p" ||
+         name == "tanh" || name == "erf";
+}
+
 struct Sym;
 using SymPtr = std::shared_ptr<const Sym>;
 

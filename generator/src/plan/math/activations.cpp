@@ -37,9 +37,7 @@ std::string tanhOf(MathOps& o, const std::string& x, int maxUlp) {
   const std::string large = o.sub(one, quotient);
   // tanh(|x|) >= +0 gets x's sign bit (copysign: tanh(-0) = -0).
   const std::string magnitude = o.select(o.less(a, o.c(0.5625)), small, large);
-  const std::string xBits = o.asInt(x);
-  const std::string sign = o.iand(xBits, o.ci(o.isF32() ? int64_t(INT32_MIN) : INT64_MIN));
-  return o.asFloat(o.ior(o.asInt(magnitude), sign));
+  return withSignOf(o, magnitude, x);
 }
 
 }  // namespace simdgen::math

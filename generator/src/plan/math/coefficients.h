@@ -16,6 +16,15 @@ inline constexpr double kExpF64Ulp1[] = {0x1.0000000000000p-1, 0x1.5555555555557
 // exp f64, the 4-ULP tier: degree 9 on [-0.34657359, 0.34657359], fit error 2.02e+69
 inline constexpr double kExpF64Ulp4[] = {0x1.0000000000001p-1, 0x1.5555555555556p-3, 0x1.5555555553d68p-5, 0x1.11111111109b5p-7, 0x1.6c16c17889ef1p-10, 0x1.a01a01a7c2efep-13, 0x1.a019b9149a41cp-16, 0x1.71de0db2f6b19p-19, 0x1.28917c89a43a7p-22, 0x1.af389ecfc4b9cp-26};
 
+// expm1 f32, the 1-ULP tier: degree 4 on [-0.34657359, 0.34657359], fit error 8.07e-9
+inline constexpr double kExpm1F32Ulp1[] = {0x1.5555560000000p-3, 0x1.55551a0000000p-5, 0x1.1110f60000000p-7, 0x1.6d10fc0000000p-10, 0x1.a0f8620000000p-13};
+
+// expm1 f64, the 1-ULP tier: degree 10 on [-0.34657359, 0.34657359], fit error 9.95e-20
+inline constexpr double kExpm1F64Ulp1[] = {0x1.5555555555555p-3, 0x1.5555555555556p-5, 0x1.1111111111111p-7, 0x1.6c16c16c162d6p-10, 0x1.a01a01a019b2bp-13, 0x1.a01a01a6d7808p-16, 0x1.71de3a5904934p-19, 0x1.27e4db67b4303p-22, 0x1.ae64344d7f4e6p-26, 0x1.1f72fc730b4ffp-29, 0x1.61b2b016a9a33p-33};
+
+// expm1 f64, the 4-ULP tier: degree 8 on [-0.34657359, 0.34657359], fit error 6.05e-16
+inline constexpr double kExpm1F64Ulp4[] = {0x1.5555555555555p-3, 0x1.5555555554cb8p-5, 0x1.1111111110e6bp-7, 0x1.6c16c1738ecf7p-10, 0x1.a01a01a4b26e2p-13, 0x1.a019c9ab213aap-16, 0x1.71de17e7960e6p-19, 0x1.28803926c8ea8p-22, 0x1.af2360e209bc8p-26};
+
 // log f32, the 1-ULP tier: degree 3 on [0.0, 0.029437252], fit error 1.15e-9
 inline constexpr double kLogF32Ulp1[] = {0x1.5555560000000p-1, 0x1.9999ec0000000p-2, 0x1.245c440000000p-2, 0x1.ddced80000000p-3};
 

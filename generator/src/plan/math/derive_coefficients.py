@@ -5,6 +5,7 @@ coefficients.h. Each polynomial is a Chebyshev fit (near-minimax) made with mpma
 of the part of the function that is left after the exact low-order terms:
 
   exp:  e^r    = 1 + r + r^2 * g(r),                 r in [-ln2/2, ln2/2]
+  expm1: e^r - 1 = r + r^2/2 + r^3 * g3(r),          r in [-ln2/2, ln2/2]
   log:  ln(1+f) = 2 atanh(s) = 2s + s * R(s^2),    s = f / (2 + f), s^2 in [0, (3 - 2 sqrt2)^2]
                 (the 1-ULP tier and f64: fdlibm's form, R(z) = z * Q(z))
         ln(1+f) = f + f^2 * (-1/2 + f * h(f)),     f in [sqrt(1/2) - 1, sqrt(2) - 1]
@@ -45,6 +46,10 @@ def g_exp(r):
     return (mp.exp(r) - 1 - r) / r**2 if r != 0 else mp.mpf(1) / 2
 
 
+def g3_expm1(r):
+    return (mp.expm1(r) - r - r**2 / 2) / r**3 if r != 0 else mp.mpf(1) / 6
+
+
 def q_log(z):
     if z == 0:
         return mp.mpf(2) / 3
@@ -82,6 +87,7 @@ TANH_CUT = 0.5625  # tanh(x) = x + x^3 T(x^2) below it; 1 - 2 / (e^(2x) + 1) (>=
 TABLES = [
     # name, function, interval, {(dtype, tier): degree}
     ('exp', g_exp, (-LN2 / 2, LN2 / 2), {('f32', 1): 4, ('f32', 4): 4, ('f64', 1): 10, ('f64', 4): 9}),
+    ('expm1', g3_expm1, (-LN2 / 2, LN2 / 2), {('f32', 1): 4, ('f64', 1): 10, ('f64', 4): 8}),
     ('log', q_log, (mp.mpf(0), (3 - 2 * mp.sqrt(2))**2), {('f32', 1): 3, ('f64', 1): 6, ('f64', 4): 6}),
     ('tanh', t_tanh, (mp.mpf(0), mp.mpf(TANH_CUT)**2), {('f32', 4): 5, ('f64', 4): 11}),
     # erf, gelu (f32 results, computed in f64: a relative error near 1e-10 is far below an f32 ULP)

@@ -11,6 +11,7 @@
 // results below the normal range round once, through the subnormals, as C's exp does.
 // log(x) = e * ln2 + log(m) with x = 2^e * m, m in [sqrt(1/2), sqrt(2)), log(m) = log1p(f) for
 // f = m - 1 (exact) by fdlibm's form with s = f / (2 + f), whose errors are scaled by small terms.
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
@@ -103,17 +104,21 @@ std::string exp2Of(MathOps& o, const std::string& x0, int maxUlp) {
 namespace {
 
 // The parts of log(x) for finite x > 0: e (an integral float) and f = m - 1 with x = 2^e * m,
-// m in [sqrt(1/2), sqrt(2)). Subnormal x is scaled into the normal range first.
+// m in [sqrt(1/2), sqrt(2)). Subnormal x is scaled into the normal range first (unless the caller
+// knows there is none).
 struct LogParts {
   std::string e, f;
 };
-LogParts logParts(MathOps& o, const std::string& x) {
+LogParts logParts(MathOps& o, const std::string& x, bool subnormals = true) {
   const bool f32 = o.isF32();
   const double minNormal = f32 ? 0x1p-126 : 0x1p-1022, up = f32 ? 0x1p25 : 0x1p54, upBits = f32 ? 25 : 54;
-  const std::string tiny = o.less(x, o.c(minNormal));
-  const std::string xs = o.select(tiny, o.mul(x, o.c(up)), x);
-  const std::string scaledBias = o.c(-upBits);
-  const std::string bias = o.select(tiny, scaledBias, o.c(0.0));
+  std::string xs = x, bias;
+  if (subnormals) {
+    const std::string tiny = o.less(x, o.c(minNormal));
+    xs = o.select(tiny, o.mul(x, o.c(up)), x);
+    const std::string scaledBias = o.c(-upBits);
+    bias = o.select(tiny, scaledBias, o.c(0.0));
+  }
   // u = bits(x) - bits(sqrt(1/2)): its exponent field is e, its mantissa field m's offset from sqrt(1/2).
   const int64_t sqrtHalf = f32 ? 0x3f3504f3 : 0x3fe6a09e667f3bcd;
   const std::string xBits = o.asInt(xs);
@@ -128,7 +133,7 @@ LogParts logParts(MathOps& o, const std::string& x) {
   const std::string magicValue = o.c(magic);
   const std::string magicBits = o.asInt(magicValue);
   const std::string e = o.sub(o.asFloat(o.iadd(exponent, magicBits)), magicValue);
-  const std::string eTotal = o.add(e, bias);
+  const std::string eTotal = subnormals ? o.add(e, bias) : e;
   return {eTotal, o.sub(m, o.c(1.0))};
 }
 
@@ -149,8 +154,9 @@ Log1pTerms log1pTerms(MathOps& o, const std::string& f, int maxUlp) {
   return {s, R, hfsq};
 }
 
-// log(x) for the finite x > 0 of logParts.
-std::string logOfParts(MathOps& o, const LogParts& lp, int maxUlp) {
+// log(x) for the finite x > 0 of logParts, plus `extraLo` (a term far below the result's ULP, or
+// empty).
+std::string logOfParts(MathOps& o, const LogParts& lp, int maxUlp, const std::string& extraLo = "") {
   const bool f32 = o.isF32();
   const std::string& e = lp.e;
   const std::string& f = lp.f;
@@ -159,14 +165,16 @@ std::string logOfParts(MathOps& o, const LogParts& lp, int maxUlp) {
     // No division: log1p(f) = f + f^2 * (-1/2 + f * h(f)).
     const std::string h = o.horner(f, k::kLogNodivF32Ulp4);
     const std::string t = o.fma(f, h, o.c(-0.5));
-    const std::string l = o.fma(o.mul(f, f), t, f);
+    const std::string l0 = o.fma(o.mul(f, f), t, f);
+    const std::string l = extraLo.empty() ? l0 : o.add(l0, extraLo);
     const std::string low = o.fma(e, o.c(ln2Lo), l);
     return o.fma(e, o.c(ln2Hi), low);
   }
   const auto [s, R, hfsq] = log1pTerms(o, f, maxUlp);
   // e*ln2Hi - ((hfsq - (s * (hfsq + R) + e*ln2Lo)) - f)
   const std::string sum = o.add(hfsq, R);
-  const std::string eLo = o.mul(e, o.c(ln2Lo));
+  const std::string ln2LoValue = o.c(ln2Lo);
+  const std::string eLo = extraLo.empty() ? o.mul(e, ln2LoValue) : o.fma(e, ln2LoValue, extraLo);
   const std::string inner = o.fma(s, sum, eLo);
   const std::string d = o.sub(o.sub(hfsq, inner), f);
   const std::string minusD = o.neg(d);
@@ -210,6 +218,104 @@ std::string logOf(MathOps& o, const std::string& x, int maxUlp, bool base2) {
   y = o.select(o.less(x, zero), nan, y);
   const std::string minusInf = o.bitsConstant(f32 ? 0xff800000 : 0xfff0000000000000);
   return o.select(o.equal(x, zero), minusInf, y);
+}
+
+std::string withSignOf(MathOps& o, const std::string& y, const std::string& x) {
+  const std::string xBits = o.asInt(x);
+  const std::string sign = o.iand(xBits, o.ci(o.isF32() ? int64_t(INT32_MIN) : INT64_MIN));
+  return o.asFloat(o.ior(o.asInt(y), sign));
+}
+
+namespace {
+
+// 2^-n for an integral float n, clamped where it no longer matters next to 1 (n above the normal range).
+std::string reciprocalPowerOfTwo(MathOps& o, const std::string& n) {
+  const std::string minusN = o.neg(n);
+  return powerOfTwo(o, o.max(o.c(o.isF32() ? -126.0 : -1022.0), minusN));
+}
+
+// a + b = s + err exactly, for any a and b (Knuth's TwoSum).
+struct TwoSum {
+  std::string s, err;
+};
+TwoSum twoSum(MathOps& o, const std::string& a, const std::string& b) {
+  const std::string s = o.add(a, b);
+  const std::string bb = o.sub(s, a);
+  const std::string aa = o.sub(s, bb);
+  const std::string aErr = o.sub(a, aa);
+  const std::string bErr = o.sub(b, bb);
+  return {s, o.add(aErr, bErr)};
+}
+
+}  // namespace
+
+// expm1(x) = 2^n (e^r - 1 + 1 - 2^-n) with exp's n and r = rHi + corr. e^r - 1 = rHi + (h + lo)
+// with h = rHi^2 / 2 rounded once and lo = r^3 g3(r) + the rest (h's rounding error where the
+// target fuses, corr (1 + rHi + corr / 2)): the polynomial's error is scaled by r^3, not r^2 as in exp,
+// because the result can be as small as r. 1 - 2^-n = A + aLo exactly (TwoSum) and A + rHi =
+// s + sLo exactly (Fast2Sum: |A| >= 1/2 > |rHi| unless A = 0), so the bracket is rounded once, at
+// the end, and scaled by 2^n exactly (the result is >= -1 and, for n < 0, at least 1/4 in
+// magnitude: no subnormals). expm1(-inf) = -1, (+inf) = +inf, (+-0) = +-0.
+std::string expm1Of(MathOps& o, const std::string& x0, int maxUlp) {
+  const bool f32 = o.isF32();
+  // Below the lower bound the result is -1 (and 2^-n stays finite); above the upper one, +inf.
+  const std::string x = f32 ? clampKeepingNaN(o, x0, -80.0, 89.0) : clampKeepingNaN(o, x0, -700.0, 710.0);
+  const double ln2Hi = f32 ? 0x1.62e4p-1 : 0x1.62e42fee00000p-1, ln2Lo = f32 ? 0x1.7f7d1cp-20 : 0x1.a39ef35793c76p-33;
+  const std::string n = o.nearest(o.mul(x, o.c(f32 ? double(float(M_LOG2E)) : M_LOG2E)));
+  const std::string rHi = o.fma(n, o.c(-ln2Hi), x);
+  const std::string corr = o.mul(n, o.c(-ln2Lo));
+  const std::string r = o.add(rHi, corr);
+  const std::string halfRHi = o.mul(rHi, o.c(0.5));
+  const std::string h = o.mul(halfRHi, rHi);
+  // r^2 / 2 - h = rHi corr + corr^2 / 2 (corr^2 matters for large n in f64).
+  const std::string rHiAndHalfCorr = o.fma(corr, o.c(0.5), rHi);
+  std::string rest = o.fma(rHiAndHalfCorr, corr, corr);
+  if (o.fused()) {
+    const std::string minusH = o.neg(h);
+    const std::string hError = o.fma(halfRHi, rHi, minusH);  // exact
+    rest = o.add(rest, hError);
+  }
+  const std::string g3 = o.horner(r, pick(f32, maxUlp, k::kExpm1F32Ulp1, k::kExpm1F32Ulp1, k::kExpm1F64Ulp1, k::kExpm1F64Ulp4));
+  const std::string r3 = o.mul(o.mul(r, r), r);
+  const std::string lo = o.fma(r3, g3, rest);
+  const std::string one = o.c(1.0);
+  const std::string minusPow = o.neg(reciprocalPowerOfTwo(o, n));
+  const TwoSum a = twoSum(o, one, minusPow);
+  const std::string s = o.add(a.s, rHi);
+  const std::string sLo = o.add(o.sub(a.s, s), rHi);
+  const std::string hLo = o.add(h, lo);
+  const std::string low = o.add(o.add(sLo, a.err), hLo);
+  const std::string y = scaleByPowerOfTwo(o, o.add(s, low), n);
+  return withSignOf(o, y, x0);
+}
+
+// log1p(x) = log(u) + log(1 + c/u) with 1 + x = u + c exactly (TwoSum), u = 2^e m as log's parts,
+// f = m - 1. Where e = 0, u - 1 + c is x itself, so f = x and there is no c; elsewhere the result
+// is at least 0.28 in magnitude and c/u = c 2^-e / m, which weighs at most a few ULP, is enough to
+// first order, with 1/m = 1/(1 + f) as 1 - f + f^2 - f^3 + f^4 (relative error under 2^-6).
+// log1p(-1) = -inf, (x < -1) = NaN, (+inf) = +inf, (+-0) = +-0.
+std::string log1pOf(MathOps& o, const std::string& x, int maxUlp) {
+  const bool f32 = o.isF32();
+  const std::string one = o.c(1.0);
+  const TwoSum sum = twoSum(o, one, x);
+  const std::string& u = sum.s;
+  LogParts lp = logParts(o, u, /*subnormals=*/false);  // u is 0 or at least 2^-mantissa bits
+  const std::string zero = o.c(0.0);
+  const std::string unscaled = o.equal(lp.e, zero);
+  lp.f = o.select(unscaled, x, lp.f);
+  const std::string cScaled = o.mul(sum.err, reciprocalPowerOfTwo(o, lp.e));
+  static constexpr double kInverseOnePlus[] = {1.0, -1.0, 1.0, -1.0, 1.0};
+  const std::string inverseM = o.horner(lp.f, kInverseOnePlus);
+  const std::string correction = o.mul(cScaled, inverseM);
+  const std::string extra = o.select(unscaled, zero, correction);
+  std::string y = logOfParts(o, lp, maxUlp, extra);
+  const std::string inf = o.bitsConstant(f32 ? 0x7f800000 : 0x7ff0000000000000);
+  y = o.select(o.less(u, inf), y, u);  // +inf and NaN give themselves
+  const std::string nan = o.bitsConstant(f32 ? 0x7fc00000 : 0x7ff8000000000000);
+  y = o.select(o.less(u, zero), nan, y);
+  const std::string minusInf = o.bitsConstant(f32 ? 0xff800000 : 0xfff0000000000000);
+  y = o.select(o.equal(u, zero), minusInf, y);
+  return withSignOf(o, y, x);
 }
 
 }  // namespace simdgen::math

@@ -11,6 +11,8 @@ DType workingType(MathFn fn, int maxUlp, DType t) {
   // sigmoid and tanh keep 1 ULP in f32 only when computed in f64 (4-ULP algorithms there are
   // far below an f32 ULP) and rounded once.
   if ((fn == MathFn::sigmoid || fn == MathFn::tanh) && maxUlp <= 1 && t == DType::f32) return DType::f64;
+  // rsqrt's f32 1-ULP tier: 1 / sqrt(x) in f64, rounded once (correctly rounded: docs/math.md).
+  if (fn == MathFn::rsqrt && maxUlp <= 1 && t == DType::f32) return DType::f64;
   // erf and the gelus exist in f64 arithmetic only, for f32 results (spec/map_expr.cpp refuses f64).
   if (fn == MathFn::erf || fn == MathFn::gelu || fn == MathFn::gelu_tanh) return DType::f64;
   return t;
@@ -22,6 +24,10 @@ std::string emitMathFn(MathFn fn, int maxUlp, const std::string& x, MathOps& ops
     case MathFn::exp2: return exp2Of(ops, x, maxUlp);
     case MathFn::log: return logOf(ops, x, maxUlp, false);
     case MathFn::log2: return logOf(ops, x, maxUlp, true);
+    case MathFn::expm1: return expm1Of(ops, x, maxUlp);
+    case MathFn::log1p: return log1pOf(ops, x, maxUlp);
+    case MathFn::recip: return recipOf(ops, x);
+    case MathFn::rsqrt: return rsqrtOf(ops, x, maxUlp);
     case MathFn::sigmoid: return sigmoidOf(ops, x, maxUlp);
     case MathFn::tanh: return tanhOf(ops, x, maxUlp);
     case MathFn::erf: return erfOf(ops, x);

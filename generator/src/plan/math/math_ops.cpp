@@ -55,6 +55,7 @@ std::string MathOps::fma(const std::string& a, const std::string& b, const std::
 }
 std::string MathOps::min(const std::string& a, const std::string& b) { return binary(ReduceOp::min, f_, a, b); }
 std::string MathOps::max(const std::string& a, const std::string& b) { return binary(ReduceOp::max, f_, a, b); }
+std::string MathOps::sqrt(const std::string& a) { return op(OpKind::Sqrt, f_, {a}); }
 std::string MathOps::nearest(const std::string& a) {
   ir::Stmt s = ir::op(OpKind::Round, "", f_, {a});
   s.conv = ConvMode::nearest;

@@ -42,6 +42,7 @@ class MathOps {
   // min(a, b) = a < b ? a : b: b wins NaN (put the value that may be NaN second to keep it).
   std::string min(const std::string& a, const std::string& b);
   std::string max(const std::string& a, const std::string& b);
+  std::string sqrt(const std::string& a);     // correctly rounded
   std::string nearest(const std::string& a);  // rounded to an integral float, ties to even
   std::string scaleB(const std::string& a, const std::string& n);  // a * 2^n rounded once (hasScaleB())
   std::string abs(const std::string& a);
