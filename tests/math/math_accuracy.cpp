@@ -93,7 +93,8 @@ std::vector<T> special_inputs() {
   // The worst inputs the exhaustive runs found (docs/math.md), for every f32 function.
   if constexpr (sizeof(T) == 4)
     for (float h : {-0x1.790706p+2f, 0x1.20654cp+2f, 0x1.67cc32p+0f, -0x1.fd30cap-2f, 0x1.69c73ap+0f, -0x1.06p-17f, -0x1.86fbc4p-10f,
-                    0x1.08bd94p+0f, 0x1.65a124p-2f, 0x1.648ba8p-2f, 0x1.9f44c4p-2f, 0x1.019566p-126f, 0x1.7431c6p-125f})
+                    0x1.08bd94p+0f, 0x1.65a124p-2f, 0x1.648ba8p-2f, 0x1.9f44c4p-2f, 0x1.019566p-126f, 0x1.7431c6p-125f,
+                    0x1.ec1c04p+87f, 0x1.647c1cp+15f, 0x1.fec4d2p+103f, 0x1.d2fc54p+113f, 16367173.0f * 0x1p72f})
       v.insert(v.end(), {h, -h});
   // log1p: -1 and its neighbours, a sweep of (-1, 1); expm1: where the result becomes -1, and the
   // reduction's boundaries (k + 1/2) ln2.

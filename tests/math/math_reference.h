@@ -14,7 +14,7 @@ namespace simdgen_math_test {
 
 template <class R>
 R math_reference(const std::string& fn, R x) {
-  using std::erf, std::erfc, std::exp, std::exp2, std::expm1, std::log, std::log2, std::log1p, std::sqrt, std::tanh, std::acos;
+  using std::cos, std::sin, std::erf, std::erfc, std::exp, std::exp2, std::expm1, std::log, std::log2, std::log1p, std::sqrt, std::tanh, std::acos;
   if (fn == "exp") return exp(x);
   if (fn == "exp2") return exp2(x);
   if (fn == "expm1") return expm1(x);
@@ -23,6 +23,8 @@ R math_reference(const std::string& fn, R x) {
   if (fn == "log1p") return log1p(x);
   if (fn == "recip") return 1 / x;
   if (fn == "rsqrt") return 1 / sqrt(x);
+  if (fn == "sin") return sin(x);
+  if (fn == "cos") return cos(x);
   if (fn == "sigmoid") return 1 / (1 + exp(-x));
   if (fn == "tanh") return tanh(x);
   if (fn == "erf") return erf(x);

@@ -120,7 +120,7 @@ class Expression {
  private:
   enum class Code { num, name, neg, div, add, sub, mul, bit_and, bit_or, bit_xor, bit_not, shl, shr, min, max, relu, clamp, abs, fma,
                     convert, select, lt, gt, le, ge, eq, ne, mode, sqrt, floor, ceil, trunc, nearest, add_sat, sub_sat,
-                    avg_round, abs_diff, exp, exp2, expm1, log, log2, log1p, recip, rsqrt, sigmoid, tanh, erf, gelu, gelu_tanh };
+                    avg_round, abs_diff, exp, exp2, expm1, log, log2, log1p, recip, rsqrt, sin, cos, sigmoid, tanh, erf, gelu, gelu_tanh };
   struct Node {
     Node() = default;
     Node(std::string o, std::string t, std::vector<Node> a) : op(std::move(o)), text(std::move(t)), args(std::move(a)) {}
@@ -146,7 +146,7 @@ class Expression {
         {"<=", Code::le}, {">=", Code::ge}, {"==", Code::eq}, {"!=", Code::ne}, {"sqrt", Code::sqrt},
         {"floor", Code::floor}, {"ceil", Code::ceil}, {"trunc", Code::trunc}, {"nearest", Code::nearest},
         {"add_sat", Code::add_sat}, {"sub_sat", Code::sub_sat}, {"avg_round", Code::avg_round}, {"abs_diff", Code::abs_diff},
-        {"exp", Code::exp}, {"exp2", Code::exp2}, {"expm1", Code::expm1}, {"log", Code::log}, {"log2", Code::log2}, {"log1p", Code::log1p}, {"recip", Code::recip}, {"rsqrt", Code::rsqrt},
+        {"exp", Code::exp}, {"exp2", Code::exp2}, {"expm1", Code::expm1}, {"log", Code::log}, {"log2", Code::log2}, {"log1p", Code::log1p}, {"recip", Code::recip}, {"rsqrt", Code::rsqrt}, {"sin", Code::sin}, {"cos", Code::cos},
         {"sigmoid", Code::sigmoid}, {"tanh", Code::tanh}, {"erf", Code::erf}, {"gelu", Code::gelu}, {"gelu_tanh", Code::gelu_tanh}};
     const auto it = kCodes.find(n.op);
     if (it == kCodes.end()) fail("unknown operation " + n.op);
@@ -392,7 +392,7 @@ class Expression {
         r.f = t.bits == 32 ? double(std::fma(float(a.f), float(b.f), float(c.f))) : std::fma(a.f, b.f, c.f);
         return r;
       }
-      case Code::exp: case Code::exp2: case Code::expm1: case Code::log: case Code::log2: case Code::log1p: case Code::recip: case Code::rsqrt: case Code::sigmoid: case Code::tanh: case Code::erf:
+      case Code::exp: case Code::exp2: case Code::expm1: case Code::log: case Code::log2: case Code::log1p: case Code::recip: case Code::rsqrt: case Code::sin: case Code::cos: case Code::sigmoid: case Code::tanh: case Code::erf:
       case Code::gelu: case Code::gelu_tanh: {
         // In long double, then rounded to the dtype.
         const long double a = (long double)arg(0).f;

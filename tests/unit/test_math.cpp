@@ -101,15 +101,17 @@ TEST_CASE("math spec: functions take floats, and max_ulp is a tier of the map fa
   checkError(mathSpec("f64", "x * tanh(x)"), "/outputs/0/expr", "tanh() of f64 is offered within 4 ULP only (f32 within 1 or 4): set \"max_ulp\": 4");
   CHECK(parseSpecText(mathSpec("f64", "sigmoid(x)", ",\n  \"max_ulp\": 4"), "t.json").maxUlp == 4);
   checkError(mathSpec("f64", "gelu(x)", ",\n  \"max_ulp\": 4"), "/outputs/0/expr", "gelu() is offered for f32 only (within 1 ULP), not yet for f64");
+  checkError(mathSpec("f64", "x * cos(x)", ",\n  \"max_ulp\": 4"), "/outputs/0/expr", "cos() is offered for f32 only (within 1 or 4 ULP)");
 }
 
 TEST_CASE("math plans: every function within its tier at 128..2048 bits, f32 and f64, both tails (interpreter)") {
-  for (const std::string fn : {"exp", "exp2", "expm1", "log", "log2", "log1p", "recip", "rsqrt", "sigmoid", "tanh", "erf", "gelu", "gelu_tanh"})
+  for (const std::string fn : {"exp", "exp2", "expm1", "log", "log2", "log1p", "recip", "rsqrt", "sin", "cos", "sigmoid", "tanh", "erf", "gelu", "gelu_tanh"})
     for (int maxUlp : {1, 4})
       for (int bits : {128, 512, 2048})
         for (const std::string tail : {"", ",\n  \"tail\": \"scalar\""}) {
           checkPlan<float>(fn, maxUlp, bits, tail);
-          const bool f64 = fn.rfind("gelu", 0) != 0 && fn != "erf" && (maxUlp == 4 || (fn != "sigmoid" && fn != "tanh"));
+          const bool f64 = fn.rfind("gelu", 0) != 0 && fn != "erf" && fn != "sin" && fn != "cos" &&
+                           (maxUlp == 4 || (fn != "sigmoid" && fn != "tanh"));
           if (f64) checkPlan<double>(fn, maxUlp, bits, tail);
         }
 }

@@ -17,7 +17,7 @@ constexpr std::string_view kReduceOps[] = {"add", "mul", "min", "max", "and", "o
 constexpr std::string_view kArgReduceOps[] = {"argmin", "argmax"};
 constexpr std::string_view kMapOps[] = {"+",  "-",  "*",  "/",      "fma",    "min",  "max",   "clamp", "relu",  "abs",   "select", "convert",
                                         "&",  "|",  "^",  "~",      "<<",     ">>",   "sqrt",  "floor", "ceil",  "trunc", "nearest",
-                                        "exp",  "exp2", "expm1", "log", "log2", "log1p", "recip", "rsqrt", "sigmoid", "tanh",
+                                        "exp",  "exp2", "expm1", "log", "log2", "log1p", "recip", "rsqrt", "sin", "cos", "sigmoid", "tanh",
                                         "erf",  "gelu", "gelu_tanh"};
 constexpr std::string_view kTransposeOps[] = {"transpose"};
 constexpr std::string_view kContractionOps[] = {"contraction"};

@@ -526,8 +526,8 @@ class MapBuilder {
     const std::string dst = "t" + std::to_string(temps_++) + v.suffix;
     if (e.op == MapOp::math) {
       note(math::describeMathFn(e.fn, spec_.maxUlp, e.type));
-      // In a wider type where the dtype's own arithmetic cannot keep the tier: its 4-ULP form
-      // there, rounded once on the way back, is within 1 ULP of the dtype.
+      // In a wider type where the dtype's own arithmetic cannot keep the tier (rounded once on
+      // the way back).
       const DType w = math::workingType(e.fn, spec_.maxUlp, e.type);
       std::string x = args[0];
       if (w != e.type) convertSteps(args[0], e.type, w, ConvMode::plain, x = dst + "_in", v, out);
@@ -535,7 +535,7 @@ class MapBuilder {
                         dst + "_", fusedMultiplyAdd(), out);
       // AVX-512 scales by 2^n in one instruction, with the rounding of the two-step form.
       ops.allowScaleB(v.vector && target_.module == LoweringModule::x86 && target_.maskRegisters);
-      const std::string y = math::emitMathFn(e.fn, w != e.type ? 4 : spec_.maxUlp, x, ops);
+      const std::string y = math::emitMathFn(e.fn, spec_.maxUlp, e.type, x, ops);
       if (w == e.type) return y;
       convertSteps(y, w, e.type, ConvMode::plain, dst, v, out);
       return dst;

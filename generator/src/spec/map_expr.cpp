@@ -24,7 +24,7 @@ struct Function {
 constexpr Function kFunctionTable[] = {{"fma", 3},  {"min", 2},     {"max", 2},     {"clamp", 3}, {"relu", 1},  {"abs", 1},
                                        {"select", 3}, {"convert", 0}, {"sqrt", 1}, {"floor", 1}, {"ceil", 1}, {"trunc", 1},
                                        {"nearest", 1}, {"add_sat", 2}, {"sub_sat", 2}, {"avg_round", 2}, {"abs_diff", 2},
-                                       {"exp", 1}, {"exp2", 1}, {"expm1", 1}, {"log", 1}, {"log2", 1}, {"log1p", 1}, {"recip", 1}, {"rsqrt", 1}, {"sigmoid", 1}, {"tanh", 1}, {"erf", 1}, {"gelu", 1}, {"gelu_tanh", 1}};
+                                       {"exp", 1}, {"exp2", 1}, {"expm1", 1}, {"log", 1}, {"log2", 1}, {"log1p", 1}, {"recip", 1}, {"rsqrt", 1}, {"sin", 1}, {"cos", 1}, {"sigmoid", 1}, {"tanh", 1}, {"erf", 1}, {"gelu", 1}, {"gelu_tanh", 1}};
 
 std::optional<MathFn> mathFnNamed(const std::string& name) {
   for (MathFn f : kAllMathFns)
@@ -521,6 +521,8 @@ std::string mathTierUnavailable(const MapExpr& e, int maxUlp) {
     return std::string(nameOf(e.fn)) + "() of f64 is offered within 4 ULP only (f32 within 1 or 4): set \"max_ulp\": 4 (docs/math.md)";
   if (e.op == MapOp::math && (e.fn == MathFn::erf || e.fn == MathFn::gelu || e.fn == MathFn::gelu_tanh) && e.type == DType::f64)
     return std::string(nameOf(e.fn)) + "() is offered for f32 only (within 1 ULP), not yet for f64 (docs/math.md)";
+  if (e.op == MapOp::math && (e.fn == MathFn::sin || e.fn == MathFn::cos) && e.type == DType::f64)
+    return std::string(nameOf(e.fn)) + "() is offered for f32 only (within 1 or 4 ULP): f64 needs a reduction of arguments up to 2^1024 that is not built yet (docs/math.md)";
   for (const MapExpr& a : e.args)
     if (std::string why = mathTierUnavailable(a, maxUlp); !why.empty()) return why;
   return "";
@@ -536,6 +538,8 @@ std::string_view nameOf(MathFn f) {
     case MathFn::log1p: return "log1p";
     case MathFn::recip: return "recip";
     case MathFn::rsqrt: return "rsqrt";
+    case MathFn::sin: return "sin";
+    case MathFn::cos: return "cos";
     case MathFn::sigmoid: return "sigmoid";
     case MathFn::tanh: return "tanh";
     case MathFn::erf: return "erf";

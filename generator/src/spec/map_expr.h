@@ -41,10 +41,10 @@ enum class MapOp {
 
 // The functions of floats that are computed to a stated accuracy (`max_ulp` of the spec) rather than
 // exactly: each is one algorithm in plan/math/, built from the exact ops above.
-enum class MathFn { exp, exp2, expm1, log, log2, log1p, recip, rsqrt, sigmoid, tanh, erf, gelu, gelu_tanh };
-inline constexpr MathFn kAllMathFns[] = {MathFn::exp,     MathFn::exp2,  MathFn::expm1,   MathFn::log,  MathFn::log2,
-                                         MathFn::log1p,   MathFn::recip, MathFn::rsqrt,   MathFn::sigmoid, MathFn::tanh,
-                                         MathFn::erf,     MathFn::gelu,  MathFn::gelu_tanh};
+enum class MathFn { exp, exp2, expm1, log, log2, log1p, recip, rsqrt, sin, cos, sigmoid, tanh, erf, gelu, gelu_tanh };
+inline constexpr MathFn kAllMathFns[] = {MathFn::exp,     MathFn::exp2,  MathFn::expm1, MathFn::log,     MathFn::log2,
+                                         MathFn::log1p,   MathFn::recip, MathFn::rsqrt, MathFn::sin,     MathFn::cos,
+                                         MathFn::sigmoid, MathFn::tanh,  MathFn::erf,   MathFn::gelu,    MathFn::gelu_tanh};
 std::string_view nameOf(MathFn f);
 std::string_view nameOf(MapOp op);
 

@@ -26,7 +26,7 @@ bool preservesValues(const ScalarType& from, const ScalarType& to);
 // rather than bit for bit as libm (docs/math.md); C's versions set errno on range or domain errors.
 inline bool approximateMathFunction(const std::string& name) {
   return name == "exp" || name == "exp2" || name == "expm1" || name == "log" || name == "log2" || name == "log1p" ||
-         name == "tanh" || name == "erf";
+         name == "tanh" || name == "erf" || name == "sin" || name == "cos";
 }
 
 struct Sym;

@@ -20,6 +20,9 @@ std::string sigmoidOf(MathOps& o, const std::string& x, int maxUlp);  // activat
 std::string tanhOf(MathOps& o, const std::string& x, int maxUlp);     // activations.cpp
 std::string recipOf(MathOps& o, const std::string& x);                // reciprocals.cpp
 std::string rsqrtOf(MathOps& o, const std::string& x, int maxUlp);    // reciprocals.cpp
+// trig.cpp: f64 arithmetic only (f32 results computed in f64).
+std::string sinOf(MathOps& o, const std::string& x, int maxUlp);
+std::string cosOf(MathOps& o, const std::string& x, int maxUlp);
 // gaussian.cpp: f64 arithmetic only (f32 results computed in f64).
 std::string erfOf(MathOps& o, const std::string& x);
 std::string geluOf(MathOps& o, const std::string& x);

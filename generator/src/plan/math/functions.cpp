@@ -15,10 +15,17 @@ DType workingType(MathFn fn, int maxUlp, DType t) {
   if (fn == MathFn::rsqrt && maxUlp <= 1 && t == DType::f32) return DType::f64;
   // erf and the gelus exist in f64 arithmetic only, for f32 results (spec/map_expr.cpp refuses f64).
   if (fn == MathFn::erf || fn == MathFn::gelu || fn == MathFn::gelu_tanh) return DType::f64;
+  // sin and cos likewise: their table-free reduction of any f32 needs f64's exact products.
+  if (fn == MathFn::sin || fn == MathFn::cos) return DType::f64;
   return t;
 }
 
-std::string emitMathFn(MathFn fn, int maxUlp, const std::string& x, MathOps& ops) {
+std::string emitMathFn(MathFn fn, int maxUlp, DType t, const std::string& x, MathOps& ops) {
+  // sin and cos exist in f64 arithmetic only, each tier with its own reduction for f32 results.
+  if (fn == MathFn::sin) return sinOf(ops, x, maxUlp);
+  if (fn == MathFn::cos) return cosOf(ops, x, maxUlp);
+  // In a wider type, the 4-ULP form there is far within 1 ULP of t once rounded.
+  if (workingType(fn, maxUlp, t) != t) maxUlp = 4;
   switch (fn) {
     case MathFn::exp: return expOf(ops, x, maxUlp);
     case MathFn::exp2: return exp2Of(ops, x, maxUlp);
@@ -33,6 +40,7 @@ std::string emitMathFn(MathFn fn, int maxUlp, const std::string& x, MathOps& ops
     case MathFn::erf: return erfOf(ops, x);
     case MathFn::gelu: return geluOf(ops, x);
     case MathFn::gelu_tanh: return geluTanhOf(ops, x);
+    case MathFn::sin: case MathFn::cos: break;
   }
   throw std::logic_error("emitMathFn: unknown function");
 }

@@ -12,9 +12,10 @@
 
 namespace simdgen::math {
 
-// The variable holding fn(x), after the ops that compute it (appended through `ops`), to within
-// `maxUlp` units in the last place (1 or 4: the spec's tier). `ops` works in workingType().
-std::string emitMathFn(MathFn fn, int maxUlp, const std::string& x, MathOps& ops);
+// The variable holding fn(x) for a result of dtype `t`, after the ops that compute it (appended
+// through `ops`), to within `maxUlp` units in the last place of t (1 or 4: the spec's tier).
+// `ops` works in workingType(fn, maxUlp, t).
+std::string emitMathFn(MathFn fn, int maxUlp, DType t, const std::string& x, MathOps& ops);
 
 // The type fn of a `t` value is computed in at a tier: t, or f64 where f32's own arithmetic cannot
 // keep the bound (the caller converts the argument there and the result back, rounding once).

@@ -74,6 +74,7 @@ std::string MathOps::iadd(const std::string& a, const std::string& b) { return b
 std::string MathOps::isub(const std::string& a, const std::string& b) { return op(OpKind::Sub, i_, {a, b}); }
 std::string MathOps::iand(const std::string& a, const std::string& b) { return binary(ReduceOp::bit_and, i_, a, b); }
 std::string MathOps::ior(const std::string& a, const std::string& b) { return binary(ReduceOp::bit_or, i_, a, b); }
+std::string MathOps::ixor(const std::string& a, const std::string& b) { return binary(ReduceOp::bit_xor, i_, a, b); }
 std::string MathOps::shl(const std::string& a, int count) {
   ir::Stmt s = ir::op(OpKind::ShiftLeft, "", i_, {a});
   s.part = count;

@@ -54,6 +54,7 @@ class MathOps {
   std::string isub(const std::string& a, const std::string& b);
   std::string iand(const std::string& a, const std::string& b);
   std::string ior(const std::string& a, const std::string& b);
+  std::string ixor(const std::string& a, const std::string& b);
   std::string shl(const std::string& a, int count);
   std::string sar(const std::string& a, int count);  // arithmetic
 
