@@ -116,12 +116,17 @@ TEST_CASE("math plans: every function within its tier at 128..2048 bits, f32 and
         }
 }
 
-TEST_CASE("math plans: AVX-512 plans scale by 2^n with scale_b (vscalefps) and keep the bound (interpreter)") {
+TEST_CASE("math plans: AVX-512 plans use scale_b, get_exp and get_mant (vscalefps, vgetexpps, vgetmantps) and keep the bound (interpreter)") {
   const std::string avx512 = ",\n  \"targets\": [\"avx512\"]";
   const KernelSpec spec = parseSpecText(mathSpec("f32", "exp(x)", avx512), "t.json");
   CHECK(buildPlan(spec, makeTarget(spec.targets.at(0))).print().find("scale_b") != std::string::npos);
   CHECK(buildPlan(spec, makeGenericTarget(512)).print().find("scale_b") == std::string::npos);
-  for (const std::string fn : {"exp", "exp2", "expm1", "sigmoid", "tanh"})
+  const KernelSpec logSpec = parseSpecText(mathSpec("f64", "log(x)", avx512), "t.json");
+  const std::string logPlan = buildPlan(logSpec, makeTarget(logSpec.targets.at(0))).print();
+  CHECK(logPlan.find("get_exp") != std::string::npos);
+  CHECK(logPlan.find("get_mant") != std::string::npos);
+  CHECK(buildPlan(logSpec, makeGenericTarget(512)).print().find("get_exp") == std::string::npos);
+  for (const std::string fn : {"exp", "exp2", "expm1", "log", "log2", "log1p", "sigmoid", "tanh"})
     for (const std::string tail : {avx512, avx512 + ",\n  \"tail\": \"scalar\""}) {
       checkPlan<float>(fn, 4, 0, tail);
       checkPlan<double>(fn, 4, 0, tail);

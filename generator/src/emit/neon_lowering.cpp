@@ -402,8 +402,10 @@ class NeonLowering final : public IsaLowering {
         const DType f = w.typeOf(s.args[0]).elem;
         return w.assign(bitsOf(f) > bitsOf(t) ? narrowExpr(s, f, w.cx) : convertExpr(s, f));
       }
-      case OpKind::ScaleB:  // AVX-512 only (builders ask for it there)
-        throw std::logic_error("no scale_b on " + w.cx.target.spelling);
+      case OpKind::ScaleB:  // AVX-512 only (builders ask for them there)
+      case OpKind::GetExp:
+      case OpKind::GetMant:
+        throw std::logic_error("no " + std::string(nameOf(s.op)) + " on " + w.cx.target.spelling);
       case OpKind::LocateNaN:
       case OpKind::SetIndex:
       case OpKind::Fence:

@@ -130,8 +130,10 @@ class ScalarLowering final : public IsaLowering {
         const std::string x = s.args[0], ct = c::ctype(t);
         return w.assign("(" + ct + ")-(" + ct + ")(" + x + " != " + x + ")");
       }
-      case OpKind::ScaleB:  // AVX-512 only (builders ask for it there)
-        throw std::logic_error("no scale_b on " + w.cx.target.spelling);
+      case OpKind::ScaleB:  // AVX-512 only (builders ask for them there)
+      case OpKind::GetExp:
+      case OpKind::GetMant:
+        throw std::logic_error("no " + std::string(nameOf(s.op)) + " on " + w.cx.target.spelling);
       case OpKind::Fence:  // only x86 plans stream their stores
         throw std::logic_error("no fence on " + w.cx.target.spelling);
       case OpKind::Store: {

@@ -579,8 +579,10 @@ class SveLowering final : public IsaLowering {
       case OpKind::DotBf16:     // an x86 instruction: only avx512+bf16 plans use it
       case OpKind::DotI16I16:   // an x86 instruction (vpmaddwd): only AVX2 and AVX-512 plans use it
       case OpKind::ReduceRows:  // a fixed network over lanes-many vectors: fixed lane counts only
-      case OpKind::ScaleB:  // AVX-512 only (builders ask for it there)
-        throw std::logic_error("no scale_b on " + w.cx.target.spelling);
+      case OpKind::ScaleB:  // AVX-512 only (builders ask for them there)
+      case OpKind::GetExp:
+      case OpKind::GetMant:
+        throw std::logic_error("no " + std::string(nameOf(s.op)) + " on " + w.cx.target.spelling);
       case OpKind::LocateNaN:
       case OpKind::SetIndex:
       case OpKind::Fence:

@@ -936,6 +936,12 @@ class X86Lowering final : public IsaLowering {
       case OpKind::ScaleB:  // AVX-512 (VL below 512 bits) only: builders ask Target::scaleB()
         if (!w.cx.target.maskRegisters) throw std::logic_error("scale_b needs AVX-512 (vscalefps)");
         return x.assign(call(pfx(s.type.bits()) + "scalef_" + fsfx(s.type.elem), {s.args[0], s.args[1]}));
+      case OpKind::GetExp:  // AVX-512 only, as ScaleB
+        if (!w.cx.target.maskRegisters) throw std::logic_error("get_exp needs AVX-512 (vgetexpps)");
+        return x.assign(call(pfx(s.type.bits()) + "getexp_" + fsfx(s.type.elem), {s.args[0]}));
+      case OpKind::GetMant:
+        if (!w.cx.target.maskRegisters) throw std::logic_error("get_mant needs AVX-512 (vgetmantps)");
+        return x.assign(call(pfx(s.type.bits()) + "getmant_" + fsfx(s.type.elem), {s.args[0], "_MM_MANT_NORM_1_2", "_MM_MANT_SIGN_zero"}));
       case OpKind::Round: return x.assign(roundExpr(s.type.elem, s.type.bits(), s.args[0], s.conv));
       case OpKind::AddSat:
       case OpKind::SubSat:

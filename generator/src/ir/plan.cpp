@@ -263,6 +263,8 @@ std::string_view nameOf(OpKind k) {
     case OpKind::Abs: return "abs";
     case OpKind::Sqrt: return "sqrt";
     case OpKind::ScaleB: return "scale_b";
+    case OpKind::GetExp: return "get_exp";
+    case OpKind::GetMant: return "get_mant";
     case OpKind::Round: return "round";
     case OpKind::AddSat: return "add_sat";
     case OpKind::SubSat: return "sub_sat";

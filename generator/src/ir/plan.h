@@ -126,6 +126,12 @@ enum class OpKind {
                  //   overflow gives an infinity, a result below the normal range is rounded once
                  //   through the subnormals, NaN in gives NaN (IEEE scaleB; x86 vscalefps). Floats
                  //   only, no predicate; builders emit it only where the target has the instruction
+  GetExp,        // dst lane l = floor(log2 |a[l]|) as a float of dst's type, exact (subnormals too);
+                 //   +-0 gives -inf, +-inf gives +inf, NaN gives NaN (x86 vgetexpps). Floats only, no
+                 //   predicate; builders emit it only where the target has the instruction
+  GetMant,       // dst lane l = |a[l]| / 2^floor(log2 |a[l]|), in [1, 2), exact, for a finite nonzero
+                 //   a[l]; unspecified for 0, infinities and NaN, which the interpreter makes NaN
+                 //   (x86 vgetmantps, interval [1, 2), sign cleared). As GetExp otherwise
   AddSat,        // dst lane l = a[l] + b[l] clamped to the element type's range (integers; no
                  //   predicate)
   SubSat,        // dst lane l = a[l] - b[l] clamped likewise (integers; no predicate)

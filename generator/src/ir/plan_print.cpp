@@ -53,6 +53,8 @@ std::string opName(const Plan& plan, const Stmt& s) {
     case OpKind::Abs: return "abs " + args(s);
     case OpKind::Sqrt: return "sqrt " + args(s);
     case OpKind::ScaleB: return "scale_b " + args(s);
+    case OpKind::GetExp: return "get_exp " + args(s);
+    case OpKind::GetMant: return "get_mant " + args(s);
     case OpKind::Round: return "round " + args(s) + " " + std::string(nameOf(s.conv));
     case OpKind::AddSat:
     case OpKind::SubSat:

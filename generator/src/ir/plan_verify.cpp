@@ -181,6 +181,8 @@ struct Verifier {
       case OpKind::Abs:
       case OpKind::Sqrt:
       case OpKind::ScaleB:
+      case OpKind::GetExp:
+      case OpKind::GetMant:
       case OpKind::Round:
       case OpKind::AddSat:
       case OpKind::SubSat:
@@ -189,7 +191,9 @@ struct Verifier {
         const bool integral = s.op == OpKind::AddSat || s.op == OpKind::SubSat || s.op == OpKind::AvgRound;
         const bool binary = s.op == OpKind::Sub || s.op == OpKind::Div || s.op == OpKind::AbsDiff || s.op == OpKind::ScaleB || integral;
         if (!need(binary ? 2 : 1)) break;
-        if ((s.op == OpKind::Div || s.op == OpKind::Sqrt || s.op == OpKind::Round || s.op == OpKind::ScaleB) && !isFloat(s.type.elem))
+        const bool floatsOnly = s.op == OpKind::Div || s.op == OpKind::Sqrt || s.op == OpKind::Round || s.op == OpKind::ScaleB ||
+                                s.op == OpKind::GetExp || s.op == OpKind::GetMant;
+        if (floatsOnly && !isFloat(s.type.elem))
           fail(where, std::string(nameOf(s.op)) + " is defined on floats only");
         if (integral && isFloat(s.type.elem)) fail(where, std::string(nameOf(s.op)) + " is defined on integers only");
         if (s.op == OpKind::Round && s.conv != ConvMode::floor && s.conv != ConvMode::ceil && s.conv != ConvMode::trunc &&

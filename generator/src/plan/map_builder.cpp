@@ -533,8 +533,9 @@ class MapBuilder {
       if (w != e.type) convertSteps(args[0], e.type, w, ConvMode::plain, x = dst + "_in", v, out);
       math::MathOps ops(typeFor(w, v.vector), [this](const std::string& literal, VecType type) { return constant(literal, type); },
                         dst + "_", fusedMultiplyAdd(), out);
-      // AVX-512 scales by 2^n in one instruction, with the rounding of the two-step form.
-      ops.allowScaleB(v.vector && target_.module == LoweringModule::x86 && target_.maskRegisters);
+      // AVX-512 scales by 2^n in one instruction, with the rounding of the two-step form, and
+      // splits a float into exponent and significand in two.
+      ops.allowExponentOps(v.vector && target_.module == LoweringModule::x86 && target_.maskRegisters);
       const std::string y = math::emitMathFn(e.fn, spec_.maxUlp, e.type, x, ops);
       if (w == e.type) return y;
       convertSteps(y, w, e.type, ConvMode::plain, dst, v, out);

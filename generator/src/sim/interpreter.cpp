@@ -466,6 +466,19 @@ struct Machine {
         }
         break;
       }
+      case OpKind::GetExp:
+      case OpKind::GetMant: {  // exact in the dtype: the exponent of a value, and its significand
+        const Value& a = var(s.args[0]);
+        for (int l = 0; l < lanes; ++l) {
+          const double x = std::fabs(a.lanes[l].f);
+          const bool finite = std::isfinite(x) && x != 0;
+          if (s.op == OpKind::GetExp)
+            v.lanes[l].f = std::isnan(x) ? x : x == 0 ? -INFINITY : std::isinf(x) ? INFINITY : double(std::ilogb(x));
+          else  // unspecified outside finite nonzero values: NaN, so that a plan that uses it shows
+            v.lanes[l].f = finite ? std::ldexp(x, -std::ilogb(x)) : std::numeric_limits<double>::quiet_NaN();
+        }
+        break;
+      }
       case OpKind::Round: {  // an integral value of a float is exact in its own dtype
         const Value& a = var(s.args[0]);
         for (int l = 0; l < lanes; ++l) {

@@ -36,7 +36,7 @@ std::string powerOfTwo(MathOps& o, const std::string& n) {
 // p * 2^n for an integral n in [-2 * emax - mantissa bits, 2 * emax]: two exact scalings, so that
 // a result below the normal range is rounded once (gradual underflow) and one above it is infinity.
 std::string scaleByPowerOfTwo(MathOps& o, const std::string& p, const std::string& n) {
-  if (o.hasScaleB()) return o.scaleB(p, n);  // the same result in one instruction (AVX-512 vscalefps)
+  if (o.hasExponentOps()) return o.scaleB(p, n);  // the same result in one instruction (AVX-512 vscalefps)
   const std::string n1 = o.nearest(o.mul(n, o.c(0.5)));
   const std::string n2 = o.sub(n, n1);
   const std::string s1 = powerOfTwo(o, n1);
@@ -111,6 +111,18 @@ struct LogParts {
 };
 LogParts logParts(MathOps& o, const std::string& x, bool subnormals = true) {
   const bool f32 = o.isF32();
+  if (o.hasExponentOps()) {
+    // The same e and m from AVX-512's exponent and significand (subnormals included): m1 in [1, 2)
+    // is halved where it reaches 2 sqrt(1/2) (the integer form's threshold, rounded as there).
+    const std::string m1 = o.getMant(x);
+    const std::string e1 = o.getExp(x);
+    const std::string low = o.less(m1, o.c(f32 ? double(0x1.6a09e6p+0f) : 0x1.6a09e667f3bcdp+0));
+    const std::string half = o.mul(m1, o.c(0.5));
+    const std::string m = o.select(low, m1, half);
+    const std::string eUp = o.add(e1, o.c(1.0));
+    const std::string e = o.select(low, e1, eUp);
+    return {e, o.sub(m, o.c(1.0))};
+  }
   const double minNormal = f32 ? 0x1p-126 : 0x1p-1022, up = f32 ? 0x1p25 : 0x1p54, upBits = f32 ? 25 : 54;
   std::string xs = x, bias;
   if (subnormals) {

@@ -62,8 +62,16 @@ std::string MathOps::nearest(const std::string& a) {
   return emit(std::move(s));
 }
 std::string MathOps::scaleB(const std::string& a, const std::string& n) {
-  if (!scaleB_) throw std::logic_error("MathOps::scaleB on a target without it");
+  if (!exponentOps_) throw std::logic_error("MathOps::scaleB on a target without it");
   return op(OpKind::ScaleB, f_, {a, n});
+}
+std::string MathOps::getExp(const std::string& a) {
+  if (!exponentOps_) throw std::logic_error("MathOps::getExp on a target without it");
+  return op(OpKind::GetExp, f_, {a});
+}
+std::string MathOps::getMant(const std::string& a) {
+  if (!exponentOps_) throw std::logic_error("MathOps::getMant on a target without it");
+  return op(OpKind::GetMant, f_, {a});
 }
 std::string MathOps::abs(const std::string& a) { return op(OpKind::Abs, f_, {a}); }
 std::string MathOps::neg(const std::string& a) { return op(OpKind::Neg, f_, {a}); }

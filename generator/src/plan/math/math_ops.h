@@ -21,9 +21,10 @@ class MathOps {
   // (fma() below is one op); otherwise fma() is a multiply and an add, each rounded.
   using Constant = std::function<std::string(const std::string& literal, ir::VecType type)>;
   MathOps(ir::VecType floatType, Constant constant, std::string prefix, bool fused, ir::Block& out);
-  // The target scales by powers of two in one instruction (ir::OpKind::ScaleB: AVX-512 vectors).
-  void allowScaleB(bool allowed) { scaleB_ = allowed; }
-  bool hasScaleB() const { return scaleB_; }
+  // The target has AVX-512's exponent instructions: it scales by powers of two in one (ir::OpKind::
+  // ScaleB), and splits a float into its exponent and significand in two (GetExp, GetMant).
+  void allowExponentOps(bool allowed) { exponentOps_ = allowed; }
+  bool hasExponentOps() const { return exponentOps_; }
 
   DType dtype() const { return f_.elem; }
   bool isF32() const { return f_.elem == DType::f32; }
@@ -44,7 +45,9 @@ class MathOps {
   std::string max(const std::string& a, const std::string& b);
   std::string sqrt(const std::string& a);     // correctly rounded
   std::string nearest(const std::string& a);  // rounded to an integral float, ties to even
-  std::string scaleB(const std::string& a, const std::string& n);  // a * 2^n rounded once (hasScaleB())
+  std::string scaleB(const std::string& a, const std::string& n);  // a * 2^n rounded once (hasExponentOps())
+  std::string getExp(const std::string& a);   // floor(log2 |a|) (hasExponentOps())
+  std::string getMant(const std::string& a);  // |a| / 2^floor(log2 |a|) in [1, 2), finite nonzero a (hasExponentOps())
   std::string abs(const std::string& a);
   std::string neg(const std::string& a);
 
@@ -74,7 +77,7 @@ class MathOps {
   Constant constant_;
   std::string prefix_;
   bool fused_;
-  bool scaleB_ = false;
+  bool exponentOps_ = false;
   ir::Block& out_;
   int temps_ = 0;
 };
