@@ -70,18 +70,26 @@ std::string expOfReduced(MathOps& o, const std::string& n, const std::string& rH
   return scaleByPowerOfTwo(o, p, n);
 }
 
+// x = n ln2 + rHi + corr for x clamped to [lo, hi] (NaN kept): n = nearest(x / ln2), and
+// rHi = x - n ln2Hi exact (so is n ln2Hi, and the difference of two close values).
+struct ExpArgument {
+  std::string n, rHi, corr;
+};
+ExpArgument reduceByLn2(MathOps& o, const std::string& x0, double lo, double hi) {
+  const bool f32 = o.isF32();
+  const std::string x = clampKeepingNaN(o, x0, lo, hi);
+  const double ln2Hi = f32 ? 0x1.62e4p-1 : 0x1.62e42fee00000p-1, ln2Lo = f32 ? 0x1.7f7d1cp-20 : 0x1.a39ef35793c76p-33;
+  const std::string n = o.nearest(o.mul(x, o.c(f32 ? double(float(M_LOG2E)) : M_LOG2E)));
+  const std::string rHi = o.fma(n, o.c(-ln2Hi), x);
+  return {n, rHi, o.mul(n, o.c(-ln2Lo))};
+}
+
 }  // namespace
 
 std::string expOf(MathOps& o, const std::string& x0, int maxUlp) {
-  const bool f32 = o.isF32();
   // Past these the result is +inf or +0 (n stays within what scaleByPowerOfTwo takes).
-  const std::string x = f32 ? clampKeepingNaN(o, x0, -104.0, 89.0) : clampKeepingNaN(o, x0, -746.0, 710.0);
-  const double ln2Hi = f32 ? 0x1.62e4p-1 : 0x1.62e42fee00000p-1, ln2Lo = f32 ? 0x1.7f7d1cp-20 : 0x1.a39ef35793c76p-33;
-  const std::string n = o.nearest(o.mul(x, o.c(f32 ? double(float(M_LOG2E)) : M_LOG2E)));
-  // rHi = x - n * ln2Hi is exact: so is n * ln2Hi, and the difference of two close values.
-  const std::string rHi = o.fma(n, o.c(-ln2Hi), x);
-  const std::string corr = o.mul(n, o.c(-ln2Lo));
-  return expOfReduced(o, n, rHi, corr, maxUlp);
+  const ExpArgument a = o.isF32() ? reduceByLn2(o, x0, -104.0, 89.0) : reduceByLn2(o, x0, -746.0, 710.0);
+  return expOfReduced(o, a.n, a.rHi, a.corr, maxUlp);
 }
 
 // 2^x = 2^n * e^(f * ln2) with n = nearest(x) and f = x - n (exact). f * ln2 is split as exp's r:
@@ -271,11 +279,7 @@ TwoSum twoSum(MathOps& o, const std::string& a, const std::string& b) {
 std::string expm1Of(MathOps& o, const std::string& x0, int maxUlp) {
   const bool f32 = o.isF32();
   // Below the lower bound the result is -1 (and 2^-n stays finite); above the upper one, +inf.
-  const std::string x = f32 ? clampKeepingNaN(o, x0, -80.0, 89.0) : clampKeepingNaN(o, x0, -700.0, 710.0);
-  const double ln2Hi = f32 ? 0x1.62e4p-1 : 0x1.62e42fee00000p-1, ln2Lo = f32 ? 0x1.7f7d1cp-20 : 0x1.a39ef35793c76p-33;
-  const std::string n = o.nearest(o.mul(x, o.c(f32 ? double(float(M_LOG2E)) : M_LOG2E)));
-  const std::string rHi = o.fma(n, o.c(-ln2Hi), x);
-  const std::string corr = o.mul(n, o.c(-ln2Lo));
+  const auto [n, rHi, corr] = f32 ? reduceByLn2(o, x0, -80.0, 89.0) : reduceByLn2(o, x0, -700.0, 710.0);
   const std::string r = o.add(rHi, corr);
   const std::string halfRHi = o.mul(rHi, o.c(0.5));
   const std::string h = o.mul(halfRHi, rHi);
