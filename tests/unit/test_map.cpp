@@ -3,6 +3,7 @@
 // vector lengths 128..2048 bits, both tails) computes what the independent reference computes.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <sstream>
@@ -78,6 +79,25 @@ TEST_CASE("map spec: dtypes, widths, numbers, in_place and keys are checked") {
              "allowed: predicated, scalar");
   checkError(mapSpec(R"J([{"name": "o", "dtype": "i8", "expr": "a / 2"}])J", "", int_inputs), "/outputs/0/expr", 0,
              "'/' is defined on floats only, but its operands are i8");
+}
+
+TEST_CASE("map spec: fma() without a targets list picks avx2+fma; a listed avx2 gets an error that says what to write") {
+  const std::string fma = R"J([{"name": "o", "dtype": "f32", "expr": "fma(x, 2, y)"}])J";
+  const KernelSpec spec = parseSpecText(mapSpec(fma), "t.json");
+  std::vector<std::string> spellings;
+  for (const TargetRequest& t : spec.targets) spellings.push_back(t.spelling());
+  CHECK(std::count(spellings.begin(), spellings.end(), "avx2+fma") == 1);
+  CHECK(std::count(spellings.begin(), spellings.end(), "avx2") == 0);
+  for (const TargetRequest& t : spec.targets) CHECK_NOTHROW(buildPlan(spec, makeTarget(t)));
+  const KernelSpec plain = parseSpecText(mapSpec(R"J([{"name": "o", "dtype": "f32", "expr": "x * 2 + y"}])J"), "t.json");
+  CHECK(std::any_of(plain.targets.begin(), plain.targets.end(), [](const TargetRequest& t) { return t.spelling() == "avx2"; }));
+  const KernelSpec listed = parseSpecText(mapSpec(fma, ",\n  \"targets\": [\"avx2\"]"), "t.json");
+  try {
+    (void)buildPlan(listed, makeTarget(listed.targets.at(0)));
+    FAIL("fma() on plain avx2 built a plan");
+  } catch (const std::exception& e) {
+    CHECK_MESSAGE(std::string(e.what()).find("use target \"avx2+fma\" instead of \"avx2\"") != std::string::npos, e.what());
+  }
 }
 
 TEST_CASE("map spec: sqrt and the roundings take one float") {

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <span>
 #include <sstream>
@@ -960,6 +961,14 @@ class Parser {
     spec.input = spec.mapInputs[0].dtype;
     spec.output = spec.mapOutputs[0].dtype;
     readTargets(member(root, "targets"), spec);
+    // Without a targets list, an fma() picks AVX2 with FMA among the defaults: plain AVX2 has no
+    // fused multiply-add (a listed "avx2" is the user's choice, and the plan's error says what to write).
+    const std::function<bool(const MapExpr&)> usesFma = [&](const MapExpr& e) {
+      return e.op == MapOp::fma || std::any_of(e.args.begin(), e.args.end(), usesFma);
+    };
+    if (!member(root, "targets") && std::any_of(spec.mapOutputs.begin(), spec.mapOutputs.end(), [&](const MapOutput& o) { return usesFma(o.expr); }))
+      for (TargetRequest& t : spec.targets)
+        if (t.spelling() == "avx2") t = parseTarget("avx2+fma", "/targets");
     checkNameClashes(spec);
     for (const std::string& name : taken) {
       std::vector<std::string> functions{spec.name};
