@@ -81,7 +81,7 @@ TEST_CASE("map spec: dtypes, widths, numbers, in_place and keys are checked") {
              "'/' is defined on floats only, but its operands are i8");
 }
 
-TEST_CASE("map spec: fma() without a targets list picks avx2+fma; a listed avx2 gets an error that says what to write") {
+TEST_CASE("map spec: fma() without a targets list picks avx2+fma, and a listed avx2 gets an error that says what to write") {
   const std::string fma = R"J([{"name": "o", "dtype": "f32", "expr": "fma(x, 2, y)"}])J";
   const KernelSpec spec = parseSpecText(mapSpec(fma), "t.json");
   std::vector<std::string> spellings;
