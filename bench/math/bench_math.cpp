@@ -2,13 +2,14 @@
 // The math benchmark (simdgen_bench_math): every peer of peers_math.h over the same arrays,
 // y[i] = f(x[i]), n = 4096 and 1,000,000. Names: "math/<fn>_<dtype>/<impl>/<n>".
 //
-// Inputs: exp over uniform [-80, 80] (f32) and [-700, 700] (f64), results all normal; log over
-// 2^u, u uniform in [-100, 100] (both dtypes). One input array per (function, dtype, n) and one
+// Inputs: per function (math_inputs.h: exp uniform in [-80, 80], log 2^u with u uniform in
+// [-100, 100], sin uniform in [-100, 100], ...). One input array per (function, dtype, n) and one
 // output array per (dtype, n), 64-byte aligned, shared by every peer. Each case is checked once
-// against the C library in a wider type before it is timed (ulp_error.h): a result more than
-// kWiringLimit ULP off, or a wrong special value, aborts the run (a peer wired to the wrong
-// function); the largest error on these inputs is reported as the counter max_ulp_inputs. The
-// accuracy over all inputs is simdgen_bench_math_accuracy's.
+// against the C library in a wider type (tests/math/math_reference.h) before it is timed
+// (ulp_error.h): a result off by more than kWiringLimit (a relative error of 2^-7), or a wrong
+// special value, aborts the run (a peer wired to the wrong function); the largest error on these
+// inputs is reported as the counter max_ulp_inputs. The accuracy over all inputs is
+// simdgen_bench_math_accuracy's.
 //
 // Counters: elements_per_ns (elements per cycle: divide by the clock row's ghz, as
 // make_math_table.py does).
@@ -20,6 +21,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <random>
@@ -28,6 +31,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "math_inputs.h"
+#include "math_reference.h"
 #include "peers_math.h"
 #include "ulp_error.h"
 
@@ -35,7 +40,11 @@ namespace simdgen_bench_math {
 
 namespace {
 
-constexpr double kWiringLimit = 1000;
+// A relative error of 2^-7 (f32: 2^16 ULP; f64: 2^45): far beyond any peer's approximation error
+// on these inputs (the worst, Eigen's f32 logistic, is about 6,000 ULP: an absolute error of about
+// 1e-7 where sigmoid is 1e-4), and met by every wrong function somewhere in its input range.
+template <class T>
+constexpr double kWiringLimit = double(uint64_t(1) << (std::numeric_limits<T>::digits - 8));
 
 struct FreeDeleter {
   void operator()(void* p) const { std::free(p); }
@@ -47,7 +56,7 @@ T* alloc(int64_t n) {
   return static_cast<T*>(std::aligned_alloc(64, bytes));
 }
 
-// The inputs of `fn` ("exp"/"log") for n elements of T, made once and shared.
+// The inputs of `fn` for n elements of T (math_inputs.h), made once and shared.
 template <class T>
 const T* input(const std::string& fn, int64_t n) {
   static std::map<std::pair<std::string, int64_t>, std::unique_ptr<T, FreeDeleter>> cache;
@@ -55,14 +64,12 @@ const T* input(const std::string& fn, int64_t n) {
   if (slot) return slot.get();
   slot.reset(alloc<T>(n));
   T* p = slot.get();
-  std::mt19937_64 rng(0x6d617468u + static_cast<uint64_t>(n) * 4 + (fn == "log") * 2 + sizeof(T));
-  if (fn == "exp") {
-    const double r = sizeof(T) == 4 ? 80.0 : 700.0;
-    std::uniform_real_distribution<double> u(-r, r);
-    for (int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(u(rng));
-  } else {
-    std::uniform_real_distribution<double> u(-100.0, 100.0);
-    for (int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(std::exp2(u(rng)));
+  const Range& r = sizeof(T) == 4 ? inputs_of(fn).bench_f32 : inputs_of(fn).bench_f64;
+  std::mt19937_64 rng(0x6d617468u + static_cast<uint64_t>(n) * 4 + std::hash<std::string>{}(fn) * 2 + sizeof(T));
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (int64_t i = 0; i < n; ++i) {
+    do p[i] = static_cast<T>(draw(r, u(rng)));
+    while (r.open_lo && !(p[i] > T(r.lo)));
   }
   return p;
 }
@@ -78,11 +85,8 @@ T* output(int64_t n) {
 // The reference in a wider type: double for f32, long double for f64.
 template <class T>
 auto reference(const std::string& fn, T x) {
-  if constexpr (sizeof(T) == 4) {
-    return fn == "exp" ? std::exp(double(x)) : std::log(double(x));
-  } else {
-    return fn == "exp" ? expl((long double)x) : logl((long double)x);
-  }
+  using R = std::conditional_t<sizeof(T) == 4, double, long double>;
+  return simdgen_math_test::math_reference<R>(fn, R(x));
 }
 
 template <class T>
@@ -101,7 +105,7 @@ void add_case(const Peer& p, int64_t n) {
       const double e = simdgen_math_test::ulp_error(y[i], reference(p.fn, x[i]));
       if (e > worst) worst = e, at = i;
     }
-    if (!(worst <= kWiringLimit)) {
+    if (!(worst <= kWiringLimit<T>)) {
       std::fprintf(stderr,
                    "simdgen_bench_math: WRONG RESULT from %s at element %lld: %s(%.17g) = %.17g, %.3g ULP "
                    "off. Refusing to benchmark it.\n",

@@ -1,21 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
 // simdgen_bench_math_accuracy: the largest error, in ULP, of every peer of the math benchmark
 // (peers_math.h), measured by one harness: tests/math/ulp_error.h against the C library in a wider
-// type (f32: double exp/log; f64: long double expl/logl).
+// type (tests/math/math_reference.h; f32: double exp, tanh, ...; f64: long double).
 //
-// Inputs, the same for every peer:
+// Inputs, the same for every peer of a function:
 //   f32: every S-th bit pattern of all 2^32 (S = 7 by default, --stride; 613,566,757 inputs), plus
-//        special values and the neighbourhoods of exp's overflow and underflow thresholds;
+//        special values and the neighbourhoods of exp's and exp2's overflow and underflow
+//        thresholds and of -1 (log1p);
 //   f64: 2^22 random inputs (--random64): half uniform bit patterns, half the function's
-//        interesting range (exp: uniform [-750, 712]; log: 2^u, u uniform in [-1080, 1030]), plus
-//        special values.
+//        interesting range (math_inputs.h; exp: uniform [-750, 712]; log: 2^u, u uniform in
+//        [-1080, 1030]; ...), plus the same special values.
 // Prints, per function, dtype and peer: the largest error over all inputs and its input; the
 // largest where neither the input nor the result is subnormal (many libraries flush subnormals
 // or lose accuracy there); and the number of wrong special values (NaN, infinities, an overflow or
 // underflow to zero at the wrong input: ulp_error.h's "infinitely wrong"). --json FILE writes the
 // same for bench/math/make_math_table.py.
 //
-// Usage: simdgen_bench_math_accuracy [--stride S] [--random64 N] [--threads T] [--only exp|log]
+// Usage: simdgen_bench_math_accuracy [--stride S] [--random64 N] [--threads T] [--only FN[,FN...]]
 //                                    [--dtype f32|f64] [--peer SUBSTRING] [--json FILE]
 #include <algorithm>
 #include <atomic>
@@ -27,6 +28,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <string>
 #include <thread>
@@ -34,6 +36,8 @@
 
 #include <immintrin.h>
 
+#include "math_inputs.h"
+#include "math_reference.h"
 #include "peers_math.h"
 #include "ulp_error.h"
 
@@ -90,17 +94,10 @@ uint64_t bits_of(T t) {
 template <class T>
 using Ref = std::conditional_t<sizeof(T) == 4, double, long double>;
 
-template <class T>
-Ref<T> reference(bool is_exp, T x) {
-  if constexpr (sizeof(T) == 4)
-    return is_exp ? std::exp(double(x)) : std::log(double(x));
-  else
-    return is_exp ? expl((long double)x) : logl((long double)x);
-}
-
 // Special values and the places where implementations go wrong: zeros, infinities, NaNs, the
-// extremes, every power of two and its neighbours, and exp's overflow, underflow and
-// normal-range thresholds with 64 neighbours on each side.
+// extremes, every power of two and its neighbours, and with 64 neighbours on each side exp's
+// overflow, underflow and normal-range thresholds (expm1's and sigmoid's too), exp2's, and -1
+// (log1p's pole). The same for every function: a few hundred inputs.
 template <class T>
 std::vector<T> special_inputs() {
   using L = std::numeric_limits<T>;
@@ -110,8 +107,11 @@ std::vector<T> special_inputs() {
     const T p = std::ldexp(T(1), e);
     v.insert(v.end(), {p, std::nextafter(p, T(0)), std::nextafter(p, 2 * p), -p});
   }
-  const T thresholds[] = {T(std::log(double(L::max()))), T(std::log(double(L::denorm_min()) / 2)),
-                          T(std::log(double(L::min()))), T(std::log(double(L::denorm_min())))};
+  const T thresholds[] = {T(std::log(double(L::max()))),    T(std::log(double(L::denorm_min()) / 2)),
+                          T(std::log(double(L::min()))),    T(std::log(double(L::denorm_min()))),
+                          T(L::max_exponent),               T(L::min_exponent - 1),
+                          T(L::min_exponent - L::digits),   T(L::min_exponent - L::digits - 1),
+                          T(-1)};
   for (T t : thresholds) {
     T a = t, b = t;
     v.push_back(t);
@@ -129,13 +129,13 @@ uint64_t splitmix(uint64_t& s) {
 
 // Runs every peer over xs (one call per peer) and folds the errors into worst[peer].
 template <class T>
-void check_block(bool is_exp, const std::vector<const Peer*>& peers, const std::vector<T>& xs, std::vector<T>& ys,
+void check_block(const std::string& fn, const std::vector<const Peer*>& peers, const std::vector<T>& xs, std::vector<T>& ys,
                  std::vector<Ref<T>>& refs, std::vector<Worst>& worst) {
   using L = std::numeric_limits<T>;
   const size_t n = xs.size();
   ys.resize(n);
   refs.resize(n);
-  for (size_t i = 0; i < n; ++i) refs[i] = reference(is_exp, xs[i]);
+  for (size_t i = 0; i < n; ++i) refs[i] = simdgen_math_test::math_reference<Ref<T>>(fn, xs[i]);
   for (size_t p = 0; p < peers.size(); ++p) {
     using Fn = void (*)(const T*, int64_t, T*);
     reinterpret_cast<Fn>(peers[p]->call)(xs.data(), static_cast<int64_t>(n), ys.data());
@@ -172,7 +172,8 @@ struct Options {
 // One function and dtype: every selected peer over the same inputs, on `threads` threads.
 template <class T>
 std::vector<Worst> run(const std::string& fn, const std::vector<const Peer*>& peers, const Options& o, uint64_t& count) {
-  const bool is_exp = fn == "exp";
+  const simdgen_bench_math::Inputs& in = simdgen_bench_math::inputs_of(fn);
+  const uint64_t salt = std::hash<std::string>{}(fn);
   std::vector<std::vector<Worst>> per_thread(static_cast<size_t>(o.threads), std::vector<Worst>(peers.size()));
   std::atomic<uint64_t> next{0};
   constexpr uint64_t kBlock = 65521;  // prime: every call ends in a partial vector
@@ -190,12 +191,12 @@ std::vector<Worst> run(const std::string& fn, const std::vector<const Peer*>& pe
       std::vector<Worst>& worst = per_thread[size_t(t)];
       if (t == 0) {
         xs = special_inputs<T>();
-        check_block<T>(is_exp, peers, xs, ys, refs, worst);
+        check_block<T>(fn, peers, xs, ys, refs, worst);
       }
       for (uint64_t b; (b = next.fetch_add(1)) < blocks;) {
         xs.clear();
         const uint64_t end = std::min(total, (b + 1) * kBlock);
-        uint64_t seed = 0x6d617468ull * (b + 1) + is_exp;
+        uint64_t seed = 0x6d617468ull * (b + 1) + salt;
         for (uint64_t i = b * kBlock; i < end; ++i) {
           if constexpr (sizeof(T) == 4) {
             xs.push_back(from_bits<T>(i * o.stride));
@@ -204,12 +205,13 @@ std::vector<Worst> run(const std::string& fn, const std::vector<const Peer*>& pe
             if (i % 2) {
               xs.push_back(from_bits<T>(r));
             } else {
-              const double u = double(r >> 11) / double(uint64_t(1) << 53);
-              xs.push_back(is_exp ? -750.0 + u * 1462.0 : std::exp2(-1080.0 + u * 2110.0));
+              double x = simdgen_bench_math::draw(in.accuracy_f64, double(r >> 11) / double(uint64_t(1) << 53));
+              if (in.mirror_below_1 && std::fabs(x) < 1 && (r & 1)) x = -x;
+              xs.push_back(x);
             }
           }
         }
-        check_block<T>(is_exp, peers, xs, ys, refs, worst);
+        check_block<T>(fn, peers, xs, ys, refs, worst);
       }
     });
   for (auto& th : pool) th.join();
@@ -244,7 +246,7 @@ int main(int argc, char** argv) {
     else if (a == "--json" && more) o.json = argv[++i];
     else {
       std::fprintf(stderr,
-                   "usage: %s [--stride S] [--random64 N] [--threads T] [--only exp|log] [--dtype f32|f64] "
+                   "usage: %s [--stride S] [--random64 N] [--threads T] [--only FN[,FN...]] [--dtype f32|f64] "
                    "[--peer SUBSTRING] [--json FILE]\n",
                    argv[0]);
       return 2;
@@ -260,8 +262,12 @@ int main(int argc, char** argv) {
               o.stride, o.random64);
   std::string json = "[\n";
   bool first = true;
-  for (const char* fn : {"exp", "log"}) {
-    if (!o.only.empty() && o.only != fn) continue;
+  // The functions in the peers' order (peers_math.cpp: simdgen's kernels first, exp, exp2, ...).
+  std::vector<std::string> functions;
+  for (const Peer& p : simdgen_bench_math::all_peers())
+    if (std::find(functions.begin(), functions.end(), p.fn) == functions.end()) functions.push_back(p.fn);
+  for (const std::string& fn : functions) {
+    if (!o.only.empty() && ("," + o.only + ",").find("," + fn + ",") == std::string::npos) continue;
     for (bool f64 : {false, true}) {
       if (!o.dtype.empty() && o.dtype != (f64 ? "f64" : "f32")) continue;
       std::vector<const Peer*> peers;
@@ -272,7 +278,7 @@ int main(int argc, char** argv) {
       uint64_t count = 0;
       const std::vector<Worst> w = f64 ? run<double>(fn, peers, o, count) : run<float>(fn, peers, o, count);
       const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      std::printf("\n## %s %s: %" PRIu64 " inputs, %.1f s\n", fn, f64 ? "f64" : "f32", count, secs);
+      std::printf("\n## %s %s: %" PRIu64 " inputs, %.1f s\n", fn.c_str(), f64 ? "f64" : "f32", count, secs);
       std::printf("%-22s %4s %10s  %-26s %-26s %-30s %10s %-16s %7s %s\n", "peer", "doc", "max ULP", "at x", "got",
                   "reference", "no subn.", "at x", "wrong", "first wrong: x -> got (reference)");
       for (size_t p = 0; p < peers.size(); ++p) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The math benchmark's list of peers (peers_math.h) and the context its results depend on.
+// The math benchmark's list of peers (peers_math.h), from the generated kernels and each
+// library's table, and the context its results depend on.
 // Compiled with the project's default flags (no -march): it only takes addresses and asks the CPU.
 #include "peers_math.h"
 
@@ -43,42 +44,41 @@ std::vector<Peer> make_peers() {
 #undef BENCH_MATH_KERNEL
 #undef BENCH_MATH_VARIANT
 
-#if SIMDGEN_BENCH_MATH_SLEEF
-  // "u10_avx512f" -> "sleef.u10.avx512f"
-#define BENCH_MATH_SLEEF(variant, fn, dtype, ulp, feature)                                           \
-  {                                                                                                  \
-    std::string impl = "sleef." #variant;                                                            \
-    if (const auto at = impl.find('_'); at != std::string::npos) impl[at] = '.';                     \
-    v.push_back({impl, "sleef", #fn, std::string(#dtype) == "f64", ulp,                              \
-                 reinterpret_cast<void*>(&sleef_##fn##_##dtype##_##variant),                         \
-                 feature == 2 ? cpu_avx512f() : feature == 1 ? cpu_avx2_fma() : true, ""});           \
-  }
-  SIMDGEN_BENCH_MATH_SLEEF_PEERS(BENCH_MATH_SLEEF)
-#undef BENCH_MATH_SLEEF
-#endif
+  // What simdgen offers (SIMDGEN_BENCH_MATH_FUNCTIONS): the other libraries' tables list both
+  // dtypes of what they have, and only these are compared.
+  auto offered = [](const MathFn& f) {
+#define BENCH_MATH_OFFERED(name, type) if (std::string(f.fn) == #name && std::string(f.dtype) == #type) return true;
+    SIMDGEN_BENCH_MATH_FUNCTIONS(BENCH_MATH_OFFERED)
+#undef BENCH_MATH_OFFERED
+    return false;
+  };
+  auto supported = [](int feature) { return feature == 2 ? cpu_avx512f() : feature == 1 ? cpu_avx2_fma() : true; };
+  // One library's table as peers "<family>[.<variant>]"; doc(f) is the documented bound.
+  auto add = [&](std::span<const MathFn> table, const std::string& family, const std::string& impl,
+                 auto doc, const std::string& note) {
+    for (const MathFn& f : table)
+      if (offered(f))
+        v.push_back({*f.variant ? family + "." + f.variant : impl, family, f.fn, std::string(f.dtype) == "f64", doc(f),
+                     f.call, supported(f.feature), note});
+  };
+  auto own = [](const MathFn& f) { return f.documented_ulp; };
+  // sigmoid and gelu are formulas over exp and erfc, not library functions: no documented bound.
+  auto formula = [](const MathFn& f) { return std::string(f.fn) == "sigmoid" || std::string(f.fn) == "gelu"; };
+  auto glibc = [&](int ulp) { return [&formula, ulp](const MathFn& f) { return formula(f) ? 0 : ulp; }; };
 
+#if SIMDGEN_BENCH_MATH_SLEEF
+  add(sleef_math_functions(), "sleef", "sleef", own, "");
+#endif
   // The -march=native builds run on this machine (where they were compiled) only.
-  for (const char* fn : {"exp", "log"})
-    for (bool f64 : {false, true}) {
-      const std::string f = fn;
-      const bool e = f == "exp";
-      auto pick = [&](void* e32, void* l32, void* e64, void* l64) { return f64 ? (e ? e64 : l64) : (e ? e32 : l32); };
-#define BENCH_MATH_FOUR(prefix, suffix)                                                             \
-  pick(reinterpret_cast<void*>(&prefix##_exp_f32##suffix), reinterpret_cast<void*>(&prefix##_log_f32##suffix), \
-       reinterpret_cast<void*>(&prefix##_exp_f64##suffix), reinterpret_cast<void*>(&prefix##_log_f64##suffix))
-      v.push_back({"libmvec.gcc12", "libmvec", f, f64, 4, BENCH_MATH_FOUR(plain, _gcc12_libmvec), true,
-                   "g++-12 -O3 -march=native -ffast-math -fopenmp-simd: _ZGVeN16v/_ZGVeN8v (AVX-512)"});
-      v.push_back({"libmvec.clang19", "libmvec", f, f64, 4, BENCH_MATH_FOUR(plain, _clang19_libmvec), true,
-                   "clang++-19 -O3 -march=native -ffast-math -fveclib=libmvec: _ZGVdN8v/_ZGVdN4v (AVX2)"});
-      v.push_back({"hwy", "hwy", f, f64, e ? 1 : 4, BENCH_MATH_FOUR(hwy, ), true,
-                   std::string("static target ") + highway_target()});
-      v.push_back({"eigen", "eigen", f, f64, 0, BENCH_MATH_FOUR(eigen, ), true, "-O3 -march=native"});
-      v.push_back({"plain.clang19", "plain", f, f64, 1, BENCH_MATH_FOUR(plain, _clang19), true,
-                   "clang++-19 -O3 -march=native: glibc scalar per element"});
-      v.push_back({"plain.gcc12", "plain", f, f64, 1, BENCH_MATH_FOUR(plain, _gcc12), true,
-                   "g++-12 -O3 -march=native: glibc scalar per element"});
-#undef BENCH_MATH_FOUR
-    }
+  add(plain_math_functions_gcc12_libmvec(), "libmvec", "libmvec.gcc12", glibc(4),
+      "g++-12 -O3 -march=native -ffast-math -fopenmp-simd: _ZGVeN16v/_ZGVeN8v (AVX-512)");
+  add(plain_math_functions_clang19_libmvec(), "libmvec", "libmvec.clang19", glibc(4),
+      "clang++-19 -O3 -march=native -ffast-math -fveclib=libmvec: _ZGVdN8v/_ZGVdN4v (AVX2)");
+  add(highway_math_functions(), "hwy", "hwy", own, std::string("static target ") + highway_target());
+  add(eigen_math_functions(), "eigen", "eigen", own, "-O3 -march=native");
+  add(plain_math_functions_clang19(), "plain", "plain.clang19", glibc(1),
+      "clang++-19 -O3 -march=native: glibc scalar per element");
+  add(plain_math_functions_gcc12(), "plain", "plain.gcc12", glibc(1), "g++-12 -O3 -march=native: glibc scalar per element");
   return v;
 }
 

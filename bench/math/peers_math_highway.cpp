@@ -1,11 +1,24 @@
 // SPDX-License-Identifier: Apache-2.0
-// Highway 1.0.3's hwy/contrib/math Exp and Log (documented: Exp 1 ULP, Log 4 ULP), static dispatch:
-// compiled -O3 -march=native (bench/math/CMakeLists.txt), so HWY_NAMESPACE is the best target
-// the compiler flags allow (highway_target() names it). Whole vectors, then one masked tail.
+// Highway 1.0.3's hwy/contrib/math, static dispatch: compiled -O3 -march=native
+// (bench/math/CMakeLists.txt), so HWY_NAMESPACE is the best target the compiler flags allow
+// (highway_target() names it). Whole vectors, then one masked tail. 1.0.3 has no Exp2, Erf or
+// sigmoid. Its documented ranges are narrower than C's: Sin and Cos |x| <= 39000, Log1p x >= 0,
+// Exp x <= 104 (f32; f64: 706); the accuracy tool measures all inputs anyway.
 #include <hwy/highway.h>
 #include <hwy/contrib/math/math-inl.h>
 
 #include "peers_math.h"
+
+// X(fn, Highway's function, documented ULP; math-inl.h's "Max Error"), for f32 and f64 alike.
+#define HIGHWAY_MATH_FUNCTIONS(X) \
+  X(exp, Exp, 1)                  \
+  X(expm1, Expm1, 4)              \
+  X(log, Log, 4)                  \
+  X(log2, Log2, 2)                \
+  X(log1p, Log1p, 2)              \
+  X(tanh, Tanh, 4)                \
+  X(sin, Sin, 3)                  \
+  X(cos, Cos, 3)
 
 namespace simdgen_bench_math {
 
@@ -24,20 +37,24 @@ void apply(const T* x, int64_t n, T* y, F f) {
   }
 }
 
-struct Exp {
-  template <class D, class V>
-  V operator()(D d, V v) const { return hn::Exp(d, v); }
-};
-struct Log {
-  template <class D, class V>
-  V operator()(D d, V v) const { return hn::Log(d, v); }
-};
+#define HIGHWAY_DEFINE(fn, Hwy, ulp)                                                                \
+  template <class T>                                                                                \
+  void hwy_##fn(const T* x, int64_t n, T* y) {                                                      \
+    apply(x, n, y, [](auto d, auto v) { return hn::Hwy(d, v); });                                   \
+  }
+HIGHWAY_MATH_FUNCTIONS(HIGHWAY_DEFINE)
+#undef HIGHWAY_DEFINE
 }  // namespace
 
-void hwy_exp_f32(const float* x, int64_t n, float* y) { apply(x, n, y, Exp{}); }
-void hwy_log_f32(const float* x, int64_t n, float* y) { apply(x, n, y, Log{}); }
-void hwy_exp_f64(const double* x, int64_t n, double* y) { apply(x, n, y, Exp{}); }
-void hwy_log_f64(const double* x, int64_t n, double* y) { apply(x, n, y, Log{}); }
+// Both dtypes; peers_math.cpp keeps those simdgen offers (SIMDGEN_BENCH_MATH_FUNCTIONS).
+std::span<const MathFn> highway_math_functions() {
+#define HIGHWAY_ENTRY(fn, Hwy, ulp) {#fn, "f32", erase(&hwy_##fn<float>), "", ulp, 0},
+#define HIGHWAY_ENTRY64(fn, Hwy, ulp) {#fn, "f64", erase(&hwy_##fn<double>), "", ulp, 0},
+  static const MathFn table[] = {HIGHWAY_MATH_FUNCTIONS(HIGHWAY_ENTRY) HIGHWAY_MATH_FUNCTIONS(HIGHWAY_ENTRY64)};
+#undef HIGHWAY_ENTRY
+#undef HIGHWAY_ENTRY64
+  return table;
+}
 
 const char* highway_target() { return hwy::TargetName(HWY_STATIC_TARGET); }
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// SLEEF 3.5's vector exp and log (libsleef-dev), compiled -O3 -march=native (bench/math/
-// CMakeLists.txt): u10 (documented 1.0 ULP) and u35 (3.5 ULP; SLEEF has it for log, not for exp),
-// the dispatcher of the AVX-512-wide vectors, the avx512f variant by name, and the AVX2 variant at
-// half the width. Whole vectors, then one masked (AVX-512) or copied (AVX2) tail.
+// SLEEF 3.5's vector functions (libsleef-dev), compiled -O3 -march=native (bench/math/
+// CMakeLists.txt): u10 (documented 1.0 ULP), u35 (3.5 ULP) where SLEEF has them, for each the
+// dispatcher of the AVX-512-wide vectors ("u10": SLEEF picks avx512f or avx512fnofma), the avx512f
+// variant by name ("u10.avx512f") and the AVX2 variant at half the width ("u10.avx2"). Whole
+// vectors, then one masked (AVX-512) or copied (AVX2) tail. SLEEF has no sigmoid or gelu (not
+// composed here: the plain loops show what the formulas cost).
 #include <immintrin.h>
 #include <sleef.h>
 
@@ -57,25 +59,40 @@ void f64x4(const double* x, int64_t n, double* y) {
 
 }  // namespace
 
-// Keep in sync with SIMDGEN_BENCH_MATH_SLEEF_PEERS in peers_math.h.
-void sleef_exp_f32_u10(const float* x, int64_t n, float* y) { f32x16<Sleef_expf16_u10>(x, n, y); }
-void sleef_exp_f32_u10_avx512f(const float* x, int64_t n, float* y) { f32x16<Sleef_expf16_u10avx512f>(x, n, y); }
-void sleef_exp_f32_u10_avx2(const float* x, int64_t n, float* y) { f32x8<Sleef_expf8_u10avx2>(x, n, y); }
-void sleef_log_f32_u10(const float* x, int64_t n, float* y) { f32x16<Sleef_logf16_u10>(x, n, y); }
-void sleef_log_f32_u10_avx512f(const float* x, int64_t n, float* y) { f32x16<Sleef_logf16_u10avx512f>(x, n, y); }
-void sleef_log_f32_u10_avx2(const float* x, int64_t n, float* y) { f32x8<Sleef_logf8_u10avx2>(x, n, y); }
-void sleef_log_f32_u35(const float* x, int64_t n, float* y) { f32x16<Sleef_logf16_u35>(x, n, y); }
-void sleef_log_f32_u35_avx512f(const float* x, int64_t n, float* y) { f32x16<Sleef_logf16_u35avx512f>(x, n, y); }
-void sleef_log_f32_u35_avx2(const float* x, int64_t n, float* y) { f32x8<Sleef_logf8_u35avx2>(x, n, y); }
-void sleef_exp_f64_u10(const double* x, int64_t n, double* y) { f64x8<Sleef_expd8_u10>(x, n, y); }
-void sleef_exp_f64_u10_avx512f(const double* x, int64_t n, double* y) { f64x8<Sleef_expd8_u10avx512f>(x, n, y); }
-void sleef_exp_f64_u10_avx2(const double* x, int64_t n, double* y) { f64x4<Sleef_expd4_u10avx2>(x, n, y); }
-void sleef_log_f64_u10(const double* x, int64_t n, double* y) { f64x8<Sleef_logd8_u10>(x, n, y); }
-void sleef_log_f64_u10_avx512f(const double* x, int64_t n, double* y) { f64x8<Sleef_logd8_u10avx512f>(x, n, y); }
-void sleef_log_f64_u10_avx2(const double* x, int64_t n, double* y) { f64x4<Sleef_logd4_u10avx2>(x, n, y); }
-void sleef_log_f64_u35(const double* x, int64_t n, double* y) { f64x8<Sleef_logd8_u35>(x, n, y); }
-void sleef_log_f64_u35_avx512f(const double* x, int64_t n, double* y) { f64x8<Sleef_logd8_u35avx512f>(x, n, y); }
-void sleef_log_f64_u35_avx2(const double* x, int64_t n, double* y) { f64x4<Sleef_logd4_u35avx2>(x, n, y); }
+// X(fn, dtype, accuracy, documented ULP): every function SLEEF 3.5 has (sleef.h) that simdgen
+// offers in that dtype; u35 only where SLEEF has it (no u35 exp, expm1, log1p or erf).
+#define SLEEF_MATH_FUNCTIONS(X)                                                     \
+  X(exp, f32, u10, 1) X(exp2, f32, u10, 1) X(exp2, f32, u35, 4) X(expm1, f32, u10, 1) \
+  X(log, f32, u10, 1) X(log, f32, u35, 4) X(log2, f32, u10, 1) X(log2, f32, u35, 4)   \
+  X(log1p, f32, u10, 1) X(tanh, f32, u10, 1) X(tanh, f32, u35, 4)                      \
+  X(sin, f32, u10, 1) X(sin, f32, u35, 4) X(cos, f32, u10, 1) X(cos, f32, u35, 4)      \
+  X(erf, f32, u10, 1)                                                                  \
+  X(exp, f64, u10, 1) X(exp2, f64, u10, 1) X(exp2, f64, u35, 4) X(expm1, f64, u10, 1) \
+  X(log, f64, u10, 1) X(log, f64, u35, 4) X(log2, f64, u10, 1) X(log2, f64, u35, 4)   \
+  X(log1p, f64, u10, 1) X(tanh, f64, u10, 1) X(tanh, f64, u35, 4)
+
+// Sleef_<fn><lanes>_<accuracy><isa>: Sleef_expf16_u10, Sleef_expf16_u10avx512f, Sleef_expf8_u10avx2.
+#define SLEEF_WIDE_f32 f16
+#define SLEEF_HALF_f32 f8
+#define SLEEF_WIDE_f64 d8
+#define SLEEF_HALF_f64 d4
+#define SLEEF_LOOP_WIDE_f32 f32x16
+#define SLEEF_LOOP_HALF_f32 f32x8
+#define SLEEF_LOOP_WIDE_f64 f64x8
+#define SLEEF_LOOP_HALF_f64 f64x4
+#define SLEEF_NAME2(fn, lanes, acc, isa) Sleef_##fn##lanes##_##acc##isa
+#define SLEEF_NAME(fn, lanes, acc, isa) SLEEF_NAME2(fn, lanes, acc, isa)
+#define SLEEF_LOOP(loop, fn, lanes, acc, isa) erase(&loop<SLEEF_NAME(fn, lanes, acc, isa)>)
+
+std::span<const MathFn> sleef_math_functions() {
+#define SLEEF_ENTRY(fn, dtype, acc, ulp)                                                             \
+  {#fn, #dtype, SLEEF_LOOP(SLEEF_LOOP_WIDE_##dtype, fn, SLEEF_WIDE_##dtype, acc, ), #acc, ulp, 2},          \
+  {#fn, #dtype, SLEEF_LOOP(SLEEF_LOOP_WIDE_##dtype, fn, SLEEF_WIDE_##dtype, acc, avx512f), #acc ".avx512f", ulp, 2}, \
+  {#fn, #dtype, SLEEF_LOOP(SLEEF_LOOP_HALF_##dtype, fn, SLEEF_HALF_##dtype, acc, avx2), #acc ".avx2", ulp, 1},
+  static const MathFn table[] = {SLEEF_MATH_FUNCTIONS(SLEEF_ENTRY)};
+#undef SLEEF_ENTRY
+  return table;
+}
 
 #define SIMDGEN_STR2(x) #x
 #define SIMDGEN_STR(x) SIMDGEN_STR2(x)
