@@ -131,15 +131,15 @@ argmax_f32_propagate_avx512(const float* input, int64_t n, float* values, int64_
       acc0 = _mm512_max_ps(acc1, acc0);
       acc2 = _mm512_max_ps(acc3, acc2);
       acc0 = _mm512_max_ps(acc2, acc0);
-      __m256 block_best_v256 =
+      __m256 block_best_h256 =
           _mm256_max_ps(_mm512_castps512_ps256(acc0), _mm512_extractf32x8_ps(acc0, 1));
-      __m128 block_best_v = _mm_max_ps(_mm256_castps256_ps128(block_best_v256),
-                                       _mm256_extractf128_ps(block_best_v256, 1));
-      block_best_v = _mm_max_ps(
-          block_best_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_v), 8)));
-      block_best_v = _mm_max_ps(
-          block_best_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_v), 4)));
-      float block_best = _mm_cvtss_f32(block_best_v);
+      __m128 block_best_h = _mm_max_ps(_mm256_castps256_ps128(block_best_h256),
+                                       _mm256_extractf128_ps(block_best_h256, 1));
+      block_best_h = _mm_max_ps(
+          block_best_h, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_h), 8)));
+      block_best_h = _mm_max_ps(
+          block_best_h, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_h), 4)));
+      float block_best = _mm_cvtss_f32(block_best_h);
       // the block beats the best so far: remember it
       if (block_best > best) {
         if (block_best != identity) {
@@ -221,15 +221,15 @@ argmax_f32_propagate_avx512(const float* input, int64_t n, float* values, int64_
       acc0 = _mm512_max_ps(acc1, acc0);
       acc2 = _mm512_max_ps(acc3, acc2);
       acc0 = _mm512_max_ps(acc2, acc0);
-      __m256 block_best_v256 =
+      __m256 block_best_h256 =
           _mm256_max_ps(_mm512_castps512_ps256(acc0), _mm512_extractf32x8_ps(acc0, 1));
-      __m128 block_best_v = _mm_max_ps(_mm256_castps256_ps128(block_best_v256),
-                                       _mm256_extractf128_ps(block_best_v256, 1));
-      block_best_v = _mm_max_ps(
-          block_best_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_v), 8)));
-      block_best_v = _mm_max_ps(
-          block_best_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_v), 4)));
-      float block_best = _mm_cvtss_f32(block_best_v);
+      __m128 block_best_h = _mm_max_ps(_mm256_castps256_ps128(block_best_h256),
+                                       _mm256_extractf128_ps(block_best_h256, 1));
+      block_best_h = _mm_max_ps(
+          block_best_h, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_h), 8)));
+      block_best_h = _mm_max_ps(
+          block_best_h, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_h), 4)));
+      float block_best = _mm_cvtss_f32(block_best_h);
       // the block beats the best so far: remember it
       if (block_best > best) {
         if (block_best != identity) {
@@ -316,13 +316,13 @@ argmax_f32_propagate_avx512(const float* input, int64_t n, float* values, int64_
       }
       best_index = (int64_t)at;
     }
-    __m256i nan_seen_v256 =
+    __m256i nan_seen_h256 =
         _mm256_or_si256(_mm512_castsi512_si256(nan_lanes), _mm512_extracti64x4_epi64(nan_lanes, 1));
-    __m128i nan_seen_v = _mm_or_si128(_mm256_castsi256_si128(nan_seen_v256),
-                                      _mm256_extracti128_si256(nan_seen_v256, 1));
-    nan_seen_v = _mm_or_si128(nan_seen_v, _mm_srli_si128(nan_seen_v, 8));
-    nan_seen_v = _mm_or_si128(nan_seen_v, _mm_srli_si128(nan_seen_v, 4));
-    int32_t nan_seen = (int32_t)_mm_cvtsi128_si32(nan_seen_v);
+    __m128i nan_seen_h = _mm_or_si128(_mm256_castsi256_si128(nan_seen_h256),
+                                      _mm256_extracti128_si256(nan_seen_h256, 1));
+    nan_seen_h = _mm_or_si128(nan_seen_h, _mm_srli_si128(nan_seen_h, 8));
+    nan_seen_h = _mm_or_si128(nan_seen_h, _mm_srli_si128(nan_seen_h, 4));
+    int32_t nan_seen = (int32_t)_mm_cvtsi128_si32(nan_seen_h);
     int32_t no_nan = (int32_t)(0);
     // nan: propagate
     if (nan_seen != no_nan) {
@@ -925,13 +925,13 @@ __attribute__((target("avx2"))) void argmax_f32_propagate_avx2(const float* inpu
       acc0 = _mm256_max_ps(acc1, acc0);
       acc2 = _mm256_max_ps(acc3, acc2);
       acc0 = _mm256_max_ps(acc2, acc0);
-      __m128 block_best_v =
+      __m128 block_best_h =
           _mm_max_ps(_mm256_castps256_ps128(acc0), _mm256_extractf128_ps(acc0, 1));
-      block_best_v = _mm_max_ps(
-          block_best_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_v), 8)));
-      block_best_v = _mm_max_ps(
-          block_best_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_v), 4)));
-      float block_best = _mm_cvtss_f32(block_best_v);
+      block_best_h = _mm_max_ps(
+          block_best_h, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_h), 8)));
+      block_best_h = _mm_max_ps(
+          block_best_h, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_h), 4)));
+      float block_best = _mm_cvtss_f32(block_best_h);
       // the block beats the best so far: remember it
       if (block_best > best) {
         if (block_best != identity) {
@@ -1016,13 +1016,13 @@ __attribute__((target("avx2"))) void argmax_f32_propagate_avx2(const float* inpu
       acc0 = _mm256_max_ps(acc1, acc0);
       acc2 = _mm256_max_ps(acc3, acc2);
       acc0 = _mm256_max_ps(acc2, acc0);
-      __m128 block_best_v =
+      __m128 block_best_h =
           _mm_max_ps(_mm256_castps256_ps128(acc0), _mm256_extractf128_ps(acc0, 1));
-      block_best_v = _mm_max_ps(
-          block_best_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_v), 8)));
-      block_best_v = _mm_max_ps(
-          block_best_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_v), 4)));
-      float block_best = _mm_cvtss_f32(block_best_v);
+      block_best_h = _mm_max_ps(
+          block_best_h, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_h), 8)));
+      block_best_h = _mm_max_ps(
+          block_best_h, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_h), 4)));
+      float block_best = _mm_cvtss_f32(block_best_h);
       // the block beats the best so far: remember it
       if (block_best > best) {
         if (block_best != identity) {
@@ -1109,11 +1109,11 @@ __attribute__((target("avx2"))) void argmax_f32_propagate_avx2(const float* inpu
       }
       best_index = (int64_t)at;
     }
-    __m128i nan_seen_v =
+    __m128i nan_seen_h =
         _mm_or_si128(_mm256_castsi256_si128(nan_lanes), _mm256_extracti128_si256(nan_lanes, 1));
-    nan_seen_v = _mm_or_si128(nan_seen_v, _mm_srli_si128(nan_seen_v, 8));
-    nan_seen_v = _mm_or_si128(nan_seen_v, _mm_srli_si128(nan_seen_v, 4));
-    int32_t nan_seen = (int32_t)_mm_cvtsi128_si32(nan_seen_v);
+    nan_seen_h = _mm_or_si128(nan_seen_h, _mm_srli_si128(nan_seen_h, 8));
+    nan_seen_h = _mm_or_si128(nan_seen_h, _mm_srli_si128(nan_seen_h, 4));
+    int32_t nan_seen = (int32_t)_mm_cvtsi128_si32(nan_seen_h);
     int32_t no_nan = (int32_t)(0);
     // nan: propagate
     if (nan_seen != no_nan) {

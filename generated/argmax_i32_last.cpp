@@ -117,13 +117,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void argm
       acc0 = _mm512_max_epi32(acc1, acc0);
       acc2 = _mm512_max_epi32(acc3, acc2);
       acc0 = _mm512_max_epi32(acc2, acc0);
-      __m256i block_best_v256 =
+      __m256i block_best_h256 =
           _mm256_max_epi32(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-      __m128i block_best_v = _mm_max_epi32(_mm256_castsi256_si128(block_best_v256),
-                                           _mm256_extracti128_si256(block_best_v256, 1));
-      block_best_v = _mm_max_epi32(block_best_v, _mm_srli_si128(block_best_v, 8));
-      block_best_v = _mm_max_epi32(block_best_v, _mm_srli_si128(block_best_v, 4));
-      int32_t block_best = (int32_t)_mm_cvtsi128_si32(block_best_v);
+      __m128i block_best_h = _mm_max_epi32(_mm256_castsi256_si128(block_best_h256),
+                                           _mm256_extracti128_si256(block_best_h256, 1));
+      block_best_h = _mm_max_epi32(block_best_h, _mm_srli_si128(block_best_h, 8));
+      block_best_h = _mm_max_epi32(block_best_h, _mm_srli_si128(block_best_h, 4));
+      int32_t block_best = (int32_t)_mm_cvtsi128_si32(block_best_h);
       // the block beats the best so far: remember it
       if (block_best >= best) {
         if (block_best != identity) {
@@ -188,13 +188,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void argm
       acc0 = _mm512_max_epi32(acc1, acc0);
       acc2 = _mm512_max_epi32(acc3, acc2);
       acc0 = _mm512_max_epi32(acc2, acc0);
-      __m256i block_best_v256 =
+      __m256i block_best_h256 =
           _mm256_max_epi32(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-      __m128i block_best_v = _mm_max_epi32(_mm256_castsi256_si128(block_best_v256),
-                                           _mm256_extracti128_si256(block_best_v256, 1));
-      block_best_v = _mm_max_epi32(block_best_v, _mm_srli_si128(block_best_v, 8));
-      block_best_v = _mm_max_epi32(block_best_v, _mm_srli_si128(block_best_v, 4));
-      int32_t block_best = (int32_t)_mm_cvtsi128_si32(block_best_v);
+      __m128i block_best_h = _mm_max_epi32(_mm256_castsi256_si128(block_best_h256),
+                                           _mm256_extracti128_si256(block_best_h256, 1));
+      block_best_h = _mm_max_epi32(block_best_h, _mm_srli_si128(block_best_h, 8));
+      block_best_h = _mm_max_epi32(block_best_h, _mm_srli_si128(block_best_h, 4));
+      int32_t block_best = (int32_t)_mm_cvtsi128_si32(block_best_h);
       // the block beats the best so far: remember it
       if (block_best >= best) {
         if (block_best != identity) {
@@ -659,11 +659,11 @@ __attribute__((target("avx2"))) void argmax_i32_last_avx2(const int32_t* input, 
       acc0 = _mm256_max_epi32(acc1, acc0);
       acc2 = _mm256_max_epi32(acc3, acc2);
       acc0 = _mm256_max_epi32(acc2, acc0);
-      __m128i block_best_v =
+      __m128i block_best_h =
           _mm_max_epi32(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
-      block_best_v = _mm_max_epi32(block_best_v, _mm_srli_si128(block_best_v, 8));
-      block_best_v = _mm_max_epi32(block_best_v, _mm_srli_si128(block_best_v, 4));
-      int32_t block_best = (int32_t)_mm_cvtsi128_si32(block_best_v);
+      block_best_h = _mm_max_epi32(block_best_h, _mm_srli_si128(block_best_h, 8));
+      block_best_h = _mm_max_epi32(block_best_h, _mm_srli_si128(block_best_h, 4));
+      int32_t block_best = (int32_t)_mm_cvtsi128_si32(block_best_h);
       // the block beats the best so far: remember it
       if (block_best >= best) {
         if (block_best != identity) {
@@ -731,11 +731,11 @@ __attribute__((target("avx2"))) void argmax_i32_last_avx2(const int32_t* input, 
       acc0 = _mm256_max_epi32(acc1, acc0);
       acc2 = _mm256_max_epi32(acc3, acc2);
       acc0 = _mm256_max_epi32(acc2, acc0);
-      __m128i block_best_v =
+      __m128i block_best_h =
           _mm_max_epi32(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
-      block_best_v = _mm_max_epi32(block_best_v, _mm_srli_si128(block_best_v, 8));
-      block_best_v = _mm_max_epi32(block_best_v, _mm_srli_si128(block_best_v, 4));
-      int32_t block_best = (int32_t)_mm_cvtsi128_si32(block_best_v);
+      block_best_h = _mm_max_epi32(block_best_h, _mm_srli_si128(block_best_h, 8));
+      block_best_h = _mm_max_epi32(block_best_h, _mm_srli_si128(block_best_h, 4));
+      int32_t block_best = (int32_t)_mm_cvtsi128_si32(block_best_h);
       // the block beats the best so far: remember it
       if (block_best >= best) {
         if (block_best != identity) {

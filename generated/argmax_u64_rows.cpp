@@ -85,12 +85,12 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void argm
       acc0 = _mm512_max_epu64(acc1, acc0);
       acc2 = _mm512_max_epu64(acc3, acc2);
       acc0 = _mm512_max_epu64(acc2, acc0);
-      __m256i block_best_v256 =
+      __m256i block_best_h256 =
           _mm256_max_epu64(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-      __m128i block_best_v = _mm_max_epu64(_mm256_castsi256_si128(block_best_v256),
-                                           _mm256_extracti128_si256(block_best_v256, 1));
-      block_best_v = _mm_max_epu64(block_best_v, _mm_srli_si128(block_best_v, 8));
-      uint64_t block_best = (uint64_t)_mm_cvtsi128_si64(block_best_v);
+      __m128i block_best_h = _mm_max_epu64(_mm256_castsi256_si128(block_best_h256),
+                                           _mm256_extracti128_si256(block_best_h256, 1));
+      block_best_h = _mm_max_epu64(block_best_h, _mm_srli_si128(block_best_h, 8));
+      uint64_t block_best = (uint64_t)_mm_cvtsi128_si64(block_best_h);
       // the block beats the best so far: remember it
       if (block_best > best) {
         if (block_best != identity) {
@@ -151,12 +151,12 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void argm
       acc0 = _mm512_max_epu64(acc1, acc0);
       acc2 = _mm512_max_epu64(acc3, acc2);
       acc0 = _mm512_max_epu64(acc2, acc0);
-      __m256i block_best_v256 =
+      __m256i block_best_h256 =
           _mm256_max_epu64(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-      __m128i block_best_v = _mm_max_epu64(_mm256_castsi256_si128(block_best_v256),
-                                           _mm256_extracti128_si256(block_best_v256, 1));
-      block_best_v = _mm_max_epu64(block_best_v, _mm_srli_si128(block_best_v, 8));
-      uint64_t block_best = (uint64_t)_mm_cvtsi128_si64(block_best_v);
+      __m128i block_best_h = _mm_max_epu64(_mm256_castsi256_si128(block_best_h256),
+                                           _mm256_extracti128_si256(block_best_h256, 1));
+      block_best_h = _mm_max_epu64(block_best_h, _mm_srli_si128(block_best_h, 8));
+      uint64_t block_best = (uint64_t)_mm_cvtsi128_si64(block_best_h);
       // scalar tail
       for (; j < cols; ++j) {
         uint64_t x = input[i * stride + j];
@@ -742,19 +742,19 @@ __attribute__((target("avx2"))) void argmax_u64_rows_avx2(const uint64_t* input,
           _mm256_cmpgt_epi64(
               _mm256_xor_si256(acc2, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
               _mm256_xor_si256(acc0, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
-      __m128i block_best_v = _mm_blendv_epi8(
+      __m128i block_best_h = _mm_blendv_epi8(
           _mm256_extracti128_si256(acc0, 1), _mm256_castsi256_si128(acc0),
           _mm_cmpgt_epi64(_mm_xor_si128(_mm256_castsi256_si128(acc0),
                                         _mm_set1_epi64x((long long)0x8000000000000000ull)),
                           _mm_xor_si128(_mm256_extracti128_si256(acc0, 1),
                                         _mm_set1_epi64x((long long)0x8000000000000000ull))));
-      block_best_v = _mm_blendv_epi8(
-          _mm_srli_si128(block_best_v, 8), block_best_v,
+      block_best_h = _mm_blendv_epi8(
+          _mm_srli_si128(block_best_h, 8), block_best_h,
           _mm_cmpgt_epi64(
-              _mm_xor_si128(block_best_v, _mm_set1_epi64x((long long)0x8000000000000000ull)),
-              _mm_xor_si128(_mm_srli_si128(block_best_v, 8),
+              _mm_xor_si128(block_best_h, _mm_set1_epi64x((long long)0x8000000000000000ull)),
+              _mm_xor_si128(_mm_srli_si128(block_best_h, 8),
                             _mm_set1_epi64x((long long)0x8000000000000000ull))));
-      uint64_t block_best = (uint64_t)_mm_cvtsi128_si64(block_best_v);
+      uint64_t block_best = (uint64_t)_mm_cvtsi128_si64(block_best_h);
       // the block beats the best so far: remember it
       if (block_best > best) {
         if (block_best != identity) {
@@ -850,19 +850,19 @@ __attribute__((target("avx2"))) void argmax_u64_rows_avx2(const uint64_t* input,
           _mm256_cmpgt_epi64(
               _mm256_xor_si256(acc2, _mm256_set1_epi64x((long long)0x8000000000000000ull)),
               _mm256_xor_si256(acc0, _mm256_set1_epi64x((long long)0x8000000000000000ull))));
-      __m128i block_best_v = _mm_blendv_epi8(
+      __m128i block_best_h = _mm_blendv_epi8(
           _mm256_extracti128_si256(acc0, 1), _mm256_castsi256_si128(acc0),
           _mm_cmpgt_epi64(_mm_xor_si128(_mm256_castsi256_si128(acc0),
                                         _mm_set1_epi64x((long long)0x8000000000000000ull)),
                           _mm_xor_si128(_mm256_extracti128_si256(acc0, 1),
                                         _mm_set1_epi64x((long long)0x8000000000000000ull))));
-      block_best_v = _mm_blendv_epi8(
-          _mm_srli_si128(block_best_v, 8), block_best_v,
+      block_best_h = _mm_blendv_epi8(
+          _mm_srli_si128(block_best_h, 8), block_best_h,
           _mm_cmpgt_epi64(
-              _mm_xor_si128(block_best_v, _mm_set1_epi64x((long long)0x8000000000000000ull)),
-              _mm_xor_si128(_mm_srli_si128(block_best_v, 8),
+              _mm_xor_si128(block_best_h, _mm_set1_epi64x((long long)0x8000000000000000ull)),
+              _mm_xor_si128(_mm_srli_si128(block_best_h, 8),
                             _mm_set1_epi64x((long long)0x8000000000000000ull))));
-      uint64_t block_best = (uint64_t)_mm_cvtsi128_si64(block_best_v);
+      uint64_t block_best = (uint64_t)_mm_cvtsi128_si64(block_best_h);
       // scalar tail
       for (; j < cols; ++j) {
         uint64_t x = input[i * stride + j];

@@ -118,15 +118,15 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void argm
       acc0 = _mm512_min_ps(acc1, acc0);
       acc2 = _mm512_min_ps(acc3, acc2);
       acc0 = _mm512_min_ps(acc2, acc0);
-      __m256 block_best_v256 =
+      __m256 block_best_h256 =
           _mm256_min_ps(_mm512_castps512_ps256(acc0), _mm512_extractf32x8_ps(acc0, 1));
-      __m128 block_best_v = _mm_min_ps(_mm256_castps256_ps128(block_best_v256),
-                                       _mm256_extractf128_ps(block_best_v256, 1));
-      block_best_v = _mm_min_ps(
-          block_best_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_v), 8)));
-      block_best_v = _mm_min_ps(
-          block_best_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_v), 4)));
-      float block_best = _mm_cvtss_f32(block_best_v);
+      __m128 block_best_h = _mm_min_ps(_mm256_castps256_ps128(block_best_h256),
+                                       _mm256_extractf128_ps(block_best_h256, 1));
+      block_best_h = _mm_min_ps(
+          block_best_h, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_h), 8)));
+      block_best_h = _mm_min_ps(
+          block_best_h, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_h), 4)));
+      float block_best = _mm_cvtss_f32(block_best_h);
       // the block beats the best so far: remember it
       if (block_best <= best) {
         if (block_best != identity) {
@@ -191,15 +191,15 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void argm
       acc0 = _mm512_min_ps(acc1, acc0);
       acc2 = _mm512_min_ps(acc3, acc2);
       acc0 = _mm512_min_ps(acc2, acc0);
-      __m256 block_best_v256 =
+      __m256 block_best_h256 =
           _mm256_min_ps(_mm512_castps512_ps256(acc0), _mm512_extractf32x8_ps(acc0, 1));
-      __m128 block_best_v = _mm_min_ps(_mm256_castps256_ps128(block_best_v256),
-                                       _mm256_extractf128_ps(block_best_v256, 1));
-      block_best_v = _mm_min_ps(
-          block_best_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_v), 8)));
-      block_best_v = _mm_min_ps(
-          block_best_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_v), 4)));
-      float block_best = _mm_cvtss_f32(block_best_v);
+      __m128 block_best_h = _mm_min_ps(_mm256_castps256_ps128(block_best_h256),
+                                       _mm256_extractf128_ps(block_best_h256, 1));
+      block_best_h = _mm_min_ps(
+          block_best_h, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_h), 8)));
+      block_best_h = _mm_min_ps(
+          block_best_h, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_h), 4)));
+      float block_best = _mm_cvtss_f32(block_best_h);
       // the block beats the best so far: remember it
       if (block_best <= best) {
         if (block_best != identity) {
@@ -702,13 +702,13 @@ __attribute__((target("avx2"))) void argmin_f32_init_avx2(const float* input, in
       acc0 = _mm256_min_ps(acc1, acc0);
       acc2 = _mm256_min_ps(acc3, acc2);
       acc0 = _mm256_min_ps(acc2, acc0);
-      __m128 block_best_v =
+      __m128 block_best_h =
           _mm_min_ps(_mm256_castps256_ps128(acc0), _mm256_extractf128_ps(acc0, 1));
-      block_best_v = _mm_min_ps(
-          block_best_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_v), 8)));
-      block_best_v = _mm_min_ps(
-          block_best_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_v), 4)));
-      float block_best = _mm_cvtss_f32(block_best_v);
+      block_best_h = _mm_min_ps(
+          block_best_h, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_h), 8)));
+      block_best_h = _mm_min_ps(
+          block_best_h, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_h), 4)));
+      float block_best = _mm_cvtss_f32(block_best_h);
       // the block beats the best so far: remember it
       if (block_best <= best) {
         if (block_best != identity) {
@@ -776,13 +776,13 @@ __attribute__((target("avx2"))) void argmin_f32_init_avx2(const float* input, in
       acc0 = _mm256_min_ps(acc1, acc0);
       acc2 = _mm256_min_ps(acc3, acc2);
       acc0 = _mm256_min_ps(acc2, acc0);
-      __m128 block_best_v =
+      __m128 block_best_h =
           _mm_min_ps(_mm256_castps256_ps128(acc0), _mm256_extractf128_ps(acc0, 1));
-      block_best_v = _mm_min_ps(
-          block_best_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_v), 8)));
-      block_best_v = _mm_min_ps(
-          block_best_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_v), 4)));
-      float block_best = _mm_cvtss_f32(block_best_v);
+      block_best_h = _mm_min_ps(
+          block_best_h, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_h), 8)));
+      block_best_h = _mm_min_ps(
+          block_best_h, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(block_best_h), 4)));
+      float block_best = _mm_cvtss_f32(block_best_h);
       // the block beats the best so far: remember it
       if (block_best <= best) {
         if (block_best != identity) {

@@ -97,13 +97,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void argm
       acc0 = _mm512_min_pd(acc1, acc0);
       acc2 = _mm512_min_pd(acc3, acc2);
       acc0 = _mm512_min_pd(acc2, acc0);
-      __m256d block_best_v256 =
+      __m256d block_best_h256 =
           _mm256_min_pd(_mm512_castpd512_pd256(acc0), _mm512_extractf64x4_pd(acc0, 1));
-      __m128d block_best_v = _mm_min_pd(_mm256_castpd256_pd128(block_best_v256),
-                                        _mm256_extractf128_pd(block_best_v256, 1));
-      block_best_v = _mm_min_pd(
-          block_best_v, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(block_best_v), 8)));
-      double block_best = _mm_cvtsd_f64(block_best_v);
+      __m128d block_best_h = _mm_min_pd(_mm256_castpd256_pd128(block_best_h256),
+                                        _mm256_extractf128_pd(block_best_h256, 1));
+      block_best_h = _mm_min_pd(
+          block_best_h, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(block_best_h), 8)));
+      double block_best = _mm_cvtsd_f64(block_best_h);
       // the block beats the best so far: remember it
       if (block_best <= best) {
         if (block_best != identity) {
@@ -176,13 +176,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void argm
       acc0 = _mm512_min_pd(acc1, acc0);
       acc2 = _mm512_min_pd(acc3, acc2);
       acc0 = _mm512_min_pd(acc2, acc0);
-      __m256d block_best_v256 =
+      __m256d block_best_h256 =
           _mm256_min_pd(_mm512_castpd512_pd256(acc0), _mm512_extractf64x4_pd(acc0, 1));
-      __m128d block_best_v = _mm_min_pd(_mm256_castpd256_pd128(block_best_v256),
-                                        _mm256_extractf128_pd(block_best_v256, 1));
-      block_best_v = _mm_min_pd(
-          block_best_v, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(block_best_v), 8)));
-      double block_best = _mm_cvtsd_f64(block_best_v);
+      __m128d block_best_h = _mm_min_pd(_mm256_castpd256_pd128(block_best_h256),
+                                        _mm256_extractf128_pd(block_best_h256, 1));
+      block_best_h = _mm_min_pd(
+          block_best_h, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(block_best_h), 8)));
+      double block_best = _mm_cvtsd_f64(block_best_h);
       // scalar tail
       for (; j < cols; ++j) {
         double x = input[i * stride + j];
@@ -252,12 +252,12 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void argm
       best_index = (int64_t)at;
       best = input[at + i * stride];
     }
-    __m256i nan_seen_v256 =
+    __m256i nan_seen_h256 =
         _mm256_or_si256(_mm512_castsi512_si256(nan_lanes), _mm512_extracti64x4_epi64(nan_lanes, 1));
-    __m128i nan_seen_v = _mm_or_si128(_mm256_castsi256_si128(nan_seen_v256),
-                                      _mm256_extracti128_si256(nan_seen_v256, 1));
-    nan_seen_v = _mm_or_si128(nan_seen_v, _mm_srli_si128(nan_seen_v, 8));
-    int64_t nan_seen = (int64_t)_mm_cvtsi128_si64(nan_seen_v);
+    __m128i nan_seen_h = _mm_or_si128(_mm256_castsi256_si128(nan_seen_h256),
+                                      _mm256_extracti128_si256(nan_seen_h256, 1));
+    nan_seen_h = _mm_or_si128(nan_seen_h, _mm_srli_si128(nan_seen_h, 8));
+    int64_t nan_seen = (int64_t)_mm_cvtsi128_si64(nan_seen_h);
     nan_seen = (int64_t)(nan_tail | nan_seen);
     int64_t no_nan = (int64_t)(0);
     // nan: propagate
@@ -825,11 +825,11 @@ __attribute__((target("avx2"))) void argmin_f64_rows_avx2(const double* input, i
       acc0 = _mm256_min_pd(acc1, acc0);
       acc2 = _mm256_min_pd(acc3, acc2);
       acc0 = _mm256_min_pd(acc2, acc0);
-      __m128d block_best_v =
+      __m128d block_best_h =
           _mm_min_pd(_mm256_castpd256_pd128(acc0), _mm256_extractf128_pd(acc0, 1));
-      block_best_v = _mm_min_pd(
-          block_best_v, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(block_best_v), 8)));
-      double block_best = _mm_cvtsd_f64(block_best_v);
+      block_best_h = _mm_min_pd(
+          block_best_h, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(block_best_h), 8)));
+      double block_best = _mm_cvtsd_f64(block_best_h);
       // the block beats the best so far: remember it
       if (block_best <= best) {
         if (block_best != identity) {
@@ -902,11 +902,11 @@ __attribute__((target("avx2"))) void argmin_f64_rows_avx2(const double* input, i
       acc0 = _mm256_min_pd(acc1, acc0);
       acc2 = _mm256_min_pd(acc3, acc2);
       acc0 = _mm256_min_pd(acc2, acc0);
-      __m128d block_best_v =
+      __m128d block_best_h =
           _mm_min_pd(_mm256_castpd256_pd128(acc0), _mm256_extractf128_pd(acc0, 1));
-      block_best_v = _mm_min_pd(
-          block_best_v, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(block_best_v), 8)));
-      double block_best = _mm_cvtsd_f64(block_best_v);
+      block_best_h = _mm_min_pd(
+          block_best_h, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(block_best_h), 8)));
+      double block_best = _mm_cvtsd_f64(block_best_h);
       // scalar tail
       for (; j < cols; ++j) {
         double x = input[i * stride + j];
@@ -976,10 +976,10 @@ __attribute__((target("avx2"))) void argmin_f64_rows_avx2(const double* input, i
       best_index = (int64_t)at;
       best = input[at + i * stride];
     }
-    __m128i nan_seen_v =
+    __m128i nan_seen_h =
         _mm_or_si128(_mm256_castsi256_si128(nan_lanes), _mm256_extracti128_si256(nan_lanes, 1));
-    nan_seen_v = _mm_or_si128(nan_seen_v, _mm_srli_si128(nan_seen_v, 8));
-    int64_t nan_seen = (int64_t)_mm_cvtsi128_si64(nan_seen_v);
+    nan_seen_h = _mm_or_si128(nan_seen_h, _mm_srli_si128(nan_seen_h, 8));
+    int64_t nan_seen = (int64_t)_mm_cvtsi128_si64(nan_seen_h);
     nan_seen = (int64_t)(nan_tail | nan_seen);
     int64_t no_nan = (int64_t)(0);
     // nan: propagate

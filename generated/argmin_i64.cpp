@@ -117,12 +117,12 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void argm
       acc0 = _mm512_min_epi64(acc1, acc0);
       acc2 = _mm512_min_epi64(acc3, acc2);
       acc0 = _mm512_min_epi64(acc2, acc0);
-      __m256i block_best_v256 =
+      __m256i block_best_h256 =
           _mm256_min_epi64(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-      __m128i block_best_v = _mm_min_epi64(_mm256_castsi256_si128(block_best_v256),
-                                           _mm256_extracti128_si256(block_best_v256, 1));
-      block_best_v = _mm_min_epi64(block_best_v, _mm_srli_si128(block_best_v, 8));
-      int64_t block_best = (int64_t)_mm_cvtsi128_si64(block_best_v);
+      __m128i block_best_h = _mm_min_epi64(_mm256_castsi256_si128(block_best_h256),
+                                           _mm256_extracti128_si256(block_best_h256, 1));
+      block_best_h = _mm_min_epi64(block_best_h, _mm_srli_si128(block_best_h, 8));
+      int64_t block_best = (int64_t)_mm_cvtsi128_si64(block_best_h);
       // the block beats the best so far: remember it
       if (block_best < best) {
         if (block_best != identity) {
@@ -187,12 +187,12 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void argm
       acc0 = _mm512_min_epi64(acc1, acc0);
       acc2 = _mm512_min_epi64(acc3, acc2);
       acc0 = _mm512_min_epi64(acc2, acc0);
-      __m256i block_best_v256 =
+      __m256i block_best_h256 =
           _mm256_min_epi64(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-      __m128i block_best_v = _mm_min_epi64(_mm256_castsi256_si128(block_best_v256),
-                                           _mm256_extracti128_si256(block_best_v256, 1));
-      block_best_v = _mm_min_epi64(block_best_v, _mm_srli_si128(block_best_v, 8));
-      int64_t block_best = (int64_t)_mm_cvtsi128_si64(block_best_v);
+      __m128i block_best_h = _mm_min_epi64(_mm256_castsi256_si128(block_best_h256),
+                                           _mm256_extracti128_si256(block_best_h256, 1));
+      block_best_h = _mm_min_epi64(block_best_h, _mm_srli_si128(block_best_h, 8));
+      int64_t block_best = (int64_t)_mm_cvtsi128_si64(block_best_h);
       // the block beats the best so far: remember it
       if (block_best < best) {
         if (block_best != identity) {
@@ -676,13 +676,13 @@ __attribute__((target("avx2"))) void argmin_i64_avx2(const int64_t* input, int64
       acc0 = _mm256_blendv_epi8(acc1, acc0, _mm256_cmpgt_epi64(acc1, acc0));
       acc2 = _mm256_blendv_epi8(acc3, acc2, _mm256_cmpgt_epi64(acc3, acc2));
       acc0 = _mm256_blendv_epi8(acc2, acc0, _mm256_cmpgt_epi64(acc2, acc0));
-      __m128i block_best_v = _mm_blendv_epi8(
+      __m128i block_best_h = _mm_blendv_epi8(
           _mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1),
           _mm_cmpgt_epi64(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1)));
-      block_best_v =
-          _mm_blendv_epi8(block_best_v, _mm_srli_si128(block_best_v, 8),
-                          _mm_cmpgt_epi64(block_best_v, _mm_srli_si128(block_best_v, 8)));
-      int64_t block_best = (int64_t)_mm_cvtsi128_si64(block_best_v);
+      block_best_h =
+          _mm_blendv_epi8(block_best_h, _mm_srli_si128(block_best_h, 8),
+                          _mm_cmpgt_epi64(block_best_h, _mm_srli_si128(block_best_h, 8)));
+      int64_t block_best = (int64_t)_mm_cvtsi128_si64(block_best_h);
       // the block beats the best so far: remember it
       if (block_best < best) {
         if (block_best != identity) {
@@ -755,13 +755,13 @@ __attribute__((target("avx2"))) void argmin_i64_avx2(const int64_t* input, int64
       acc0 = _mm256_blendv_epi8(acc1, acc0, _mm256_cmpgt_epi64(acc1, acc0));
       acc2 = _mm256_blendv_epi8(acc3, acc2, _mm256_cmpgt_epi64(acc3, acc2));
       acc0 = _mm256_blendv_epi8(acc2, acc0, _mm256_cmpgt_epi64(acc2, acc0));
-      __m128i block_best_v = _mm_blendv_epi8(
+      __m128i block_best_h = _mm_blendv_epi8(
           _mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1),
           _mm_cmpgt_epi64(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1)));
-      block_best_v =
-          _mm_blendv_epi8(block_best_v, _mm_srli_si128(block_best_v, 8),
-                          _mm_cmpgt_epi64(block_best_v, _mm_srli_si128(block_best_v, 8)));
-      int64_t block_best = (int64_t)_mm_cvtsi128_si64(block_best_v);
+      block_best_h =
+          _mm_blendv_epi8(block_best_h, _mm_srli_si128(block_best_h, 8),
+                          _mm_cmpgt_epi64(block_best_h, _mm_srli_si128(block_best_h, 8)));
+      int64_t block_best = (int64_t)_mm_cvtsi128_si64(block_best_h);
       // the block beats the best so far: remember it
       if (block_best < best) {
         if (block_best != identity) {

@@ -150,14 +150,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void argm
         acc1 = _mm512_min_epu16(_mm512_loadu_si512((const void*)(input + i * n + j + 32)), acc1);
       }
       acc0 = _mm512_min_epu16(acc1, acc0);
-      __m256i block_best_v256 =
+      __m256i block_best_h256 =
           _mm256_min_epu16(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-      __m128i block_best_v = _mm_min_epu16(_mm256_castsi256_si128(block_best_v256),
-                                           _mm256_extracti128_si256(block_best_v256, 1));
-      block_best_v = _mm_min_epu16(block_best_v, _mm_srli_si128(block_best_v, 8));
-      block_best_v = _mm_min_epu16(block_best_v, _mm_srli_si128(block_best_v, 4));
-      block_best_v = _mm_min_epu16(block_best_v, _mm_srli_si128(block_best_v, 2));
-      uint16_t block_best = (uint16_t)_mm_cvtsi128_si32(block_best_v);
+      __m128i block_best_h = _mm_min_epu16(_mm256_castsi256_si128(block_best_h256),
+                                           _mm256_extracti128_si256(block_best_h256, 1));
+      block_best_h = _mm_min_epu16(block_best_h, _mm_srli_si128(block_best_h, 8));
+      block_best_h = _mm_min_epu16(block_best_h, _mm_srli_si128(block_best_h, 4));
+      block_best_h = _mm_min_epu16(block_best_h, _mm_srli_si128(block_best_h, 2));
+      uint16_t block_best = (uint16_t)_mm_cvtsi128_si32(block_best_h);
       // the block beats the best so far: remember it
       if (block_best <= best) {
         if (block_best != identity) {
@@ -216,14 +216,14 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void argm
         acc0 = _mm512_min_epu16(tail, acc0);
       }
       acc0 = _mm512_min_epu16(acc1, acc0);
-      __m256i block_best_v256 =
+      __m256i block_best_h256 =
           _mm256_min_epu16(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-      __m128i block_best_v = _mm_min_epu16(_mm256_castsi256_si128(block_best_v256),
-                                           _mm256_extracti128_si256(block_best_v256, 1));
-      block_best_v = _mm_min_epu16(block_best_v, _mm_srli_si128(block_best_v, 8));
-      block_best_v = _mm_min_epu16(block_best_v, _mm_srli_si128(block_best_v, 4));
-      block_best_v = _mm_min_epu16(block_best_v, _mm_srli_si128(block_best_v, 2));
-      uint16_t block_best = (uint16_t)_mm_cvtsi128_si32(block_best_v);
+      __m128i block_best_h = _mm_min_epu16(_mm256_castsi256_si128(block_best_h256),
+                                           _mm256_extracti128_si256(block_best_h256, 1));
+      block_best_h = _mm_min_epu16(block_best_h, _mm_srli_si128(block_best_h, 8));
+      block_best_h = _mm_min_epu16(block_best_h, _mm_srli_si128(block_best_h, 4));
+      block_best_h = _mm_min_epu16(block_best_h, _mm_srli_si128(block_best_h, 2));
+      uint16_t block_best = (uint16_t)_mm_cvtsi128_si32(block_best_h);
       // the block beats the best so far: remember it
       if (block_best <= best) {
         if (block_best != identity) {
@@ -651,12 +651,12 @@ __attribute__((target("avx2"))) void argmin_u16_avx2(const uint16_t* input, int6
         acc1 = _mm256_min_epu16(_mm256_loadu_si256((const __m256i*)(input + i * n + j + 16)), acc1);
       }
       acc0 = _mm256_min_epu16(acc1, acc0);
-      __m128i block_best_v =
+      __m128i block_best_h =
           _mm_min_epu16(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
-      block_best_v = _mm_min_epu16(block_best_v, _mm_srli_si128(block_best_v, 8));
-      block_best_v = _mm_min_epu16(block_best_v, _mm_srli_si128(block_best_v, 4));
-      block_best_v = _mm_min_epu16(block_best_v, _mm_srli_si128(block_best_v, 2));
-      uint16_t block_best = (uint16_t)_mm_cvtsi128_si32(block_best_v);
+      block_best_h = _mm_min_epu16(block_best_h, _mm_srli_si128(block_best_h, 8));
+      block_best_h = _mm_min_epu16(block_best_h, _mm_srli_si128(block_best_h, 4));
+      block_best_h = _mm_min_epu16(block_best_h, _mm_srli_si128(block_best_h, 2));
+      uint16_t block_best = (uint16_t)_mm_cvtsi128_si32(block_best_h);
       // the block beats the best so far: remember it
       if (block_best <= best) {
         if (block_best != identity) {
@@ -718,12 +718,12 @@ __attribute__((target("avx2"))) void argmin_u16_avx2(const uint16_t* input, int6
         acc0 = _mm256_min_epu16(tail, acc0);
       }
       acc0 = _mm256_min_epu16(acc1, acc0);
-      __m128i block_best_v =
+      __m128i block_best_h =
           _mm_min_epu16(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
-      block_best_v = _mm_min_epu16(block_best_v, _mm_srli_si128(block_best_v, 8));
-      block_best_v = _mm_min_epu16(block_best_v, _mm_srli_si128(block_best_v, 4));
-      block_best_v = _mm_min_epu16(block_best_v, _mm_srli_si128(block_best_v, 2));
-      uint16_t block_best = (uint16_t)_mm_cvtsi128_si32(block_best_v);
+      block_best_h = _mm_min_epu16(block_best_h, _mm_srli_si128(block_best_h, 8));
+      block_best_h = _mm_min_epu16(block_best_h, _mm_srli_si128(block_best_h, 4));
+      block_best_h = _mm_min_epu16(block_best_h, _mm_srli_si128(block_best_h, 2));
+      uint16_t block_best = (uint16_t)_mm_cvtsi128_si32(block_best_h);
       // the block beats the best so far: remember it
       if (block_best <= best) {
         if (block_best != identity) {

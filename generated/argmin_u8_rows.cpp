@@ -159,15 +159,15 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void argm
       acc0 = _mm512_min_epu8(acc1, acc0);
       acc2 = _mm512_min_epu8(acc3, acc2);
       acc0 = _mm512_min_epu8(acc2, acc0);
-      __m256i block_best_v256 =
+      __m256i block_best_h256 =
           _mm256_min_epu8(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-      __m128i block_best_v = _mm_min_epu8(_mm256_castsi256_si128(block_best_v256),
-                                          _mm256_extracti128_si256(block_best_v256, 1));
-      block_best_v = _mm_min_epu8(block_best_v, _mm_srli_si128(block_best_v, 8));
-      block_best_v = _mm_min_epu8(block_best_v, _mm_srli_si128(block_best_v, 4));
-      block_best_v = _mm_min_epu8(block_best_v, _mm_srli_si128(block_best_v, 2));
-      block_best_v = _mm_min_epu8(block_best_v, _mm_srli_si128(block_best_v, 1));
-      uint8_t block_best = (uint8_t)_mm_cvtsi128_si32(block_best_v);
+      __m128i block_best_h = _mm_min_epu8(_mm256_castsi256_si128(block_best_h256),
+                                          _mm256_extracti128_si256(block_best_h256, 1));
+      block_best_h = _mm_min_epu8(block_best_h, _mm_srli_si128(block_best_h, 8));
+      block_best_h = _mm_min_epu8(block_best_h, _mm_srli_si128(block_best_h, 4));
+      block_best_h = _mm_min_epu8(block_best_h, _mm_srli_si128(block_best_h, 2));
+      block_best_h = _mm_min_epu8(block_best_h, _mm_srli_si128(block_best_h, 1));
+      uint8_t block_best = (uint8_t)_mm_cvtsi128_si32(block_best_h);
       // the block beats the best so far: remember it
       if (block_best < best) {
         if (block_best != identity) {
@@ -235,15 +235,15 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void argm
       acc0 = _mm512_min_epu8(acc1, acc0);
       acc2 = _mm512_min_epu8(acc3, acc2);
       acc0 = _mm512_min_epu8(acc2, acc0);
-      __m256i block_best_v256 =
+      __m256i block_best_h256 =
           _mm256_min_epu8(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-      __m128i block_best_v = _mm_min_epu8(_mm256_castsi256_si128(block_best_v256),
-                                          _mm256_extracti128_si256(block_best_v256, 1));
-      block_best_v = _mm_min_epu8(block_best_v, _mm_srli_si128(block_best_v, 8));
-      block_best_v = _mm_min_epu8(block_best_v, _mm_srli_si128(block_best_v, 4));
-      block_best_v = _mm_min_epu8(block_best_v, _mm_srli_si128(block_best_v, 2));
-      block_best_v = _mm_min_epu8(block_best_v, _mm_srli_si128(block_best_v, 1));
-      uint8_t block_best = (uint8_t)_mm_cvtsi128_si32(block_best_v);
+      __m128i block_best_h = _mm_min_epu8(_mm256_castsi256_si128(block_best_h256),
+                                          _mm256_extracti128_si256(block_best_h256, 1));
+      block_best_h = _mm_min_epu8(block_best_h, _mm_srli_si128(block_best_h, 8));
+      block_best_h = _mm_min_epu8(block_best_h, _mm_srli_si128(block_best_h, 4));
+      block_best_h = _mm_min_epu8(block_best_h, _mm_srli_si128(block_best_h, 2));
+      block_best_h = _mm_min_epu8(block_best_h, _mm_srli_si128(block_best_h, 1));
+      uint8_t block_best = (uint8_t)_mm_cvtsi128_si32(block_best_h);
       // the block beats the best so far: remember it
       if (block_best < best) {
         if (block_best != identity) {
@@ -783,13 +783,13 @@ __attribute__((target("avx2"))) void argmin_u8_rows_avx2(const uint8_t* input, i
       acc0 = _mm256_min_epu8(acc1, acc0);
       acc2 = _mm256_min_epu8(acc3, acc2);
       acc0 = _mm256_min_epu8(acc2, acc0);
-      __m128i block_best_v =
+      __m128i block_best_h =
           _mm_min_epu8(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
-      block_best_v = _mm_min_epu8(block_best_v, _mm_srli_si128(block_best_v, 8));
-      block_best_v = _mm_min_epu8(block_best_v, _mm_srli_si128(block_best_v, 4));
-      block_best_v = _mm_min_epu8(block_best_v, _mm_srli_si128(block_best_v, 2));
-      block_best_v = _mm_min_epu8(block_best_v, _mm_srli_si128(block_best_v, 1));
-      uint8_t block_best = (uint8_t)_mm_cvtsi128_si32(block_best_v);
+      block_best_h = _mm_min_epu8(block_best_h, _mm_srli_si128(block_best_h, 8));
+      block_best_h = _mm_min_epu8(block_best_h, _mm_srli_si128(block_best_h, 4));
+      block_best_h = _mm_min_epu8(block_best_h, _mm_srli_si128(block_best_h, 2));
+      block_best_h = _mm_min_epu8(block_best_h, _mm_srli_si128(block_best_h, 1));
+      uint8_t block_best = (uint8_t)_mm_cvtsi128_si32(block_best_h);
       // the block beats the best so far: remember it
       if (block_best < best) {
         if (block_best != identity) {
@@ -861,13 +861,13 @@ __attribute__((target("avx2"))) void argmin_u8_rows_avx2(const uint8_t* input, i
       acc0 = _mm256_min_epu8(acc1, acc0);
       acc2 = _mm256_min_epu8(acc3, acc2);
       acc0 = _mm256_min_epu8(acc2, acc0);
-      __m128i block_best_v =
+      __m128i block_best_h =
           _mm_min_epu8(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
-      block_best_v = _mm_min_epu8(block_best_v, _mm_srli_si128(block_best_v, 8));
-      block_best_v = _mm_min_epu8(block_best_v, _mm_srli_si128(block_best_v, 4));
-      block_best_v = _mm_min_epu8(block_best_v, _mm_srli_si128(block_best_v, 2));
-      block_best_v = _mm_min_epu8(block_best_v, _mm_srli_si128(block_best_v, 1));
-      uint8_t block_best = (uint8_t)_mm_cvtsi128_si32(block_best_v);
+      block_best_h = _mm_min_epu8(block_best_h, _mm_srli_si128(block_best_h, 8));
+      block_best_h = _mm_min_epu8(block_best_h, _mm_srli_si128(block_best_h, 4));
+      block_best_h = _mm_min_epu8(block_best_h, _mm_srli_si128(block_best_h, 2));
+      block_best_h = _mm_min_epu8(block_best_h, _mm_srli_si128(block_best_h, 1));
+      uint8_t block_best = (uint8_t)_mm_cvtsi128_si32(block_best_h);
       // the block beats the best so far: remember it
       if (block_best < best) {
         if (block_best != identity) {

@@ -250,13 +250,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void prod
       acc0 = _mm512_mul_pd(acc1, acc0);
       acc2 = _mm512_mul_pd(acc3, acc2);
       acc0 = _mm512_mul_pd(acc2, acc0);
-      __m256d row_sum_v256 =
+      __m256d row_sum_h256 =
           _mm256_mul_pd(_mm512_castpd512_pd256(acc0), _mm512_extractf64x4_pd(acc0, 1));
-      __m128d row_sum_v =
-          _mm_mul_pd(_mm256_castpd256_pd128(row_sum_v256), _mm256_extractf128_pd(row_sum_v256, 1));
-      row_sum_v =
-          _mm_mul_pd(row_sum_v, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(row_sum_v), 8)));
-      double row_sum = _mm_cvtsd_f64(row_sum_v);
+      __m128d row_sum_h =
+          _mm_mul_pd(_mm256_castpd256_pd128(row_sum_h256), _mm256_extractf128_pd(row_sum_h256, 1));
+      row_sum_h =
+          _mm_mul_pd(row_sum_h, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(row_sum_h), 8)));
+      double row_sum = _mm_cvtsd_f64(row_sum_h);
       output[i] = row_sum;
     }
   }
@@ -299,13 +299,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void prod
       acc0 = _mm512_mul_pd(acc1, acc0);
       acc2 = _mm512_mul_pd(acc3, acc2);
       acc0 = _mm512_mul_pd(acc2, acc0);
-      __m256d row_sum_v256 =
+      __m256d row_sum_h256 =
           _mm256_mul_pd(_mm512_castpd512_pd256(acc0), _mm512_extractf64x4_pd(acc0, 1));
-      __m128d row_sum_v =
-          _mm_mul_pd(_mm256_castpd256_pd128(row_sum_v256), _mm256_extractf128_pd(row_sum_v256, 1));
-      row_sum_v =
-          _mm_mul_pd(row_sum_v, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(row_sum_v), 8)));
-      double row_sum = _mm_cvtsd_f64(row_sum_v);
+      __m128d row_sum_h =
+          _mm_mul_pd(_mm256_castpd256_pd128(row_sum_h256), _mm256_extractf128_pd(row_sum_h256, 1));
+      row_sum_h =
+          _mm_mul_pd(row_sum_h, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(row_sum_h), 8)));
+      double row_sum = _mm_cvtsd_f64(row_sum_h);
       output[i] = row_sum;
     }
   }
@@ -627,10 +627,10 @@ __attribute__((target("avx2"))) void prod_f64_avx2(const double* input, int64_t 
       acc0 = _mm256_mul_pd(acc1, acc0);
       acc2 = _mm256_mul_pd(acc3, acc2);
       acc0 = _mm256_mul_pd(acc2, acc0);
-      __m128d row_sum_v = _mm_mul_pd(_mm256_castpd256_pd128(acc0), _mm256_extractf128_pd(acc0, 1));
-      row_sum_v =
-          _mm_mul_pd(row_sum_v, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(row_sum_v), 8)));
-      double row_sum = _mm_cvtsd_f64(row_sum_v);
+      __m128d row_sum_h = _mm_mul_pd(_mm256_castpd256_pd128(acc0), _mm256_extractf128_pd(acc0, 1));
+      row_sum_h =
+          _mm_mul_pd(row_sum_h, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(row_sum_h), 8)));
+      double row_sum = _mm_cvtsd_f64(row_sum_h);
       output[i] = row_sum;
     }
   }
@@ -667,10 +667,10 @@ __attribute__((target("avx2"))) void prod_f64_avx2(const double* input, int64_t 
       acc0 = _mm256_mul_pd(acc1, acc0);
       acc2 = _mm256_mul_pd(acc3, acc2);
       acc0 = _mm256_mul_pd(acc2, acc0);
-      __m128d row_sum_v = _mm_mul_pd(_mm256_castpd256_pd128(acc0), _mm256_extractf128_pd(acc0, 1));
-      row_sum_v =
-          _mm_mul_pd(row_sum_v, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(row_sum_v), 8)));
-      double row_sum = _mm_cvtsd_f64(row_sum_v);
+      __m128d row_sum_h = _mm_mul_pd(_mm256_castpd256_pd128(acc0), _mm256_extractf128_pd(acc0, 1));
+      row_sum_h =
+          _mm_mul_pd(row_sum_h, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(row_sum_h), 8)));
+      double row_sum = _mm_cvtsd_f64(row_sum_h);
       output[i] = row_sum;
     }
   }

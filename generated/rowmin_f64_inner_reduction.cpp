@@ -111,12 +111,12 @@ rowmin_f64_inner_reduction_avx512(const double* input, int64_t rows, int64_t col
       __m512d x = _mm512_loadu_pd(input + i * stride + j);
       __m512d x_acc = _mm512_set1_pd(__builtin_inf());
       x_acc = _mm512_min_pd(x, x_acc);
-      __m256d x_sum_v256 =
+      __m256d x_sum_h256 =
           _mm256_min_pd(_mm512_castpd512_pd256(x_acc), _mm512_extractf64x4_pd(x_acc, 1));
-      __m128d x_sum_v =
-          _mm_min_pd(_mm256_castpd256_pd128(x_sum_v256), _mm256_extractf128_pd(x_sum_v256, 1));
-      x_sum_v = _mm_min_pd(x_sum_v, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(x_sum_v), 8)));
-      double x_sum = _mm_cvtsd_f64(x_sum_v);
+      __m128d x_sum_h =
+          _mm_min_pd(_mm256_castpd256_pd128(x_sum_h256), _mm256_extractf128_pd(x_sum_h256, 1));
+      x_sum_h = _mm_min_pd(x_sum_h, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(x_sum_h), 8)));
+      double x_sum = _mm_cvtsd_f64(x_sum_h);
       row_acc = (x_sum < row_acc ? x_sum : row_acc);
     }
     // predicated tail
@@ -128,13 +128,13 @@ rowmin_f64_inner_reduction_avx512(const double* input, int64_t rows, int64_t col
             _mm512_set1_pd(__builtin_inf()), _mm512_loadu_pd(input + cols + i * stride - 8));
         __m512d tail_acc = _mm512_set1_pd(__builtin_inf());
         tail_acc = _mm512_min_pd(tail, tail_acc);
-        __m256d tail_sum_v256 =
+        __m256d tail_sum_h256 =
             _mm256_min_pd(_mm512_castpd512_pd256(tail_acc), _mm512_extractf64x4_pd(tail_acc, 1));
-        __m128d tail_sum_v = _mm_min_pd(_mm256_castpd256_pd128(tail_sum_v256),
-                                        _mm256_extractf128_pd(tail_sum_v256, 1));
-        tail_sum_v = _mm_min_pd(tail_sum_v,
-                                _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(tail_sum_v), 8)));
-        double tail_sum = _mm_cvtsd_f64(tail_sum_v);
+        __m128d tail_sum_h = _mm_min_pd(_mm256_castpd256_pd128(tail_sum_h256),
+                                        _mm256_extractf128_pd(tail_sum_h256, 1));
+        tail_sum_h = _mm_min_pd(tail_sum_h,
+                                _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(tail_sum_h), 8)));
+        double tail_sum = _mm_cvtsd_f64(tail_sum_h);
         row_acc = (tail_sum < row_acc ? tail_sum : row_acc);
       }
       // shorter rows: only their own lanes are read
@@ -144,13 +144,13 @@ rowmin_f64_inner_reduction_avx512(const double* input, int64_t rows, int64_t col
                                             input + i * stride + j);
         __m512d tail_acc = _mm512_set1_pd(__builtin_inf());
         tail_acc = _mm512_min_pd(tail, tail_acc);
-        __m256d tail_sum_v256 =
+        __m256d tail_sum_h256 =
             _mm256_min_pd(_mm512_castpd512_pd256(tail_acc), _mm512_extractf64x4_pd(tail_acc, 1));
-        __m128d tail_sum_v = _mm_min_pd(_mm256_castpd256_pd128(tail_sum_v256),
-                                        _mm256_extractf128_pd(tail_sum_v256, 1));
-        tail_sum_v = _mm_min_pd(tail_sum_v,
-                                _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(tail_sum_v), 8)));
-        double tail_sum = _mm_cvtsd_f64(tail_sum_v);
+        __m128d tail_sum_h = _mm_min_pd(_mm256_castpd256_pd128(tail_sum_h256),
+                                        _mm256_extractf128_pd(tail_sum_h256, 1));
+        tail_sum_h = _mm_min_pd(tail_sum_h,
+                                _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(tail_sum_h), 8)));
+        double tail_sum = _mm_cvtsd_f64(tail_sum_h);
         row_acc = (tail_sum < row_acc ? tail_sum : row_acc);
       }
     }
@@ -300,9 +300,9 @@ __attribute__((target("avx2"))) void rowmin_f64_inner_reduction_avx2(const doubl
       __m256d x = _mm256_loadu_pd(input + i * stride + j);
       __m256d x_acc = _mm256_set1_pd(__builtin_inf());
       x_acc = _mm256_min_pd(x, x_acc);
-      __m128d x_sum_v = _mm_min_pd(_mm256_castpd256_pd128(x_acc), _mm256_extractf128_pd(x_acc, 1));
-      x_sum_v = _mm_min_pd(x_sum_v, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(x_sum_v), 8)));
-      double x_sum = _mm_cvtsd_f64(x_sum_v);
+      __m128d x_sum_h = _mm_min_pd(_mm256_castpd256_pd128(x_acc), _mm256_extractf128_pd(x_acc, 1));
+      x_sum_h = _mm_min_pd(x_sum_h, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(x_sum_h), 8)));
+      double x_sum = _mm_cvtsd_f64(x_sum_h);
       row_acc = (x_sum < row_acc ? x_sum : row_acc);
     }
     // predicated tail
@@ -315,11 +315,11 @@ __attribute__((target("avx2"))) void rowmin_f64_inner_reduction_avx2(const doubl
                            _mm256_castsi256_pd(tail_active));
       __m256d tail_acc = _mm256_set1_pd(__builtin_inf());
       tail_acc = _mm256_min_pd(tail, tail_acc);
-      __m128d tail_sum_v =
+      __m128d tail_sum_h =
           _mm_min_pd(_mm256_castpd256_pd128(tail_acc), _mm256_extractf128_pd(tail_acc, 1));
-      tail_sum_v =
-          _mm_min_pd(tail_sum_v, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(tail_sum_v), 8)));
-      double tail_sum = _mm_cvtsd_f64(tail_sum_v);
+      tail_sum_h =
+          _mm_min_pd(tail_sum_h, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(tail_sum_h), 8)));
+      double tail_sum = _mm_cvtsd_f64(tail_sum_h);
       row_acc = (tail_sum < row_acc ? tail_sum : row_acc);
     }
     output[i] = row_acc;

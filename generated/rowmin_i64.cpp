@@ -279,12 +279,12 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rowm
       acc0 = _mm512_min_epi64(acc1, acc0);
       acc2 = _mm512_min_epi64(acc3, acc2);
       acc0 = _mm512_min_epi64(acc2, acc0);
-      __m256i row_sum_v256 =
+      __m256i row_sum_h256 =
           _mm256_min_epi64(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-      __m128i row_sum_v = _mm_min_epi64(_mm256_castsi256_si128(row_sum_v256),
-                                        _mm256_extracti128_si256(row_sum_v256, 1));
-      row_sum_v = _mm_min_epi64(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-      int64_t row_sum = (int64_t)_mm_cvtsi128_si64(row_sum_v);
+      __m128i row_sum_h = _mm_min_epi64(_mm256_castsi256_si128(row_sum_h256),
+                                        _mm256_extracti128_si256(row_sum_h256, 1));
+      row_sum_h = _mm_min_epi64(row_sum_h, _mm_srli_si128(row_sum_h, 8));
+      int64_t row_sum = (int64_t)_mm_cvtsi128_si64(row_sum_h);
       output[i] = row_sum;
     }
   }
@@ -332,12 +332,12 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rowm
       acc0 = _mm512_min_epi64(acc1, acc0);
       acc2 = _mm512_min_epi64(acc3, acc2);
       acc0 = _mm512_min_epi64(acc2, acc0);
-      __m256i row_sum_v256 =
+      __m256i row_sum_h256 =
           _mm256_min_epi64(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-      __m128i row_sum_v = _mm_min_epi64(_mm256_castsi256_si128(row_sum_v256),
-                                        _mm256_extracti128_si256(row_sum_v256, 1));
-      row_sum_v = _mm_min_epi64(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-      int64_t row_sum = (int64_t)_mm_cvtsi128_si64(row_sum_v);
+      __m128i row_sum_h = _mm_min_epi64(_mm256_castsi256_si128(row_sum_h256),
+                                        _mm256_extracti128_si256(row_sum_h256, 1));
+      row_sum_h = _mm_min_epi64(row_sum_h, _mm_srli_si128(row_sum_h, 8));
+      int64_t row_sum = (int64_t)_mm_cvtsi128_si64(row_sum_h);
       output[i] = row_sum;
     }
   }
@@ -695,12 +695,12 @@ __attribute__((target("avx2"))) void rowmin_i64_avx2(const int64_t* input, int64
       acc0 = _mm256_blendv_epi8(acc1, acc0, _mm256_cmpgt_epi64(acc1, acc0));
       acc2 = _mm256_blendv_epi8(acc3, acc2, _mm256_cmpgt_epi64(acc3, acc2));
       acc0 = _mm256_blendv_epi8(acc2, acc0, _mm256_cmpgt_epi64(acc2, acc0));
-      __m128i row_sum_v = _mm_blendv_epi8(
+      __m128i row_sum_h = _mm_blendv_epi8(
           _mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1),
           _mm_cmpgt_epi64(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1)));
-      row_sum_v = _mm_blendv_epi8(row_sum_v, _mm_srli_si128(row_sum_v, 8),
-                                  _mm_cmpgt_epi64(row_sum_v, _mm_srli_si128(row_sum_v, 8)));
-      int64_t row_sum = (int64_t)_mm_cvtsi128_si64(row_sum_v);
+      row_sum_h = _mm_blendv_epi8(row_sum_h, _mm_srli_si128(row_sum_h, 8),
+                                  _mm_cmpgt_epi64(row_sum_h, _mm_srli_si128(row_sum_h, 8)));
+      int64_t row_sum = (int64_t)_mm_cvtsi128_si64(row_sum_h);
       output[i] = row_sum;
     }
   }
@@ -742,12 +742,12 @@ __attribute__((target("avx2"))) void rowmin_i64_avx2(const int64_t* input, int64
       acc0 = _mm256_blendv_epi8(acc1, acc0, _mm256_cmpgt_epi64(acc1, acc0));
       acc2 = _mm256_blendv_epi8(acc3, acc2, _mm256_cmpgt_epi64(acc3, acc2));
       acc0 = _mm256_blendv_epi8(acc2, acc0, _mm256_cmpgt_epi64(acc2, acc0));
-      __m128i row_sum_v = _mm_blendv_epi8(
+      __m128i row_sum_h = _mm_blendv_epi8(
           _mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1),
           _mm_cmpgt_epi64(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1)));
-      row_sum_v = _mm_blendv_epi8(row_sum_v, _mm_srli_si128(row_sum_v, 8),
-                                  _mm_cmpgt_epi64(row_sum_v, _mm_srli_si128(row_sum_v, 8)));
-      int64_t row_sum = (int64_t)_mm_cvtsi128_si64(row_sum_v);
+      row_sum_h = _mm_blendv_epi8(row_sum_h, _mm_srli_si128(row_sum_h, 8),
+                                  _mm_cmpgt_epi64(row_sum_h, _mm_srli_si128(row_sum_h, 8)));
+      int64_t row_sum = (int64_t)_mm_cvtsi128_si64(row_sum_h);
       output[i] = row_sum;
     }
   }

@@ -172,15 +172,15 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rowo
     acc0 = _mm512_or_si512(acc1, acc0);
     acc2 = _mm512_or_si512(acc3, acc2);
     acc0 = _mm512_or_si512(acc2, acc0);
-    __m256i row_sum_v256 =
+    __m256i row_sum_h256 =
         _mm256_or_si256(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-    __m128i row_sum_v = _mm_or_si128(_mm256_castsi256_si128(row_sum_v256),
-                                     _mm256_extracti128_si256(row_sum_v256, 1));
-    row_sum_v = _mm_or_si128(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-    row_sum_v = _mm_or_si128(row_sum_v, _mm_srli_si128(row_sum_v, 4));
-    row_sum_v = _mm_or_si128(row_sum_v, _mm_srli_si128(row_sum_v, 2));
-    row_sum_v = _mm_or_si128(row_sum_v, _mm_srli_si128(row_sum_v, 1));
-    int8_t row_sum = (int8_t)_mm_cvtsi128_si32(row_sum_v);
+    __m128i row_sum_h = _mm_or_si128(_mm256_castsi256_si128(row_sum_h256),
+                                     _mm256_extracti128_si256(row_sum_h256, 1));
+    row_sum_h = _mm_or_si128(row_sum_h, _mm_srli_si128(row_sum_h, 8));
+    row_sum_h = _mm_or_si128(row_sum_h, _mm_srli_si128(row_sum_h, 4));
+    row_sum_h = _mm_or_si128(row_sum_h, _mm_srli_si128(row_sum_h, 2));
+    row_sum_h = _mm_or_si128(row_sum_h, _mm_srli_si128(row_sum_h, 1));
+    int8_t row_sum = (int8_t)_mm_cvtsi128_si32(row_sum_h);
     int32_t row_sum_out = (int32_t)row_sum;
     output[i] = row_sum_out;
   }
@@ -348,13 +348,13 @@ __attribute__((target("avx2"))) void rowor_i8_to_i32_avx2(const int8_t* input, i
     acc0 = _mm256_or_si256(acc1, acc0);
     acc2 = _mm256_or_si256(acc3, acc2);
     acc0 = _mm256_or_si256(acc2, acc0);
-    __m128i row_sum_v =
+    __m128i row_sum_h =
         _mm_or_si128(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
-    row_sum_v = _mm_or_si128(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-    row_sum_v = _mm_or_si128(row_sum_v, _mm_srli_si128(row_sum_v, 4));
-    row_sum_v = _mm_or_si128(row_sum_v, _mm_srli_si128(row_sum_v, 2));
-    row_sum_v = _mm_or_si128(row_sum_v, _mm_srli_si128(row_sum_v, 1));
-    int8_t row_sum = (int8_t)_mm_cvtsi128_si32(row_sum_v);
+    row_sum_h = _mm_or_si128(row_sum_h, _mm_srli_si128(row_sum_h, 8));
+    row_sum_h = _mm_or_si128(row_sum_h, _mm_srli_si128(row_sum_h, 4));
+    row_sum_h = _mm_or_si128(row_sum_h, _mm_srli_si128(row_sum_h, 2));
+    row_sum_h = _mm_or_si128(row_sum_h, _mm_srli_si128(row_sum_h, 1));
+    int8_t row_sum = (int8_t)_mm_cvtsi128_si32(row_sum_h);
     int32_t row_sum_out = (int32_t)row_sum;
     output[i] = row_sum_out;
   }

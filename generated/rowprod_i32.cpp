@@ -371,13 +371,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rowp
       acc0 = _mm512_mullo_epi32(acc1, acc0);
       acc2 = _mm512_mullo_epi32(acc3, acc2);
       acc0 = _mm512_mullo_epi32(acc2, acc0);
-      __m256i row_sum_v256 =
+      __m256i row_sum_h256 =
           _mm256_mullo_epi32(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-      __m128i row_sum_v = _mm_mullo_epi32(_mm256_castsi256_si128(row_sum_v256),
-                                          _mm256_extracti128_si256(row_sum_v256, 1));
-      row_sum_v = _mm_mullo_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-      row_sum_v = _mm_mullo_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
-      uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
+      __m128i row_sum_h = _mm_mullo_epi32(_mm256_castsi256_si128(row_sum_h256),
+                                          _mm256_extracti128_si256(row_sum_h256, 1));
+      row_sum_h = _mm_mullo_epi32(row_sum_h, _mm_srli_si128(row_sum_h, 8));
+      row_sum_h = _mm_mullo_epi32(row_sum_h, _mm_srli_si128(row_sum_h, 4));
+      uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_h);
       output[i] = (int32_t)row_sum;
     }
   }
@@ -425,13 +425,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rowp
       acc0 = _mm512_mullo_epi32(acc1, acc0);
       acc2 = _mm512_mullo_epi32(acc3, acc2);
       acc0 = _mm512_mullo_epi32(acc2, acc0);
-      __m256i row_sum_v256 =
+      __m256i row_sum_h256 =
           _mm256_mullo_epi32(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-      __m128i row_sum_v = _mm_mullo_epi32(_mm256_castsi256_si128(row_sum_v256),
-                                          _mm256_extracti128_si256(row_sum_v256, 1));
-      row_sum_v = _mm_mullo_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-      row_sum_v = _mm_mullo_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
-      uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
+      __m128i row_sum_h = _mm_mullo_epi32(_mm256_castsi256_si128(row_sum_h256),
+                                          _mm256_extracti128_si256(row_sum_h256, 1));
+      row_sum_h = _mm_mullo_epi32(row_sum_h, _mm_srli_si128(row_sum_h, 8));
+      row_sum_h = _mm_mullo_epi32(row_sum_h, _mm_srli_si128(row_sum_h, 4));
+      uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_h);
       output[i] = (int32_t)row_sum;
     }
   }
@@ -834,11 +834,11 @@ __attribute__((target("avx2"))) void rowprod_i32_avx2(const int32_t* input, int6
       acc0 = _mm256_mullo_epi32(acc1, acc0);
       acc2 = _mm256_mullo_epi32(acc3, acc2);
       acc0 = _mm256_mullo_epi32(acc2, acc0);
-      __m128i row_sum_v =
+      __m128i row_sum_h =
           _mm_mullo_epi32(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
-      row_sum_v = _mm_mullo_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-      row_sum_v = _mm_mullo_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
-      uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
+      row_sum_h = _mm_mullo_epi32(row_sum_h, _mm_srli_si128(row_sum_h, 8));
+      row_sum_h = _mm_mullo_epi32(row_sum_h, _mm_srli_si128(row_sum_h, 4));
+      uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_h);
       output[i] = (int32_t)row_sum;
     }
   }
@@ -880,11 +880,11 @@ __attribute__((target("avx2"))) void rowprod_i32_avx2(const int32_t* input, int6
       acc0 = _mm256_mullo_epi32(acc1, acc0);
       acc2 = _mm256_mullo_epi32(acc3, acc2);
       acc0 = _mm256_mullo_epi32(acc2, acc0);
-      __m128i row_sum_v =
+      __m128i row_sum_h =
           _mm_mullo_epi32(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
-      row_sum_v = _mm_mullo_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-      row_sum_v = _mm_mullo_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
-      uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
+      row_sum_h = _mm_mullo_epi32(row_sum_h, _mm_srli_si128(row_sum_h, 8));
+      row_sum_h = _mm_mullo_epi32(row_sum_h, _mm_srli_si128(row_sum_h, 4));
+      uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_h);
       output[i] = (int32_t)row_sum;
     }
   }

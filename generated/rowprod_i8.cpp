@@ -158,7 +158,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rowp
     int64_t j = 0;
     for (; j + 64 <= cols; j += 64) {
       __m512i x = _mm512_loadu_si512((const void*)(input + i * stride + j));
-      __m256i x_sum_v256 = _mm256_or_si256(
+      __m256i x_sum_h256 = _mm256_or_si256(
           _mm256_and_si256(
               _mm256_mullo_epi16(_mm512_castsi512_si256(x), _mm512_extracti64x4_epi64(x, 1)),
               _mm256_set1_epi16(0x00FF)),
@@ -166,39 +166,39 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rowp
               _mm256_mullo_epi16(_mm256_srli_epi16(_mm512_castsi512_si256(x), 8),
                                  _mm256_srli_epi16(_mm512_extracti64x4_epi64(x, 1), 8)),
               8));
-      __m128i x_sum_v = _mm_or_si128(
-          _mm_and_si128(_mm_mullo_epi16(_mm256_castsi256_si128(x_sum_v256),
-                                        _mm256_extracti128_si256(x_sum_v256, 1)),
+      __m128i x_sum_h = _mm_or_si128(
+          _mm_and_si128(_mm_mullo_epi16(_mm256_castsi256_si128(x_sum_h256),
+                                        _mm256_extracti128_si256(x_sum_h256, 1)),
                         _mm_set1_epi16(0x00FF)),
           _mm_slli_epi16(
-              _mm_mullo_epi16(_mm_srli_epi16(_mm256_castsi256_si128(x_sum_v256), 8),
-                              _mm_srli_epi16(_mm256_extracti128_si256(x_sum_v256, 1), 8)),
+              _mm_mullo_epi16(_mm_srli_epi16(_mm256_castsi256_si128(x_sum_h256), 8),
+                              _mm_srli_epi16(_mm256_extracti128_si256(x_sum_h256, 1), 8)),
               8));
-      x_sum_v = _mm_or_si128(
-          _mm_and_si128(_mm_mullo_epi16(x_sum_v, _mm_srli_si128(x_sum_v, 8)),
+      x_sum_h = _mm_or_si128(
+          _mm_and_si128(_mm_mullo_epi16(x_sum_h, _mm_srli_si128(x_sum_h, 8)),
                         _mm_set1_epi16(0x00FF)),
-          _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(x_sum_v, 8),
-                                         _mm_srli_epi16(_mm_srli_si128(x_sum_v, 8), 8)),
+          _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(x_sum_h, 8),
+                                         _mm_srli_epi16(_mm_srli_si128(x_sum_h, 8), 8)),
                          8));
-      x_sum_v = _mm_or_si128(
-          _mm_and_si128(_mm_mullo_epi16(x_sum_v, _mm_srli_si128(x_sum_v, 4)),
+      x_sum_h = _mm_or_si128(
+          _mm_and_si128(_mm_mullo_epi16(x_sum_h, _mm_srli_si128(x_sum_h, 4)),
                         _mm_set1_epi16(0x00FF)),
-          _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(x_sum_v, 8),
-                                         _mm_srli_epi16(_mm_srli_si128(x_sum_v, 4), 8)),
+          _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(x_sum_h, 8),
+                                         _mm_srli_epi16(_mm_srli_si128(x_sum_h, 4), 8)),
                          8));
-      x_sum_v = _mm_or_si128(
-          _mm_and_si128(_mm_mullo_epi16(x_sum_v, _mm_srli_si128(x_sum_v, 2)),
+      x_sum_h = _mm_or_si128(
+          _mm_and_si128(_mm_mullo_epi16(x_sum_h, _mm_srli_si128(x_sum_h, 2)),
                         _mm_set1_epi16(0x00FF)),
-          _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(x_sum_v, 8),
-                                         _mm_srli_epi16(_mm_srli_si128(x_sum_v, 2), 8)),
+          _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(x_sum_h, 8),
+                                         _mm_srli_epi16(_mm_srli_si128(x_sum_h, 2), 8)),
                          8));
-      x_sum_v = _mm_or_si128(
-          _mm_and_si128(_mm_mullo_epi16(x_sum_v, _mm_srli_si128(x_sum_v, 1)),
+      x_sum_h = _mm_or_si128(
+          _mm_and_si128(_mm_mullo_epi16(x_sum_h, _mm_srli_si128(x_sum_h, 1)),
                         _mm_set1_epi16(0x00FF)),
-          _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(x_sum_v, 8),
-                                         _mm_srli_epi16(_mm_srli_si128(x_sum_v, 1), 8)),
+          _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(x_sum_h, 8),
+                                         _mm_srli_epi16(_mm_srli_si128(x_sum_h, 1), 8)),
                          8));
-      uint8_t x_sum = (uint8_t)(int8_t)_mm_cvtsi128_si32(x_sum_v);
+      uint8_t x_sum = (uint8_t)(int8_t)_mm_cvtsi128_si32(x_sum_h);
       row_acc = (uint8_t)((uint32_t)x_sum * (uint32_t)row_acc);
     }
     // predicated tail
@@ -206,7 +206,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rowp
       __m512i tail = _mm512_mask_loadu_epi8(_mm512_set1_epi8((char)(1)),
                                             (__mmask64)_bzhi_u64(~0ull, (unsigned)(cols - j)),
                                             input + i * stride + j);
-      __m256i tail_sum_v256 = _mm256_or_si256(
+      __m256i tail_sum_h256 = _mm256_or_si256(
           _mm256_and_si256(
               _mm256_mullo_epi16(_mm512_castsi512_si256(tail), _mm512_extracti64x4_epi64(tail, 1)),
               _mm256_set1_epi16(0x00FF)),
@@ -214,39 +214,39 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rowp
               _mm256_mullo_epi16(_mm256_srli_epi16(_mm512_castsi512_si256(tail), 8),
                                  _mm256_srli_epi16(_mm512_extracti64x4_epi64(tail, 1), 8)),
               8));
-      __m128i tail_sum_v = _mm_or_si128(
-          _mm_and_si128(_mm_mullo_epi16(_mm256_castsi256_si128(tail_sum_v256),
-                                        _mm256_extracti128_si256(tail_sum_v256, 1)),
+      __m128i tail_sum_h = _mm_or_si128(
+          _mm_and_si128(_mm_mullo_epi16(_mm256_castsi256_si128(tail_sum_h256),
+                                        _mm256_extracti128_si256(tail_sum_h256, 1)),
                         _mm_set1_epi16(0x00FF)),
           _mm_slli_epi16(
-              _mm_mullo_epi16(_mm_srli_epi16(_mm256_castsi256_si128(tail_sum_v256), 8),
-                              _mm_srli_epi16(_mm256_extracti128_si256(tail_sum_v256, 1), 8)),
+              _mm_mullo_epi16(_mm_srli_epi16(_mm256_castsi256_si128(tail_sum_h256), 8),
+                              _mm_srli_epi16(_mm256_extracti128_si256(tail_sum_h256, 1), 8)),
               8));
-      tail_sum_v = _mm_or_si128(
-          _mm_and_si128(_mm_mullo_epi16(tail_sum_v, _mm_srli_si128(tail_sum_v, 8)),
+      tail_sum_h = _mm_or_si128(
+          _mm_and_si128(_mm_mullo_epi16(tail_sum_h, _mm_srli_si128(tail_sum_h, 8)),
                         _mm_set1_epi16(0x00FF)),
-          _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_v, 8),
-                                         _mm_srli_epi16(_mm_srli_si128(tail_sum_v, 8), 8)),
+          _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_h, 8),
+                                         _mm_srli_epi16(_mm_srli_si128(tail_sum_h, 8), 8)),
                          8));
-      tail_sum_v = _mm_or_si128(
-          _mm_and_si128(_mm_mullo_epi16(tail_sum_v, _mm_srli_si128(tail_sum_v, 4)),
+      tail_sum_h = _mm_or_si128(
+          _mm_and_si128(_mm_mullo_epi16(tail_sum_h, _mm_srli_si128(tail_sum_h, 4)),
                         _mm_set1_epi16(0x00FF)),
-          _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_v, 8),
-                                         _mm_srli_epi16(_mm_srli_si128(tail_sum_v, 4), 8)),
+          _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_h, 8),
+                                         _mm_srli_epi16(_mm_srli_si128(tail_sum_h, 4), 8)),
                          8));
-      tail_sum_v = _mm_or_si128(
-          _mm_and_si128(_mm_mullo_epi16(tail_sum_v, _mm_srli_si128(tail_sum_v, 2)),
+      tail_sum_h = _mm_or_si128(
+          _mm_and_si128(_mm_mullo_epi16(tail_sum_h, _mm_srli_si128(tail_sum_h, 2)),
                         _mm_set1_epi16(0x00FF)),
-          _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_v, 8),
-                                         _mm_srli_epi16(_mm_srli_si128(tail_sum_v, 2), 8)),
+          _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_h, 8),
+                                         _mm_srli_epi16(_mm_srli_si128(tail_sum_h, 2), 8)),
                          8));
-      tail_sum_v = _mm_or_si128(
-          _mm_and_si128(_mm_mullo_epi16(tail_sum_v, _mm_srli_si128(tail_sum_v, 1)),
+      tail_sum_h = _mm_or_si128(
+          _mm_and_si128(_mm_mullo_epi16(tail_sum_h, _mm_srli_si128(tail_sum_h, 1)),
                         _mm_set1_epi16(0x00FF)),
-          _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_v, 8),
-                                         _mm_srli_epi16(_mm_srli_si128(tail_sum_v, 1), 8)),
+          _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_h, 8),
+                                         _mm_srli_epi16(_mm_srli_si128(tail_sum_h, 1), 8)),
                          8));
-      uint8_t tail_sum = (uint8_t)(int8_t)_mm_cvtsi128_si32(tail_sum_v);
+      uint8_t tail_sum = (uint8_t)(int8_t)_mm_cvtsi128_si32(tail_sum_h);
       row_acc = (uint8_t)((uint32_t)tail_sum * (uint32_t)row_acc);
     }
     output[i] = (int8_t)row_acc;
@@ -372,37 +372,37 @@ __attribute__((target("avx2"))) void rowprod_i8_avx2(const int8_t* input, int64_
     int64_t j = 0;
     for (; j + 32 <= cols; j += 32) {
       __m256i x = _mm256_loadu_si256((const __m256i*)(input + i * stride + j));
-      __m128i x_sum_v = _mm_or_si128(
+      __m128i x_sum_h = _mm_or_si128(
           _mm_and_si128(_mm_mullo_epi16(_mm256_castsi256_si128(x), _mm256_extracti128_si256(x, 1)),
                         _mm_set1_epi16(0x00FF)),
           _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(_mm256_castsi256_si128(x), 8),
                                          _mm_srli_epi16(_mm256_extracti128_si256(x, 1), 8)),
                          8));
-      x_sum_v = _mm_or_si128(
-          _mm_and_si128(_mm_mullo_epi16(x_sum_v, _mm_srli_si128(x_sum_v, 8)),
+      x_sum_h = _mm_or_si128(
+          _mm_and_si128(_mm_mullo_epi16(x_sum_h, _mm_srli_si128(x_sum_h, 8)),
                         _mm_set1_epi16(0x00FF)),
-          _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(x_sum_v, 8),
-                                         _mm_srli_epi16(_mm_srli_si128(x_sum_v, 8), 8)),
+          _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(x_sum_h, 8),
+                                         _mm_srli_epi16(_mm_srli_si128(x_sum_h, 8), 8)),
                          8));
-      x_sum_v = _mm_or_si128(
-          _mm_and_si128(_mm_mullo_epi16(x_sum_v, _mm_srli_si128(x_sum_v, 4)),
+      x_sum_h = _mm_or_si128(
+          _mm_and_si128(_mm_mullo_epi16(x_sum_h, _mm_srli_si128(x_sum_h, 4)),
                         _mm_set1_epi16(0x00FF)),
-          _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(x_sum_v, 8),
-                                         _mm_srli_epi16(_mm_srli_si128(x_sum_v, 4), 8)),
+          _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(x_sum_h, 8),
+                                         _mm_srli_epi16(_mm_srli_si128(x_sum_h, 4), 8)),
                          8));
-      x_sum_v = _mm_or_si128(
-          _mm_and_si128(_mm_mullo_epi16(x_sum_v, _mm_srli_si128(x_sum_v, 2)),
+      x_sum_h = _mm_or_si128(
+          _mm_and_si128(_mm_mullo_epi16(x_sum_h, _mm_srli_si128(x_sum_h, 2)),
                         _mm_set1_epi16(0x00FF)),
-          _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(x_sum_v, 8),
-                                         _mm_srli_epi16(_mm_srli_si128(x_sum_v, 2), 8)),
+          _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(x_sum_h, 8),
+                                         _mm_srli_epi16(_mm_srli_si128(x_sum_h, 2), 8)),
                          8));
-      x_sum_v = _mm_or_si128(
-          _mm_and_si128(_mm_mullo_epi16(x_sum_v, _mm_srli_si128(x_sum_v, 1)),
+      x_sum_h = _mm_or_si128(
+          _mm_and_si128(_mm_mullo_epi16(x_sum_h, _mm_srli_si128(x_sum_h, 1)),
                         _mm_set1_epi16(0x00FF)),
-          _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(x_sum_v, 8),
-                                         _mm_srli_epi16(_mm_srli_si128(x_sum_v, 1), 8)),
+          _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(x_sum_h, 8),
+                                         _mm_srli_epi16(_mm_srli_si128(x_sum_h, 1), 8)),
                          8));
-      uint8_t x_sum = (uint8_t)(int8_t)_mm_cvtsi128_si32(x_sum_v);
+      uint8_t x_sum = (uint8_t)(int8_t)_mm_cvtsi128_si32(x_sum_h);
       row_acc = (uint8_t)((uint32_t)x_sum * (uint32_t)row_acc);
     }
     // predicated tail
@@ -414,38 +414,38 @@ __attribute__((target("avx2"))) void rowprod_i8_avx2(const int8_t* input, int64_
         __m256i tail = _mm256_blendv_epi8(
             _mm256_set1_epi8((char)(1)),
             _mm256_loadu_si256((const __m256i*)(input + cols + i * stride - 32)), tail_keep);
-        __m128i tail_sum_v = _mm_or_si128(
+        __m128i tail_sum_h = _mm_or_si128(
             _mm_and_si128(
                 _mm_mullo_epi16(_mm256_castsi256_si128(tail), _mm256_extracti128_si256(tail, 1)),
                 _mm_set1_epi16(0x00FF)),
             _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(_mm256_castsi256_si128(tail), 8),
                                            _mm_srli_epi16(_mm256_extracti128_si256(tail, 1), 8)),
                            8));
-        tail_sum_v = _mm_or_si128(
-            _mm_and_si128(_mm_mullo_epi16(tail_sum_v, _mm_srli_si128(tail_sum_v, 8)),
+        tail_sum_h = _mm_or_si128(
+            _mm_and_si128(_mm_mullo_epi16(tail_sum_h, _mm_srli_si128(tail_sum_h, 8)),
                           _mm_set1_epi16(0x00FF)),
-            _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_v, 8),
-                                           _mm_srli_epi16(_mm_srli_si128(tail_sum_v, 8), 8)),
+            _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_h, 8),
+                                           _mm_srli_epi16(_mm_srli_si128(tail_sum_h, 8), 8)),
                            8));
-        tail_sum_v = _mm_or_si128(
-            _mm_and_si128(_mm_mullo_epi16(tail_sum_v, _mm_srli_si128(tail_sum_v, 4)),
+        tail_sum_h = _mm_or_si128(
+            _mm_and_si128(_mm_mullo_epi16(tail_sum_h, _mm_srli_si128(tail_sum_h, 4)),
                           _mm_set1_epi16(0x00FF)),
-            _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_v, 8),
-                                           _mm_srli_epi16(_mm_srli_si128(tail_sum_v, 4), 8)),
+            _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_h, 8),
+                                           _mm_srli_epi16(_mm_srli_si128(tail_sum_h, 4), 8)),
                            8));
-        tail_sum_v = _mm_or_si128(
-            _mm_and_si128(_mm_mullo_epi16(tail_sum_v, _mm_srli_si128(tail_sum_v, 2)),
+        tail_sum_h = _mm_or_si128(
+            _mm_and_si128(_mm_mullo_epi16(tail_sum_h, _mm_srli_si128(tail_sum_h, 2)),
                           _mm_set1_epi16(0x00FF)),
-            _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_v, 8),
-                                           _mm_srli_epi16(_mm_srli_si128(tail_sum_v, 2), 8)),
+            _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_h, 8),
+                                           _mm_srli_epi16(_mm_srli_si128(tail_sum_h, 2), 8)),
                            8));
-        tail_sum_v = _mm_or_si128(
-            _mm_and_si128(_mm_mullo_epi16(tail_sum_v, _mm_srli_si128(tail_sum_v, 1)),
+        tail_sum_h = _mm_or_si128(
+            _mm_and_si128(_mm_mullo_epi16(tail_sum_h, _mm_srli_si128(tail_sum_h, 1)),
                           _mm_set1_epi16(0x00FF)),
-            _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_v, 8),
-                                           _mm_srli_epi16(_mm_srli_si128(tail_sum_v, 1), 8)),
+            _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_h, 8),
+                                           _mm_srli_epi16(_mm_srli_si128(tail_sum_h, 1), 8)),
                            8));
-        uint8_t tail_sum = (uint8_t)(int8_t)_mm_cvtsi128_si32(tail_sum_v);
+        uint8_t tail_sum = (uint8_t)(int8_t)_mm_cvtsi128_si32(tail_sum_h);
         row_acc = (uint8_t)((uint32_t)tail_sum * (uint32_t)row_acc);
       }
       // shorter rows: only their own lanes are read
@@ -457,38 +457,38 @@ __attribute__((target("avx2"))) void rowprod_i8_avx2(const int8_t* input, int64_
                 _mm256_set1_epi8((char)(cols - j)),
                 _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18,
                                  19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31)));
-        __m128i tail_sum_v = _mm_or_si128(
+        __m128i tail_sum_h = _mm_or_si128(
             _mm_and_si128(
                 _mm_mullo_epi16(_mm256_castsi256_si128(tail), _mm256_extracti128_si256(tail, 1)),
                 _mm_set1_epi16(0x00FF)),
             _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(_mm256_castsi256_si128(tail), 8),
                                            _mm_srli_epi16(_mm256_extracti128_si256(tail, 1), 8)),
                            8));
-        tail_sum_v = _mm_or_si128(
-            _mm_and_si128(_mm_mullo_epi16(tail_sum_v, _mm_srli_si128(tail_sum_v, 8)),
+        tail_sum_h = _mm_or_si128(
+            _mm_and_si128(_mm_mullo_epi16(tail_sum_h, _mm_srli_si128(tail_sum_h, 8)),
                           _mm_set1_epi16(0x00FF)),
-            _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_v, 8),
-                                           _mm_srli_epi16(_mm_srli_si128(tail_sum_v, 8), 8)),
+            _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_h, 8),
+                                           _mm_srli_epi16(_mm_srli_si128(tail_sum_h, 8), 8)),
                            8));
-        tail_sum_v = _mm_or_si128(
-            _mm_and_si128(_mm_mullo_epi16(tail_sum_v, _mm_srli_si128(tail_sum_v, 4)),
+        tail_sum_h = _mm_or_si128(
+            _mm_and_si128(_mm_mullo_epi16(tail_sum_h, _mm_srli_si128(tail_sum_h, 4)),
                           _mm_set1_epi16(0x00FF)),
-            _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_v, 8),
-                                           _mm_srli_epi16(_mm_srli_si128(tail_sum_v, 4), 8)),
+            _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_h, 8),
+                                           _mm_srli_epi16(_mm_srli_si128(tail_sum_h, 4), 8)),
                            8));
-        tail_sum_v = _mm_or_si128(
-            _mm_and_si128(_mm_mullo_epi16(tail_sum_v, _mm_srli_si128(tail_sum_v, 2)),
+        tail_sum_h = _mm_or_si128(
+            _mm_and_si128(_mm_mullo_epi16(tail_sum_h, _mm_srli_si128(tail_sum_h, 2)),
                           _mm_set1_epi16(0x00FF)),
-            _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_v, 8),
-                                           _mm_srli_epi16(_mm_srli_si128(tail_sum_v, 2), 8)),
+            _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_h, 8),
+                                           _mm_srli_epi16(_mm_srli_si128(tail_sum_h, 2), 8)),
                            8));
-        tail_sum_v = _mm_or_si128(
-            _mm_and_si128(_mm_mullo_epi16(tail_sum_v, _mm_srli_si128(tail_sum_v, 1)),
+        tail_sum_h = _mm_or_si128(
+            _mm_and_si128(_mm_mullo_epi16(tail_sum_h, _mm_srli_si128(tail_sum_h, 1)),
                           _mm_set1_epi16(0x00FF)),
-            _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_v, 8),
-                                           _mm_srli_epi16(_mm_srli_si128(tail_sum_v, 1), 8)),
+            _mm_slli_epi16(_mm_mullo_epi16(_mm_srli_epi16(tail_sum_h, 8),
+                                           _mm_srli_epi16(_mm_srli_si128(tail_sum_h, 1), 8)),
                            8));
-        uint8_t tail_sum = (uint8_t)(int8_t)_mm_cvtsi128_si32(tail_sum_v);
+        uint8_t tail_sum = (uint8_t)(int8_t)_mm_cvtsi128_si32(tail_sum_h);
         row_acc = (uint8_t)((uint32_t)tail_sum * (uint32_t)row_acc);
       }
     }

@@ -281,12 +281,12 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rowp
       acc0 = _mm512_mullo_epi64(acc1, acc0);
       acc2 = _mm512_mullo_epi64(acc3, acc2);
       acc0 = _mm512_mullo_epi64(acc2, acc0);
-      __m256i row_sum_v256 =
+      __m256i row_sum_h256 =
           _mm256_mullo_epi64(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-      __m128i row_sum_v = _mm_mullo_epi64(_mm256_castsi256_si128(row_sum_v256),
-                                          _mm256_extracti128_si256(row_sum_v256, 1));
-      row_sum_v = _mm_mullo_epi64(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-      uint64_t row_sum = (uint64_t)_mm_cvtsi128_si64(row_sum_v);
+      __m128i row_sum_h = _mm_mullo_epi64(_mm256_castsi256_si128(row_sum_h256),
+                                          _mm256_extracti128_si256(row_sum_h256, 1));
+      row_sum_h = _mm_mullo_epi64(row_sum_h, _mm_srli_si128(row_sum_h, 8));
+      uint64_t row_sum = (uint64_t)_mm_cvtsi128_si64(row_sum_h);
       output[i] = row_sum;
     }
   }
@@ -334,12 +334,12 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rowp
       acc0 = _mm512_mullo_epi64(acc1, acc0);
       acc2 = _mm512_mullo_epi64(acc3, acc2);
       acc0 = _mm512_mullo_epi64(acc2, acc0);
-      __m256i row_sum_v256 =
+      __m256i row_sum_h256 =
           _mm256_mullo_epi64(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-      __m128i row_sum_v = _mm_mullo_epi64(_mm256_castsi256_si128(row_sum_v256),
-                                          _mm256_extracti128_si256(row_sum_v256, 1));
-      row_sum_v = _mm_mullo_epi64(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-      uint64_t row_sum = (uint64_t)_mm_cvtsi128_si64(row_sum_v);
+      __m128i row_sum_h = _mm_mullo_epi64(_mm256_castsi256_si128(row_sum_h256),
+                                          _mm256_extracti128_si256(row_sum_h256, 1));
+      row_sum_h = _mm_mullo_epi64(row_sum_h, _mm_srli_si128(row_sum_h, 8));
+      uint64_t row_sum = (uint64_t)_mm_cvtsi128_si64(row_sum_h);
       output[i] = row_sum;
     }
   }
@@ -784,7 +784,7 @@ __attribute__((target("avx2"))) void rowprod_u64_avx2(const uint64_t* input, int
           _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epu32(acc2, _mm256_srli_epi64(acc0, 32)),
                                              _mm256_mul_epu32(_mm256_srli_epi64(acc2, 32), acc0)),
                             32));
-      __m128i row_sum_v = _mm_add_epi64(
+      __m128i row_sum_h = _mm_add_epi64(
           _mm_mul_epu32(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1)),
           _mm_slli_epi64(
               _mm_add_epi64(_mm_mul_epu32(_mm256_castsi256_si128(acc0),
@@ -792,14 +792,14 @@ __attribute__((target("avx2"))) void rowprod_u64_avx2(const uint64_t* input, int
                             _mm_mul_epu32(_mm_srli_epi64(_mm256_castsi256_si128(acc0), 32),
                                           _mm256_extracti128_si256(acc0, 1))),
               32));
-      row_sum_v = _mm_add_epi64(
-          _mm_mul_epu32(row_sum_v, _mm_srli_si128(row_sum_v, 8)),
+      row_sum_h = _mm_add_epi64(
+          _mm_mul_epu32(row_sum_h, _mm_srli_si128(row_sum_h, 8)),
           _mm_slli_epi64(
               _mm_add_epi64(
-                  _mm_mul_epu32(row_sum_v, _mm_srli_epi64(_mm_srli_si128(row_sum_v, 8), 32)),
-                  _mm_mul_epu32(_mm_srli_epi64(row_sum_v, 32), _mm_srli_si128(row_sum_v, 8))),
+                  _mm_mul_epu32(row_sum_h, _mm_srli_epi64(_mm_srli_si128(row_sum_h, 8), 32)),
+                  _mm_mul_epu32(_mm_srli_epi64(row_sum_h, 32), _mm_srli_si128(row_sum_h, 8))),
               32));
-      uint64_t row_sum = (uint64_t)_mm_cvtsi128_si64(row_sum_v);
+      uint64_t row_sum = (uint64_t)_mm_cvtsi128_si64(row_sum_h);
       output[i] = row_sum;
     }
   }
@@ -878,7 +878,7 @@ __attribute__((target("avx2"))) void rowprod_u64_avx2(const uint64_t* input, int
           _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epu32(acc2, _mm256_srli_epi64(acc0, 32)),
                                              _mm256_mul_epu32(_mm256_srli_epi64(acc2, 32), acc0)),
                             32));
-      __m128i row_sum_v = _mm_add_epi64(
+      __m128i row_sum_h = _mm_add_epi64(
           _mm_mul_epu32(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1)),
           _mm_slli_epi64(
               _mm_add_epi64(_mm_mul_epu32(_mm256_castsi256_si128(acc0),
@@ -886,14 +886,14 @@ __attribute__((target("avx2"))) void rowprod_u64_avx2(const uint64_t* input, int
                             _mm_mul_epu32(_mm_srli_epi64(_mm256_castsi256_si128(acc0), 32),
                                           _mm256_extracti128_si256(acc0, 1))),
               32));
-      row_sum_v = _mm_add_epi64(
-          _mm_mul_epu32(row_sum_v, _mm_srli_si128(row_sum_v, 8)),
+      row_sum_h = _mm_add_epi64(
+          _mm_mul_epu32(row_sum_h, _mm_srli_si128(row_sum_h, 8)),
           _mm_slli_epi64(
               _mm_add_epi64(
-                  _mm_mul_epu32(row_sum_v, _mm_srli_epi64(_mm_srli_si128(row_sum_v, 8), 32)),
-                  _mm_mul_epu32(_mm_srli_epi64(row_sum_v, 32), _mm_srli_si128(row_sum_v, 8))),
+                  _mm_mul_epu32(row_sum_h, _mm_srli_epi64(_mm_srli_si128(row_sum_h, 8), 32)),
+                  _mm_mul_epu32(_mm_srli_epi64(row_sum_h, 32), _mm_srli_si128(row_sum_h, 8))),
               32));
-      uint64_t row_sum = (uint64_t)_mm_cvtsi128_si64(row_sum_v);
+      uint64_t row_sum = (uint64_t)_mm_cvtsi128_si64(row_sum_h);
       output[i] = row_sum;
     }
   }

@@ -355,13 +355,13 @@ rowsum_f32_to_f64_avx512(const float* input, int64_t rows, int64_t cols, int64_t
         }
       }
       acc0 = _mm512_add_pd(acc1, acc0);
-      __m256d row_sum_v256 =
+      __m256d row_sum_h256 =
           _mm256_add_pd(_mm512_castpd512_pd256(acc0), _mm512_extractf64x4_pd(acc0, 1));
-      __m128d row_sum_v =
-          _mm_add_pd(_mm256_castpd256_pd128(row_sum_v256), _mm256_extractf128_pd(row_sum_v256, 1));
-      row_sum_v =
-          _mm_add_pd(row_sum_v, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(row_sum_v), 8)));
-      double row_sum = _mm_cvtsd_f64(row_sum_v);
+      __m128d row_sum_h =
+          _mm_add_pd(_mm256_castpd256_pd128(row_sum_h256), _mm256_extractf128_pd(row_sum_h256, 1));
+      row_sum_h =
+          _mm_add_pd(row_sum_h, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(row_sum_h), 8)));
+      double row_sum = _mm_cvtsd_f64(row_sum_h);
       output[i] = row_sum;
     }
   }
@@ -427,13 +427,13 @@ rowsum_f32_to_f64_avx512(const float* input, int64_t rows, int64_t cols, int64_t
         }
       }
       acc0 = _mm512_add_pd(acc1, acc0);
-      __m256d row_sum_v256 =
+      __m256d row_sum_h256 =
           _mm256_add_pd(_mm512_castpd512_pd256(acc0), _mm512_extractf64x4_pd(acc0, 1));
-      __m128d row_sum_v =
-          _mm_add_pd(_mm256_castpd256_pd128(row_sum_v256), _mm256_extractf128_pd(row_sum_v256, 1));
-      row_sum_v =
-          _mm_add_pd(row_sum_v, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(row_sum_v), 8)));
-      double row_sum = _mm_cvtsd_f64(row_sum_v);
+      __m128d row_sum_h =
+          _mm_add_pd(_mm256_castpd256_pd128(row_sum_h256), _mm256_extractf128_pd(row_sum_h256, 1));
+      row_sum_h =
+          _mm_add_pd(row_sum_h, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(row_sum_h), 8)));
+      double row_sum = _mm_cvtsd_f64(row_sum_h);
       output[i] = row_sum;
     }
   }
@@ -852,10 +852,10 @@ __attribute__((target("avx2"))) void rowsum_f32_to_f64_avx2(const float* input, 
         acc1 = _mm256_add_pd(tail0_w1, acc1);
       }
       acc0 = _mm256_add_pd(acc1, acc0);
-      __m128d row_sum_v = _mm_add_pd(_mm256_castpd256_pd128(acc0), _mm256_extractf128_pd(acc0, 1));
-      row_sum_v =
-          _mm_add_pd(row_sum_v, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(row_sum_v), 8)));
-      double row_sum = _mm_cvtsd_f64(row_sum_v);
+      __m128d row_sum_h = _mm_add_pd(_mm256_castpd256_pd128(acc0), _mm256_extractf128_pd(acc0, 1));
+      row_sum_h =
+          _mm_add_pd(row_sum_h, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(row_sum_h), 8)));
+      double row_sum = _mm_cvtsd_f64(row_sum_h);
       output[i] = row_sum;
     }
   }
@@ -909,10 +909,10 @@ __attribute__((target("avx2"))) void rowsum_f32_to_f64_avx2(const float* input, 
         acc1 = _mm256_add_pd(tail0_w1, acc1);
       }
       acc0 = _mm256_add_pd(acc1, acc0);
-      __m128d row_sum_v = _mm_add_pd(_mm256_castpd256_pd128(acc0), _mm256_extractf128_pd(acc0, 1));
-      row_sum_v =
-          _mm_add_pd(row_sum_v, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(row_sum_v), 8)));
-      double row_sum = _mm_cvtsd_f64(row_sum_v);
+      __m128d row_sum_h = _mm_add_pd(_mm256_castpd256_pd128(acc0), _mm256_extractf128_pd(acc0, 1));
+      row_sum_h =
+          _mm_add_pd(row_sum_h, _mm_castsi128_pd(_mm_srli_si128(_mm_castpd_si128(row_sum_h), 8)));
+      double row_sum = _mm_cvtsd_f64(row_sum_h);
       output[i] = row_sum;
     }
   }

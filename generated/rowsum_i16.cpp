@@ -348,13 +348,13 @@ rowsum_i16_avx512_vnni(const int16_t* input, int64_t rows, int64_t cols, int64_t
       acc0 = _mm512_add_epi32(acc1, acc0);
       acc2 = _mm512_add_epi32(acc3, acc2);
       acc0 = _mm512_add_epi32(acc2, acc0);
-      __m256i row_sum_v256 =
+      __m256i row_sum_h256 =
           _mm256_add_epi32(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-      __m128i row_sum_v = _mm_add_epi32(_mm256_castsi256_si128(row_sum_v256),
-                                        _mm256_extracti128_si256(row_sum_v256, 1));
-      row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-      row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
-      uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
+      __m128i row_sum_h = _mm_add_epi32(_mm256_castsi256_si128(row_sum_h256),
+                                        _mm256_extracti128_si256(row_sum_h256, 1));
+      row_sum_h = _mm_add_epi32(row_sum_h, _mm_srli_si128(row_sum_h, 8));
+      row_sum_h = _mm_add_epi32(row_sum_h, _mm_srli_si128(row_sum_h, 4));
+      uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_h);
       output[i] = (int32_t)row_sum;
     }
   }
@@ -393,13 +393,13 @@ rowsum_i16_avx512_vnni(const int16_t* input, int64_t rows, int64_t cols, int64_t
       acc0 = _mm512_add_epi32(acc1, acc0);
       acc2 = _mm512_add_epi32(acc3, acc2);
       acc0 = _mm512_add_epi32(acc2, acc0);
-      __m256i row_sum_v256 =
+      __m256i row_sum_h256 =
           _mm256_add_epi32(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-      __m128i row_sum_v = _mm_add_epi32(_mm256_castsi256_si128(row_sum_v256),
-                                        _mm256_extracti128_si256(row_sum_v256, 1));
-      row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-      row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
-      uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
+      __m128i row_sum_h = _mm_add_epi32(_mm256_castsi256_si128(row_sum_h256),
+                                        _mm256_extracti128_si256(row_sum_h256, 1));
+      row_sum_h = _mm_add_epi32(row_sum_h, _mm_srli_si128(row_sum_h, 8));
+      row_sum_h = _mm_add_epi32(row_sum_h, _mm_srli_si128(row_sum_h, 4));
+      uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_h);
       output[i] = (int32_t)row_sum;
     }
   }
@@ -643,13 +643,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rows
       acc0 = _mm512_add_epi32(acc1, acc0);
       acc2 = _mm512_add_epi32(acc3, acc2);
       acc0 = _mm512_add_epi32(acc2, acc0);
-      __m256i row_sum_v256 =
+      __m256i row_sum_h256 =
           _mm256_add_epi32(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-      __m128i row_sum_v = _mm_add_epi32(_mm256_castsi256_si128(row_sum_v256),
-                                        _mm256_extracti128_si256(row_sum_v256, 1));
-      row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-      row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
-      uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
+      __m128i row_sum_h = _mm_add_epi32(_mm256_castsi256_si128(row_sum_h256),
+                                        _mm256_extracti128_si256(row_sum_h256, 1));
+      row_sum_h = _mm_add_epi32(row_sum_h, _mm_srli_si128(row_sum_h, 8));
+      row_sum_h = _mm_add_epi32(row_sum_h, _mm_srli_si128(row_sum_h, 4));
+      uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_h);
       output[i] = (int32_t)row_sum;
     }
   }
@@ -693,13 +693,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rows
       acc0 = _mm512_add_epi32(acc1, acc0);
       acc2 = _mm512_add_epi32(acc3, acc2);
       acc0 = _mm512_add_epi32(acc2, acc0);
-      __m256i row_sum_v256 =
+      __m256i row_sum_h256 =
           _mm256_add_epi32(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-      __m128i row_sum_v = _mm_add_epi32(_mm256_castsi256_si128(row_sum_v256),
-                                        _mm256_extracti128_si256(row_sum_v256, 1));
-      row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-      row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
-      uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
+      __m128i row_sum_h = _mm_add_epi32(_mm256_castsi256_si128(row_sum_h256),
+                                        _mm256_extracti128_si256(row_sum_h256, 1));
+      row_sum_h = _mm_add_epi32(row_sum_h, _mm_srli_si128(row_sum_h, 8));
+      row_sum_h = _mm_add_epi32(row_sum_h, _mm_srli_si128(row_sum_h, 4));
+      uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_h);
       output[i] = (int32_t)row_sum;
     }
   }
@@ -1216,11 +1216,11 @@ __attribute__((target("avx2"))) void rowsum_i16_avx2(const int16_t* input, int64
       acc0 = _mm256_add_epi32(acc1, acc0);
       acc2 = _mm256_add_epi32(acc3, acc2);
       acc0 = _mm256_add_epi32(acc2, acc0);
-      __m128i row_sum_v =
+      __m128i row_sum_h =
           _mm_add_epi32(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
-      row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-      row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
-      uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
+      row_sum_h = _mm_add_epi32(row_sum_h, _mm_srli_si128(row_sum_h, 8));
+      row_sum_h = _mm_add_epi32(row_sum_h, _mm_srli_si128(row_sum_h, 4));
+      uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_h);
       output[i] = (int32_t)row_sum;
     }
   }
@@ -1274,11 +1274,11 @@ __attribute__((target("avx2"))) void rowsum_i16_avx2(const int16_t* input, int64
       acc0 = _mm256_add_epi32(acc1, acc0);
       acc2 = _mm256_add_epi32(acc3, acc2);
       acc0 = _mm256_add_epi32(acc2, acc0);
-      __m128i row_sum_v =
+      __m128i row_sum_h =
           _mm_add_epi32(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
-      row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-      row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
-      uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
+      row_sum_h = _mm_add_epi32(row_sum_h, _mm_srli_si128(row_sum_h, 8));
+      row_sum_h = _mm_add_epi32(row_sum_h, _mm_srli_si128(row_sum_h, 4));
+      uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_h);
       output[i] = (int32_t)row_sum;
     }
   }

@@ -361,12 +361,12 @@ rowsum_i32_to_i64_avx512(const int32_t* input, int64_t rows, int64_t cols, int64
       acc0 = _mm512_add_epi64(acc1, acc0);
       acc2 = _mm512_add_epi64(acc3, acc2);
       acc0 = _mm512_add_epi64(acc2, acc0);
-      __m256i row_sum_v256 =
+      __m256i row_sum_h256 =
           _mm256_add_epi64(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-      __m128i row_sum_v = _mm_add_epi64(_mm256_castsi256_si128(row_sum_v256),
-                                        _mm256_extracti128_si256(row_sum_v256, 1));
-      row_sum_v = _mm_add_epi64(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-      uint64_t row_sum = (uint64_t)(int64_t)_mm_cvtsi128_si64(row_sum_v);
+      __m128i row_sum_h = _mm_add_epi64(_mm256_castsi256_si128(row_sum_h256),
+                                        _mm256_extracti128_si256(row_sum_h256, 1));
+      row_sum_h = _mm_add_epi64(row_sum_h, _mm_srli_si128(row_sum_h, 8));
+      uint64_t row_sum = (uint64_t)(int64_t)_mm_cvtsi128_si64(row_sum_h);
       output[i] = (int64_t)row_sum;
     }
   }
@@ -437,12 +437,12 @@ rowsum_i32_to_i64_avx512(const int32_t* input, int64_t rows, int64_t cols, int64
       acc0 = _mm512_add_epi64(acc1, acc0);
       acc2 = _mm512_add_epi64(acc3, acc2);
       acc0 = _mm512_add_epi64(acc2, acc0);
-      __m256i row_sum_v256 =
+      __m256i row_sum_h256 =
           _mm256_add_epi64(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-      __m128i row_sum_v = _mm_add_epi64(_mm256_castsi256_si128(row_sum_v256),
-                                        _mm256_extracti128_si256(row_sum_v256, 1));
-      row_sum_v = _mm_add_epi64(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-      uint64_t row_sum = (uint64_t)(int64_t)_mm_cvtsi128_si64(row_sum_v);
+      __m128i row_sum_h = _mm_add_epi64(_mm256_castsi256_si128(row_sum_h256),
+                                        _mm256_extracti128_si256(row_sum_h256, 1));
+      row_sum_h = _mm_add_epi64(row_sum_h, _mm_srli_si128(row_sum_h, 8));
+      uint64_t row_sum = (uint64_t)(int64_t)_mm_cvtsi128_si64(row_sum_h);
       output[i] = (int64_t)row_sum;
     }
   }
@@ -856,10 +856,10 @@ __attribute__((target("avx2"))) void rowsum_i32_to_i64_avx2(const int32_t* input
       acc0 = _mm256_add_epi64(acc1, acc0);
       acc2 = _mm256_add_epi64(acc3, acc2);
       acc0 = _mm256_add_epi64(acc2, acc0);
-      __m128i row_sum_v =
+      __m128i row_sum_h =
           _mm_add_epi64(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
-      row_sum_v = _mm_add_epi64(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-      uint64_t row_sum = (uint64_t)(int64_t)_mm_cvtsi128_si64(row_sum_v);
+      row_sum_h = _mm_add_epi64(row_sum_h, _mm_srli_si128(row_sum_h, 8));
+      uint64_t row_sum = (uint64_t)(int64_t)_mm_cvtsi128_si64(row_sum_h);
       output[i] = (int64_t)row_sum;
     }
   }
@@ -917,10 +917,10 @@ __attribute__((target("avx2"))) void rowsum_i32_to_i64_avx2(const int32_t* input
       acc0 = _mm256_add_epi64(acc1, acc0);
       acc2 = _mm256_add_epi64(acc3, acc2);
       acc0 = _mm256_add_epi64(acc2, acc0);
-      __m128i row_sum_v =
+      __m128i row_sum_h =
           _mm_add_epi64(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
-      row_sum_v = _mm_add_epi64(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-      uint64_t row_sum = (uint64_t)(int64_t)_mm_cvtsi128_si64(row_sum_v);
+      row_sum_h = _mm_add_epi64(row_sum_h, _mm_srli_si128(row_sum_h, 8));
+      uint64_t row_sum = (uint64_t)(int64_t)_mm_cvtsi128_si64(row_sum_h);
       output[i] = (int64_t)row_sum;
     }
   }

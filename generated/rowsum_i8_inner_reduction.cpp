@@ -154,13 +154,13 @@ rowsum_i8_inner_reduction_avx512_vnni(const int8_t* input, int64_t rows, int64_t
       __m512i x = _mm512_loadu_si512((const void*)(input + i * stride + j));
       __m512i x_acc = _mm512_setzero_si512();
       x_acc = _mm512_dpbusd_epi32(x_acc, ones_u8, x);
-      __m256i x_sum_v256 =
+      __m256i x_sum_h256 =
           _mm256_add_epi32(_mm512_castsi512_si256(x_acc), _mm512_extracti64x4_epi64(x_acc, 1));
-      __m128i x_sum_v = _mm_add_epi32(_mm256_castsi256_si128(x_sum_v256),
-                                      _mm256_extracti128_si256(x_sum_v256, 1));
-      x_sum_v = _mm_add_epi32(x_sum_v, _mm_srli_si128(x_sum_v, 8));
-      x_sum_v = _mm_add_epi32(x_sum_v, _mm_srli_si128(x_sum_v, 4));
-      uint32_t x_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(x_sum_v);
+      __m128i x_sum_h = _mm_add_epi32(_mm256_castsi256_si128(x_sum_h256),
+                                      _mm256_extracti128_si256(x_sum_h256, 1));
+      x_sum_h = _mm_add_epi32(x_sum_h, _mm_srli_si128(x_sum_h, 8));
+      x_sum_h = _mm_add_epi32(x_sum_h, _mm_srli_si128(x_sum_h, 4));
+      uint32_t x_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(x_sum_h);
       row_acc = (x_sum + row_acc);
     }
     // predicated tail
@@ -170,13 +170,13 @@ rowsum_i8_inner_reduction_avx512_vnni(const int8_t* input, int64_t rows, int64_t
                                             input + i * stride + j);
       __m512i tail_acc = _mm512_setzero_si512();
       tail_acc = _mm512_dpbusd_epi32(tail_acc, ones_u8, tail);
-      __m256i tail_sum_v256 = _mm256_add_epi32(_mm512_castsi512_si256(tail_acc),
+      __m256i tail_sum_h256 = _mm256_add_epi32(_mm512_castsi512_si256(tail_acc),
                                                _mm512_extracti64x4_epi64(tail_acc, 1));
-      __m128i tail_sum_v = _mm_add_epi32(_mm256_castsi256_si128(tail_sum_v256),
-                                         _mm256_extracti128_si256(tail_sum_v256, 1));
-      tail_sum_v = _mm_add_epi32(tail_sum_v, _mm_srli_si128(tail_sum_v, 8));
-      tail_sum_v = _mm_add_epi32(tail_sum_v, _mm_srli_si128(tail_sum_v, 4));
-      uint32_t tail_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(tail_sum_v);
+      __m128i tail_sum_h = _mm_add_epi32(_mm256_castsi256_si128(tail_sum_h256),
+                                         _mm256_extracti128_si256(tail_sum_h256, 1));
+      tail_sum_h = _mm_add_epi32(tail_sum_h, _mm_srli_si128(tail_sum_h, 8));
+      tail_sum_h = _mm_add_epi32(tail_sum_h, _mm_srli_si128(tail_sum_h, 4));
+      uint32_t tail_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(tail_sum_h);
       row_acc = (tail_sum + row_acc);
     }
     output[i] = (int32_t)row_acc;
@@ -208,13 +208,13 @@ rowsum_i8_inner_reduction_avx512(const int8_t* input, int64_t rows, int64_t cols
       __m512i x_acc = _mm512_setzero_si512();
       x_acc =
           _mm512_add_epi32(x_acc, _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, x), ones_i16));
-      __m256i x_sum_v256 =
+      __m256i x_sum_h256 =
           _mm256_add_epi32(_mm512_castsi512_si256(x_acc), _mm512_extracti64x4_epi64(x_acc, 1));
-      __m128i x_sum_v = _mm_add_epi32(_mm256_castsi256_si128(x_sum_v256),
-                                      _mm256_extracti128_si256(x_sum_v256, 1));
-      x_sum_v = _mm_add_epi32(x_sum_v, _mm_srli_si128(x_sum_v, 8));
-      x_sum_v = _mm_add_epi32(x_sum_v, _mm_srli_si128(x_sum_v, 4));
-      uint32_t x_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(x_sum_v);
+      __m128i x_sum_h = _mm_add_epi32(_mm256_castsi256_si128(x_sum_h256),
+                                      _mm256_extracti128_si256(x_sum_h256, 1));
+      x_sum_h = _mm_add_epi32(x_sum_h, _mm_srli_si128(x_sum_h, 8));
+      x_sum_h = _mm_add_epi32(x_sum_h, _mm_srli_si128(x_sum_h, 4));
+      uint32_t x_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(x_sum_h);
       row_acc = (x_sum + row_acc);
     }
     // predicated tail
@@ -225,13 +225,13 @@ rowsum_i8_inner_reduction_avx512(const int8_t* input, int64_t rows, int64_t cols
       __m512i tail_acc = _mm512_setzero_si512();
       tail_acc = _mm512_add_epi32(tail_acc,
                                   _mm512_madd_epi16(_mm512_maddubs_epi16(ones_u8, tail), ones_i16));
-      __m256i tail_sum_v256 = _mm256_add_epi32(_mm512_castsi512_si256(tail_acc),
+      __m256i tail_sum_h256 = _mm256_add_epi32(_mm512_castsi512_si256(tail_acc),
                                                _mm512_extracti64x4_epi64(tail_acc, 1));
-      __m128i tail_sum_v = _mm_add_epi32(_mm256_castsi256_si128(tail_sum_v256),
-                                         _mm256_extracti128_si256(tail_sum_v256, 1));
-      tail_sum_v = _mm_add_epi32(tail_sum_v, _mm_srli_si128(tail_sum_v, 8));
-      tail_sum_v = _mm_add_epi32(tail_sum_v, _mm_srli_si128(tail_sum_v, 4));
-      uint32_t tail_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(tail_sum_v);
+      __m128i tail_sum_h = _mm_add_epi32(_mm256_castsi256_si128(tail_sum_h256),
+                                         _mm256_extracti128_si256(tail_sum_h256, 1));
+      tail_sum_h = _mm_add_epi32(tail_sum_h, _mm_srli_si128(tail_sum_h, 8));
+      tail_sum_h = _mm_add_epi32(tail_sum_h, _mm_srli_si128(tail_sum_h, 4));
+      uint32_t tail_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(tail_sum_h);
       row_acc = (tail_sum + row_acc);
     }
     output[i] = (int32_t)row_acc;
@@ -355,11 +355,11 @@ __attribute__((target("avx2"))) void rowsum_i8_inner_reduction_avx2(const int8_t
       __m256i x_acc = _mm256_setzero_si256();
       x_acc =
           _mm256_add_epi32(x_acc, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, x), ones_i16));
-      __m128i x_sum_v =
+      __m128i x_sum_h =
           _mm_add_epi32(_mm256_castsi256_si128(x_acc), _mm256_extracti128_si256(x_acc, 1));
-      x_sum_v = _mm_add_epi32(x_sum_v, _mm_srli_si128(x_sum_v, 8));
-      x_sum_v = _mm_add_epi32(x_sum_v, _mm_srli_si128(x_sum_v, 4));
-      uint32_t x_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(x_sum_v);
+      x_sum_h = _mm_add_epi32(x_sum_h, _mm_srli_si128(x_sum_h, 8));
+      x_sum_h = _mm_add_epi32(x_sum_h, _mm_srli_si128(x_sum_h, 4));
+      uint32_t x_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(x_sum_h);
       row_acc = (x_sum + row_acc);
     }
     // predicated tail
@@ -374,11 +374,11 @@ __attribute__((target("avx2"))) void rowsum_i8_inner_reduction_avx2(const int8_t
         __m256i tail_acc = _mm256_setzero_si256();
         tail_acc = _mm256_add_epi32(
             tail_acc, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail), ones_i16));
-        __m128i tail_sum_v =
+        __m128i tail_sum_h =
             _mm_add_epi32(_mm256_castsi256_si128(tail_acc), _mm256_extracti128_si256(tail_acc, 1));
-        tail_sum_v = _mm_add_epi32(tail_sum_v, _mm_srli_si128(tail_sum_v, 8));
-        tail_sum_v = _mm_add_epi32(tail_sum_v, _mm_srli_si128(tail_sum_v, 4));
-        uint32_t tail_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(tail_sum_v);
+        tail_sum_h = _mm_add_epi32(tail_sum_h, _mm_srli_si128(tail_sum_h, 8));
+        tail_sum_h = _mm_add_epi32(tail_sum_h, _mm_srli_si128(tail_sum_h, 4));
+        uint32_t tail_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(tail_sum_h);
         row_acc = (tail_sum + row_acc);
       }
       // shorter rows: only their own lanes are read
@@ -387,11 +387,11 @@ __attribute__((target("avx2"))) void rowsum_i8_inner_reduction_avx2(const int8_t
         __m256i tail_acc = _mm256_setzero_si256();
         tail_acc = _mm256_add_epi32(
             tail_acc, _mm256_madd_epi16(_mm256_maddubs_epi16(ones_u8, tail), ones_i16));
-        __m128i tail_sum_v =
+        __m128i tail_sum_h =
             _mm_add_epi32(_mm256_castsi256_si128(tail_acc), _mm256_extracti128_si256(tail_acc, 1));
-        tail_sum_v = _mm_add_epi32(tail_sum_v, _mm_srli_si128(tail_sum_v, 8));
-        tail_sum_v = _mm_add_epi32(tail_sum_v, _mm_srli_si128(tail_sum_v, 4));
-        uint32_t tail_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(tail_sum_v);
+        tail_sum_h = _mm_add_epi32(tail_sum_h, _mm_srli_si128(tail_sum_h, 8));
+        tail_sum_h = _mm_add_epi32(tail_sum_h, _mm_srli_si128(tail_sum_h, 4));
+        uint32_t tail_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(tail_sum_h);
         row_acc = (tail_sum + row_acc);
       }
     }

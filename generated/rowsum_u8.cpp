@@ -181,12 +181,12 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rows
     acc0 = _mm512_add_epi64(acc1, acc0);
     acc2 = _mm512_add_epi64(acc3, acc2);
     acc0 = _mm512_add_epi64(acc2, acc0);
-    __m256i row_sum_v256 =
+    __m256i row_sum_h256 =
         _mm256_add_epi64(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-    __m128i row_sum_v = _mm_add_epi64(_mm256_castsi256_si128(row_sum_v256),
-                                      _mm256_extracti128_si256(row_sum_v256, 1));
-    row_sum_v = _mm_add_epi64(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-    uint64_t row_sum = (uint64_t)_mm_cvtsi128_si64(row_sum_v);
+    __m128i row_sum_h = _mm_add_epi64(_mm256_castsi256_si128(row_sum_h256),
+                                      _mm256_extracti128_si256(row_sum_h256, 1));
+    row_sum_h = _mm_add_epi64(row_sum_h, _mm_srli_si128(row_sum_h, 8));
+    uint64_t row_sum = (uint64_t)_mm_cvtsi128_si64(row_sum_h);
     uint32_t row_sum_out = (uint32_t)row_sum;
     output[i] = row_sum_out;
   }
@@ -462,10 +462,10 @@ __attribute__((target("avx2"))) void rowsum_u8_avx2(const uint8_t* input, int64_
     acc0 = _mm256_add_epi64(acc1, acc0);
     acc2 = _mm256_add_epi64(acc3, acc2);
     acc0 = _mm256_add_epi64(acc2, acc0);
-    __m128i row_sum_v =
+    __m128i row_sum_h =
         _mm_add_epi64(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
-    row_sum_v = _mm_add_epi64(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-    uint64_t row_sum = (uint64_t)_mm_cvtsi128_si64(row_sum_v);
+    row_sum_h = _mm_add_epi64(row_sum_h, _mm_srli_si128(row_sum_h, 8));
+    uint64_t row_sum = (uint64_t)_mm_cvtsi128_si64(row_sum_h);
     uint32_t row_sum_out = (uint32_t)row_sum;
     output[i] = row_sum_out;
   }

@@ -127,13 +127,13 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rowx
       }
     }
     acc0 = _mm512_xor_si512(acc1, acc0);
-    __m256i row_sum_v256 =
+    __m256i row_sum_h256 =
         _mm256_xor_si256(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-    __m128i row_sum_v = _mm_xor_si128(_mm256_castsi256_si128(row_sum_v256),
-                                      _mm256_extracti128_si256(row_sum_v256, 1));
-    row_sum_v = _mm_xor_si128(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-    row_sum_v = _mm_xor_si128(row_sum_v, _mm_srli_si128(row_sum_v, 4));
-    uint32_t row_sum = (uint32_t)_mm_cvtsi128_si32(row_sum_v);
+    __m128i row_sum_h = _mm_xor_si128(_mm256_castsi256_si128(row_sum_h256),
+                                      _mm256_extracti128_si256(row_sum_h256, 1));
+    row_sum_h = _mm_xor_si128(row_sum_h, _mm_srli_si128(row_sum_h, 8));
+    row_sum_h = _mm_xor_si128(row_sum_h, _mm_srli_si128(row_sum_h, 4));
+    uint32_t row_sum = (uint32_t)_mm_cvtsi128_si32(row_sum_h);
     output[i] = row_sum;
   }
 }
@@ -264,11 +264,11 @@ __attribute__((target("avx2"))) void rowxor_u32_avx2(const uint32_t* input, int6
       acc1 = _mm256_xor_si256(tail0, acc1);
     }
     acc0 = _mm256_xor_si256(acc1, acc0);
-    __m128i row_sum_v =
+    __m128i row_sum_h =
         _mm_xor_si128(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
-    row_sum_v = _mm_xor_si128(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-    row_sum_v = _mm_xor_si128(row_sum_v, _mm_srli_si128(row_sum_v, 4));
-    uint32_t row_sum = (uint32_t)_mm_cvtsi128_si32(row_sum_v);
+    row_sum_h = _mm_xor_si128(row_sum_h, _mm_srli_si128(row_sum_h, 8));
+    row_sum_h = _mm_xor_si128(row_sum_h, _mm_srli_si128(row_sum_h, 4));
+    uint32_t row_sum = (uint32_t)_mm_cvtsi128_si32(row_sum_h);
     output[i] = row_sum;
   }
 }

@@ -79,13 +79,13 @@ seed_rowsum_i8_384x512_avx512_vnni(const int8_t* input, int32_t* output) {
     acc0 = _mm512_add_epi32(acc1, acc0);
     acc2 = _mm512_add_epi32(acc3, acc2);
     acc0 = _mm512_add_epi32(acc2, acc0);
-    __m256i row_sum_v256 =
+    __m256i row_sum_h256 =
         _mm256_add_epi32(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-    __m128i row_sum_v = _mm_add_epi32(_mm256_castsi256_si128(row_sum_v256),
-                                      _mm256_extracti128_si256(row_sum_v256, 1));
-    row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-    row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
-    uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
+    __m128i row_sum_h = _mm_add_epi32(_mm256_castsi256_si128(row_sum_h256),
+                                      _mm256_extracti128_si256(row_sum_h256, 1));
+    row_sum_h = _mm_add_epi32(row_sum_h, _mm_srli_si128(row_sum_h, 8));
+    row_sum_h = _mm_add_epi32(row_sum_h, _mm_srli_si128(row_sum_h, 4));
+    uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_h);
     output[i] = (int32_t)row_sum;
   }
 }
@@ -137,13 +137,13 @@ seed_rowsum_i8_384x512_avx512(const int8_t* input, int32_t* output) {
     acc0 = _mm512_add_epi32(acc1, acc0);
     acc2 = _mm512_add_epi32(acc3, acc2);
     acc0 = _mm512_add_epi32(acc2, acc0);
-    __m256i row_sum_v256 =
+    __m256i row_sum_h256 =
         _mm256_add_epi32(_mm512_castsi512_si256(acc0), _mm512_extracti64x4_epi64(acc0, 1));
-    __m128i row_sum_v = _mm_add_epi32(_mm256_castsi256_si128(row_sum_v256),
-                                      _mm256_extracti128_si256(row_sum_v256, 1));
-    row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-    row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
-    uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
+    __m128i row_sum_h = _mm_add_epi32(_mm256_castsi256_si128(row_sum_h256),
+                                      _mm256_extracti128_si256(row_sum_h256, 1));
+    row_sum_h = _mm_add_epi32(row_sum_h, _mm_srli_si128(row_sum_h, 8));
+    row_sum_h = _mm_add_epi32(row_sum_h, _mm_srli_si128(row_sum_h, 4));
+    uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_h);
     output[i] = (int32_t)row_sum;
   }
 }
@@ -277,11 +277,11 @@ __attribute__((target("avx2"))) void seed_rowsum_i8_384x512_avx2(const int8_t* i
     acc0 = _mm256_add_epi32(acc1, acc0);
     acc2 = _mm256_add_epi32(acc3, acc2);
     acc0 = _mm256_add_epi32(acc2, acc0);
-    __m128i row_sum_v =
+    __m128i row_sum_h =
         _mm_add_epi32(_mm256_castsi256_si128(acc0), _mm256_extracti128_si256(acc0, 1));
-    row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 8));
-    row_sum_v = _mm_add_epi32(row_sum_v, _mm_srli_si128(row_sum_v, 4));
-    uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_v);
+    row_sum_h = _mm_add_epi32(row_sum_h, _mm_srli_si128(row_sum_h, 8));
+    row_sum_h = _mm_add_epi32(row_sum_h, _mm_srli_si128(row_sum_h, 4));
+    uint32_t row_sum = (uint32_t)(int32_t)_mm_cvtsi128_si32(row_sum_h);
     output[i] = (int32_t)row_sum;
   }
 }

@@ -65,6 +65,12 @@ SCHEMA_BLIND = {
     "contraction_schedule_unknown_target.json": "a schedule's targets must be among the spec's own targets (another value)",
     "contraction_pack_affine_index.json": "whether an index names one dim or an expression of several depends on the dims (another value)",
     "contraction_pack_without_vector_dim.json": "which dim is the output's innermost is another value of the instance",
+    "map_reduce_mean_integer.json": "whether mean applies depends on the output's dtype (another value)",
+    "map_reduce_bitwise_float.json": "whether a bitwise reduction applies depends on the output's dtype (another value)",
+    "map_reduce_mul_float.json": "whether mul applies depends on the output's dtype (another value)",
+    "map_internal_unused.json": "whether a later expression names the output is inside the expression strings",
+    "map_output_forward_reference.json": "expression names refer to other values (the outputs listed before)",
+    "map_in_place_read_by_later_pass.json": "which pass reads an input follows from the expression strings",
     "contraction_pack_name_taken.json": "comparing two values (a name + \"_packed\" against the other names) is beyond JSON Schema",
 }
 

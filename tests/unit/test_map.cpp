@@ -576,3 +576,52 @@ TEST_CASE("map code: a tail predicate written at two uses is declared once, and 
   for (int bits : {256, 512})
     for (int64_t n : {0, 5, 33}) checkMapPlan(text, bits, n, uint64_t(bits + n));
 }
+
+TEST_CASE("map spec: reductions name earlier outputs only, internal outputs are used, in_place never meets a later pass") {
+  const std::string x = R"J([{"name": "x", "dtype": "f32"}])J";
+  checkError(mapSpec(R"J([{"name": "y", "dtype": "f32", "expr": "x - mx"}, {"name": "mx", "dtype": "f32", "reduce": "max", "expr": "x"}])J", "", x),
+             "/outputs/0/expr", 0, "an expression may name only the outputs listed before it: move this output after \"mx\"");
+  checkError(mapSpec(R"J([{"name": "mx", "dtype": "f32", "reduce": "max", "expr": "x", "internal": true}, {"name": "y", "dtype": "f32", "expr": "x"}])J", "", x),
+             "/outputs/0/internal", 0, "is not named by any later output's expression");
+  checkError(mapSpec(R"J([{"name": "mx", "dtype": "f32", "reduce": "max", "expr": "x", "internal": true}])J", "", x), "/outputs", 0,
+             "at least one must be written");
+  checkError(mapSpec(R"J([{"name": "s", "dtype": "f32", "reduce": "add", "expr": "x", "in_place": "x"}])J", "", x), "/outputs/0/in_place", 0,
+             "cannot share memory");
+  checkError(mapSpec(R"J([{"name": "y", "dtype": "f32", "expr": "x * 2", "in_place": "x"}, {"name": "s", "dtype": "f32", "reduce": "add", "expr": "x"},
+                          {"name": "z", "dtype": "f32", "expr": "x / s"}])J", "", x),
+             "/outputs/0/in_place", 0, "reads it again in pass 2");
+  checkError(mapSpec(R"J([{"name": "s", "dtype": "i32", "reduce": "mean", "expr": "convert(x, i32)"}])J", "", x), "/outputs/0/reduce", 0,
+             "needs a float output");
+  checkError(mapSpec(R"J([{"name": "s", "dtype": "f32", "reduce": "mul", "expr": "x"}])J", "", x), "/outputs/0/reduce", 0, "not offered");
+  checkError(mapSpec(R"J([{"name": "s", "dtype": "f32", "reduce": "xor", "expr": "x"}])J", "", x), "/outputs/0/reduce", 0, "needs an integer output");
+  checkError(mapSpec(R"J([{"name": "s", "dtype": "f32", "reduce": "sum", "expr": "x"}])J", "", x), "/outputs/0/reduce", 0, "mean");
+  // The last pass may write over the input it reads; an element-wise output named later is its expression.
+  const KernelSpec ok = parseSpecText(mapSpec(R"J([{"name": "mx", "dtype": "f32", "reduce": "max", "expr": "x", "internal": true},
+      {"name": "e", "dtype": "f32", "expr": "exp(x - mx)", "internal": true}, {"name": "s", "dtype": "f32", "reduce": "add", "expr": "e"},
+      {"name": "y", "dtype": "f32", "expr": "e / s", "in_place": "x"}])J", "", x), "t.json");
+  CHECK(ok.mapOutputs[0].stage == 0);
+  CHECK(ok.mapOutputs[1].stage == 1);
+  CHECK(ok.mapOutputs[2].stage == 1);
+  CHECK(ok.mapOutputs[3].stage == 2);
+  CHECK(ok.mapOutputs[3].expr.op == MapOp::div);
+  CHECK(ok.mapOutputs[3].expr.args[0].op == MapOp::math);  // e stands for exp(x - mx)
+}
+
+TEST_CASE("map plan: a pass computes the row-uniform parts once per row, and sums of products are fused where the target has fma") {
+  const std::string inputs = R"J([{"name": "x", "dtype": "f32"}, {"name": "g", "dtype": "f32"}])J";
+  const KernelSpec spec = parseSpecText(mapSpec(R"J([{"name": "ms", "dtype": "f32", "reduce": "mean", "expr": "x * x", "internal": true},
+      {"name": "y", "dtype": "f32", "expr": "x * rsqrt(ms + 0.000001) * g"}])J", "", inputs), "t.json");
+  for (const TargetRequest& t : {TargetRequest{"avx512", {}}, TargetRequest{"avx2", {"fma"}}, TargetRequest{"neon", {}}, TargetRequest{"sve", {}},
+                                 TargetRequest{"scalar", {}}}) {
+    const std::string plan = buildPlan(spec, makeTarget(t)).print();
+    INFO(t.spelling() << "\n" << plan);
+    const size_t pass2 = plan.find("pass 2 over the");
+    REQUIRE(pass2 != std::string::npos);
+    // rsqrt (computed in f64 at 1 ULP: a square root) runs before the second pass's loop, once.
+    const size_t sqrtAt = plan.find(" sqrt ", pass2), loop = plan.find("for c", pass2);
+    CHECK(sqrtAt < loop);
+    CHECK(plan.find(" sqrt ", loop) == std::string::npos);
+    if (t.isa != "scalar") CHECK(plan.find(" = fma acc0_0, x_v") != std::string::npos);
+    else CHECK(plan.find("fma") == std::string::npos);
+  }
+}

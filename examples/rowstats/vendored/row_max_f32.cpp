@@ -351,15 +351,15 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void row_
       acc0 = _mm512_max_ps(acc1, acc0);
       acc2 = _mm512_max_ps(acc3, acc2);
       acc0 = _mm512_max_ps(acc2, acc0);
-      __m256 row_sum_v256 =
+      __m256 row_sum_h256 =
           _mm256_max_ps(_mm512_castps512_ps256(acc0), _mm512_extractf32x8_ps(acc0, 1));
-      __m128 row_sum_v =
-          _mm_max_ps(_mm256_castps256_ps128(row_sum_v256), _mm256_extractf128_ps(row_sum_v256, 1));
-      row_sum_v =
-          _mm_max_ps(row_sum_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(row_sum_v), 8)));
-      row_sum_v =
-          _mm_max_ps(row_sum_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(row_sum_v), 4)));
-      float row_sum = _mm_cvtss_f32(row_sum_v);
+      __m128 row_sum_h =
+          _mm_max_ps(_mm256_castps256_ps128(row_sum_h256), _mm256_extractf128_ps(row_sum_h256, 1));
+      row_sum_h =
+          _mm_max_ps(row_sum_h, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(row_sum_h), 8)));
+      row_sum_h =
+          _mm_max_ps(row_sum_h, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(row_sum_h), 4)));
+      float row_sum = _mm_cvtss_f32(row_sum_h);
       output[i] = row_sum;
     }
   }
@@ -403,15 +403,15 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void row_
       acc0 = _mm512_max_ps(acc1, acc0);
       acc2 = _mm512_max_ps(acc3, acc2);
       acc0 = _mm512_max_ps(acc2, acc0);
-      __m256 row_sum_v256 =
+      __m256 row_sum_h256 =
           _mm256_max_ps(_mm512_castps512_ps256(acc0), _mm512_extractf32x8_ps(acc0, 1));
-      __m128 row_sum_v =
-          _mm_max_ps(_mm256_castps256_ps128(row_sum_v256), _mm256_extractf128_ps(row_sum_v256, 1));
-      row_sum_v =
-          _mm_max_ps(row_sum_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(row_sum_v), 8)));
-      row_sum_v =
-          _mm_max_ps(row_sum_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(row_sum_v), 4)));
-      float row_sum = _mm_cvtss_f32(row_sum_v);
+      __m128 row_sum_h =
+          _mm_max_ps(_mm256_castps256_ps128(row_sum_h256), _mm256_extractf128_ps(row_sum_h256, 1));
+      row_sum_h =
+          _mm_max_ps(row_sum_h, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(row_sum_h), 8)));
+      row_sum_h =
+          _mm_max_ps(row_sum_h, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(row_sum_h), 4)));
+      float row_sum = _mm_cvtss_f32(row_sum_h);
       output[i] = row_sum;
     }
   }
@@ -829,12 +829,12 @@ __attribute__((target("avx2"))) void row_max_f32_avx2(const float* input, int64_
       acc0 = _mm256_max_ps(acc1, acc0);
       acc2 = _mm256_max_ps(acc3, acc2);
       acc0 = _mm256_max_ps(acc2, acc0);
-      __m128 row_sum_v = _mm_max_ps(_mm256_castps256_ps128(acc0), _mm256_extractf128_ps(acc0, 1));
-      row_sum_v =
-          _mm_max_ps(row_sum_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(row_sum_v), 8)));
-      row_sum_v =
-          _mm_max_ps(row_sum_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(row_sum_v), 4)));
-      float row_sum = _mm_cvtss_f32(row_sum_v);
+      __m128 row_sum_h = _mm_max_ps(_mm256_castps256_ps128(acc0), _mm256_extractf128_ps(acc0, 1));
+      row_sum_h =
+          _mm_max_ps(row_sum_h, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(row_sum_h), 8)));
+      row_sum_h =
+          _mm_max_ps(row_sum_h, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(row_sum_h), 4)));
+      float row_sum = _mm_cvtss_f32(row_sum_h);
       output[i] = row_sum;
     }
   }
@@ -871,12 +871,12 @@ __attribute__((target("avx2"))) void row_max_f32_avx2(const float* input, int64_
       acc0 = _mm256_max_ps(acc1, acc0);
       acc2 = _mm256_max_ps(acc3, acc2);
       acc0 = _mm256_max_ps(acc2, acc0);
-      __m128 row_sum_v = _mm_max_ps(_mm256_castps256_ps128(acc0), _mm256_extractf128_ps(acc0, 1));
-      row_sum_v =
-          _mm_max_ps(row_sum_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(row_sum_v), 8)));
-      row_sum_v =
-          _mm_max_ps(row_sum_v, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(row_sum_v), 4)));
-      float row_sum = _mm_cvtss_f32(row_sum_v);
+      __m128 row_sum_h = _mm_max_ps(_mm256_castps256_ps128(acc0), _mm256_extractf128_ps(acc0, 1));
+      row_sum_h =
+          _mm_max_ps(row_sum_h, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(row_sum_h), 8)));
+      row_sum_h =
+          _mm_max_ps(row_sum_h, _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(row_sum_h), 4)));
+      float row_sum = _mm_cvtss_f32(row_sum_h);
       output[i] = row_sum;
     }
   }

@@ -570,7 +570,7 @@ struct X86Writer {
     const bool f = isFloat(t);
     std::string cur = s.args[0];
     int bits = v.bits();
-    const std::string tmp = s.dst + "_v";
+    const std::string tmp = s.dst + "_h";  // not "_v": a map input x loads into x_v
     cx.instructions.insert("log2-step horizontal reduction (extract halves, then byte shifts)");
     if (bits == 512) {
       const std::string lo = f ? (t == DType::f32 ? "_mm512_castps512_ps256(" : "_mm512_castpd512_pd256(") + cur + ")"

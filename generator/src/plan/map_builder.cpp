@@ -18,6 +18,7 @@
 #include "plan/map_builder.h"
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <stdexcept>
 #include <map>
@@ -104,7 +105,25 @@ class MapBuilder {
                         "/targets");
     declareTensors();
     const std::string c = spec_.rank == 2 ? "c" : "i";
-    ir::Block row = versions(c, runtimeStrides());
+    ir::Block row;
+    int lastStage = 0;
+    for (size_t k : computed()) lastStage = std::max(lastStage, spec_.mapOutputs[k].stage);
+    for (stage_ = 0; stage_ <= lastStage; ++stage_) {
+      if (stageOutputs().empty()) continue;
+      findRowUniform();
+      chooseLanes();
+      ir::Block pass = stagePrologue();
+      // Each pass has its own column variable (a loop variable is declared once per scope).
+      ir::Block loops = versions(stage_ ? c + std::to_string(stage_ + 1) : c, runtimeStrides());
+      pass.insert(pass.end(), loops.begin(), loops.end());
+      ir::Block epilogue = stageEpilogue();
+      pass.insert(pass.end(), epilogue.begin(), epilogue.end());
+      if (lastStage > 0) row.push_back(ir::comment("pass " + std::to_string(stage_ + 1) + " over the " + (spec_.rank == 2 ? "row" : "array")));
+      row.insert(row.end(), pass.begin(), pass.end());
+    }
+    if (lastStage > 0)
+      note(std::to_string(lastStage + 1) + " passes over each " + (spec_.rank == 2 ? "row" : "array") +
+           ": a pass starts once the row values it uses (reductions of earlier passes) are known");
     if (spec_.rank == 2) {
       plan_.body.push_back(ir::forLoop("r", Index::constant(0), sym(rows_), 1, std::move(row), false, "rows"));
     } else {
@@ -173,8 +192,14 @@ class MapBuilder {
     for (size_t k = 0; k < spec_.mapParams.size(); ++k)
       plan_.params.push_back({ir::Param::Kind::scalar, paramName(int(k)), spec_.mapParams[k].name, "", "", spec_.mapParams[k].dtype});
     for (size_t k = 0; k < spec_.mapOutputs.size(); ++k) {
-      tensor(outName(int(k)), spec_.mapOutputs[k].dtype, true, contiguous);
-      plan_.params.push_back({ir::Param::Kind::tensor, outName(int(k)), spec_.mapOutputs[k].name, outName(int(k)), ""});
+      const MapOutput& o = spec_.mapOutputs[k];
+      if (o.internal) continue;
+      if (o.reduce) {  // one value per row (rank 1: one value)
+        plan_.tensors.push_back({outName(int(k)), o.dtype, true, {spec_.rank == 2 ? sym(rows_) : Index::constant(1)}, {Index::constant(1)}});
+      } else {
+        tensor(outName(int(k)), o.dtype, true, contiguous);
+      }
+      plan_.params.push_back({ir::Param::Kind::tensor, outName(int(k)), o.name, outName(int(k)), ""});
     }
   }
   // Where element [r, c] of a tensor is: r * row + c * col elements from its start.
@@ -213,24 +238,13 @@ class MapBuilder {
   // The column loop(s) of one row (rank 1: of the array), per the tail policy and the target.
   ir::Block columns(const std::string& c) {
     ir::Block out;
-    const DType width = spec_.mapInputs[0].dtype;  // vectorised only when every value has this element width
-    std::set<int> widths;
-    for (const MapInputName& in : spec_.mapInputs) widths.insert(bitsOf(in.dtype));
-    for (const MapOutput& o : spec_.mapOutputs) widths.insert(bitsOf(o.dtype)), widthsOf(o.expr, spec_.maxUlp, widths);
-    if (target_.vectorBits && widths.size() > 1) {
-      // x86: AVX-512 converts between all widths in one instruction (vpmov[s|us], vpmovsx/zx,
-      // vcvtpd2ps, vcvtqq2ps), AVX2 narrows by packs; NEON sxtl/uxtl, xtn/sqxtn/uqxtn; SVE keeps
-      // narrow values unpacked in the widest type's containers (extending loads, truncating stores).
-      mixedLanes_ = target_.vector(integerOf(DType::u8, *widths.rbegin())).lanes;
-      note("element widths differ (" + std::to_string(*widths.begin()) + " to " + std::to_string(*widths.rbegin()) + " bits): " +
-           (target_.scalable ? "vectors have the widest type's lane count; narrower values are unpacked, one per container of the widest width"
-                             : std::to_string(mixedLanes_) + " lanes per vector, the widest type's; narrower values fill the low lanes of their registers"));
-    } else if (!target_.vectorBits) {
+    if (!target_.vectorBits) {
       out.push_back(ir::forLoop(c, Index::constant(0), sym(cols_), 1, elements(c, false, "", ""), false, "one element at a time"));
       return out;
     }
-    const VecType v = vectorOf(mixedLanes_ ? integerOf(DType::u8, *widths.rbegin()) : width);
-    if (spec_.tail == TailPolicy::predicated && target_.maskRegisters && target_.scalable) {
+    const VecType v = loopType_;
+    // A reduction takes the unrolled loops below: several accumulators, and a merge only in the tail.
+    if (spec_.tail == TailPolicy::predicated && target_.maskRegisters && target_.scalable && !stageReduces()) {
       if (structureReadAhead(v) >= 0) return governedStructures(c, v);
       ir::Block body;
       body.push_back(whileLt("active", v, sym(c), sym(cols_), false));
@@ -309,10 +323,216 @@ class MapBuilder {
     return out;
   }
 
+  // The lanes of every vector of the pass (loopType_, mixedLanes_): the widest of its arrays and
+  // of the values its loops compute (row-uniform parts are computed before them).
+  void chooseLanes() {
+    std::set<int> widths;
+    for (int k : stageInputs()) widths.insert(bitsOf(spec_.mapInputs[size_t(k)].dtype));
+    const DType width = stageInputs().empty() ? spec_.mapOutputs[stageOutputs().front()].dtype : spec_.mapInputs[size_t(*stageInputs().begin())].dtype;
+    std::function<void(const MapExpr&)> walk = [&](const MapExpr& e) {
+      widths.insert(bitsOf(e.type));
+      if (rowUniform_.count(&e)) return;
+      if (e.op == MapOp::math) widths.insert(bitsOf(math::workingType(e.fn, spec_.maxUlp, e.type)));
+      for (const MapExpr& a : e.args) walk(a);
+    };
+    for (size_t k : stageOutputs()) widths.insert(bitsOf(spec_.mapOutputs[k].dtype)), walk(spec_.mapOutputs[k].expr);
+    mixedLanes_ = 0;
+    if (!target_.vectorBits) return;
+    if (widths.size() > 1) {
+      // x86: AVX-512 converts between all widths in one instruction (vpmov[s|us], vpmovsx/zx,
+      // vcvtpd2ps, vcvtqq2ps), AVX2 narrows by packs; NEON sxtl/uxtl, xtn/sqxtn/uqxtn; SVE keeps
+      // narrow values unpacked in the widest type's containers (extending loads, truncating stores).
+      mixedLanes_ = target_.vector(integerOf(DType::u8, *widths.rbegin())).lanes;
+      note("element widths differ (" + std::to_string(*widths.begin()) + " to " + std::to_string(*widths.rbegin()) + " bits): " +
+           (target_.scalable ? "vectors have the widest type's lane count; narrower values are unpacked, one per container of the widest width"
+                             : std::to_string(mixedLanes_) + " lanes per vector, the widest type's; narrower values fill the low lanes of their registers"));
+    }
+    loopType_ = vectorOf(mixedLanes_ ? integerOf(DType::u8, *widths.rbegin()) : width);
+  }
+
+  // ---- passes (stages): outputs that read a reduction's row value run after it ----
+  // The outputs the kernel computes (an internal element-wise output is part of the expressions
+  // that name it), and those of the current pass.
+  std::vector<size_t> computed() const {
+    std::vector<size_t> out;
+    for (size_t k = 0; k < spec_.mapOutputs.size(); ++k)
+      if (spec_.mapOutputs[k].reduce || !spec_.mapOutputs[k].internal) out.push_back(k);
+    return out;
+  }
+  std::vector<size_t> stageOutputs() const {
+    std::vector<size_t> out;
+    for (size_t k : computed())
+      if (spec_.mapOutputs[k].stage == stage_) out.push_back(k);
+    return out;
+  }
+  std::set<int> stageInputs() const {
+    std::set<int> used;
+    for (size_t k : stageOutputs()) inputsUsed(spec_.mapOutputs[k].expr, used);
+    return used;
+  }
+  bool stageReduces() const {
+    for (size_t k : stageOutputs())
+      if (spec_.mapOutputs[k].reduce) return true;
+    return false;
+  }
+  // Vector accumulators per reduction: one per copy of the unrolled loop body.
+  int accumulatorsPerReduction() const { return target_.vectorBits ? std::max(1, unrollFactor()) : 1; }
+  std::string accName(size_t k, int copy) const { return "acc" + std::to_string(k) + "_" + (copy < 0 ? "s" : std::to_string(copy)); }
+  static std::string rowValueName(size_t k) { return "rowval" + std::to_string(k); }
+  VecType accType(size_t k, bool vector) const { return typeFor(spec_.mapOutputs[k].dtype, vector); }
+
+  // The identity of a reduction output's op, splat.
+  Stmt identity(const std::string& dst, size_t k, VecType t) const {
+    Stmt z = ir::op(OpKind::Splat, dst, t);
+    z.declare = true;
+    z.literal = identityLiteral(*spec_.mapOutputs[k].reduce, spec_.mapOutputs[k].dtype);
+    return z;
+  }
+
+  // Before a pass's loops: its accumulators, and the row values it reads, splat.
+  ir::Block stagePrologue() {
+    ir::Block out;
+    for (size_t k : stageOutputs()) {
+      if (!spec_.mapOutputs[k].reduce) continue;
+      if (target_.vectorBits)
+        for (int q = 0; q < accumulatorsPerReduction(); ++q) out.push_back(identity(accName(k, q), k, accType(k, true)));
+      if (!target_.vectorBits || spec_.tail == TailPolicy::scalar) out.push_back(identity(accName(k, target_.vectorBits ? -1 : 0), k, accType(k, false)));
+    }
+    // Row-uniform parts, once per row: one-lane values, splat for the vector loops.
+    for (auto& [e, names] : rowUniformOrder_) {
+      Values one{false, "_row", {}};
+      names->scalar = e->op == MapOp::row_value ? rowValueName(size_t(e->input)) : value(*e, one, out, true);
+      if (!target_.vectorBits) continue;
+      names->vector = names->scalar + "_x" + (stage_ ? std::to_string(stage_ + 1) : "");
+      Stmt s = ir::op(OpKind::Splat, names->vector, vectorOf(e->type), {names->scalar});
+      s.declare = true;
+      out.push_back(s);
+    }
+    return out;
+  }
+
+  // The parts of the pass's expressions that are the same for the whole row: the largest
+  // subexpressions that read a row value and no input (rsqrt(var + eps), 1 / sum), computed once
+  // per row before the loops instead of in every element.
+  struct RowUniformNames {
+    std::string scalar, vector;
+  };
+  void findRowUniform() {
+    rowUniform_.clear();
+    rowUniformOrder_.clear();
+    std::map<std::string, const MapExpr*> byText;
+    std::map<const MapExpr*, const MapExpr*> sameAs;
+    std::function<std::pair<bool, bool>(const MapExpr&)> uniform = [&](const MapExpr& e) {  // (no input, reads a row value)
+      bool none = e.op != MapOp::input, row = e.op == MapOp::row_value;
+      for (const MapExpr& a : e.args) {
+        const auto [n, r] = uniform(a);
+        none = none && n, row = row || r;
+      }
+      return std::pair{none, row};
+    };
+    std::function<void(const MapExpr&)> walk = [&](const MapExpr& e) {
+      if (e.op != MapOp::lt && e.op != MapOp::le && e.op != MapOp::gt && e.op != MapOp::ge && e.op != MapOp::eq && e.op != MapOp::ne)
+        if (const auto [none, row] = uniform(e); none && row) {
+          // Equal parts (mu in (x - mu) * (x - mu)) share one value.
+          const std::string key = toString(e, spec_.mapInputs, spec_.mapParams) + "|" + std::string(nameOf(e.type));
+          if (!byText.count(key)) {
+            byText[key] = &e;
+            rowUniformOrder_.push_back({&e, nullptr});
+          }
+          sameAs[&e] = byText[key];
+          return;
+        }
+      for (const MapExpr& a : e.args) walk(a);
+    };
+    for (size_t k : stageOutputs()) walk(spec_.mapOutputs[k].expr);
+    for (auto& [e, names] : rowUniformOrder_) names = &rowUniform_[e];
+    for (const auto& [e, first] : sameAs) rowUniform_.try_emplace(e);  // every part, the equal ones too (chooseLanes skips them)
+    sameAs_ = std::move(sameAs);
+  }
+
+  // After a pass's loops: each reduction's accumulators folded into its row value (stored unless internal).
+  ir::Block stageEpilogue() {
+    ir::Block out;
+    for (size_t k : stageOutputs()) {
+      const MapOutput& o = spec_.mapOutputs[k];
+      if (!o.reduce) continue;
+      const std::string rv = rowValueName(k);
+      const VecType one = accType(k, false);
+      auto combine = [&](const std::string& dst, const std::string& a, const std::string& b, VecType t, bool declare) {
+        Stmt s = ir::op(OpKind::Binary, dst, t, {a, b});
+        s.rop = *o.reduce;
+        s.declare = declare;
+        out.push_back(s);
+      };
+      if (target_.vectorBits) {
+        const int n = accumulatorsPerReduction();
+        for (int step = 1; step < n; step *= 2)  // a balanced tree
+          for (int q = 0; q + step < n; q += 2 * step) combine(accName(k, q), accName(k, q), accName(k, q + step), accType(k, true), false);
+        // A value narrower than the loop's lanes is a fractional vector (the low lanes of its
+        // register, or one per wide container on SVE): widened to the widest type first, so the fold
+        // reads exactly its lanes. Exact for integers (the wrap-around and the order of the low bits
+        // are the same) and min/max; a float sum's lanes add up in f64, rounded once.
+        std::string lanes = accName(k, 0);
+        DType laneType = o.dtype;
+        if (mixedLanes_ && bitsOf(o.dtype) < bitsOf(loopType_.elem)) {
+          laneType = isFloat(o.dtype) ? DType::f64 : integerOf(o.dtype, bitsOf(loopType_.elem));
+          convertSteps(lanes, o.dtype, laneType, ConvMode::plain, lanes + "_wide", Values{true, "", {}}, out);
+          lanes += "_wide";
+        }
+        const std::string folded = laneType == o.dtype ? rv : rv + "_wide";
+        Stmt r = ir::op(OpKind::ReduceLanes, folded, {laneType, 1}, {lanes});
+        r.declare = true;
+        r.rop = *o.reduce;
+        // Float sums on Arm fold adjacent lanes first (faddv / faddp order).
+        r.pairwise = isFloat(laneType) && *o.reduce == ReduceOp::add && target_.pairwiseLaneSums();
+        out.push_back(r);
+        if (folded != rv) {
+          Stmt c = ir::op(OpKind::Convert, rv, one, {folded});
+          c.declare = true;
+          c.conv = ConvMode::wrap;
+          if (isFloat(o.dtype)) c.conv = ConvMode::plain;
+          out.push_back(c);
+        }
+        if (spec_.tail == TailPolicy::scalar) combine(rv, rv, accName(k, -1), one, false);
+      } else {
+        Stmt s = ir::op(OpKind::Splat, rv, one, {accName(k, 0)});
+        s.declare = true;
+        out.push_back(s);
+      }
+      if (o.mean) {
+        Stmt d = ir::op(OpKind::Div, rv, one, {rv, columnCount(o.dtype)});
+        out.push_back(d);
+      }
+      if (!o.internal) {
+        Stmt store = ir::op(OpKind::Store, "", one, {rv});
+        store.tensor = outName(int(k));
+        store.index = spec_.rank == 2 ? sym("r") : Index::constant(0);
+        out.push_back(store);
+      }
+    }
+    return out;
+  }
+
+  // The number of columns as a one-lane float of type t (a mean's divisor), computed once.
+  std::string columnCount(DType t) {
+    const std::string name = std::string("count_") + std::string(nameOf(t));
+    for (const Stmt& s : constants_)
+      if (s.dst == name) return name;
+    Stmt n = ir::op(OpKind::SetIndex, "count_i64", {DType::i64, 1});
+    n.declare = true;
+    n.index = sym(cols_);
+    bool have = false;
+    for (const Stmt& s : constants_) have = have || s.dst == "count_i64";
+    if (!have) constants_.push_back(n);
+    Stmt c = ir::op(OpKind::Convert, name, {t, 1}, {"count_i64"});
+    c.declare = true;
+    constants_.push_back(c);
+    return name;
+  }
+
   // The runtime element strides of the inputs the outputs read (distinct, in input order).
   std::vector<std::string> runtimeStrides() const {
-    std::set<int> used;
-    for (const MapOutput& o : spec_.mapOutputs) inputsUsed(o.expr, used);
+    std::set<int> used = stageInputs();
     std::vector<std::string> out;
     for (int k : used)
       if (const Index& col = layouts_[size_t(k)].col; !col.constantValue()) {
@@ -345,25 +565,29 @@ class MapBuilder {
   // AVX2 ends a row of at least one vector with its last whole vector again (columns() above),
   // unless an output is in place: then an element rewritten after its input was overwritten
   // would be computed twice. Measured on Zen 3 (docs/benchmarks.md, "Overlapped AVX2 tails").
+  // A reduction would count the overlapping lanes twice.
   bool overlapsLastVector() const {
-    if (target_.module != LoweringModule::x86 || target_.maskRegisters) return false;
-    for (const MapOutput& o : spec_.mapOutputs)
-      if (o.inPlace >= 0) return false;
+    if (target_.module != LoweringModule::x86 || target_.maskRegisters || stageReduces()) return false;
+    for (size_t k : stageOutputs())
+      if (spec_.mapOutputs[k].inPlace >= 0) return false;
     return true;
   }
 
   // Whole vectors per iteration of the main loop. x86 only (see the top of the file): 4 hides the
   // loop overhead and keeps two loads in flight per cycle; 2 when more arrays share the registers
   // (AVX2 has 16). A static row shorter than the unrolled step gets the one-vector loop only.
+  // A pass with reductions unrolls on every target: each copy has its own accumulators, so the
+  // additions of one copy do not wait for another's (the reduce family's 4 accumulators).
   int unrollFactor() const {
-    if (target_.module != LoweringModule::x86) return 1;
+    if (!target_.vectorBits) return 1;
+    const bool reduces = stageReduces();
+    if (target_.module != LoweringModule::x86 && !reduces) return 1;
     // Strided inputs: every lane is a scalar load, so the loop overhead is noise and unrolled copies only add
     // live address registers (measured: simdgen_bench_gather).
-    for (const Layout& l : layouts_)
-      if (const auto col = l.col.constantValue(); !col || *col > 1) return 1;
-    std::set<int> used;
-    for (const MapOutput& o : spec_.mapOutputs) inputsUsed(o.expr, used);
-    return used.size() + spec_.mapOutputs.size() <= 3 ? 4 : 2;
+    if (!reduces)
+      for (const Layout& l : layouts_)
+        if (const auto col = l.col.constantValue(); !col || *col > 1) return 1;
+    return stageInputs().size() + stageOutputs().size() <= 3 ? 4 : 2;
   }
 
   Stmt whileLt(const std::string& dst, VecType t, Index lo, Index hi, bool partial) {
@@ -390,8 +614,7 @@ class MapBuilder {
   int structureReadAhead(VecType v, int input = -1) const {
     const bool sve = target_.module == LoweringModule::sve;
     if ((target_.module != LoweringModule::neon && !sve) || v.lanes < 2) return -1;
-    std::set<int> used;
-    for (const MapOutput& o : spec_.mapOutputs) inputsUsed(o.expr, used);
+    const std::set<int> used = stageInputs();
     int ahead = -1;
     for (int k : used) {
       const auto stride = layouts_[size_t(k)].col.constantValue();
@@ -451,8 +674,7 @@ class MapBuilder {
                      const Index& offset = Index::constant(0), bool structures = false, bool lane0 = false) {
     ir::Block out;
     const Index at = ((spec_.rank == 2 ? Index::symbol("r").times(stride_) + sym(c) : sym(c)) + offset).simplified();
-    std::set<int> used;
-    for (const MapOutput& o : spec_.mapOutputs) inputsUsed(o.expr, used);
+    const std::set<int> used = stageInputs();
     Values vals{vector, suffix, {}};
     for (int k : used) {
       const DType t = spec_.mapInputs[size_t(k)].dtype;
@@ -474,16 +696,67 @@ class MapBuilder {
       out.push_back(load);
       vals.inputs[k] = name;
     }
-    std::vector<std::string> results;
-    for (const MapOutput& o : spec_.mapOutputs) results.push_back(value(o.expr, vals, out));
-    for (size_t k = 0; k < spec_.mapOutputs.size(); ++k) {
-      Stmt store = ir::op(OpKind::Store, "", typeFor(spec_.mapOutputs[k].dtype, vector), {results[k]});
+    std::map<size_t, std::string> results;
+    std::map<size_t, std::pair<std::string, std::string>> products;  // fusedProduct: the factors
+    for (size_t k : stageOutputs()) {
+      const MapExpr& e = spec_.mapOutputs[k].expr;
+      if (fusedProduct(spec_.mapOutputs[k])) products[k] = {value(e.args[0], vals, out), value(e.args[1], vals, out)};
+      else results[k] = value(e, vals, out);
+    }
+    for (size_t k : stageOutputs()) {
+      const MapOutput& o = spec_.mapOutputs[k];
+      const VecType t = typeFor(o.dtype, vector);
+      if (products.count(k)) {  // acc = acc + a * b rounded once, inactive lanes kept
+        Stmt f = ir::op(OpKind::Fma, accName(k, accCopy(vector, suffix)), t, {accName(k, accCopy(vector, suffix)), products[k].first, products[k].second});
+        if (!pred.empty()) f.pred = predicateFor(pred, loopType_.elem, o.dtype, f.dst + "_in", out);
+        out.push_back(f);
+        continue;
+      }
+      if (o.reduce) {
+        accumulate(k, results[k], t, vector, pred, suffix, out);
+        continue;
+      }
+      Stmt store = ir::op(OpKind::Store, "", t, {results[k]});
       store.tensor = outName(int(k));
       store.index = at;
       store.pred = pred;
       out.push_back(store);
     }
     return out;
+  }
+
+  // Which accumulator a copy of the loop body adds to (see accumulate).
+  int accCopy(bool vector, const std::string& suffix) const {
+    if (!vector && target_.vectorBits) return -1;
+    if (suffix.size() > 1 && suffix[0] == '_' && std::isdigit(static_cast<unsigned char>(suffix[1]))) return std::stoi(suffix.substr(1));
+    return 0;
+  }
+
+  // A float sum of products (a dot product) adds each product with a fused multiply-add where the
+  // target has one: one rounding less per term, as BLAS does (the sum is reassociated anyway).
+  // The scalar variant keeps the C loop's operations and order (fma is a library call on x86).
+  bool fusedProduct(const MapOutput& o) const {
+    return o.reduce == ReduceOp::add && isFloat(o.dtype) && o.expr.op == MapOp::mul && target_.vectorBits && fusedMultiplyAdd();
+  }
+
+  // acc = op(acc, x) for reduction output k: the vector accumulator of this copy of the loop body
+  // (suffix _<copy>; others 0), or on a vector target's one-lane cleanup the scalar one. Lanes
+  // outside `pred` take the identity first. Float min/max keep the accumulator where x is NaN
+  // (Binary's b wins NaN): NaN elements are ignored, as by kind reduce.
+  void accumulate(size_t k, std::string x, VecType t, bool vector, const std::string& pred, const std::string& suffix, ir::Block& out) {
+    const MapOutput& o = spec_.mapOutputs[k];
+    const std::string acc = accName(k, accCopy(vector, suffix));
+    if (!pred.empty()) {
+      const std::string p = predicateFor(pred, loopType_.elem, o.dtype, x + "_in", out);
+      Stmt sel = ir::op(OpKind::Select, x + "_active", t, {p, x, constant(identityLiteral(*o.reduce, o.dtype), t)});
+      sel.declare = true;
+      out.push_back(sel);
+      x = sel.dst;
+    }
+    const bool nanLast = isFloat(o.dtype) && (*o.reduce == ReduceOp::min || *o.reduce == ReduceOp::max);
+    Stmt s = ir::op(OpKind::Binary, acc, t, nanLast ? std::vector<std::string>{x, acc} : std::vector<std::string>{acc, x});
+    s.rop = *o.reduce;
+    out.push_back(s);
   }
 
   struct Values {
@@ -515,11 +788,17 @@ class MapBuilder {
   }
 
   // The variable holding e's value, after the ops that compute it (appended to `out`).
-  std::string value(const MapExpr& e, const Values& v, ir::Block& out) {
+  // `hoisting`: e is a row-uniform part being computed before the loops.
+  std::string value(const MapExpr& e, const Values& v, ir::Block& out, bool hoisting = false) {
     const VecType t = typeFor(e.type, v.vector);
     if (e.op == MapOp::literal) return constant(e.text, t);
     if (e.op == MapOp::param) return constant(paramName(e.input), t);  // a splat of the runtime value
     if (e.op == MapOp::input) return v.inputs.at(e.input);
+    if (auto it = sameAs_.find(&e); it != sameAs_.end() && !hoisting) {
+      const RowUniformNames& n = rowUniform_.at(it->second);
+      return v.vector ? n.vector : n.scalar;
+    }
+    if (e.op == MapOp::row_value) return rowValueName(size_t(e.input));  // inside a row-uniform part: one lane
     std::vector<std::string> args;
     for (const MapExpr& a : e.args) args.push_back(value(a, v, out));
     if ((e.op == MapOp::shl || e.op == MapOp::shr) && e.count == 0) return args[0];
@@ -678,32 +957,57 @@ class MapBuilder {
     return out;
   }
 
+  // "x * y" or "sum over the row of (x * y)".
+  std::string formulaOf(const MapOutput& o) const {
+    if (!o.reduce) return o.exprText;
+    const std::string over = spec_.rank == 2 ? " over the row of (" : " over all elements of (";
+    if (o.mean) return "mean" + over + o.exprText + ")";
+    const char* names[] = {"sum", "product", "min", "max", "and", "or", "xor"};
+    return std::string(names[int(*o.reduce)]) + over + o.exprText + ")";
+  }
+
   void note(const std::string& line) {  // once: versioned plans build their loops more than once
     if (std::find(plan_.summary.begin(), plan_.summary.end(), line) == plan_.summary.end()) plan_.summary.push_back(line);
   }
 
   void document() {
     std::string formula;
-    for (const MapOutput& o : spec_.mapOutputs) formula += (formula.empty() ? "" : "; ") + o.name + " = " + o.exprText;
+    for (const MapOutput& o : spec_.mapOutputs) formula += (formula.empty() ? "" : "; ") + o.name + " = " + formulaOf(o);
     plan_.overview = "map: " + formula;
     plan_.semantics.push_back({"tail", std::string(nameOf(spec_.tail))});
+    // The shape of the inputs and element-wise outputs (a kernel may have only reductions).
+    if (spec_.rank == 2) plan_.semantics.push_back({"layout.rows", rows_});
+    plan_.semantics.push_back({"layout.cols", cols_});
+    if (spec_.rank == 2) plan_.semantics.push_back({"layout.row_stride", stride_});
     bool math = false;
     for (const MapOutput& o : spec_.mapOutputs) math = math || usesOp(o.expr, MapOp::math);
     if (math) plan_.semantics.push_back({"max_ulp", std::to_string(spec_.maxUlp)});
     for (size_t k = 0; k < spec_.mapInputs.size(); ++k) plan_.semantics.push_back({"name." + inName(int(k)), spec_.mapInputs[k].name});
     for (size_t k = 0; k < spec_.mapParams.size(); ++k) plan_.semantics.push_back({"name." + paramName(int(k)), spec_.mapParams[k].name});
     for (size_t k = 0; k < spec_.mapOutputs.size(); ++k) {
-      plan_.semantics.push_back({"name." + outName(int(k)), spec_.mapOutputs[k].name});
-      plan_.semantics.push_back({"expr." + outName(int(k)), spec_.mapOutputs[k].exprText});
+      const MapOutput& o = spec_.mapOutputs[k];
+      plan_.semantics.push_back({"name." + outName(int(k)), o.name});
+      plan_.semantics.push_back({"expr." + outName(int(k)), o.exprText});
+      // Reductions and internal values (no tensor: their dtype is here) for the test driver's reference.
+      if (o.reduce) plan_.semantics.push_back({"reduce." + outName(int(k)), o.mean ? "mean" : std::string(nameOf(*o.reduce))});
+      if (o.internal) plan_.semantics.push_back({"internal." + outName(int(k)), std::string(nameOf(o.dtype))});
       if (spec_.mapOutputs[k].inPlace >= 0) plan_.semantics.push_back({"in_place." + outName(int(k)), inName(spec_.mapOutputs[k].inPlace)});
     }
     auto& d = plan_.apiDoc;
     auto text = [](const Extent& e) { return e.isStatic() ? std::to_string(*e.value) : e.name; };
     const std::string where = spec_.rank == 2 ? "[r, c]" : "[i]";
-    d.push_back("/// " + spec_.name + ": element-wise over " +
+    const bool reduces = std::any_of(spec_.mapOutputs.begin(), spec_.mapOutputs.end(), [](const MapOutput& o) { return o.reduce.has_value(); });
+    d.push_back("/// " + spec_.name + (reduces ? ": over " : ": element-wise over ") +
                 (spec_.rank == 2 ? text(spec_.rows) + " x " + text(spec_.cols) : text(spec_.cols)) + " elements,");
     for (const MapOutput& o : spec_.mapOutputs)
-      d.push_back("///   " + o.name + where + " = " + o.exprText + "   (" + std::string(nameOf(o.dtype)) + ")");
+      d.push_back("///   " + std::string(o.internal ? "(internal) " : "") + o.name + (o.reduce ? std::string(spec_.rank == 2 ? "[r]" : "[0]") : where) +
+                  " = " + formulaOf(o) + "   (" + std::string(nameOf(o.dtype)) + ")");
+    if (std::any_of(spec_.mapOutputs.begin(), spec_.mapOutputs.end(), [](const MapOutput& o) { return o.reduce.has_value(); })) {
+      d.push_back("/// A reduction (sum, max, ...) gives one value per " + std::string(spec_.rank == 2 ? "row" : "call") +
+                  "; later outputs may name it. Float sums are reassociated");
+      d.push_back("/// (vector lanes, several accumulators, products fused): within (cols + 1) * u * sum(|terms|) of the exact sum (u = 2^-24 f32, 2^-53 f64);");
+      d.push_back("/// float min/max ignore NaN terms; an empty row gives the op's identity (sum 0, max -inf, ...; mean NaN).");
+    }
     for (const MapInputName& p : spec_.mapParams)
       d.push_back("///   " + p.name + ": a runtime " + std::string(nameOf(p.dtype)) + ", the same for every element");
     if (!spec_.description.empty()) d.push_back("/// " + spec_.description);
@@ -755,6 +1059,11 @@ class MapBuilder {
   std::map<std::string, std::string> constantNames_;
   int temps_ = 0;
   int mixedLanes_ = 0;  // lanes of every vector when element widths differ (0: each type's own)
+  VecType loopType_;    // the vector whose lanes the column loops step by
+  int stage_ = 0;       // the pass being built
+  std::map<const MapExpr*, RowUniformNames> rowUniform_;  // the pass's row-uniform parts (findRowUniform)
+  std::vector<std::pair<const MapExpr*, RowUniformNames*>> rowUniformOrder_;
+  std::map<const MapExpr*, const MapExpr*> sameAs_;  // each row-uniform part -> the first equal one
 };
 
 }  // namespace

@@ -274,20 +274,27 @@ std::string cLiteral(const Node& num, bool negative, DType t) {
 struct Typer {
   const std::vector<MapInputName>& inputs;
   const std::vector<MapInputName>& params;
+  const std::vector<MapValueName>& values;
 
-  // The input (op input) or scalar parameter (op param) a name denotes.
+  // The input (op input), scalar parameter (op param) or earlier output (op row_value; an
+  // element-wise one: op literal, value index in the second member) a name denotes.
   std::pair<MapOp, int> lookup(const Node& n) const {
     for (std::size_t k = 0; k < inputs.size(); ++k)
       if (inputs[k].name == n.text) return {MapOp::input, int(k)};
     for (std::size_t k = 0; k < params.size(); ++k)
       if (params[k].name == n.text) return {MapOp::param, int(k)};
+    for (std::size_t k = 0; k < values.size(); ++k)
+      if (values[k].name == n.text) return {values[k].elementwise ? MapOp::literal : MapOp::row_value, int(k)};
     std::string names;
     for (const auto& i : inputs) names += (names.empty() ? "" : ", ") + i.name;
     std::string scalars;
     for (const auto& p : params) scalars += (scalars.empty() ? "" : ", ") + p.name;
     const bool fn = functionNamed(n.text) != nullptr;
+    std::string earlier;
+    for (const auto& v : values) earlier += (earlier.empty() ? "" : ", ") + v.name;
     throw ExprError(n.at, "unknown name '" + n.text + "'" + (fn ? " (a function: call it with parentheses)" : constantHint(n.text)) +
-                              "; the inputs are: " + names + (scalars.empty() ? "" : "; the params are: " + scalars));
+                              "; the inputs are: " + names + (scalars.empty() ? "" : "; the params are: " + scalars) +
+                              (earlier.empty() ? "" : "; the outputs listed before this one are: " + earlier));
   }
   // C's names of float constants are not in the language: what to write instead.
   static std::string constantHint(const std::string& name) {
@@ -303,7 +310,8 @@ struct Typer {
   }
   DType dtypeOf(const Node& n) const {
     const auto [op, k] = lookup(n);
-    return op == MapOp::input ? inputs[size_t(k)].dtype : params[size_t(k)].dtype;
+    if (op == MapOp::input) return inputs[size_t(k)].dtype;
+    return op == MapOp::param ? params[size_t(k)].dtype : values[size_t(k)].dtype;
   }
 
   static bool isNum(const Node& n) { return n.kind == "num" || (n.kind == "neg" && isNum(n.args[0])); }
@@ -409,6 +417,8 @@ struct Typer {
     }
     if (n.kind == "name") {
       const auto [op, k] = lookup(n);
+      if (op == MapOp::literal) return *values[size_t(k)].elementwise;  // an element-wise output: its expression
+      if (op == MapOp::row_value) return MapExpr{op, t, "", values[size_t(k)].output, {}};
       return MapExpr{op, t, "", k, {}};
     }
     if (n.kind == "/" && !isFloat(t))
@@ -512,7 +522,7 @@ struct Typer {
 std::string_view nameOf(MapOp op) {
   static const char* names[] = {"literal", "input", "param", "+", "-", "*", "min", "max", "/", "neg", "fma", "abs", "select", "convert",
                                 "<",       "<=",    ">",     ">=", "==", "!=", "&",   "|", "^",      "~",   "<<",     ">>",
-                                "sqrt",    "round", "add_sat", "sub_sat", "avg_round", "abs_diff", "math"};
+                                "sqrt",    "round", "add_sat", "sub_sat", "avg_round", "abs_diff", "math", "row_value"};
   return names[static_cast<int>(op)];
 }
 
@@ -550,9 +560,9 @@ std::string_view nameOf(MathFn f) {
 }
 
 MapExpr parseMapExpr(const std::string& text, const std::vector<MapInputName>& inputs,
-                     const std::vector<MapInputName>& params, DType result) {
+                     const std::vector<MapInputName>& params, DType result, const std::vector<MapValueName>& values) {
   const Node root = Parser(text).parseAll();
-  const Typer typer{inputs, params};
+  const Typer typer{inputs, params, values};
   if (const auto t = typer.infer(root); t && *t != result)
     throw ExprError(root.at, "the expression has dtype " + std::string(nameOf(*t)) + " but the output is " + std::string(nameOf(result)) +
                                  "; convert it: convert(..., " + std::string(nameOf(result)) + ")");
@@ -565,6 +575,7 @@ std::string toString(const MapExpr& e, const std::vector<MapInputName>& inputs, 
     case MapOp::literal: return e.text;
     case MapOp::input: return inputs[size_t(e.input)].name;
     case MapOp::param: return params[size_t(e.input)].name;
+    case MapOp::row_value: return "row_value(" + std::to_string(e.input) + ")";
     case MapOp::neg: return "(-" + arg(0) + ")";
     case MapOp::add:
     case MapOp::sub:

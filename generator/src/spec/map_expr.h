@@ -37,6 +37,8 @@ enum class MapOp {
   abs_diff,          // |a - b|: integers exact, modulo 2^bits (select(a > b, a - b, b - a)); floats
                      //   abs(a - b)
   math,              // fn(a): a function of floats computed to the spec's ULP bound (MathFn, docs/math.md)
+  row_value,         // the value of reduction output number `input` for this row (an earlier stage's
+                     //   result, the same in every lane)
 };
 
 // The functions of floats that are computed to a stated accuracy (`max_ulp` of the spec) rather than
@@ -70,6 +72,15 @@ struct MapInputName {
   DType dtype;
 };
 
+// An earlier output an expression may name: a reduction's per-row value (`elementwise` null, op
+// row_value) or an element-wise output, whose expression stands in for the name.
+struct MapValueName {
+  std::string name;
+  DType dtype;
+  int output = -1;
+  const MapExpr* elementwise = nullptr;
+};
+
 // Parses `text` as an expression of type `result` over `inputs`. Throws ExprError.
 // Grammar (whitespace between tokens is free; C's precedence, except that a comparison binds
 // loosest: `a & 1 == 0` is `(a & 1) == 0`):
@@ -90,11 +101,11 @@ struct MapInputName {
 // Functions: fma(a, b, c), min(a, b), max(a, b), clamp(x, lo, hi) = min(max(x, lo), hi),
 // relu(x) = max(x, 0), abs(x), select(cond, a, b), convert(x, dtype) and convert(x, dtype, mode);
 // on floats only: sqrt(x), floor(x), ceil(x), trunc(x), nearest(x), '/', and the MathFn functions
-// (exp(x), log(x), ...). A name is an input or a
-// scalar parameter (`params`). Operands of one operator have one dtype; numbers take the dtype of
+// (exp(x), log(x), ...). A name is an input, a
+// scalar parameter (`params`) or one of `values` (outputs listed earlier). Operands of one operator have one dtype; numbers take the dtype of
 // the other operand (or of the output) and must be representable in it.
 MapExpr parseMapExpr(const std::string& text, const std::vector<MapInputName>& inputs,
-                     const std::vector<MapInputName>& params, DType result);
+                     const std::vector<MapInputName>& params, DType result, const std::vector<MapValueName>& values = {});
 
 // Why e cannot be computed within `maxUlp` ULP (a function at a tier not offered), or "" if it can.
 std::string mathTierUnavailable(const MapExpr& e, int maxUlp);

@@ -42,13 +42,18 @@ struct Schedule {
   std::optional<int> block;         // arg_reduce: elements per block (64..2^20); unset = 8 KiB worth
 };
 
-// kind "map": one output element from the inputs' elements at the same position.
+// kind "map": one output element from the inputs' elements at the same position, or with
+// `reduce` one value per row (rank 1: one value), the reduction of the expression over the row.
 struct MapOutput {
   std::string name;
   DType dtype = DType::f32;
   std::string exprText;  // as the spec wrote it
   MapExpr expr;
   int inPlace = -1;      // the input this output may be the same array as (-1: none)
+  std::optional<ReduceOp> reduce;  // set: a reduction output (one value per row)
+  bool mean = false;     // reduce add, then divided by the number of columns (floats): "reduce": "mean"
+  bool internal = false; // no array: a value for later outputs' expressions only
+  int stage = 0;         // the pass over the row that computes it: 1 + the latest stage of the row values it reads
 };
 
 // kind "map": where an input's element [r, c] lives, r * rowStride + c * stride elements from its

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <span>
 #include <sstream>
 
@@ -47,7 +48,9 @@ constexpr std::string_view kMapOnlyKeys[] = {"shape", "row_stride", "inputs", "o
 constexpr int kMaxUlpTiers[] = {1, 4};
 constexpr std::string_view kMapInputKeys[] = {"name", "dtype", "stride", "row_stride"};
 constexpr std::string_view kMapParamKeys[] = {"name", "dtype"};
-constexpr std::string_view kMapOutputKeys[] = {"name", "dtype", "expr", "in_place"};
+constexpr std::string_view kMapOutputKeys[] = {"name", "dtype", "expr", "in_place", "reduce", "internal"};
+// A map output's "reduce": the ops of kind reduce, and mean (a sum divided by the column count).
+constexpr std::string_view kMapReduceNames[] = {"add", "mul", "min", "max", "and", "or", "xor", "mean"};
 constexpr std::string_view kMapTailNames[] = {"predicated", "scalar"};
 constexpr std::string_view kTransposeKeys[] = {"$schema", "simdgen", "name", "description", "kind",
                                                "input",   "output",  "targets", "tail",   "strategy"};
@@ -931,11 +934,44 @@ class Parser {
       claim(o.name, at + "/name");
       o.dtype = getDType(required(out, at, "dtype"), at + "/dtype");
       o.exprText = getString(required(out, at, "expr"), at + "/expr");
-      try {
-        o.expr = parseMapExpr(o.exprText, spec.mapInputs, spec.mapParams, o.dtype);
-      } catch (const ExprError& e) {
-        failInString(at + "/expr", o.exprText, e.offset, e.what());
+      if (const json* r = member(out, "reduce")) {
+        const std::size_t op = choose(*r, at + "/reduce", "reduce", kMapReduceNames);
+        o.mean = kMapReduceNames[op] == "mean";
+        o.reduce = o.mean ? ReduceOp::add : *parseReduceOp(kMapReduceNames[op]);
+        if (o.mean && !isFloat(o.dtype))
+          fail(at + "/reduce", "\"mean\" divides a sum by the column count: it needs a float output (f32, f64), found " +
+                                   std::string(nameOf(o.dtype)) + "; use \"add\" for integers");
+        if (*o.reduce == ReduceOp::mul && isFloat(o.dtype))
+          fail(at + "/reduce", "reduce \"mul\" of floats is not offered for expressions (kind \"reduce\" has it for a plain input; "
+                               "a product of an expression is usually better as the sum of its logs: \"reduce\": \"add\" over log(...))");
+        if (!opSupports(*o.reduce, o.dtype))
+          fail(at + "/reduce", "reduce " + inQuotes(std::string(kMapReduceNames[op])) + " needs an integer output, found " +
+                                   std::string(nameOf(o.dtype)));
       }
+      if (const json* j = member(out, "internal")) {
+        if (!j->is_boolean()) fail(at + "/internal", "expected true or false, found " + describe(*j));
+        o.internal = j->get<bool>();
+      }
+      // Earlier outputs by name: a reduction is its row's value, an element-wise output its expression.
+      std::vector<MapValueName> earlier;
+      for (std::size_t k = 0; k < spec.mapOutputs.size(); ++k) {
+        const MapOutput& e = spec.mapOutputs[k];
+        earlier.push_back({e.name, e.dtype, int(k), e.reduce ? nullptr : &e.expr});
+      }
+      try {
+        o.expr = parseMapExpr(o.exprText, spec.mapInputs, spec.mapParams, o.dtype, earlier);
+      } catch (const ExprError& e) {
+        std::string message = e.what();
+        for (std::size_t later = i + 1; later < outputs.size(); ++later)
+          if (outputs[later].is_object() && outputs[later].contains("name") && outputs[later]["name"].is_string() &&
+              message.rfind("unknown name '" + outputs[later]["name"].get<std::string>() + "'", 0) == 0)
+            message += " (an expression may name only the outputs listed before it: move this output after " +
+                       inQuotes(outputs[later]["name"].get<std::string>()) + ")";
+        failInString(at + "/expr", o.exprText, e.offset, message);
+      }
+      o.stage = stageOf(o.expr, spec.mapOutputs);
+      if (o.reduce && member(out, "in_place"))
+        failAtKey(at + "/in_place", "a reduction output (\"reduce\") has one value per row: it cannot share memory with an input");
       if (const json* alias = member(out, "in_place")) {
         const std::string name = getString(*alias, at + "/in_place");
         for (std::size_t k = 0; k < spec.mapInputs.size(); ++k)
@@ -958,6 +994,7 @@ class Parser {
       }
       spec.mapOutputs.push_back(std::move(o));
     }
+    checkStages(spec);
     spec.input = spec.mapInputs[0].dtype;
     spec.output = spec.mapOutputs[0].dtype;
     readTargets(member(root, "targets"), spec);
@@ -991,6 +1028,66 @@ class Parser {
       if (const std::string why = mathTierUnavailable(spec.mapOutputs[i].expr, spec.maxUlp); !why.empty())
         fail("/outputs/" + std::to_string(i) + "/expr", why);
     return spec;
+  }
+
+  // The pass over the row an expression is computed in: after every reduction whose row value it reads.
+  static int stageOf(const MapExpr& e, const std::vector<MapOutput>& outputs) {
+    int stage = 0;
+    if (e.op == MapOp::row_value) stage = outputs[size_t(e.input)].stage + 1;
+    for (const MapExpr& a : e.args) stage = std::max(stage, stageOf(a, outputs));
+    return stage;
+  }
+  // The identifiers of an expression's text (names and function names).
+  static std::set<std::string> namesIn(const std::string& text) {
+    std::set<std::string> out;
+    for (std::size_t i = 0; i < text.size();) {
+      const auto c = static_cast<unsigned char>(text[i]);
+      if (std::isalpha(c) || c == '_') {
+        std::size_t j = i;
+        while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_')) ++j;
+        out.insert(text.substr(i, j - i));
+        i = j;
+      } else if (std::isdigit(c) || c == '.') {  // a number, with its exponent or suffix
+        while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
+      } else {
+        ++i;
+      }
+    }
+    return out;
+  }
+  static void inputsRead(const MapExpr& e, std::vector<bool>& out) {
+    if (e.op == MapOp::input) out[size_t(e.input)] = true;
+    for (const MapExpr& a : e.args) inputsRead(a, out);
+  }
+  static bool readsRowValue(const MapExpr& e, int output) {
+    if (e.op == MapOp::row_value && e.input == output) return true;
+    return std::any_of(e.args.begin(), e.args.end(), [&](const MapExpr& a) { return readsRowValue(a, output); });
+  }
+
+  // Outputs over several passes (stages): every internal output is used, something is written, and
+  // an in-place output does not overwrite an input that a later pass reads again.
+  void checkStages(const KernelSpec& spec) const {
+    const auto& outs = spec.mapOutputs;
+    if (std::all_of(outs.begin(), outs.end(), [](const MapOutput& o) { return o.internal; }))
+      fail("/outputs", "every output is \"internal\": at least one must be written to an array");
+    for (std::size_t k = 0; k < outs.size(); ++k) {
+      const std::string at = "/outputs/" + std::to_string(k);
+      if (outs[k].internal) {
+        bool used = false;
+        for (std::size_t l = k + 1; l < outs.size(); ++l) used = used || namesIn(outs[l].exprText).count(outs[k].name);
+        if (!used) fail(at + "/internal", "internal output " + inQuotes(outs[k].name) + " is not named by any later output's expression; remove it");
+      }
+      if (outs[k].inPlace < 0) continue;
+      for (std::size_t l = 0; l < outs.size(); ++l) {
+        std::vector<bool> reads(spec.mapInputs.size(), false);
+        inputsRead(outs[l].expr, reads);
+        if (outs[l].stage > outs[k].stage && reads[size_t(outs[k].inPlace)])
+          fail(at + "/in_place", "output " + inQuotes(outs[k].name) + " overwrites input " + inQuotes(spec.mapInputs[size_t(outs[k].inPlace)].name) +
+                                     " in pass " + std::to_string(outs[k].stage + 1) + ", but output " + inQuotes(outs[l].name) +
+                                     " reads it again in pass " + std::to_string(outs[l].stage + 1) +
+                                     " (after the row values it uses): drop in_place or compute it in the last pass");
+      }
+    }
   }
 
   // An input's "stride" or "row_stride": a static number of elements (0 repeats one element or

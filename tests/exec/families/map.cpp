@@ -6,10 +6,13 @@
 // PROT_NONE page); each output element is compared with the reference evaluating the spec's
 // expression text (from `explain --json` semantics expr.outK, name.inK), and every byte of an
 // output's memory that is not an element of the shape (row padding, before, after) must keep its
-// sentinel.
+// sentinel. Reductions ("reduce" outputs: one value per row) and the outputs that read their row
+// values are checked against tests/reference/map_rows_reference.h: exact for integers, within the
+// bound docs/spec.md states for float sums.
 #include "map.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -18,6 +21,7 @@
 
 #include "map/values.h"
 #include "map_reference.h"
+#include "map_rows_reference.h"
 #include "runner.h"
 #include "sweep.h"
 
@@ -34,13 +38,9 @@ struct Mem : PlacedBytes {
 class MapRunner {
  public:
   // Outputs are laid out as the Shape says; inputs may have strides of their own.
-  explicit MapRunner(const Kernel& k) : k_(k), layout_(k, first_output(k)), variants_(runnable_variants(k, rep_)) {
-    std::map<std::string, DType> names;
-    for (const Tensor& t : k.tensors)
-      if (!t.output) names[k.semantic("name." + t.name)] = DType::parse(t.dtype);
-    for (const ScalarParam& p : k.scalar_params) names[k.semantic("name." + p.name)] = DType::parse(p.dtype);
-    for (const Tensor& t : k.tensors)
-      if (t.output) exprs_.emplace(t.name, simdgen_ref::map::Expression(k.semantic("expr." + t.name), names, DType::parse(t.dtype)));
+  explicit MapRunner(const Kernel& k)
+      : k_(k), shape_(shape_of(k)), layout_(k, shape_), variants_(runnable_variants(k, rep_)), rows_ref_(outputs_of(k), std::stod(k.semantic("max_ulp", "1"))) {
+    for (size_t j = 0; j < rows_ref_.outputs().size(); ++j) out_index_["out" + std::to_string(j)] = j;
   }
   ~MapRunner() { CHECK_MESSAGE(runs_ > 0, (k_.name + ": no shape of this case fits the kernel")); }
 
@@ -80,25 +80,22 @@ class MapRunner {
         std::memcpy(p, m.data, size_t(std::min<int64_t>(fresh * size, m.hi - p)));
       inputs[k_.semantic("name." + m.t->name)] = &m;
     }
-    // The expected outputs, from the inputs before any call.
-    std::map<std::string, std::vector<Value>> expected;
-    for (const Mem& m : mems) {
-      if (!m.t->output) continue;
-      auto& e = expected[m.t->name];
-      const simdgen_ref::map::Expression& expr = exprs_.at(m.t->name);
-      // Each name the expression reads: a scalar's value, or its input's memory.
-      const size_t n = expr.slots().size();
-      std::vector<Value> slot(n);
-      std::vector<const Mem*> from(n, nullptr);
-      for (size_t k = 0; k < n; ++k)
-        if (const auto it = scalars.find(expr.slots()[k]); it != scalars.end()) slot[k] = it->second;
-        else from[k] = inputs.at(expr.slots()[k]);
-      for (int64_t r = 0; r < s.rows; ++r)
-        for (int64_t c = 0; c < s.cols; ++c) {
-          for (size_t k = 0; k < n; ++k)
-            if (const Mem* in = from[k]) slot[k] = simdgen_ref::map::read(in->dt, in->data, r * in->row_stride + c * in->col_stride);
-          e.push_back(expr.eval(slot.data()));
-        }
+    // The expected outputs, from the inputs before any call: per output tensor, element [r, c] at
+    // r * cols + c (a reduction: row r at r).
+    std::map<std::string, std::vector<simdgen_ref::map::Expect>> expected;
+    for (int64_t r = 0; r < s.rows; ++r) {
+      rows_ref_.run(s.cols, [&](const std::string& name, int64_t c) -> Value {
+        if (const auto it = scalars.find(name); it != scalars.end()) return it->second;
+        const Mem* in = inputs.at(name);
+        return simdgen_ref::map::read(in->dt, in->data, r * in->row_stride + c * in->col_stride);
+      });
+      for (const Mem& m : mems) {
+        if (!m.t->output) continue;
+        const size_t j = out_index_.at(m.t->name);
+        auto& e = expected[m.t->name];
+        if (reduces(j)) e.push_back(rows_ref_.at(j, 0));
+        else for (int64_t c = 0; c < s.cols; ++c) e.push_back(rows_ref_.at(j, c));
+      }
     }
     const std::string head = "rows=" + std::to_string(s.rows) + " cols=" + std::to_string(s.cols) + " stride=" + std::to_string(s.stride) +
                              " misalign=" + std::to_string(s.misalign) + " seed=" + std::to_string(seed) +
@@ -111,10 +108,30 @@ class MapRunner {
   static constexpr unsigned char kSentinel = 0xA5;
   static constexpr int64_t kSlack = 64;
 
-  static const Tensor& first_output(const Kernel& k) {
+  // The shape every input and element-wise output has (rows x cols, row stride): from the plan's
+  // semantics, as a kernel may have only reduction outputs.
+  static Tensor shape_of(const Kernel& k) {
+    if (k.has_semantic("layout.rows")) return Tensor{"", "u8", true, {k.semantic("layout.rows"), k.semantic("layout.cols")}, {k.semantic("layout.row_stride"), "1"}};
+    return Tensor{"", "u8", true, {k.semantic("layout.cols")}, {"1"}};
+  }
+  // Every output in spec order (out0, out1, ...: internal ones have no tensor), each expression over
+  // the inputs, the params and the outputs before it.
+  static std::vector<simdgen_ref::map::OutputDef> outputs_of(const Kernel& k) {
+    std::map<std::string, DType> names;
     for (const Tensor& t : k.tensors)
-      if (t.output) return t;
-    throw std::logic_error("exec driver: kernel " + k.name + " has no output");
+      if (!t.output) names[k.semantic("name." + t.name)] = DType::parse(t.dtype);
+    for (const ScalarParam& p : k.scalar_params) names[k.semantic("name." + p.name)] = DType::parse(p.dtype);
+    std::vector<simdgen_ref::map::OutputDef> outs;
+    for (int j = 0; k.has_semantic("name.out" + std::to_string(j)); ++j) {
+      const std::string o = "out" + std::to_string(j);
+      std::string dtype = k.semantic("internal." + o);
+      for (const Tensor& t : k.tensors)
+        if (t.name == o) dtype = t.dtype;
+      const DType dt = DType::parse(dtype);
+      outs.push_back({k.semantic("name." + o), dt, k.semantic("reduce." + o), simdgen_ref::map::Expression(k.semantic("expr." + o), names, dt)});
+      names[outs.back().name] = dt;
+    }
+    return outs;
   }
 
   // Values of the runtime strides of the inputs' own layouts (the shape binds the others): element
@@ -158,7 +175,7 @@ class MapRunner {
   }
 
   void call(const Variant& v, const Env& env, const Shape& s, std::vector<Mem>& mems,
-            const std::map<std::string, uint64_t, std::less<>>& scalars, const std::map<std::string, std::vector<Value>>& expected, const std::string& shape, const std::string& inPlace) {
+            const std::map<std::string, uint64_t, std::less<>>& scalars, const std::map<std::string, std::vector<simdgen_ref::map::Expect>>& expected, const std::string& shape, const std::string& inPlace) {
     const std::string head = k_.name + " [" + v.suffix + "] " + shape;
     CrashContext::set(head);
     std::map<std::string, void*, std::less<>> args;
@@ -187,25 +204,28 @@ class MapRunner {
       if (!m.t->output) continue;
       const auto& e = expected.at(m.t->name);
       const int64_t size = m.dt.bits / 8;
+      const size_t j = out_index_.at(m.t->name);
       // A function computed to the spec's ULP bound: that bound, plus one for the correctly
       // rounded reference's own half and what one later rounding adds (docs/math.md).
-      const double tolerance = exprs_.at(m.t->name).approximate() ? std::stod(k_.semantic("max_ulp", "1")) + 1 : 0;
+      const double tolerance = rows_ref_.outputs()[j].expr.approximate() ? std::stod(k_.semantic("max_ulp", "1")) + 1 : 0;
       int64_t bad = 0;
       std::string first;
+      const bool row_values = reduces(j);
       for (int64_t r = 0; r < s.rows; ++r)
-        for (int64_t c = 0; c < s.cols; ++c) {
-          const Value got = simdgen_ref::map::read(m.dt, m.data, r * s.stride + c), want = e[size_t(r * s.cols + c)];
-          if (!(tolerance > 0 ? close(m.dt, got, want, tolerance) : same(m.dt, got, want)) && bad++ == 0)
-            first = m.t->name + "[" + std::to_string(r) + ", " + std::to_string(c) + "] = " + show(m.dt, got) + ", expected " +
-                    show(m.dt, want);
+        for (int64_t c = 0; c < (row_values ? 1 : s.cols); ++c) {
+          const Value got = simdgen_ref::map::read(m.dt, m.data, row_values ? r : r * s.stride + c);
+          const simdgen_ref::map::Expect& want = e[size_t(row_values ? r : r * s.cols + c)];
+          if (!accept(m.dt, got, want, tolerance) && bad++ == 0)
+            first = m.t->name + "[" + std::to_string(r) + (row_values ? "" : ", " + std::to_string(c)) + "] = " + show(m.dt, got) +
+                    ", expected " + describe(m.dt, want);
         }
       if (bad) rep_.fail(head + ": " + first + " (" + std::to_string(bad) + " mismatching elements)");
       if (&m == out) continue;  // its padding holds the input's bytes
       // Every byte that is not an element of the shape keeps the sentinel.
       for (const unsigned char* p = m.lo; p < m.hi; ++p) {
         const int64_t off = (p - m.data) / size;
-        const bool element = p >= m.data && s.rows > 0 && s.cols > 0 && off < (s.rows - 1) * s.stride + s.cols &&
-                             off % s.stride < s.cols;
+        const bool element = row_values ? p >= m.data && off < s.rows
+                                        : p >= m.data && s.rows > 0 && s.cols > 0 && off < (s.rows - 1) * s.stride + s.cols && off % s.stride < s.cols;
         if (!element && *p != kSentinel) {
           rep_.fail(head + ": wrote outside the elements of " + m.t->name + ", byte offset " + std::to_string(p - m.data));
           break;
@@ -215,12 +235,43 @@ class MapRunner {
     if (out) std::copy(saved.begin(), saved.end(), out->lo);
   }
 
+  bool reduces(size_t j) const { return !rows_ref_.outputs()[j].op.empty(); }
+
+  // got is `want`: bit for bit where it is exact (NaN matches NaN), else within its interval,
+  // widened by `ulps` units in the last place (a math function's bound) and by one where a row value's
+  // interval went into it.
+  static bool accept(DType dt, Value got, const simdgen_ref::map::Expect& want, double ulps) {
+    if (want.exact && want.lo.u == want.hi.u && want.lo.f == want.hi.f && !want.nan && !want.nan_ok)
+      return ulps > 0 ? close(dt, got, want.lo, ulps) : same(dt, got, want.lo);
+    if (!dt.is_float()) {
+      const bool s = dt.kind == 'i';
+      return s ? int64_t(want.lo.u) <= int64_t(got.u) && int64_t(got.u) <= int64_t(want.hi.u) : want.lo.u <= got.u && got.u <= want.hi.u;
+    }
+    if (want.nan) return got.f != got.f;
+    if (got.f != got.f) return want.nan_ok;
+    const double slack = ulps + (want.exact ? 0 : 1);
+    auto widen = [&](double x, double dir) {
+      for (int k = 0; k < int(std::ceil(slack)) && std::isfinite(x); ++k)
+        x = dt.bits == 32 ? double(std::nextafter(float(x), float(dir))) : std::nextafter(x, dir);
+      return x;
+    };
+    return widen(want.lo.f, -INFINITY) <= got.f && got.f <= widen(want.hi.f, INFINITY);
+  }
+  static std::string describe(DType dt, const simdgen_ref::map::Expect& want) {
+    if (want.nan) return "NaN";
+    std::string s = show(dt, want.lo);
+    if (!(want.lo.u == want.hi.u && want.lo.f == want.hi.f)) s = "a value in [" + s + ", " + show(dt, want.hi) + "]";
+    return s + (want.nan_ok ? " or NaN" : "");
+  }
+
   const Kernel& k_;
   CrashContext crash_;
   Report rep_;
+  Tensor shape_;
   Layout layout_;
   std::vector<Variant> variants_;
-  std::map<std::string, simdgen_ref::map::Expression> exprs_;
+  simdgen_ref::map::RowReference rows_ref_;
+  std::map<std::string, size_t> out_index_;  // tensor name -> output number
   int64_t runs_ = 0;
 };
 
