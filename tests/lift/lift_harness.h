@@ -18,7 +18,9 @@
 // Integers compare exactly; floats bit for bit, or both NaN, or both zero (-0.0 == +0.0: the spec
 // lets a min/max return either). In tolerance mode (`// diff: tolerance`, reassociated float
 // sums and products) |a - b| <= rel * S + tiny with S the sum of |x| over the float inputs and
-// float scalar parameters of the case, rel 1e-5 for float and 1e-13 for double results; NaN must
+// float scalar parameters of the case (`// diff: tolerance D`, sums of terms that are products of D
+// such values: S * (2M)^(D-1), M the largest of 1 and every |x|, and rel at least 2 n eps: both
+// sums' bound), rel 1e-5 for float and 1e-13 for double results; NaN must
 // still match NaN and an infinity the same infinity. Tolerance mode avoids the value ranges where
 // a reassociated float sum or product may legitimately overflow differently (huge values, +-inf).
 // In ULP mode (`// diff: ulp N`, loops calling exp, log, ... lifted with --math-ulp) two finite
@@ -35,6 +37,7 @@
 #include <unistd.h>
 
 #include <cinttypes>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -78,6 +81,8 @@ struct Context {
   bool tolerance = false;
   int ulps = 0;        // > 0: ULP mode
   double abs_sum = 0;  // S of the tolerance formula
+  double abs_max = 1;  // M: the largest of 1 and every |x| of the case
+  int degree = 1;      // D
   char scalars[1024] = {0};
 };
 inline Context g_ctx;
@@ -507,7 +512,7 @@ template <class T> struct Input : InputBase {
     if constexpr (std::is_floating_point_v<T>) {
       fill_float<T>(ptr, n, pattern, r, g_ctx.tolerance);
       for (int64_t i = 0; i < n; ++i)
-        if (std::isfinite(ptr[i])) g_ctx.abs_sum += std::fabs((double)ptr[i]);
+        if (std::isfinite(ptr[i])) g_ctx.abs_sum += std::fabs((double)ptr[i]), g_ctx.abs_max = std::max(g_ctx.abs_max, std::fabs((double)ptr[i]));
     } else {
       fill_int<T>(ptr, n, pattern, r);
     }
@@ -567,7 +572,8 @@ struct Run {
   bool failed = false;
   char report[4096] = {0};
 
-  Run(const char* file, const char* function, bool tolerance, int64_t min_n, bool signed_n, int ulps = 0) {
+  Run(const char* file, const char* function, bool tolerance, int64_t min_n, bool signed_n, int ulps = 0, int degree = 1) {
+    g_ctx.degree = degree;
     g_ctx.file = file;
     g_ctx.function = function;
     g_ctx.tolerance = tolerance;
@@ -606,6 +612,7 @@ struct Run {
     g_ctx.pattern = pattern;
     g_ctx.placement = placement_name(placement);
     g_ctx.abs_sum = 0;
+    g_ctx.abs_max = 1;
     g_ctx.scalars[0] = 0;
     report[0] = 0;
   }
@@ -617,7 +624,7 @@ struct Run {
     snprintf(item, sizeof item, "%s%s = %s", g_ctx.scalars[0] ? ", " : "", name, buf);
     append(g_ctx.scalars, sizeof g_ctx.scalars, item);
     if constexpr (std::is_floating_point_v<T>) {
-      if (std::isfinite(v)) g_ctx.abs_sum += std::fabs((double)v);
+      if (std::isfinite(v)) g_ctx.abs_sum += std::fabs((double)v), g_ctx.abs_max = std::max(g_ctx.abs_max, std::fabs((double)v));
     }
     return v;
   }
@@ -637,7 +644,11 @@ struct Run {
       if (!g_ctx.tolerance || std::isinf(a) || std::isinf(b)) return false;
       const double rel = sizeof(T) == 4 ? 1e-5 : 1e-13;
       const double tiny = (double)std::numeric_limits<T>::min() * 16;
-      return std::fabs((double)a - (double)b) <= rel * g_ctx.abs_sum + tiny;
+      // Products: each term rounds on its own, and the loop's own sum drifts by up to n units of
+      // rounding of the terms (ties patterns round one way), so the bound of both sums, 2 n eps.
+      const double eps = std::numeric_limits<T>::epsilon() / 2;
+      const double r = g_ctx.degree > 1 ? std::max(rel, 2 * (double)g_ctx.n * eps) : rel;
+      return std::fabs((double)a - (double)b) <= r * g_ctx.abs_sum * std::pow(2 * g_ctx.abs_max, g_ctx.degree - 1) + tiny;
     } else {
       return a == b;
     }
@@ -659,7 +670,7 @@ struct Run {
     fprintf(stderr, "DIFFERENTIAL MISMATCH (original vs rewritten with the lifted kernels)\n");
     print_case(stderr);
     for (const InputBase* in : inputs) in->describe(stderr);
-    if (g_ctx.tolerance) fprintf(stderr, "  tolerance: S = sum |x| = %.17g\n", g_ctx.abs_sum);
+    if (g_ctx.tolerance) fprintf(stderr, "  tolerance: S = sum |x| = %.17g, M = %.17g, D = %d\n", g_ctx.abs_sum, g_ctx.abs_max, g_ctx.degree);
     fputs(report, stderr);
     fflush(stderr);
     return 1;

@@ -166,6 +166,7 @@ class CorpusFile:
         self.lines = self.text.split("\n")
         self.is_cpp = Path(path).suffix in (".cpp", ".cc", ".cxx", ".C")
         self.lift_args, self.tolerance, self.min_n, self.ulps, self.cflags = [], False, None, 0, []
+        self.degree = 1  # `// diff: tolerance D`: the summed terms are products of D values
         for line in self.lines:  # the leading comment block holds the directives
             s = line.strip()
             if not s:
@@ -181,10 +182,12 @@ class CorpusFile:
                 mode = body[len("diff:"):].split()
                 if mode == ["tolerance"]:
                     self.tolerance = True
+                elif len(mode) == 2 and mode[0] == "tolerance" and mode[1].isdigit() and int(mode[1]) >= 1:
+                    self.tolerance, self.degree = True, int(mode[1])
                 elif len(mode) == 2 and mode[0] == "ulp" and mode[1].isdigit():
                     self.ulps = int(mode[1])
                 else:
-                    raise CorpusError(f"unknown `// diff:` mode '{' '.join(mode)}' (only 'tolerance' or 'ulp N')")
+                    raise CorpusError(f"unknown `// diff:` mode '{' '.join(mode)}' (only 'tolerance', 'tolerance D' or 'ulp N')")
             elif body.startswith("min-n:"):
                 self.min_n = int(body[len("min-n:"):].strip())
         self.expectations = {}
@@ -369,7 +372,7 @@ def harness_main(cf, display_path, kernels):
             "    return 0;",
             "  }",
             f"  lh::Run run({cxx_string(display_path)}, {cxx_string(sig.name)}, {'true' if cf.tolerance else 'false'}, "
-            f"{min_n}, {'true' if signed_n else 'false'}, {cf.ulps});"]
+            f"{min_n}, {'true' if signed_n else 'false'}, {cf.ulps}, {cf.degree});"]
     inputs = [p for p in params if p.role == "input"]
     for k, p in enumerate(inputs):
         out.append(f"  lh::Input<{p.base}> in{k}({cxx_string(p.name)}, {k}, lh::Run::max_length());")

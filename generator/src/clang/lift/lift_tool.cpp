@@ -27,6 +27,7 @@
 #include "clang/lift/lift_output.h"
 #include "clang/lift/map_lift.h"
 #include "clang/lift/recognize.h"
+#include "clang/lift/reduce_expr_lift.h"
 #include "clang/lift/rows_model.h"
 #include "clang/lift/transpose_lift.h"
 
@@ -394,7 +395,22 @@ LiftResult runLift(const LiftRequest& request) {
         m.function = f->getNameAsString();
         auto recognized = recognize(m, options);
         if (auto* reason = std::get_if<std::string>(&recognized)) {
-          reject(*reason);
+          // Not a reduction of one array's elements: of an expression of several (a dot product),
+          // or several accumulators at once?
+          auto expr = recognizeExprReduce(m, options, request.mathUlp);
+          if (auto* why = std::get_if<std::string>(&expr)) {
+            const bool moreThanOneElement = reason->find("more than one array element") != std::string::npos ||
+                                            reason->find("other values than the element") != std::string::npos ||
+                                            reason->find("something other than the element") != std::string::npos ||
+                                            reason->find("variables; simdgen lifts one") != std::string::npos;
+            // Its own reason where the loop has that shape (only the option or the term stands in the way).
+            const bool exprShape = why->rfind("a float sum would be reassociated", 0) == 0 || why->rfind("the term added to", 0) == 0;
+            reject(moreThanOneElement || exprShape ? "as a reduction of an expression: " + *why : *reason);
+            continue;
+          }
+          const ExprReduceLift& er = std::get<ExprReduceLift>(expr);
+          accept(er.summary, [&](const std::string& name) { return exprReduceSpecJson(er, name, description); },
+                 [&](const std::string& name) { return exprReduceReplacementCode(m, er, name, local); });
           continue;
         }
         const Recognition& r = std::get<Recognition>(recognized);

@@ -461,6 +461,22 @@ std::string pointer(const LoopModel& loop, const std::string& base, long long of
 
 }  // namespace
 
+std::optional<std::string> mapExpression(MapLift& map, const Sym& value, const ScalarType& to, int mathUlp, std::string& why) {
+  try {
+    Translator t(map, mathUlp);
+    // C's conversion to the destination, written out when it changes the dtype (as for a store).
+    auto narrow = value.type.dtype == to.dtype ? std::nullopt : t.narrowed(value, to);
+    std::string e = narrow ? *narrow : t.expr(value);
+    if (e.size() > 1 && e.front() == '(' && e.back() == ')' && balanced(e.substr(1, e.size() - 2))) e = e.substr(1, e.size() - 2);
+    return narrow || value.type.dtype == to.dtype ? e : "convert(" + e + ", " + to.dtype + ")";
+  } catch (const NotMap& n) {
+    why = n.reason;
+    return std::nullopt;
+  }
+}
+
+std::string mapPointer(const LoopModel& loop, const MapLift::Array& a) { return pointer(loop, a.base, a.offset); }
+
 std::variant<MapLift, std::string> recognizeMap(const MapModel& model, int mathUlp) {
   try {
     MapLift map;

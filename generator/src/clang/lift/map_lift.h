@@ -3,6 +3,7 @@
 // Element-wise loops (`out[i] = expr(a[i], b[i], scalars)`) as `map` specs: the expression in the
 // map family's syntax with every C conversion written out, and the call that replaces the loop.
 // No clang headers.
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -35,6 +36,11 @@ struct MapLift {
 // so a loop calling them stays, as the kernels' results are not libm's bit for bit).
 std::variant<MapLift, std::string> recognizeMap(const MapModel& model, int mathUlp = 0);
 std::string mapSpecJson(const MapLift& map, const std::string& name, const std::string& description);
+// `value` in the map family's expression language, converted to `to` as C converts it, adding
+// the arrays and scalars it reads to `map` (inputs, params); or nullopt with the reason in `why`.
+std::optional<std::string> mapExpression(MapLift& map, const Sym& value, const ScalarType& to, int mathUlp, std::string& why);
+// The first element an array of the loop reads or writes: base + start + offset.
+std::string mapPointer(const LoopModel& loop, const MapLift::Array& a);
 // Calls the kernel when no output overlaps another array (an output may be its own input, element
 // for element); otherwise, and for an empty range, the block runs the original loop.
 std::string mapReplacementCode(const MapModel& model, const MapLift& map, const std::string& name, const std::string& local);

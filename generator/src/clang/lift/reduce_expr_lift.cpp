@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "clang/lift/reduce_expr_lift.h"
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "clang/lift/lift_output.h"
+
+namespace simdgen::lift {
+namespace {
+
+using Kind = Sym::Kind;
+
+bool uses(const Sym& s, Kind kind) {
+  if (s.kind == kind) return true;
+  for (const auto& a : s.args)
+    if (uses(*a, kind)) return true;
+  return false;
+}
+
+bool isCarried(const Sym& s, const std::string& name) {
+  const Sym& b = stripCasts(s);
+  return b.kind == Kind::carried && b.name == name;
+}
+
+}  // namespace
+
+std::variant<ExprReduceLift, std::string> recognizeExprReduce(const LoopModel& loop, const Options& options, int mathUlp) {
+  ExprReduceLift lift;
+  if (loop.carried.empty()) return std::string("the loop changes no variable declared before it");
+  static const std::pair<const char*, const char*> ops[] = {{"+", "add"}, {"&", "and"}, {"|", "or"}, {"^", "xor"}};
+  for (const CarriedVar& acc : loop.carried) {
+    if (acc.type.dtype.empty()) return std::string("the variable " + acc.name + " has a type simdgen cannot hold (" + acc.type.spelling + ")");
+    // acc = (T)(acc OP e): C computes in the promoted type and converts back.
+    const Sym& top = acc.next->kind == Kind::cast ? *acc.next->args[0] : *acc.next;
+    if (top.kind != Kind::binary) return std::string("the update of " + acc.name + " (" + render(top) + ") is not a sum (or & | ^) of terms");
+    const char* op = nullptr;
+    for (auto [sym, name] : ops)
+      if (top.op == sym) op = name;
+    if (!op) return std::string("the update of " + acc.name + " combines with `" + top.op + "`; lifted reductions of expressions use + & | ^");
+    const Sym* term = nullptr;
+    const Sym* carried = nullptr;
+    for (int k = 0; k < 2; ++k)
+      if (isCarried(*top.args[k], acc.name) && !uses(*top.args[1 - k], Kind::carried)) term = top.args[1 - k].get(), carried = top.args[k].get();
+    if (!term) return std::string("the update " + render(top) + " is not " + acc.name + " " + top.op + " (a term that reads no accumulator)");
+    if (!uses(*term, Kind::load)) return std::string("the term added to " + acc.name + " reads no array element");
+    if (acc.type.isFloat) {
+      if (std::string(op) != "add") return std::string("a bitwise operator on floats");
+      // The sum in the accumulator's own type, every step (no double sum of floats rounded back).
+      if (!(top.type == acc.type) || !(carried->type == acc.type))
+        return std::string(acc.name + " is computed in " + top.type.spelling + " and rounded to " + acc.type.spelling + " at every step");
+      if (!options.allowReassociation)
+        return std::string("a float sum would be reassociated across vector lanes (and its products fused), which changes its "
+                           "rounding; pass --reassociate to accept that");
+      lift.reassociates = true;
+    } else {
+      if (top.type.isFloat) return std::string("an integer accumulator " + acc.name + " takes a float sum");
+      // Integer + & | ^ modulo 2^bits: computing wider and truncating each step is the same as in the
+      // accumulator's width, as long as the accumulator itself is not narrowed first.
+      if (carried->type.bits < acc.type.bits) return std::string(acc.name + " is narrowed before it is combined");
+    }
+    std::string why;
+    auto e = mapExpression(lift.map, *term, acc.type, mathUlp, why);
+    if (!e) return "the term added to " + acc.name + ": " + why;
+    MapLift::Array out;
+    out.base = acc.name;
+    out.type = acc.type;
+    out.expr = *e;
+    lift.map.outputs.push_back(out);
+    lift.accumulators.push_back({acc.name, acc.type, op, top.op});
+  }
+  for (const auto& in : lift.map.inputs)
+    if (!in.base.empty() && loop.carried.size() && in.type.dtype.empty()) return std::string("the elements of " + in.base + " are " + in.type.spelling);
+  // Output names: the accumulators', unless an input or param has it.
+  std::vector<std::string> names;
+  for (const auto& in : lift.map.inputs) names.push_back(in.name);
+  for (const auto& p : lift.map.params) names.push_back(p.name);
+  names.push_back("n");
+  for (size_t k = 0; k < lift.map.outputs.size(); ++k) {
+    auto& out = lift.map.outputs[k];
+    out.name = out.base;
+    while (std::find(names.begin(), names.end(), out.name) != names.end()) out.name += "_sum";
+    names.push_back(out.name);
+  }
+  std::string what;
+  for (const auto& out : lift.map.outputs) what += (what.empty() ? "" : ", ") + out.expr;
+  lift.summary = "reduce " + lift.accumulators[0].op + " over " + what + " (" + lift.accumulators[0].type.dtype + ", " +
+                 std::to_string(lift.map.inputs.size()) + " input" + (lift.map.inputs.size() > 1 ? "s" : "") + ")";
+  return lift;
+}
+
+std::string exprReduceSpecJson(const ExprReduceLift& lift, const std::string& name, const std::string& description) {
+  nlohmann::ordered_json j;
+  j["simdgen"] = 1;
+  j["name"] = name;
+  j["description"] = description;
+  j["kind"] = "map";
+  j["shape"] = {"n"};
+  j["inputs"] = nlohmann::json::array();
+  for (const auto& in : lift.map.inputs) j["inputs"].push_back({{"name", in.name}, {"dtype", in.type.dtype}});
+  if (!lift.map.params.empty()) {
+    j["params"] = nlohmann::json::array();
+    for (const auto& p : lift.map.params) j["params"].push_back({{"name", p.name}, {"dtype", p.type.dtype}});
+  }
+  if (lift.map.maxUlp > 0) j["max_ulp"] = lift.map.maxUlp;
+  if (lift.map.fused) j["targets"] = {"avx512", "avx2+fma", "sve2", "sve", "neon", "scalar"};  // the defaults, AVX2 with FMA3
+  j["outputs"] = nlohmann::json::array();
+  for (size_t k = 0; k < lift.map.outputs.size(); ++k) {
+    const auto& out = lift.map.outputs[k];
+    j["outputs"].push_back({{"name", out.name}, {"dtype", out.type.dtype}, {"reduce", lift.accumulators[k].op}, {"expr", out.expr}});
+  }
+  return j.dump(2) + "\n";
+}
+
+std::string exprReduceReplacementCode(const LoopModel& loop, const ExprReduceLift& lift, const std::string& name, const std::string& local) {
+  const std::string n = local + "n";
+  std::string args;
+  for (const auto& in : lift.map.inputs) args += mapPointer(loop, in) + ", ";
+  args += n;
+  for (const auto& p : lift.map.params) args += ", " + p.text;
+  std::string body;
+  for (size_t k = 0; k < lift.accumulators.size(); ++k) {
+    const std::string r = local + "r" + std::to_string(k);
+    body += "    " + cType(lift.accumulators[k].type.dtype) + " " + r + ";\n";
+    args += ", &" + r;
+  }
+  body += "    " + name + "(" + args + ");\n";
+  for (size_t k = 0; k < lift.accumulators.size(); ++k) {
+    const auto& a = lift.accumulators[k];
+    const std::string r = local + "r" + std::to_string(k);
+    if (a.type.isFloat) {
+      body += "    " + a.name + " = " + a.name + " " + a.combine + " " + r + ";\n";
+    } else {
+      // In unsigned arithmetic: it wraps like the loop's accumulator, without signed overflow.
+      const std::string u = a.type.bits > 32 ? "(uint64_t)" : "(uint32_t)";
+      body += "    " + a.name + " = (" + a.type.spelling + ")(" + u + a.name + " " + a.combine + " " + u + r + ");\n";
+    }
+  }
+  body += counterFinals({&loop});
+  std::string code = "{\n  // simdgen lift: " + name + " (" + lift.summary + ")\n";
+  code += "  const int64_t " + n + " = " + rangeCount(loop) + ";\n";
+  // Short runtime ranges keep the loop (kMinRuntimeTrip); a static range is at least kMinStaticTrip.
+  if (loop.tripCount) return code + "  if (" + n + " > 0) {\n" + body + "  }\n}";
+  return code + "  if (" + n + " >= " + std::to_string(kMinRuntimeTrip) + ") {\n" + body + "  } else {\n    " + loop.loopText + "\n  }\n}";
+}
+
+}  // namespace simdgen::lift

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Loops whose accumulators add up an expression of several arrays (`s += a[i] * b[i]`, a sum and
+// a sum of squares together) as `map` specs with reduction outputs (docs/spec.md, "Reductions and
+// passes"), and the block that calls the kernel and combines its results with the accumulators.
+// No clang headers.
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "clang/lift/loop_model.h"
+#include "clang/lift/map_lift.h"
+#include "clang/lift/recognize.h"
+
+namespace simdgen::lift {
+
+struct ExprReduceLift {
+  MapLift map;  // inputs and params; outputs hold the reductions (expr, and `op` below)
+  struct Accumulator {
+    std::string name;  // the carried variable
+    ScalarType type;
+    std::string op;      // the spec's reduce op: add, and, or, xor
+    std::string combine; // the C operator that adds the kernel's result to the accumulator
+  };
+  std::vector<Accumulator> accumulators;  // one per map output, in order
+  bool reassociates = false;
+  std::string summary;  // "reduce add (a * b) f32, 2 inputs"
+};
+
+// Every accumulator of the loop is `acc = acc OP expr(elements, scalars)` with OP one of + & | ^
+// (floats: + with options.allowReassociation) and expr in the map family's language; or why not.
+std::variant<ExprReduceLift, std::string> recognizeExprReduce(const LoopModel& loop, const Options& options, int mathUlp);
+std::string exprReduceSpecJson(const ExprReduceLift& lift, const std::string& name, const std::string& description);
+// Calls the kernel over the loop's range (runtime ranges shorter than kMinRuntimeTrip keep the
+// loop) and combines each result with its accumulator as the loop would (integers wrap).
+std::string exprReduceReplacementCode(const LoopModel& loop, const ExprReduceLift& lift, const std::string& name,
+                                      const std::string& local);
+
+}  // namespace simdgen::lift
