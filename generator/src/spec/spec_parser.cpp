@@ -636,6 +636,10 @@ class Parser {
     t.name = getString(required(obj, at, "name"), at + "/name");
     claim(t.name, at + "/name", output ? "output name" : "tensor name");
     const json& index = required(obj, at, "index");
+    if (output && index.is_array() && index.empty())
+      fail(at + "/index", "a contraction's output has at least one dimension (a parallel dim); a reduction to one value, such as a "
+                          "dot product, is kind \"map\" with a reduction output: {\"name\": \"dot\", \"dtype\": \"f32\", \"reduce\": "
+                          "\"add\", \"expr\": \"a * b\"} (docs/spec.md, \"Reductions and passes\")");
     if (!index.is_array() || index.empty())
       fail(at + "/index", "expected a non-empty array of index expressions, one per dimension (e.g. [\"i\", \"k\"]), found " + describe(index));
     for (std::size_t p = 0; p < index.size(); ++p) {
