@@ -123,36 +123,36 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void laye
     if (cols > 15) {
       // whole vectors, 4 per iteration
       for (; c2 + 64 <= cols; c2 += 64) {
-        __m512 x_v_0 = _mm512_loadu_ps(in0 + c2 + cols * r);
-        __m512 t0_0 = _mm512_sub_ps(x_v_0, rowval0_x2);
-        __m512 t1_0 = _mm512_sub_ps(x_v_0, rowval0_x2);
+        __m512 x_v_0_p2 = _mm512_loadu_ps(in0 + c2 + cols * r);
+        __m512 t0_0 = _mm512_sub_ps(x_v_0_p2, rowval0_x2);
+        __m512 t1_0 = _mm512_sub_ps(x_v_0_p2, rowval0_x2);
         acc1_0 = _mm512_fmadd_ps(t0_0, t1_0, acc1_0);
-        __m512 x_v_1 = _mm512_loadu_ps(in0 + c2 + cols * r + 16);
-        __m512 t0_1 = _mm512_sub_ps(x_v_1, rowval0_x2);
-        __m512 t1_1 = _mm512_sub_ps(x_v_1, rowval0_x2);
+        __m512 x_v_1_p2 = _mm512_loadu_ps(in0 + c2 + cols * r + 16);
+        __m512 t0_1 = _mm512_sub_ps(x_v_1_p2, rowval0_x2);
+        __m512 t1_1 = _mm512_sub_ps(x_v_1_p2, rowval0_x2);
         acc1_1 = _mm512_fmadd_ps(t0_1, t1_1, acc1_1);
-        __m512 x_v_2 = _mm512_loadu_ps(in0 + c2 + cols * r + 32);
-        __m512 t0_2 = _mm512_sub_ps(x_v_2, rowval0_x2);
-        __m512 t1_2 = _mm512_sub_ps(x_v_2, rowval0_x2);
+        __m512 x_v_2_p2 = _mm512_loadu_ps(in0 + c2 + cols * r + 32);
+        __m512 t0_2 = _mm512_sub_ps(x_v_2_p2, rowval0_x2);
+        __m512 t1_2 = _mm512_sub_ps(x_v_2_p2, rowval0_x2);
         acc1_2 = _mm512_fmadd_ps(t0_2, t1_2, acc1_2);
-        __m512 x_v_3 = _mm512_loadu_ps(in0 + c2 + cols * r + 48);
-        __m512 t0_3 = _mm512_sub_ps(x_v_3, rowval0_x2);
-        __m512 t1_3 = _mm512_sub_ps(x_v_3, rowval0_x2);
+        __m512 x_v_3_p2 = _mm512_loadu_ps(in0 + c2 + cols * r + 48);
+        __m512 t0_3 = _mm512_sub_ps(x_v_3_p2, rowval0_x2);
+        __m512 t1_3 = _mm512_sub_ps(x_v_3_p2, rowval0_x2);
         acc1_3 = _mm512_fmadd_ps(t0_3, t1_3, acc1_3);
       }
       // whole vectors, one per iteration
       for (; c2 + 16 <= cols; c2 += 16) {
-        __m512 x_v = _mm512_loadu_ps(in0 + c2 + cols * r);
-        __m512 t2 = _mm512_sub_ps(x_v, rowval0_x2);
-        __m512 t3 = _mm512_sub_ps(x_v, rowval0_x2);
+        __m512 x_v_p2 = _mm512_loadu_ps(in0 + c2 + cols * r);
+        __m512 t2 = _mm512_sub_ps(x_v_p2, rowval0_x2);
+        __m512 t3 = _mm512_sub_ps(x_v_p2, rowval0_x2);
         acc1_0 = _mm512_fmadd_ps(t2, t3, acc1_0);
       }
     }
     // scalar cleanup
     for (; c2 < cols; ++c2) {
-      float x_v_tail = in0[c2 + cols * r];
-      float t4_tail = (x_v_tail - rowval0);
-      float t5_tail = (x_v_tail - rowval0);
+      float x_v_tail_p2 = in0[c2 + cols * r];
+      float t4_tail = (x_v_tail_p2 - rowval0);
+      float t5_tail = (x_v_tail_p2 - rowval0);
       acc1_s = __builtin_fmaf(t4_tail, t5_tail, acc1_s);
     }
     acc1_0 = _mm512_add_ps(acc1_0, acc1_1);
@@ -182,44 +182,44 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void laye
     if (cols > 15) {
       // whole vectors, 2 per iteration
       for (; c3 + 32 <= cols; c3 += 32) {
-        __m512 x_v_0 = _mm512_loadu_ps(in0 + c3 + cols * r);
-        __m512 g_v_0 = _mm512_loadu_ps(in1 + c3);
-        __m512 b_v_0 = _mm512_loadu_ps(in2 + c3);
-        __m512 t8_0 = _mm512_sub_ps(x_v_0, rowval0_x3);
+        __m512 x_v_0_p3 = _mm512_loadu_ps(in0 + c3 + cols * r);
+        __m512 g_v_0_p3 = _mm512_loadu_ps(in1 + c3);
+        __m512 b_v_0_p3 = _mm512_loadu_ps(in2 + c3);
+        __m512 t8_0 = _mm512_sub_ps(x_v_0_p3, rowval0_x3);
         __m512 t9_0 = _mm512_mul_ps(t8_0, t7_row_x3);
-        __m512 t10_0 = _mm512_mul_ps(t9_0, g_v_0);
-        __m512 t11_0 = _mm512_add_ps(t10_0, b_v_0);
+        __m512 t10_0 = _mm512_mul_ps(t9_0, g_v_0_p3);
+        __m512 t11_0 = _mm512_add_ps(t10_0, b_v_0_p3);
         _mm512_storeu_ps(out2 + c3 + cols * r, t11_0);
-        __m512 x_v_1 = _mm512_loadu_ps(in0 + c3 + cols * r + 16);
-        __m512 g_v_1 = _mm512_loadu_ps(in1 + c3 + 16);
-        __m512 b_v_1 = _mm512_loadu_ps(in2 + c3 + 16);
-        __m512 t8_1 = _mm512_sub_ps(x_v_1, rowval0_x3);
+        __m512 x_v_1_p3 = _mm512_loadu_ps(in0 + c3 + cols * r + 16);
+        __m512 g_v_1_p3 = _mm512_loadu_ps(in1 + c3 + 16);
+        __m512 b_v_1_p3 = _mm512_loadu_ps(in2 + c3 + 16);
+        __m512 t8_1 = _mm512_sub_ps(x_v_1_p3, rowval0_x3);
         __m512 t9_1 = _mm512_mul_ps(t8_1, t7_row_x3);
-        __m512 t10_1 = _mm512_mul_ps(t9_1, g_v_1);
-        __m512 t11_1 = _mm512_add_ps(t10_1, b_v_1);
+        __m512 t10_1 = _mm512_mul_ps(t9_1, g_v_1_p3);
+        __m512 t11_1 = _mm512_add_ps(t10_1, b_v_1_p3);
         _mm512_storeu_ps(out2 + c3 + cols * r + 16, t11_1);
       }
       // whole vectors, one per iteration
       for (; c3 + 16 <= cols; c3 += 16) {
-        __m512 x_v = _mm512_loadu_ps(in0 + c3 + cols * r);
-        __m512 g_v = _mm512_loadu_ps(in1 + c3);
-        __m512 b_v = _mm512_loadu_ps(in2 + c3);
-        __m512 t12 = _mm512_sub_ps(x_v, rowval0_x3);
+        __m512 x_v_p3 = _mm512_loadu_ps(in0 + c3 + cols * r);
+        __m512 g_v_p3 = _mm512_loadu_ps(in1 + c3);
+        __m512 b_v_p3 = _mm512_loadu_ps(in2 + c3);
+        __m512 t12 = _mm512_sub_ps(x_v_p3, rowval0_x3);
         __m512 t13 = _mm512_mul_ps(t12, t7_row_x3);
-        __m512 t14 = _mm512_mul_ps(t13, g_v);
-        __m512 t15 = _mm512_add_ps(t14, b_v);
+        __m512 t14 = _mm512_mul_ps(t13, g_v_p3);
+        __m512 t15 = _mm512_add_ps(t14, b_v_p3);
         _mm512_storeu_ps(out2 + c3 + cols * r, t15);
       }
     }
     // scalar cleanup
     for (; c3 < cols; ++c3) {
-      float x_v_tail = in0[c3 + cols * r];
-      float g_v_tail = in1[c3];
-      float b_v_tail = in2[c3];
-      float t16_tail = (x_v_tail - rowval0);
+      float x_v_tail_p3 = in0[c3 + cols * r];
+      float g_v_tail_p3 = in1[c3];
+      float b_v_tail_p3 = in2[c3];
+      float t16_tail = (x_v_tail_p3 - rowval0);
       float t17_tail = (t16_tail * t7_row);
-      float t18_tail = (t17_tail * g_v_tail);
-      float t19_tail = (t18_tail + b_v_tail);
+      float t18_tail = (t17_tail * g_v_tail_p3);
+      float t19_tail = (t18_tail + b_v_tail_p3);
       out2[c3 + cols * r] = t19_tail;
     }
   }
@@ -294,36 +294,36 @@ __attribute__((target("+sve"))) void layernorm_f32_sve(const float* in0, const f
     if (4 * vscale - 1 < cols) {
       // whole vectors, 4 per iteration
       for (; c2 <= cols - 16 * vscale; c2 += 16 * vscale) {
-        svfloat32_t x_v_0 = svld1_f32(svptrue_b32(), in0 + c2 + cols * r);
-        svfloat32_t t0_0 = svsub_f32_x(svptrue_b32(), x_v_0, rowval0_x2);
-        svfloat32_t t1_0 = svsub_f32_x(svptrue_b32(), x_v_0, rowval0_x2);
+        svfloat32_t x_v_0_p2 = svld1_f32(svptrue_b32(), in0 + c2 + cols * r);
+        svfloat32_t t0_0 = svsub_f32_x(svptrue_b32(), x_v_0_p2, rowval0_x2);
+        svfloat32_t t1_0 = svsub_f32_x(svptrue_b32(), x_v_0_p2, rowval0_x2);
         acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, t0_0, t1_0);
-        svfloat32_t x_v_1 = svld1_f32(svptrue_b32(), in0 + c2 + cols * r + 4 * vscale);
-        svfloat32_t t0_1 = svsub_f32_x(svptrue_b32(), x_v_1, rowval0_x2);
-        svfloat32_t t1_1 = svsub_f32_x(svptrue_b32(), x_v_1, rowval0_x2);
+        svfloat32_t x_v_1_p2 = svld1_f32(svptrue_b32(), in0 + c2 + cols * r + 4 * vscale);
+        svfloat32_t t0_1 = svsub_f32_x(svptrue_b32(), x_v_1_p2, rowval0_x2);
+        svfloat32_t t1_1 = svsub_f32_x(svptrue_b32(), x_v_1_p2, rowval0_x2);
         acc1_1 = svmla_f32_x(svptrue_b32(), acc1_1, t0_1, t1_1);
-        svfloat32_t x_v_2 = svld1_f32(svptrue_b32(), in0 + c2 + cols * r + 8 * vscale);
-        svfloat32_t t0_2 = svsub_f32_x(svptrue_b32(), x_v_2, rowval0_x2);
-        svfloat32_t t1_2 = svsub_f32_x(svptrue_b32(), x_v_2, rowval0_x2);
+        svfloat32_t x_v_2_p2 = svld1_f32(svptrue_b32(), in0 + c2 + cols * r + 8 * vscale);
+        svfloat32_t t0_2 = svsub_f32_x(svptrue_b32(), x_v_2_p2, rowval0_x2);
+        svfloat32_t t1_2 = svsub_f32_x(svptrue_b32(), x_v_2_p2, rowval0_x2);
         acc1_2 = svmla_f32_x(svptrue_b32(), acc1_2, t0_2, t1_2);
-        svfloat32_t x_v_3 = svld1_f32(svptrue_b32(), in0 + c2 + cols * r + 12 * vscale);
-        svfloat32_t t0_3 = svsub_f32_x(svptrue_b32(), x_v_3, rowval0_x2);
-        svfloat32_t t1_3 = svsub_f32_x(svptrue_b32(), x_v_3, rowval0_x2);
+        svfloat32_t x_v_3_p2 = svld1_f32(svptrue_b32(), in0 + c2 + cols * r + 12 * vscale);
+        svfloat32_t t0_3 = svsub_f32_x(svptrue_b32(), x_v_3_p2, rowval0_x2);
+        svfloat32_t t1_3 = svsub_f32_x(svptrue_b32(), x_v_3_p2, rowval0_x2);
         acc1_3 = svmla_f32_x(svptrue_b32(), acc1_3, t0_3, t1_3);
       }
       // whole vectors, one per iteration
       for (; c2 <= cols - 4 * vscale; c2 += 4 * vscale) {
-        svfloat32_t x_v = svld1_f32(svptrue_b32(), in0 + c2 + cols * r);
-        svfloat32_t t2 = svsub_f32_x(svptrue_b32(), x_v, rowval0_x2);
-        svfloat32_t t3 = svsub_f32_x(svptrue_b32(), x_v, rowval0_x2);
+        svfloat32_t x_v_p2 = svld1_f32(svptrue_b32(), in0 + c2 + cols * r);
+        svfloat32_t t2 = svsub_f32_x(svptrue_b32(), x_v_p2, rowval0_x2);
+        svfloat32_t t3 = svsub_f32_x(svptrue_b32(), x_v_p2, rowval0_x2);
         acc1_0 = svmla_f32_x(svptrue_b32(), acc1_0, t2, t3);
       }
     }
     // scalar cleanup
     for (; c2 < cols; ++c2) {
-      float x_v_tail = in0[c2 + cols * r];
-      float t4_tail = (x_v_tail - rowval0);
-      float t5_tail = (x_v_tail - rowval0);
+      float x_v_tail_p2 = in0[c2 + cols * r];
+      float t4_tail = (x_v_tail_p2 - rowval0);
+      float t5_tail = (x_v_tail_p2 - rowval0);
       acc1_s = __builtin_fmaf(t4_tail, t5_tail, acc1_s);
     }
     acc1_0 = svadd_f32_x(svptrue_b32(), acc1_0, acc1_1);
@@ -343,24 +343,24 @@ __attribute__((target("+sve"))) void layernorm_f32_sve(const float* in0, const f
     // whole vectors
     int64_t c3 = 0;
     for (; c3 <= cols - 4 * vscale; c3 += 4 * vscale) {
-      svfloat32_t x_v = svld1_f32(svptrue_b32(), in0 + c3 + cols * r);
-      svfloat32_t g_v = svld1_f32(svptrue_b32(), in1 + c3);
-      svfloat32_t b_v = svld1_f32(svptrue_b32(), in2 + c3);
-      svfloat32_t t8 = svsub_f32_x(svptrue_b32(), x_v, rowval0_x3);
+      svfloat32_t x_v_p3 = svld1_f32(svptrue_b32(), in0 + c3 + cols * r);
+      svfloat32_t g_v_p3 = svld1_f32(svptrue_b32(), in1 + c3);
+      svfloat32_t b_v_p3 = svld1_f32(svptrue_b32(), in2 + c3);
+      svfloat32_t t8 = svsub_f32_x(svptrue_b32(), x_v_p3, rowval0_x3);
       svfloat32_t t9 = svmul_f32_x(svptrue_b32(), t8, t7_row_x3);
-      svfloat32_t t10 = svmul_f32_x(svptrue_b32(), t9, g_v);
-      svfloat32_t t11 = svadd_f32_x(svptrue_b32(), t10, b_v);
+      svfloat32_t t10 = svmul_f32_x(svptrue_b32(), t9, g_v_p3);
+      svfloat32_t t11 = svadd_f32_x(svptrue_b32(), t10, b_v_p3);
       svst1_f32(svptrue_b32(), out2 + c3 + cols * r, t11);
     }
     // scalar cleanup
     for (; c3 < cols; ++c3) {
-      float x_v_tail = in0[c3 + cols * r];
-      float g_v_tail = in1[c3];
-      float b_v_tail = in2[c3];
-      float t12_tail = (x_v_tail - rowval0);
+      float x_v_tail_p3 = in0[c3 + cols * r];
+      float g_v_tail_p3 = in1[c3];
+      float b_v_tail_p3 = in2[c3];
+      float t12_tail = (x_v_tail_p3 - rowval0);
       float t13_tail = (t12_tail * t7_row);
-      float t14_tail = (t13_tail * g_v_tail);
-      float t15_tail = (t14_tail + b_v_tail);
+      float t14_tail = (t13_tail * g_v_tail_p3);
+      float t15_tail = (t14_tail + b_v_tail_p3);
       out2[c3 + cols * r] = t15_tail;
     }
   }
@@ -438,36 +438,36 @@ __attribute__((target("avx2,fma"))) void layernorm_f32_avx2_fma(const float* in0
     if (cols > 7) {
       // whole vectors, 4 per iteration
       for (; c2 + 32 <= cols; c2 += 32) {
-        __m256 x_v_0 = _mm256_loadu_ps(in0 + c2 + cols * r);
-        __m256 t0_0 = _mm256_sub_ps(x_v_0, rowval0_x2);
-        __m256 t1_0 = _mm256_sub_ps(x_v_0, rowval0_x2);
+        __m256 x_v_0_p2 = _mm256_loadu_ps(in0 + c2 + cols * r);
+        __m256 t0_0 = _mm256_sub_ps(x_v_0_p2, rowval0_x2);
+        __m256 t1_0 = _mm256_sub_ps(x_v_0_p2, rowval0_x2);
         acc1_0 = _mm256_fmadd_ps(t0_0, t1_0, acc1_0);
-        __m256 x_v_1 = _mm256_loadu_ps(in0 + c2 + cols * r + 8);
-        __m256 t0_1 = _mm256_sub_ps(x_v_1, rowval0_x2);
-        __m256 t1_1 = _mm256_sub_ps(x_v_1, rowval0_x2);
+        __m256 x_v_1_p2 = _mm256_loadu_ps(in0 + c2 + cols * r + 8);
+        __m256 t0_1 = _mm256_sub_ps(x_v_1_p2, rowval0_x2);
+        __m256 t1_1 = _mm256_sub_ps(x_v_1_p2, rowval0_x2);
         acc1_1 = _mm256_fmadd_ps(t0_1, t1_1, acc1_1);
-        __m256 x_v_2 = _mm256_loadu_ps(in0 + c2 + cols * r + 16);
-        __m256 t0_2 = _mm256_sub_ps(x_v_2, rowval0_x2);
-        __m256 t1_2 = _mm256_sub_ps(x_v_2, rowval0_x2);
+        __m256 x_v_2_p2 = _mm256_loadu_ps(in0 + c2 + cols * r + 16);
+        __m256 t0_2 = _mm256_sub_ps(x_v_2_p2, rowval0_x2);
+        __m256 t1_2 = _mm256_sub_ps(x_v_2_p2, rowval0_x2);
         acc1_2 = _mm256_fmadd_ps(t0_2, t1_2, acc1_2);
-        __m256 x_v_3 = _mm256_loadu_ps(in0 + c2 + cols * r + 24);
-        __m256 t0_3 = _mm256_sub_ps(x_v_3, rowval0_x2);
-        __m256 t1_3 = _mm256_sub_ps(x_v_3, rowval0_x2);
+        __m256 x_v_3_p2 = _mm256_loadu_ps(in0 + c2 + cols * r + 24);
+        __m256 t0_3 = _mm256_sub_ps(x_v_3_p2, rowval0_x2);
+        __m256 t1_3 = _mm256_sub_ps(x_v_3_p2, rowval0_x2);
         acc1_3 = _mm256_fmadd_ps(t0_3, t1_3, acc1_3);
       }
       // whole vectors, one per iteration
       for (; c2 + 8 <= cols; c2 += 8) {
-        __m256 x_v = _mm256_loadu_ps(in0 + c2 + cols * r);
-        __m256 t2 = _mm256_sub_ps(x_v, rowval0_x2);
-        __m256 t3 = _mm256_sub_ps(x_v, rowval0_x2);
+        __m256 x_v_p2 = _mm256_loadu_ps(in0 + c2 + cols * r);
+        __m256 t2 = _mm256_sub_ps(x_v_p2, rowval0_x2);
+        __m256 t3 = _mm256_sub_ps(x_v_p2, rowval0_x2);
         acc1_0 = _mm256_fmadd_ps(t2, t3, acc1_0);
       }
     }
     // scalar cleanup
     for (; c2 < cols; ++c2) {
-      float x_v_tail = in0[c2 + cols * r];
-      float t4_tail = (x_v_tail - rowval0);
-      float t5_tail = (x_v_tail - rowval0);
+      float x_v_tail_p2 = in0[c2 + cols * r];
+      float t4_tail = (x_v_tail_p2 - rowval0);
+      float t5_tail = (x_v_tail_p2 - rowval0);
       acc1_s = __builtin_fmaf(t4_tail, t5_tail, acc1_s);
     }
     acc1_0 = _mm256_add_ps(acc1_0, acc1_1);
@@ -494,44 +494,44 @@ __attribute__((target("avx2,fma"))) void layernorm_f32_avx2_fma(const float* in0
     if (cols > 7) {
       // whole vectors, 2 per iteration
       for (; c3 + 16 <= cols; c3 += 16) {
-        __m256 x_v_0 = _mm256_loadu_ps(in0 + c3 + cols * r);
-        __m256 g_v_0 = _mm256_loadu_ps(in1 + c3);
-        __m256 b_v_0 = _mm256_loadu_ps(in2 + c3);
-        __m256 t8_0 = _mm256_sub_ps(x_v_0, rowval0_x3);
+        __m256 x_v_0_p3 = _mm256_loadu_ps(in0 + c3 + cols * r);
+        __m256 g_v_0_p3 = _mm256_loadu_ps(in1 + c3);
+        __m256 b_v_0_p3 = _mm256_loadu_ps(in2 + c3);
+        __m256 t8_0 = _mm256_sub_ps(x_v_0_p3, rowval0_x3);
         __m256 t9_0 = _mm256_mul_ps(t8_0, t7_row_x3);
-        __m256 t10_0 = _mm256_mul_ps(t9_0, g_v_0);
-        __m256 t11_0 = _mm256_add_ps(t10_0, b_v_0);
+        __m256 t10_0 = _mm256_mul_ps(t9_0, g_v_0_p3);
+        __m256 t11_0 = _mm256_add_ps(t10_0, b_v_0_p3);
         _mm256_storeu_ps(out2 + c3 + cols * r, t11_0);
-        __m256 x_v_1 = _mm256_loadu_ps(in0 + c3 + cols * r + 8);
-        __m256 g_v_1 = _mm256_loadu_ps(in1 + c3 + 8);
-        __m256 b_v_1 = _mm256_loadu_ps(in2 + c3 + 8);
-        __m256 t8_1 = _mm256_sub_ps(x_v_1, rowval0_x3);
+        __m256 x_v_1_p3 = _mm256_loadu_ps(in0 + c3 + cols * r + 8);
+        __m256 g_v_1_p3 = _mm256_loadu_ps(in1 + c3 + 8);
+        __m256 b_v_1_p3 = _mm256_loadu_ps(in2 + c3 + 8);
+        __m256 t8_1 = _mm256_sub_ps(x_v_1_p3, rowval0_x3);
         __m256 t9_1 = _mm256_mul_ps(t8_1, t7_row_x3);
-        __m256 t10_1 = _mm256_mul_ps(t9_1, g_v_1);
-        __m256 t11_1 = _mm256_add_ps(t10_1, b_v_1);
+        __m256 t10_1 = _mm256_mul_ps(t9_1, g_v_1_p3);
+        __m256 t11_1 = _mm256_add_ps(t10_1, b_v_1_p3);
         _mm256_storeu_ps(out2 + c3 + cols * r + 8, t11_1);
       }
       // whole vectors, one per iteration
       for (; c3 + 8 <= cols; c3 += 8) {
-        __m256 x_v = _mm256_loadu_ps(in0 + c3 + cols * r);
-        __m256 g_v = _mm256_loadu_ps(in1 + c3);
-        __m256 b_v = _mm256_loadu_ps(in2 + c3);
-        __m256 t12 = _mm256_sub_ps(x_v, rowval0_x3);
+        __m256 x_v_p3 = _mm256_loadu_ps(in0 + c3 + cols * r);
+        __m256 g_v_p3 = _mm256_loadu_ps(in1 + c3);
+        __m256 b_v_p3 = _mm256_loadu_ps(in2 + c3);
+        __m256 t12 = _mm256_sub_ps(x_v_p3, rowval0_x3);
         __m256 t13 = _mm256_mul_ps(t12, t7_row_x3);
-        __m256 t14 = _mm256_mul_ps(t13, g_v);
-        __m256 t15 = _mm256_add_ps(t14, b_v);
+        __m256 t14 = _mm256_mul_ps(t13, g_v_p3);
+        __m256 t15 = _mm256_add_ps(t14, b_v_p3);
         _mm256_storeu_ps(out2 + c3 + cols * r, t15);
       }
     }
     // scalar cleanup
     for (; c3 < cols; ++c3) {
-      float x_v_tail = in0[c3 + cols * r];
-      float g_v_tail = in1[c3];
-      float b_v_tail = in2[c3];
-      float t16_tail = (x_v_tail - rowval0);
+      float x_v_tail_p3 = in0[c3 + cols * r];
+      float g_v_tail_p3 = in1[c3];
+      float b_v_tail_p3 = in2[c3];
+      float t16_tail = (x_v_tail_p3 - rowval0);
       float t17_tail = (t16_tail * t7_row);
-      float t18_tail = (t17_tail * g_v_tail);
-      float t19_tail = (t18_tail + b_v_tail);
+      float t18_tail = (t17_tail * g_v_tail_p3);
+      float t19_tail = (t18_tail + b_v_tail_p3);
       out2[c3 + cols * r] = t19_tail;
     }
   }
@@ -602,36 +602,36 @@ void layernorm_f32_neon(const float* in0, const float* in1, const float* in2, in
     if (cols > 3) {
       // whole vectors, 4 per iteration
       for (; c2 + 16 <= cols; c2 += 16) {
-        float32x4_t x_v_0 = vld1q_f32(in0 + c2 + cols * r);
-        float32x4_t t0_0 = vsubq_f32(x_v_0, rowval0_x2);
-        float32x4_t t1_0 = vsubq_f32(x_v_0, rowval0_x2);
+        float32x4_t x_v_0_p2 = vld1q_f32(in0 + c2 + cols * r);
+        float32x4_t t0_0 = vsubq_f32(x_v_0_p2, rowval0_x2);
+        float32x4_t t1_0 = vsubq_f32(x_v_0_p2, rowval0_x2);
         acc1_0 = vfmaq_f32(acc1_0, t0_0, t1_0);
-        float32x4_t x_v_1 = vld1q_f32(in0 + c2 + cols * r + 4);
-        float32x4_t t0_1 = vsubq_f32(x_v_1, rowval0_x2);
-        float32x4_t t1_1 = vsubq_f32(x_v_1, rowval0_x2);
+        float32x4_t x_v_1_p2 = vld1q_f32(in0 + c2 + cols * r + 4);
+        float32x4_t t0_1 = vsubq_f32(x_v_1_p2, rowval0_x2);
+        float32x4_t t1_1 = vsubq_f32(x_v_1_p2, rowval0_x2);
         acc1_1 = vfmaq_f32(acc1_1, t0_1, t1_1);
-        float32x4_t x_v_2 = vld1q_f32(in0 + c2 + cols * r + 8);
-        float32x4_t t0_2 = vsubq_f32(x_v_2, rowval0_x2);
-        float32x4_t t1_2 = vsubq_f32(x_v_2, rowval0_x2);
+        float32x4_t x_v_2_p2 = vld1q_f32(in0 + c2 + cols * r + 8);
+        float32x4_t t0_2 = vsubq_f32(x_v_2_p2, rowval0_x2);
+        float32x4_t t1_2 = vsubq_f32(x_v_2_p2, rowval0_x2);
         acc1_2 = vfmaq_f32(acc1_2, t0_2, t1_2);
-        float32x4_t x_v_3 = vld1q_f32(in0 + c2 + cols * r + 12);
-        float32x4_t t0_3 = vsubq_f32(x_v_3, rowval0_x2);
-        float32x4_t t1_3 = vsubq_f32(x_v_3, rowval0_x2);
+        float32x4_t x_v_3_p2 = vld1q_f32(in0 + c2 + cols * r + 12);
+        float32x4_t t0_3 = vsubq_f32(x_v_3_p2, rowval0_x2);
+        float32x4_t t1_3 = vsubq_f32(x_v_3_p2, rowval0_x2);
         acc1_3 = vfmaq_f32(acc1_3, t0_3, t1_3);
       }
       // whole vectors, one per iteration
       for (; c2 + 4 <= cols; c2 += 4) {
-        float32x4_t x_v = vld1q_f32(in0 + c2 + cols * r);
-        float32x4_t t2 = vsubq_f32(x_v, rowval0_x2);
-        float32x4_t t3 = vsubq_f32(x_v, rowval0_x2);
+        float32x4_t x_v_p2 = vld1q_f32(in0 + c2 + cols * r);
+        float32x4_t t2 = vsubq_f32(x_v_p2, rowval0_x2);
+        float32x4_t t3 = vsubq_f32(x_v_p2, rowval0_x2);
         acc1_0 = vfmaq_f32(acc1_0, t2, t3);
       }
     }
     // scalar cleanup
     for (; c2 < cols; ++c2) {
-      float x_v_tail = in0[c2 + cols * r];
-      float t4_tail = (x_v_tail - rowval0);
-      float t5_tail = (x_v_tail - rowval0);
+      float x_v_tail_p2 = in0[c2 + cols * r];
+      float t4_tail = (x_v_tail_p2 - rowval0);
+      float t5_tail = (x_v_tail_p2 - rowval0);
       acc1_s = __builtin_fmaf(t4_tail, t5_tail, acc1_s);
     }
     acc1_0 = vaddq_f32(acc1_0, acc1_1);
@@ -651,24 +651,24 @@ void layernorm_f32_neon(const float* in0, const float* in1, const float* in2, in
     // whole vectors
     int64_t c3 = 0;
     for (; c3 + 4 <= cols; c3 += 4) {
-      float32x4_t x_v = vld1q_f32(in0 + c3 + cols * r);
-      float32x4_t g_v = vld1q_f32(in1 + c3);
-      float32x4_t b_v = vld1q_f32(in2 + c3);
-      float32x4_t t8 = vsubq_f32(x_v, rowval0_x3);
+      float32x4_t x_v_p3 = vld1q_f32(in0 + c3 + cols * r);
+      float32x4_t g_v_p3 = vld1q_f32(in1 + c3);
+      float32x4_t b_v_p3 = vld1q_f32(in2 + c3);
+      float32x4_t t8 = vsubq_f32(x_v_p3, rowval0_x3);
       float32x4_t t9 = vmulq_f32(t8, t7_row_x3);
-      float32x4_t t10 = vmulq_f32(t9, g_v);
-      float32x4_t t11 = vaddq_f32(t10, b_v);
+      float32x4_t t10 = vmulq_f32(t9, g_v_p3);
+      float32x4_t t11 = vaddq_f32(t10, b_v_p3);
       vst1q_f32(out2 + c3 + cols * r, t11);
     }
     // scalar cleanup
     for (; c3 < cols; ++c3) {
-      float x_v_tail = in0[c3 + cols * r];
-      float g_v_tail = in1[c3];
-      float b_v_tail = in2[c3];
-      float t12_tail = (x_v_tail - rowval0);
+      float x_v_tail_p3 = in0[c3 + cols * r];
+      float g_v_tail_p3 = in1[c3];
+      float b_v_tail_p3 = in2[c3];
+      float t12_tail = (x_v_tail_p3 - rowval0);
       float t13_tail = (t12_tail * t7_row);
-      float t14_tail = (t13_tail * g_v_tail);
-      float t15_tail = (t14_tail + b_v_tail);
+      float t14_tail = (t13_tail * g_v_tail_p3);
+      float t15_tail = (t14_tail + b_v_tail_p3);
       out2[c3 + cols * r] = t15_tail;
     }
   }
@@ -704,9 +704,9 @@ void layernorm_f32_scalar(const float* in0, const float* in1, const float* in2, 
     // one element at a time
     int64_t c2 = 0;
     for (; c2 < cols; ++c2) {
-      float x_v = in0[c2 + cols * r];
-      float t0 = (x_v - rowval0);
-      float t1 = (x_v - rowval0);
+      float x_v_p2 = in0[c2 + cols * r];
+      float t0 = (x_v_p2 - rowval0);
+      float t1 = (x_v_p2 - rowval0);
       float t2 = (t0 * t1);
       acc1_0 = (acc1_0 + t2);
     }
@@ -721,13 +721,13 @@ void layernorm_f32_scalar(const float* in0, const float* in1, const float* in2, 
     // one element at a time
     int64_t c3 = 0;
     for (; c3 < cols; ++c3) {
-      float x_v = in0[c3 + cols * r];
-      float g_v = in1[c3];
-      float b_v = in2[c3];
-      float t5 = (x_v - rowval0);
+      float x_v_p3 = in0[c3 + cols * r];
+      float g_v_p3 = in1[c3];
+      float b_v_p3 = in2[c3];
+      float t5 = (x_v_p3 - rowval0);
       float t6 = (t5 * t4_row);
-      float t7 = (t6 * g_v);
-      float t8 = (t7 + b_v);
+      float t7 = (t6 * g_v_p3);
+      float t8 = (t7 + b_v_p3);
       out2[c3 + cols * r] = t8;
     }
   }

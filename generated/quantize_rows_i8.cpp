@@ -254,9 +254,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void quan
     }
     // the rest: one partial vector, its loads and stores masked
     if (c2 < cols) {
-      const __mmask16 active = (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - c2));
-      __m512 x_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(), active, in0 + c2 + cols * r);
-      __m512 t8_tail = _mm512_mul_ps(x_v_tail, t3_row_x2);
+      const __mmask16 active_p2 = (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - c2));
+      __m512 x_v_tail_p2 =
+          _mm512_mask_loadu_ps(_mm512_setzero_ps(), active_p2, in0 + c2 + cols * r);
+      __m512 t8_tail = _mm512_mul_ps(x_v_tail_p2, t3_row_x2);
       __m512 t9_tail_w_r = _mm512_roundscale_ps(t8_tail, 0x08);
       __m512i t9_tail_w = _mm512_maskz_mov_epi32(
           _mm512_cmp_ps_mask(t8_tail, t8_tail, _CMP_ORD_Q),
@@ -265,7 +266,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void quan
               _mm512_cmp_ps_mask(t9_tail_w_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
               _mm512_set1_epi32((int)(2147483647))));
       __m128i t9_tail = _mm512_cvtsepi32_epi8(t9_tail_w);
-      _mm_mask_storeu_epi8(out1 + c2 + cols * r, active, t9_tail);
+      _mm_mask_storeu_epi8(out1 + c2 + cols * r, active_p2, t9_tail);
     }
   }
 }
@@ -343,17 +344,17 @@ __attribute__((target("+sve"))) void quantize_rows_i8_sve(const float* in0, int6
     // one loop governed by whilelt: the last vector is partial, no cleanup
     {
       int64_t c2 = 0;
-      svbool_t active = svwhilelt_b32_s64(c2, cols);
+      svbool_t active_p2 = svwhilelt_b32_s64(c2, cols);
       do {
-        svfloat32_t x_v = svld1_f32(active, in0 + c2 + cols * r);
-        svfloat32_t t4 = svmul_f32_x(svptrue_b32(), x_v, t3_row_x2);
+        svfloat32_t x_v_p2 = svld1_f32(active_p2, in0 + c2 + cols * r);
+        svfloat32_t t4 = svmul_f32_x(svptrue_b32(), x_v_p2, t3_row_x2);
         svint32_t t5_w = svcvt_s32_f32_x(svptrue_b32(), svrintn_f32_x(svptrue_b32(), t4));
         svint8_t t5 = svreinterpret_s8_s32(
             svmin_n_s32_x(svptrue_b32(), svmax_n_s32_x(svptrue_b32(), t5_w, -128), 127));
-        svst1b_s32(active, out1 + c2 + cols * r, svreinterpret_s32_s8(t5));
+        svst1b_s32(active_p2, out1 + c2 + cols * r, svreinterpret_s32_s8(t5));
         c2 += 4 * vscale;
-        active = svwhilelt_b32_s64(c2, cols);
-      } while (svptest_first(svptrue_b32(), active));
+        active_p2 = svwhilelt_b32_s64(c2, cols);
+      } while (svptest_first(svptrue_b32(), active_p2));
     }
   }
 }
@@ -534,11 +535,11 @@ __attribute__((target("avx2"))) void quantize_rows_i8_avx2(const float* in0, int
       }
       // a row shorter than a vector: one partial vector, its loads and stores masked
       if (cols < 8) {
-        __m256 x_v_tail =
+        __m256 x_v_tail_p2 =
             _mm256_maskload_ps((const float*)(in0 + c2 + cols * r),
                                _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - c2)),
                                                   _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
-        __m256 t10_tail = _mm256_mul_ps(x_v_tail, t3_row_x2);
+        __m256 t10_tail = _mm256_mul_ps(x_v_tail_p2, t3_row_x2);
         __m256 t11_tail_w_r = _mm256_round_ps(t10_tail, 0x08);
         __m256i t11_tail_w = _mm256_and_si256(
             _mm256_xor_si256(_mm256_cvttps_epi32(t11_tail_w_r),
@@ -636,9 +637,9 @@ void quantize_rows_i8_neon(const float* in0, int64_t rows, int64_t cols, float* 
     }
     // the rest: one partial vector, its loads and stores masked
     if (c2 < cols) {
-      float32x4_t x_v_tail =
+      float32x4_t x_v_tail_p2 =
           vreinterpretq_f32_u8(simdgen_load_prefix(in0 + c2 + cols * r, (cols - c2) * 4));
-      float32x4_t t6_tail = vmulq_f32(x_v_tail, t3_row_x2);
+      float32x4_t t6_tail = vmulq_f32(x_v_tail_p2, t3_row_x2);
       int32x4_t t7_tail_w = vcvtnq_s32_f32(t6_tail);
       int8x16_t t7_tail =
           vcombine_s8(vqmovn_s16(vcombine_s16(vqmovn_s32(t7_tail_w), vdup_n_s16(0))), vdup_n_s8(0));
@@ -673,8 +674,8 @@ void quantize_rows_i8_scalar(const float* in0, int64_t rows, int64_t cols, float
     // one element at a time
     int64_t c2 = 0;
     for (; c2 < cols; ++c2) {
-      float x_v = in0[c2 + cols * r];
-      float t2 = (x_v * t1_row);
+      float x_v_p2 = in0[c2 + cols * r];
+      float t2 = (x_v_p2 * t1_row);
       const float t3_r = __builtin_rintf(t2);
       const float t3_lo = -128.0f;
       const float t3_hi = 128.0f;

@@ -222,44 +222,44 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void rmsn
   if (n > 7) {
     // whole vectors, 4 per iteration
     for (; i2 + 32 <= n; i2 += 32) {
-      __m512d x_v_0 = _mm512_loadu_pd(in0 + i2);
-      __m512d g_v_0 = _mm512_loadu_pd(in1 + i2);
-      __m512d t2_0 = _mm512_mul_pd(x_v_0, t1_row_24_x2);
-      __m512d t3_0 = _mm512_mul_pd(t2_0, g_v_0);
+      __m512d x_v_0_p2 = _mm512_loadu_pd(in0 + i2);
+      __m512d g_v_0_p2 = _mm512_loadu_pd(in1 + i2);
+      __m512d t2_0 = _mm512_mul_pd(x_v_0_p2, t1_row_24_x2);
+      __m512d t3_0 = _mm512_mul_pd(t2_0, g_v_0_p2);
       _mm512_storeu_pd(out1 + i2, t3_0);
-      __m512d x_v_1 = _mm512_loadu_pd(in0 + i2 + 8);
-      __m512d g_v_1 = _mm512_loadu_pd(in1 + i2 + 8);
-      __m512d t2_1 = _mm512_mul_pd(x_v_1, t1_row_24_x2);
-      __m512d t3_1 = _mm512_mul_pd(t2_1, g_v_1);
+      __m512d x_v_1_p2 = _mm512_loadu_pd(in0 + i2 + 8);
+      __m512d g_v_1_p2 = _mm512_loadu_pd(in1 + i2 + 8);
+      __m512d t2_1 = _mm512_mul_pd(x_v_1_p2, t1_row_24_x2);
+      __m512d t3_1 = _mm512_mul_pd(t2_1, g_v_1_p2);
       _mm512_storeu_pd(out1 + i2 + 8, t3_1);
-      __m512d x_v_2 = _mm512_loadu_pd(in0 + i2 + 16);
-      __m512d g_v_2 = _mm512_loadu_pd(in1 + i2 + 16);
-      __m512d t2_2 = _mm512_mul_pd(x_v_2, t1_row_24_x2);
-      __m512d t3_2 = _mm512_mul_pd(t2_2, g_v_2);
+      __m512d x_v_2_p2 = _mm512_loadu_pd(in0 + i2 + 16);
+      __m512d g_v_2_p2 = _mm512_loadu_pd(in1 + i2 + 16);
+      __m512d t2_2 = _mm512_mul_pd(x_v_2_p2, t1_row_24_x2);
+      __m512d t3_2 = _mm512_mul_pd(t2_2, g_v_2_p2);
       _mm512_storeu_pd(out1 + i2 + 16, t3_2);
-      __m512d x_v_3 = _mm512_loadu_pd(in0 + i2 + 24);
-      __m512d g_v_3 = _mm512_loadu_pd(in1 + i2 + 24);
-      __m512d t2_3 = _mm512_mul_pd(x_v_3, t1_row_24_x2);
-      __m512d t3_3 = _mm512_mul_pd(t2_3, g_v_3);
+      __m512d x_v_3_p2 = _mm512_loadu_pd(in0 + i2 + 24);
+      __m512d g_v_3_p2 = _mm512_loadu_pd(in1 + i2 + 24);
+      __m512d t2_3 = _mm512_mul_pd(x_v_3_p2, t1_row_24_x2);
+      __m512d t3_3 = _mm512_mul_pd(t2_3, g_v_3_p2);
       _mm512_storeu_pd(out1 + i2 + 24, t3_3);
     }
     // whole vectors, one per iteration
     for (; i2 + 8 <= n; i2 += 8) {
-      __m512d x_v = _mm512_loadu_pd(in0 + i2);
-      __m512d g_v = _mm512_loadu_pd(in1 + i2);
-      __m512d t4 = _mm512_mul_pd(x_v, t1_row_24_x2);
-      __m512d t5 = _mm512_mul_pd(t4, g_v);
+      __m512d x_v_p2 = _mm512_loadu_pd(in0 + i2);
+      __m512d g_v_p2 = _mm512_loadu_pd(in1 + i2);
+      __m512d t4 = _mm512_mul_pd(x_v_p2, t1_row_24_x2);
+      __m512d t5 = _mm512_mul_pd(t4, g_v_p2);
       _mm512_storeu_pd(out1 + i2, t5);
     }
   }
   // the rest: one partial vector, its loads and stores masked
   if (i2 < n) {
-    const __mmask8 active = (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i2));
-    __m512d x_v_tail = _mm512_mask_loadu_pd(_mm512_setzero_pd(), active, in0 + i2);
-    __m512d g_v_tail = _mm512_mask_loadu_pd(_mm512_setzero_pd(), active, in1 + i2);
-    __m512d t6_tail = _mm512_mul_pd(x_v_tail, t1_row_24_x2);
-    __m512d t7_tail = _mm512_mul_pd(t6_tail, g_v_tail);
-    _mm512_mask_storeu_pd(out1 + i2, active, t7_tail);
+    const __mmask8 active_p2 = (__mmask8)_bzhi_u32(~0u, (unsigned)(n - i2));
+    __m512d x_v_tail_p2 = _mm512_mask_loadu_pd(_mm512_setzero_pd(), active_p2, in0 + i2);
+    __m512d g_v_tail_p2 = _mm512_mask_loadu_pd(_mm512_setzero_pd(), active_p2, in1 + i2);
+    __m512d t6_tail = _mm512_mul_pd(x_v_tail_p2, t1_row_24_x2);
+    __m512d t7_tail = _mm512_mul_pd(t6_tail, g_v_tail_p2);
+    _mm512_mask_storeu_pd(out1 + i2, active_p2, t7_tail);
   }
 }
 #endif
@@ -355,16 +355,16 @@ __attribute__((target("+sve"))) void rmsnorm_f64_sve(const double* in0, const do
   // one loop governed by whilelt: the last vector is partial, no cleanup
   {
     int64_t i2 = 0;
-    svbool_t active = svwhilelt_b64_s64(i2, n);
+    svbool_t active_p2 = svwhilelt_b64_s64(i2, n);
     do {
-      svfloat64_t x_v = svld1_f64(active, in0 + i2);
-      svfloat64_t g_v = svld1_f64(active, in1 + i2);
-      svfloat64_t t2 = svmul_f64_x(svptrue_b64(), x_v, t1_row_24_x2);
-      svfloat64_t t3 = svmul_f64_x(svptrue_b64(), t2, g_v);
-      svst1_f64(active, out1 + i2, t3);
+      svfloat64_t x_v_p2 = svld1_f64(active_p2, in0 + i2);
+      svfloat64_t g_v_p2 = svld1_f64(active_p2, in1 + i2);
+      svfloat64_t t2 = svmul_f64_x(svptrue_b64(), x_v_p2, t1_row_24_x2);
+      svfloat64_t t3 = svmul_f64_x(svptrue_b64(), t2, g_v_p2);
+      svst1_f64(active_p2, out1 + i2, t3);
       i2 += 2 * vscale;
-      active = svwhilelt_b64_s64(i2, n);
-    } while (svptest_first(svptrue_b64(), active));
+      active_p2 = svwhilelt_b64_s64(i2, n);
+    } while (svptest_first(svptrue_b64(), active_p2));
   }
 }
 #endif
@@ -469,33 +469,33 @@ __attribute__((target("avx2,fma"))) void rmsnorm_f64_avx2_fma(const double* in0,
   if (n > 3) {
     // whole vectors, 4 per iteration
     for (; i2 + 16 <= n; i2 += 16) {
-      __m256d x_v_0 = _mm256_loadu_pd(in0 + i2);
-      __m256d g_v_0 = _mm256_loadu_pd(in1 + i2);
-      __m256d t2_0 = _mm256_mul_pd(x_v_0, t1_row_24_x2);
-      __m256d t3_0 = _mm256_mul_pd(t2_0, g_v_0);
+      __m256d x_v_0_p2 = _mm256_loadu_pd(in0 + i2);
+      __m256d g_v_0_p2 = _mm256_loadu_pd(in1 + i2);
+      __m256d t2_0 = _mm256_mul_pd(x_v_0_p2, t1_row_24_x2);
+      __m256d t3_0 = _mm256_mul_pd(t2_0, g_v_0_p2);
       _mm256_storeu_pd(out1 + i2, t3_0);
-      __m256d x_v_1 = _mm256_loadu_pd(in0 + i2 + 4);
-      __m256d g_v_1 = _mm256_loadu_pd(in1 + i2 + 4);
-      __m256d t2_1 = _mm256_mul_pd(x_v_1, t1_row_24_x2);
-      __m256d t3_1 = _mm256_mul_pd(t2_1, g_v_1);
+      __m256d x_v_1_p2 = _mm256_loadu_pd(in0 + i2 + 4);
+      __m256d g_v_1_p2 = _mm256_loadu_pd(in1 + i2 + 4);
+      __m256d t2_1 = _mm256_mul_pd(x_v_1_p2, t1_row_24_x2);
+      __m256d t3_1 = _mm256_mul_pd(t2_1, g_v_1_p2);
       _mm256_storeu_pd(out1 + i2 + 4, t3_1);
-      __m256d x_v_2 = _mm256_loadu_pd(in0 + i2 + 8);
-      __m256d g_v_2 = _mm256_loadu_pd(in1 + i2 + 8);
-      __m256d t2_2 = _mm256_mul_pd(x_v_2, t1_row_24_x2);
-      __m256d t3_2 = _mm256_mul_pd(t2_2, g_v_2);
+      __m256d x_v_2_p2 = _mm256_loadu_pd(in0 + i2 + 8);
+      __m256d g_v_2_p2 = _mm256_loadu_pd(in1 + i2 + 8);
+      __m256d t2_2 = _mm256_mul_pd(x_v_2_p2, t1_row_24_x2);
+      __m256d t3_2 = _mm256_mul_pd(t2_2, g_v_2_p2);
       _mm256_storeu_pd(out1 + i2 + 8, t3_2);
-      __m256d x_v_3 = _mm256_loadu_pd(in0 + i2 + 12);
-      __m256d g_v_3 = _mm256_loadu_pd(in1 + i2 + 12);
-      __m256d t2_3 = _mm256_mul_pd(x_v_3, t1_row_24_x2);
-      __m256d t3_3 = _mm256_mul_pd(t2_3, g_v_3);
+      __m256d x_v_3_p2 = _mm256_loadu_pd(in0 + i2 + 12);
+      __m256d g_v_3_p2 = _mm256_loadu_pd(in1 + i2 + 12);
+      __m256d t2_3 = _mm256_mul_pd(x_v_3_p2, t1_row_24_x2);
+      __m256d t3_3 = _mm256_mul_pd(t2_3, g_v_3_p2);
       _mm256_storeu_pd(out1 + i2 + 12, t3_3);
     }
     // whole vectors, one per iteration
     for (; i2 + 4 <= n; i2 += 4) {
-      __m256d x_v = _mm256_loadu_pd(in0 + i2);
-      __m256d g_v = _mm256_loadu_pd(in1 + i2);
-      __m256d t4 = _mm256_mul_pd(x_v, t1_row_24_x2);
-      __m256d t5 = _mm256_mul_pd(t4, g_v);
+      __m256d x_v_p2 = _mm256_loadu_pd(in0 + i2);
+      __m256d g_v_p2 = _mm256_loadu_pd(in1 + i2);
+      __m256d t4 = _mm256_mul_pd(x_v_p2, t1_row_24_x2);
+      __m256d t5 = _mm256_mul_pd(t4, g_v_p2);
       _mm256_storeu_pd(out1 + i2, t5);
     }
   }
@@ -503,20 +503,20 @@ __attribute__((target("avx2,fma"))) void rmsnorm_f64_avx2_fma(const double* in0,
   if (i2 < n) {
     // a row of at least one vector: its last whole vector again, ending at the row's end
     if (n >= 4) {
-      __m256d x_v_last = _mm256_loadu_pd(in0 + n - 4);
-      __m256d g_v_last = _mm256_loadu_pd(in1 + n - 4);
-      __m256d t6_last = _mm256_mul_pd(x_v_last, t1_row_24_x2);
-      __m256d t7_last = _mm256_mul_pd(t6_last, g_v_last);
+      __m256d x_v_last_p2 = _mm256_loadu_pd(in0 + n - 4);
+      __m256d g_v_last_p2 = _mm256_loadu_pd(in1 + n - 4);
+      __m256d t6_last = _mm256_mul_pd(x_v_last_p2, t1_row_24_x2);
+      __m256d t7_last = _mm256_mul_pd(t6_last, g_v_last_p2);
       _mm256_storeu_pd(out1 + n - 4, t7_last);
     }
     // a row shorter than a vector: one partial vector, its loads and stores masked
     if (n < 4) {
-      const __m256i active = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i2)),
-                                                _mm256_setr_epi64x(0, 1, 2, 3));
-      __m256d x_v_tail = _mm256_maskload_pd((const double*)(in0 + i2), active);
-      __m256d g_v_tail = _mm256_maskload_pd((const double*)(in1 + i2), active);
-      __m256d t8_tail = _mm256_mul_pd(x_v_tail, t1_row_24_x2);
-      __m256d t9_tail = _mm256_mul_pd(t8_tail, g_v_tail);
+      const __m256i active_p2 = _mm256_cmpgt_epi64(_mm256_set1_epi64x((long long)(n - i2)),
+                                                   _mm256_setr_epi64x(0, 1, 2, 3));
+      __m256d x_v_tail_p2 = _mm256_maskload_pd((const double*)(in0 + i2), active_p2);
+      __m256d g_v_tail_p2 = _mm256_maskload_pd((const double*)(in1 + i2), active_p2);
+      __m256d t8_tail = _mm256_mul_pd(x_v_tail_p2, t1_row_24_x2);
+      __m256d t9_tail = _mm256_mul_pd(t8_tail, g_v_tail_p2);
       simdgen_store_words32(out1 + i2, _mm256_castpd_si256(t9_tail), (n - i2) * 8);
     }
   }
@@ -614,18 +614,18 @@ void rmsnorm_f64_neon(const double* in0, const double* in1, int64_t n, double sc
   // whole vectors
   int64_t i2 = 0;
   for (; i2 + 2 <= n; i2 += 2) {
-    float64x2_t x_v = vld1q_f64(in0 + i2);
-    float64x2_t g_v = vld1q_f64(in1 + i2);
-    float64x2_t t2 = vmulq_f64(x_v, t1_row_24_x2);
-    float64x2_t t3 = vmulq_f64(t2, g_v);
+    float64x2_t x_v_p2 = vld1q_f64(in0 + i2);
+    float64x2_t g_v_p2 = vld1q_f64(in1 + i2);
+    float64x2_t t2 = vmulq_f64(x_v_p2, t1_row_24_x2);
+    float64x2_t t3 = vmulq_f64(t2, g_v_p2);
     vst1q_f64(out1 + i2, t3);
   }
   // the rest: one partial vector, its loads and stores masked
   if (i2 < n) {
-    float64x2_t x_v_tail = vreinterpretq_f64_u8(simdgen_load_prefix(in0 + i2, (n - i2) * 8));
-    float64x2_t g_v_tail = vreinterpretq_f64_u8(simdgen_load_prefix(in1 + i2, (n - i2) * 8));
-    float64x2_t t4_tail = vmulq_f64(x_v_tail, t1_row_24_x2);
-    float64x2_t t5_tail = vmulq_f64(t4_tail, g_v_tail);
+    float64x2_t x_v_tail_p2 = vreinterpretq_f64_u8(simdgen_load_prefix(in0 + i2, (n - i2) * 8));
+    float64x2_t g_v_tail_p2 = vreinterpretq_f64_u8(simdgen_load_prefix(in1 + i2, (n - i2) * 8));
+    float64x2_t t4_tail = vmulq_f64(x_v_tail_p2, t1_row_24_x2);
+    float64x2_t t5_tail = vmulq_f64(t4_tail, g_v_tail_p2);
     simdgen_store_prefix(out1 + i2, vreinterpretq_u8_f64(t5_tail), (n - i2) * 8);
   }
 }
@@ -718,10 +718,10 @@ void rmsnorm_f64_scalar(const double* in0, const double* in1, int64_t n, double 
   // one element at a time
   int64_t i2 = 0;
   for (; i2 < n; ++i2) {
-    double x_v = in0[i2];
-    double g_v = in1[i2];
-    double t3 = (x_v * t2_row_52);
-    double t4 = (t3 * g_v);
+    double x_v_p2 = in0[i2];
+    double g_v_p2 = in1[i2];
+    double t3 = (x_v_p2 * t2_row_52);
+    double t4 = (t3 * g_v_p2);
     out1[i2] = t4;
   }
 }

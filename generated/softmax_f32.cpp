@@ -298,9 +298,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void soft
     }
     // the rest: one partial vector, its loads and stores masked
     if (c2 < cols) {
-      const __mmask16 active = (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - c2));
-      __m512 x_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(), active, in0 + c2 + r * stride);
-      __m512 t4_tail = _mm512_sub_ps(x_v_tail, rowval0_x2);
+      const __mmask16 active_p2 = (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - c2));
+      __m512 x_v_tail_p2 =
+          _mm512_mask_loadu_ps(_mm512_setzero_ps(), active_p2, in0 + c2 + r * stride);
+      __m512 t4_tail = _mm512_sub_ps(x_v_tail_p2, rowval0_x2);
       __m512 t5_tail_0 = _mm512_min_ps(k1, t4_tail);
       __m512 t5_tail_1 = _mm512_max_ps(k2, t5_tail_0);
       __m512 t5_tail_2 = _mm512_mul_ps(t5_tail_1, k3);
@@ -318,7 +319,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void soft
       __m512 t5_tail_13 = _mm512_add_ps(t5_tail_4, t5_tail_12);
       __m512 t5_tail_14 = _mm512_add_ps(t5_tail_13, k11);
       __m512 t5_tail_15 = _mm512_scalef_ps(t5_tail_14, t5_tail_3);
-      __m512 t5_tail_15_active = _mm512_mask_blend_ps(active, k12, t5_tail_15);
+      __m512 t5_tail_15_active = _mm512_mask_blend_ps(active_p2, k12, t5_tail_15);
       acc1_0 = _mm512_add_ps(acc1_0, t5_tail_15_active);
     }
     acc1_0 = _mm512_add_ps(acc1_0, acc1_1);
@@ -444,9 +445,10 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void soft
     }
     // the rest: one partial vector, its loads and stores masked
     if (c3 < cols) {
-      const __mmask16 active = (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - c3));
-      __m512 x_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(), active, in0 + c3 + r * stride);
-      __m512 t12_tail = _mm512_sub_ps(x_v_tail, rowval0_x3);
+      const __mmask16 active_p3 = (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - c3));
+      __m512 x_v_tail_p3 =
+          _mm512_mask_loadu_ps(_mm512_setzero_ps(), active_p3, in0 + c3 + r * stride);
+      __m512 t12_tail = _mm512_sub_ps(x_v_tail_p3, rowval0_x3);
       __m512 t13_tail_0 = _mm512_min_ps(k1, t12_tail);
       __m512 t13_tail_1 = _mm512_max_ps(k2, t13_tail_0);
       __m512 t13_tail_2 = _mm512_mul_ps(t13_tail_1, k3);
@@ -465,7 +467,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void soft
       __m512 t13_tail_14 = _mm512_add_ps(t13_tail_13, k11);
       __m512 t13_tail_15 = _mm512_scalef_ps(t13_tail_14, t13_tail_3);
       __m512 t14_tail = _mm512_div_ps(t13_tail_15, rowval1_x3);
-      _mm512_mask_storeu_ps(out2 + c3 + r * stride, active, t14_tail);
+      _mm512_mask_storeu_ps(out2 + c3 + r * stride, active_p3, t14_tail);
     }
   }
 }
@@ -721,9 +723,9 @@ __attribute__((target("+sve"))) void softmax_f32_sve(const float* in0, int64_t r
     }
     // the rest: one partial vector, its loads and stores masked
     if (c2 < cols) {
-      svbool_t active = svwhilelt_b32_s64(c2, cols);
-      svfloat32_t x_v_tail = svld1_f32(active, in0 + c2 + r * stride);
-      svfloat32_t t4_tail = svsub_f32_x(svptrue_b32(), x_v_tail, rowval0_x2);
+      svbool_t active_p2 = svwhilelt_b32_s64(c2, cols);
+      svfloat32_t x_v_tail_p2 = svld1_f32(active_p2, in0 + c2 + r * stride);
+      svfloat32_t t4_tail = svsub_f32_x(svptrue_b32(), x_v_tail_p2, rowval0_x2);
       svfloat32_t t5_tail_0 = svsel_f32(svcmplt_f32(svptrue_b32(), k1, t4_tail), k1, t4_tail);
       svfloat32_t t5_tail_1 = svsel_f32(svcmpgt_f32(svptrue_b32(), k2, t5_tail_0), k2, t5_tail_0);
       svfloat32_t t5_tail_2 = svmul_f32_x(svptrue_b32(), t5_tail_1, k3);
@@ -752,7 +754,7 @@ __attribute__((target("+sve"))) void softmax_f32_sve(const float* in0, int64_t r
       svfloat32_t t5_tail_25 = svreinterpret_f32_s32(t5_tail_24);
       svfloat32_t t5_tail_26 = svmul_f32_x(svptrue_b32(), t5_tail_14, t5_tail_21);
       svfloat32_t t5_tail_27 = svmul_f32_x(svptrue_b32(), t5_tail_26, t5_tail_25);
-      svfloat32_t t5_tail_27_active = svsel_f32(active, t5_tail_27, k13);
+      svfloat32_t t5_tail_27_active = svsel_f32(active_p2, t5_tail_27, k13);
       acc1_0 = svadd_f32_x(svptrue_b32(), acc1_0, t5_tail_27_active);
     }
     acc1_0 = svadd_f32_x(svptrue_b32(), acc1_0, acc1_1);
@@ -766,10 +768,10 @@ __attribute__((target("+sve"))) void softmax_f32_sve(const float* in0, int64_t r
     // one loop governed by whilelt: the last vector is partial, no cleanup
     {
       int64_t c3 = 0;
-      svbool_t active = svwhilelt_b32_s64(c3, cols);
+      svbool_t active_p3 = svwhilelt_b32_s64(c3, cols);
       do {
-        svfloat32_t x_v = svld1_f32(active, in0 + c3 + r * stride);
-        svfloat32_t t6 = svsub_f32_x(svptrue_b32(), x_v, rowval0_x3);
+        svfloat32_t x_v_p3 = svld1_f32(active_p3, in0 + c3 + r * stride);
+        svfloat32_t t6 = svsub_f32_x(svptrue_b32(), x_v_p3, rowval0_x3);
         svfloat32_t t7_0 = svsel_f32(svcmplt_f32(svptrue_b32(), k1, t6), k1, t6);
         svfloat32_t t7_1 = svsel_f32(svcmpgt_f32(svptrue_b32(), k2, t7_0), k2, t7_0);
         svfloat32_t t7_2 = svmul_f32_x(svptrue_b32(), t7_1, k3);
@@ -799,10 +801,10 @@ __attribute__((target("+sve"))) void softmax_f32_sve(const float* in0, int64_t r
         svfloat32_t t7_26 = svmul_f32_x(svptrue_b32(), t7_14, t7_21);
         svfloat32_t t7_27 = svmul_f32_x(svptrue_b32(), t7_26, t7_25);
         svfloat32_t t8 = svdiv_f32_x(svptrue_b32(), t7_27, rowval1_x3);
-        svst1_f32(active, out2 + c3 + r * stride, t8);
+        svst1_f32(active_p3, out2 + c3 + r * stride, t8);
         c3 += 4 * vscale;
-        active = svwhilelt_b32_s64(c3, cols);
-      } while (svptest_first(svptrue_b32(), active));
+        active_p3 = svwhilelt_b32_s64(c3, cols);
+      } while (svptest_first(svptrue_b32(), active_p3));
     }
   }
 }
@@ -1044,10 +1046,10 @@ __attribute__((target("avx2,fma"))) void softmax_f32_avx2_fma(const float* in0, 
     }
     // the rest: one partial vector, its loads and stores masked
     if (c2 < cols) {
-      const __m256i active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - c2)),
-                                                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 x_v_tail = _mm256_maskload_ps((const float*)(in0 + c2 + r * stride), active);
-      __m256 t4_tail = _mm256_sub_ps(x_v_tail, rowval0_x2);
+      const __m256i active_p2 = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - c2)),
+                                                   _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      __m256 x_v_tail_p2 = _mm256_maskload_ps((const float*)(in0 + c2 + r * stride), active_p2);
+      __m256 t4_tail = _mm256_sub_ps(x_v_tail_p2, rowval0_x2);
       __m256 t5_tail_0 = _mm256_min_ps(k1, t4_tail);
       __m256 t5_tail_1 = _mm256_max_ps(k2, t5_tail_0);
       __m256 t5_tail_2 = _mm256_mul_ps(t5_tail_1, k3);
@@ -1077,7 +1079,7 @@ __attribute__((target("avx2,fma"))) void softmax_f32_avx2_fma(const float* in0, 
       __m256 t5_tail_25 = _mm256_castsi256_ps(t5_tail_24);
       __m256 t5_tail_26 = _mm256_mul_ps(t5_tail_14, t5_tail_21);
       __m256 t5_tail_27 = _mm256_mul_ps(t5_tail_26, t5_tail_25);
-      __m256 t5_tail_27_active = _mm256_blendv_ps(k13, t5_tail_27, _mm256_castsi256_ps(active));
+      __m256 t5_tail_27_active = _mm256_blendv_ps(k13, t5_tail_27, _mm256_castsi256_ps(active_p2));
       acc1_0 = _mm256_add_ps(acc1_0, t5_tail_27_active);
     }
     acc1_0 = _mm256_add_ps(acc1_0, acc1_1);
@@ -1260,11 +1262,11 @@ __attribute__((target("avx2,fma"))) void softmax_f32_avx2_fma(const float* in0, 
     }
     // the rest: one partial vector, its loads and stores masked
     if (c3 < cols) {
-      __m256 x_v_tail =
+      __m256 x_v_tail_p3 =
           _mm256_maskload_ps((const float*)(in0 + c3 + r * stride),
                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - c3)),
                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
-      __m256 t12_tail = _mm256_sub_ps(x_v_tail, rowval0_x3);
+      __m256 t12_tail = _mm256_sub_ps(x_v_tail_p3, rowval0_x3);
       __m256 t13_tail_0 = _mm256_min_ps(k1, t12_tail);
       __m256 t13_tail_1 = _mm256_max_ps(k2, t13_tail_0);
       __m256 t13_tail_2 = _mm256_mul_ps(t13_tail_1, k3);
@@ -1566,10 +1568,10 @@ __attribute__((target("avx2"))) void softmax_f32_avx2(const float* in0, int64_t 
     }
     // the rest: one partial vector, its loads and stores masked
     if (c2 < cols) {
-      const __m256i active = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - c2)),
-                                                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-      __m256 x_v_tail = _mm256_maskload_ps((const float*)(in0 + c2 + r * stride), active);
-      __m256 t4_tail = _mm256_sub_ps(x_v_tail, rowval0_x2);
+      const __m256i active_p2 = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - c2)),
+                                                   _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+      __m256 x_v_tail_p2 = _mm256_maskload_ps((const float*)(in0 + c2 + r * stride), active_p2);
+      __m256 t4_tail = _mm256_sub_ps(x_v_tail_p2, rowval0_x2);
       __m256 t5_tail_0 = _mm256_min_ps(k1, t4_tail);
       __m256 t5_tail_1 = _mm256_max_ps(k2, t5_tail_0);
       __m256 t5_tail_2 = _mm256_mul_ps(t5_tail_1, k3);
@@ -1605,7 +1607,7 @@ __attribute__((target("avx2"))) void softmax_f32_avx2(const float* in0, int64_t 
       __m256 t5_tail_31 = _mm256_castsi256_ps(t5_tail_30);
       __m256 t5_tail_32 = _mm256_mul_ps(t5_tail_20, t5_tail_27);
       __m256 t5_tail_33 = _mm256_mul_ps(t5_tail_32, t5_tail_31);
-      __m256 t5_tail_33_active = _mm256_blendv_ps(k13, t5_tail_33, _mm256_castsi256_ps(active));
+      __m256 t5_tail_33_active = _mm256_blendv_ps(k13, t5_tail_33, _mm256_castsi256_ps(active_p2));
       acc1_0 = _mm256_add_ps(acc1_0, t5_tail_33_active);
     }
     acc1_0 = _mm256_add_ps(acc1_0, acc1_1);
@@ -1818,11 +1820,11 @@ __attribute__((target("avx2"))) void softmax_f32_avx2(const float* in0, int64_t 
     }
     // the rest: one partial vector, its loads and stores masked
     if (c3 < cols) {
-      __m256 x_v_tail =
+      __m256 x_v_tail_p3 =
           _mm256_maskload_ps((const float*)(in0 + c3 + r * stride),
                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - c3)),
                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
-      __m256 t12_tail = _mm256_sub_ps(x_v_tail, rowval0_x3);
+      __m256 t12_tail = _mm256_sub_ps(x_v_tail_p3, rowval0_x3);
       __m256 t13_tail_0 = _mm256_min_ps(k1, t12_tail);
       __m256 t13_tail_1 = _mm256_max_ps(k2, t13_tail_0);
       __m256 t13_tail_2 = _mm256_mul_ps(t13_tail_1, k3);
@@ -2108,9 +2110,9 @@ void softmax_f32_neon(const float* in0, int64_t rows, int64_t cols, int64_t stri
     }
     // the rest: one partial vector, its loads and stores masked
     if (c2 < cols) {
-      float32x4_t x_v_tail =
+      float32x4_t x_v_tail_p2 =
           vreinterpretq_f32_u8(simdgen_load_prefix(in0 + c2 + r * stride, (cols - c2) * 4));
-      float32x4_t t4_tail = vsubq_f32(x_v_tail, rowval0_x2);
+      float32x4_t t4_tail = vsubq_f32(x_v_tail_p2, rowval0_x2);
       float32x4_t t5_tail_0 = vbslq_f32(vcltq_f32(k1, t4_tail), k1, t4_tail);
       float32x4_t t5_tail_1 = vbslq_f32(vcgtq_f32(k2, t5_tail_0), k2, t5_tail_0);
       float32x4_t t5_tail_2 = vmulq_f32(t5_tail_1, k3);
@@ -2189,9 +2191,9 @@ void softmax_f32_neon(const float* in0, int64_t rows, int64_t cols, int64_t stri
     }
     // the rest: one partial vector, its loads and stores masked
     if (c3 < cols) {
-      float32x4_t x_v_tail =
+      float32x4_t x_v_tail_p3 =
           vreinterpretq_f32_u8(simdgen_load_prefix(in0 + c3 + r * stride, (cols - c3) * 4));
-      float32x4_t t9_tail = vsubq_f32(x_v_tail, rowval0_x3);
+      float32x4_t t9_tail = vsubq_f32(x_v_tail_p3, rowval0_x3);
       float32x4_t t10_tail_0 = vbslq_f32(vcltq_f32(k1, t9_tail), k1, t9_tail);
       float32x4_t t10_tail_1 = vbslq_f32(vcgtq_f32(k2, t10_tail_0), k2, t10_tail_0);
       float32x4_t t10_tail_2 = vmulq_f32(t10_tail_1, k3);
@@ -2262,8 +2264,8 @@ void softmax_f32_scalar(const float* in0, int64_t rows, int64_t cols, int64_t st
     // one element at a time
     int64_t c2 = 0;
     for (; c2 < cols; ++c2) {
-      float x_v = in0[c2 + r * stride];
-      float t0 = (x_v - rowval0);
+      float x_v_p2 = in0[c2 + r * stride];
+      float t0 = (x_v_p2 - rowval0);
       float t1_0 = (k0_s < t0 ? k0_s : t0);
       float t1_1 = (k1_s > t1_0 ? k1_s : t1_0);
       float t1_2 = (t1_1 * k2_s);
@@ -2306,8 +2308,8 @@ void softmax_f32_scalar(const float* in0, int64_t rows, int64_t cols, int64_t st
     // one element at a time
     int64_t c3 = 0;
     for (; c3 < cols; ++c3) {
-      float x_v = in0[c3 + r * stride];
-      float t2 = (x_v - rowval0);
+      float x_v_p3 = in0[c3 + r * stride];
+      float t2 = (x_v_p3 - rowval0);
       float t3_0 = (k0_s < t2 ? k0_s : t2);
       float t3_1 = (k1_s > t3_0 ? k1_s : t3_0);
       float t3_2 = (t3_1 * k2_s);

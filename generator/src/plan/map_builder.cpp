@@ -247,8 +247,8 @@ class MapBuilder {
     if (spec_.tail == TailPolicy::predicated && target_.maskRegisters && target_.scalable && !stageReduces()) {
       if (structureReadAhead(v) >= 0) return governedStructures(c, v);
       ir::Block body;
-      body.push_back(whileLt("active", v, sym(c), sym(cols_), false));
-      ir::Block rest = elements(c, true, "active", "");
+      body.push_back(whileLt("active" + passTag(), v, sym(c), sym(cols_), false));
+      ir::Block rest = elements(c, true, "active" + passTag(), "");
       body.insert(body.end(), rest.begin(), rest.end());
       Stmt loop = ir::forLoop(c, Index::constant(0), sym(cols_), lanesOf(v), std::move(body), false,
                               "one loop governed by whilelt: the last vector is partial, no cleanup");
@@ -287,8 +287,8 @@ class MapBuilder {
     if (spec_.tail == TailPolicy::predicated) {
       const auto maskedTail = [&] {
         ir::Block tail;
-        tail.push_back(whileLt("active", v, sym(c), sym(cols_), true));
-        ir::Block rest = elements(c, true, "active", "_tail");
+        tail.push_back(whileLt("active" + passTag(), v, sym(c), sym(cols_), true));
+        ir::Block rest = elements(c, true, "active" + passTag(), "_tail");
         tail.insert(tail.end(), rest.begin(), rest.end());
         return tail;
       };
@@ -650,8 +650,8 @@ class MapBuilder {
     note("strided inputs with a constant stride of 2 to 4: predicated structure loads (ld2/ld3/ld4) keep one member, except in the last column of a row");
     note("tail: predicated (whilelt masks on every load and store of the last vector)");
     ir::Block out, body;
-    body.push_back(whileLt("active", v, sym(c), sym(cols_) + (-1), false));
-    ir::Block rest = elements(c, true, "active", "", Index::constant(0), true);
+    body.push_back(whileLt("active" + passTag(), v, sym(c), sym(cols_) + (-1), false));
+    ir::Block rest = elements(c, true, "active" + passTag(), "", Index::constant(0), true);
     body.insert(body.end(), rest.begin(), rest.end());
     Stmt loop = ir::forLoop(c, Index::constant(0), sym(cols_) + (-1), lanesOf(v), std::move(body), false,
                             "governed by whilelt: strided inputs as structure loads, every column but the last");
@@ -659,8 +659,8 @@ class MapBuilder {
     out.push_back(std::move(loop));
     const std::string last = c + "_last";
     out.push_back(ir::letMax(last, sym(cols_) + (-1), Index::constant(0)));
-    out.push_back(whileLt("last_lane", v, sym(last), sym(cols_), false));
-    ir::Block one = elements(last, true, "last_lane", "_last", Index::constant(0), false, true);
+    out.push_back(whileLt("last_lane" + passTag(), v, sym(last), sym(cols_), false));
+    ir::Block one = elements(last, true, "last_lane" + passTag(), "_last", Index::constant(0), false, true);
     out.insert(out.end(), one.begin(), one.end());
     return out;
   }
@@ -678,7 +678,7 @@ class MapBuilder {
     Values vals{vector, suffix, {}};
     for (int k : used) {
       const DType t = spec_.mapInputs[size_t(k)].dtype;
-      const std::string name = spec_.mapInputs[size_t(k)].name + "_v" + suffix;
+      const std::string name = spec_.mapInputs[size_t(k)].name + "_v" + suffix + passTag();
       const Layout& l = layouts_[size_t(k)];
       const bool contiguous = l.col.constantValue() == 1, repeated = l.col.constantValue() == 0;
       // Lane j reads element c + j: contiguous columns load a vector, a stride of 0 repeats one
@@ -724,6 +724,10 @@ class MapBuilder {
     }
     return out;
   }
+
+  // Names a pass declares where an earlier pass's may still be in scope (static extents flatten a
+  // tail's `if` into the row): the second pass's get _p2, ...
+  std::string passTag() const { return stage_ ? "_p" + std::to_string(stage_ + 1) : ""; }
 
   // Which accumulator a copy of the loop body adds to (see accumulate).
   int accCopy(bool vector, const std::string& suffix) const {
