@@ -995,6 +995,8 @@ class MapBuilder {
       // Reductions and internal values (no tensor: their dtype is here) for the test driver's reference.
       if (o.reduce) plan_.semantics.push_back({"reduce." + outName(int(k)), o.mean ? "mean" : std::string(nameOf(*o.reduce))});
       if (o.internal) plan_.semantics.push_back({"internal." + outName(int(k)), std::string(nameOf(o.dtype))});
+      // Products added by fma on the targets that have one (semantics are the same for every variant).
+      if (o.reduce == ReduceOp::add && isFloat(o.dtype) && o.expr.op == MapOp::mul) plan_.semantics.push_back({"fused." + outName(int(k)), "1"});
       if (spec_.mapOutputs[k].inPlace >= 0) plan_.semantics.push_back({"in_place." + outName(int(k)), inName(spec_.mapOutputs[k].inPlace)});
     }
     auto& d = plan_.apiDoc;

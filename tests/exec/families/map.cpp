@@ -128,7 +128,8 @@ class MapRunner {
       for (const Tensor& t : k.tensors)
         if (t.name == o) dtype = t.dtype;
       const DType dt = DType::parse(dtype);
-      outs.push_back({k.semantic("name." + o), dt, k.semantic("reduce." + o), simdgen_ref::map::Expression(k.semantic("expr." + o), names, dt)});
+      outs.push_back({k.semantic("name." + o), dt, k.semantic("reduce." + o), simdgen_ref::map::Expression(k.semantic("expr." + o), names, dt),
+                      k.has_semantic("fused." + o)});
       names[outs.back().name] = dt;
     }
     return outs;

@@ -6,6 +6,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -99,7 +100,11 @@ inline bool close(DType t, Value got, Value want, double ulps) {
 }
 
 inline std::string show(DType t, Value v) {
-  if (t.is_float()) return std::to_string(v.f) + (std::signbit(v.f) && v.f == 0 ? " (-0)" : "");
+  if (t.is_float()) {  // every digit that tells two values of the dtype apart
+    char buf[40];
+    std::snprintf(buf, sizeof buf, t.bits == 32 ? "%.9g" : "%.17g", v.f);
+    return buf + std::string(std::signbit(v.f) && v.f == 0 ? " (-0)" : "");
+  }
   return t.kind == 'i' ? std::to_string(int64_t(v.u)) : std::to_string(v.u);
 }
 
