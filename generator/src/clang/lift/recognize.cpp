@@ -16,18 +16,8 @@ void collectLoads(const SymPtr& s, std::vector<SymPtr>& out) {
   for (const auto& a : s->args) collectLoads(a, out);
 }
 
-bool uses(const Sym& s, Kind kind, const std::string& name = "") {
-  if (s.kind == kind && (name.empty() || s.name == name)) return true;
-  for (const auto& a : s.args)
-    if (uses(*a, kind, name)) return true;
-  return false;
-}
 
 bool isLoad(const Sym& s) { return stripCasts(s).kind == Kind::load; }
-bool isCarried(const Sym& s, const std::string& name) {
-  const Sym& b = stripCasts(s);
-  return b.kind == Kind::carried && b.name == name;
-}
 
 // Each conversion on the way from the element to `s` keeps every value (no narrowing, no
 // signed -> unsigned reinterpretation).

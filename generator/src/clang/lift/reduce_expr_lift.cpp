@@ -8,23 +8,7 @@
 #include "clang/lift/lift_output.h"
 
 namespace simdgen::lift {
-namespace {
-
 using Kind = Sym::Kind;
-
-bool uses(const Sym& s, Kind kind) {
-  if (s.kind == kind) return true;
-  for (const auto& a : s.args)
-    if (uses(*a, kind)) return true;
-  return false;
-}
-
-bool isCarried(const Sym& s, const std::string& name) {
-  const Sym& b = stripCasts(s);
-  return b.kind == Kind::carried && b.name == name;
-}
-
-}  // namespace
 
 std::variant<ExprReduceLift, std::string> recognizeExprReduce(const LoopModel& loop, const Options& options, int mathUlp) {
   ExprReduceLift lift;
@@ -38,10 +22,13 @@ std::variant<ExprReduceLift, std::string> recognizeExprReduce(const LoopModel& l
     const char* op = nullptr;
     for (auto [sym, name] : ops)
       if (top.op == sym) op = name;
-    if (!op) return std::string("the update of " + acc.name + " combines with `" + top.op + "`; lifted reductions of expressions use + & | ^");
+    // acc - term is acc + (-term): a sum of the negated terms (exact negation; integers wrap).
+    const bool minus = top.op == "-";
+    if (minus) op = "add";
+    if (!op) return std::string("the update of " + acc.name + " combines with `" + top.op + "`; lifted reductions of expressions use + - & | ^");
     const Sym* term = nullptr;
     const Sym* carried = nullptr;
-    for (int k = 0; k < 2; ++k)
+    for (int k = 0; k < (minus ? 1 : 2); ++k)  // acc - term, not term - acc
       if (isCarried(*top.args[k], acc.name) && !uses(*top.args[1 - k], Kind::carried)) term = top.args[1 - k].get(), carried = top.args[k].get();
     if (!term) return std::string("the update " + render(top) + " is not " + acc.name + " " + top.op + " (a term that reads no accumulator)");
     if (!uses(*term, Kind::load)) return std::string("the term added to " + acc.name + " reads no array element");
@@ -66,9 +53,9 @@ std::variant<ExprReduceLift, std::string> recognizeExprReduce(const LoopModel& l
     MapLift::Array out;
     out.base = acc.name;
     out.type = acc.type;
-    out.expr = *e;
+    out.expr = minus ? "-(" + *e + ")" : *e;
     lift.map.outputs.push_back(out);
-    lift.accumulators.push_back({acc.name, acc.type, op, top.op});
+    lift.accumulators.push_back({acc.name, acc.type, op, minus ? "+" : top.op});
   }
   for (const auto& in : lift.map.inputs)
     if (!in.base.empty() && loop.carried.size() && in.type.dtype.empty()) return std::string("the elements of " + in.base + " are " + in.type.spelling);

@@ -20,14 +20,14 @@ struct ExprReduceLift {
     std::string name;  // the carried variable
     ScalarType type;
     std::string op;      // the spec's reduce op: add, and, or, xor
-    std::string combine; // the C operator that adds the kernel's result to the accumulator
+    std::string combine; // the C operator that adds the kernel's result to the accumulator (acc -= t: +, the kernel sums -t)
   };
   std::vector<Accumulator> accumulators;  // one per map output, in order
   bool reassociates = false;
   std::string summary;  // "reduce add (a * b) f32, 2 inputs"
 };
 
-// Every accumulator of the loop is `acc = acc OP expr(elements, scalars)` with OP one of + & | ^
+// Every accumulator of the loop is `acc = acc OP expr(elements, scalars)` with OP one of + - & | ^
 // (floats: + with options.allowReassociation) and expr in the map family's language; or why not.
 std::variant<ExprReduceLift, std::string> recognizeExprReduce(const LoopModel& loop, const Options& options, int mathUlp);
 std::string exprReduceSpecJson(const ExprReduceLift& lift, const std::string& name, const std::string& description);

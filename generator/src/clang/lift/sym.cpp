@@ -27,6 +27,18 @@ bool sameSym(const SymPtr& a, const SymPtr& b) {
 
 const Sym& stripCasts(const Sym& s) { return s.kind == Sym::Kind::cast ? stripCasts(*s.args[0]) : s; }
 
+bool uses(const Sym& s, Sym::Kind kind, const std::string& name) {
+  if (s.kind == kind && (name.empty() || s.name == name)) return true;
+  for (const auto& a : s.args)
+    if (uses(*a, kind, name)) return true;
+  return false;
+}
+
+bool isCarried(const Sym& s, const std::string& name) {
+  const Sym& b = stripCasts(s);
+  return b.kind == Sym::Kind::carried && b.name == name;
+}
+
 std::string render(const Sym& s) {
   switch (s.kind) {
     case Sym::Kind::load: {

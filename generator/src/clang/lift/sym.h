@@ -65,6 +65,10 @@ SymPtr makeSym(Sym s);
 bool sameSym(const SymPtr& a, const SymPtr& b);
 // Peels conversions: the value the casts start from.
 const Sym& stripCasts(const Sym& s);
+// Whether s has a node of `kind` (named `name`, when given) anywhere in it.
+bool uses(const Sym& s, Sym::Kind kind, const std::string& name = "");
+// Whether s is the old value of carried variable `name`, converted or not.
+bool isCarried(const Sym& s, const std::string& name);
 // A readable rendering for remarks: (acc + (int)a[i]).
 std::string render(const Sym& s);
 
