@@ -25,6 +25,7 @@
 #include <set>
 
 #include "ir/simplify.h"
+#include "plan/map_dot.h"
 #include "plan/math/functions.h"
 #include "plan/reduce_builder.h"  // PlanError
 
@@ -112,6 +113,7 @@ class MapBuilder {
       if (stageOutputs().empty()) continue;
       findRowUniform();
       chooseLanes();
+      chooseDotRoute();
       ir::Block pass = stagePrologue();
       // Each pass has its own column variable (a loop variable is declared once per scope).
       ir::Block loops = versions(stage_ ? c + std::to_string(stage_ + 1) : c, runtimeStrides());
@@ -257,7 +259,10 @@ class MapBuilder {
       note("tail: predicated (whilelt masks on every load and store of the last vector)");
       return out;
     }
-    if (const int unroll = unrollFactor(); unroll > 1 && !(spec_.cols.isStatic() && *spec_.cols.value < int64_t(unroll) * v.lanes)) {
+    if (dotRouteHere()) {
+      ir::Block loops = dotLoops(c);
+      out.insert(out.end(), loops.begin(), loops.end());
+    } else if (const int unroll = unrollFactor(); unroll > 1 && !(spec_.cols.isStatic() && *spec_.cols.value < int64_t(unroll) * v.lanes)) {
       ir::Block body;
       const int firstTemp = temps_;
       for (int k = 0; k < unroll; ++k) {  // copy k's values are named t<j>_k, the same j in every copy
@@ -396,6 +401,8 @@ class MapBuilder {
       if (!spec_.mapOutputs[k].reduce) continue;
       if (target_.vectorBits)
         for (int q = 0; q < accumulatorsPerReduction(); ++q) out.push_back(identity(accName(k, q), k, accType(k, true)));
+      if (const DotTerm* t = dotTermOf(k); t && t->correction)
+        for (int q = 0; q < accumulatorsPerReduction(); ++q) out.push_back(identity(correctionName(k, q), k, accType(k, true)));
       if (!target_.vectorBits || spec_.tail == TailPolicy::scalar) out.push_back(identity(accName(k, target_.vectorBits ? -1 : 0), k, accType(k, false)));
     }
     // Row-uniform parts, once per row: one-lane values, splat for the vector loops.
@@ -468,6 +475,12 @@ class MapBuilder {
         const int n = accumulatorsPerReduction();
         for (int step = 1; step < n; step *= 2)  // a balanced tree
           for (int q = 0; q + step < n; q += 2 * step) combine(accName(k, q), accName(k, q), accName(k, q + step), accType(k, true), false);
+        if (const DotTerm* t = dotTermOf(k); t && t->correction) {
+          for (int step = 1; step < n; step *= 2)
+            for (int q = 0; q + step < n; q += 2 * step) combine(correctionName(k, q), correctionName(k, q), correctionName(k, q + step), accType(k, true), false);
+          ir::Block fix = dotCorrection(*t, accName(k, 0), correctionName(k, 0), accType(k, true));
+          out.insert(out.end(), fix.begin(), fix.end());
+        }
         // A value narrower than the loop's lanes is a fractional vector (the low lanes of its
         // register, or one per wide container on SVE): widened to the widest type first, so the fold
         // reads exactly its lanes. Exact for integers (the wrap-around and the order of the low bits
@@ -722,6 +735,69 @@ class MapBuilder {
       store.pred = pred;
       out.push_back(store);
     }
+    return out;
+  }
+
+  // ---- integer sums of widened products through dot-product instructions (plan/map_dot.h) ----
+  // The pass's route, where every output is such a sum and its inputs can be contiguous (a
+  // runtime stride gets a contiguous version of the loops, see versions()).
+  void chooseDotRoute() {
+    dot_.reset();
+    for (int k : stageInputs())
+      if (const auto col = layouts_[size_t(k)].col.constantValue(); col && *col != 1) return;
+    if (runtimeStrides().size() > 2) return;
+    dot_ = wideningDotRoute(spec_, stageOutputs(), target_);
+    if (dot_ && vectorOf(DType::i32) != target_.vector(DType::i32)) dot_.reset();  // i32 is the pass's widest type
+  }
+  const DotTerm* dotTermOf(size_t k) const {
+    if (!dot_) return nullptr;
+    for (const DotTerm& t : dot_->terms)
+      if (t.output == k) return &t;
+    return nullptr;
+  }
+  std::string correctionName(size_t k, int copy) const { return "corr" + std::to_string(k) + "_" + std::to_string(copy); }
+  bool dotRouteHere() const {
+    if (!dot_) return false;
+    for (int k : stageInputs())
+      if (layouts_[size_t(k)].col.constantValue() != int64_t{1}) return false;
+    return true;
+  }
+  // Whole groups of the narrow inputs through the instructions, unrolled (a pair of accumulators
+  // per copy when corrected), then one at a time; the rest of the row (less than one step) goes on
+  // through the ordinary one-vector loop and tail, into the same accumulators.
+  ir::Block dotLoops(const std::string& c) {
+    const VecType acc = vectorOf(DType::i32);
+    const Index step = dotStepElements(*dot_, acc);
+    const int unroll = accumulatorsPerReduction();
+    auto stepOf = [&](int q, const std::string& suffix) {
+      DotStepNames names;
+      names.accType = acc;
+      names.input = [&](int k) { return spec_.mapInputs[size_t(k)].name; };
+      names.address = [&, q](int k) {
+        const Layout& l = layouts_[size_t(k)];
+        return ((spec_.rank == 2 ? times(Index::symbol("r"), l.row) : Index::constant(0)) + sym(c) + step * q).simplified();
+      };
+      names.constant = [&](const std::string& literal, VecType t) { return constant(literal, t); };
+      names.accumulator = [&, q](size_t k) { return accName(k, q); };
+      names.correction = [&, q](size_t k) { return correctionName(k, q); };
+      names.suffix = suffix + passTag();
+      return dotStep(*dot_, spec_, names);
+    };
+    ir::Block body;
+    for (int q = 0; q < unroll; ++q) {
+      ir::Block one = stepOf(q, "_" + std::to_string(q));
+      body.insert(body.end(), one.begin(), one.end());
+    }
+    const std::string what = std::to_string(dot_->group) + " elements per i32 lane per " + dot_->instruction;
+    ir::Block out;
+    out.push_back(ir::letIndex(c, Index::constant(0)));
+    out.push_back(ir::forLoop(c, Index::constant(0), sym(cols_), step * unroll, std::move(body), true,
+                              "whole steps of " + what + ", " + std::to_string(unroll) + " per iteration"));
+    if (unroll > 1) out.push_back(ir::forLoop(c, Index::constant(0), sym(cols_), step, stepOf(0, "_one"), true, "whole steps, one per iteration"));
+    out.push_back(ir::forLoop(c, Index::constant(0), sym(cols_), lanesOf(loopType_), elements(c, true, "", ""), true,
+                              "whole vectors, one per iteration"));
+    note("integer sums of products: " + what + " (" + std::to_string(unroll) +
+         " steps per iteration, then one); the rest of the row one vector at a time, then the tail");
     return out;
   }
 
@@ -1070,6 +1146,7 @@ class MapBuilder {
   std::map<const MapExpr*, RowUniformNames> rowUniform_;  // the pass's row-uniform parts (findRowUniform)
   std::vector<std::pair<const MapExpr*, RowUniformNames*>> rowUniformOrder_;
   std::map<const MapExpr*, const MapExpr*> sameAs_;  // each row-uniform part -> the first equal one
+  std::optional<DotRoute> dot_;  // the pass's sums of widened products, through dot instructions
 };
 
 }  // namespace
