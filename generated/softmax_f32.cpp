@@ -124,6 +124,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 #endif
 
 // ---- avx512 (512-bit vectors)
+// pass 2 stores exp(x - row_max) (the terms of row_sum) into y, and pass 3 reads it back instead of computing it again
 // whole vectors: 4 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // exp f32: within 1 ULP, no tables, C's special values (docs/math.md)
@@ -218,6 +219,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void soft
         __m512 t1_0_13 = _mm512_add_ps(t1_0_4, t1_0_12);
         __m512 t1_0_14 = _mm512_add_ps(t1_0_13, k11);
         __m512 t1_0_15 = _mm512_scalef_ps(t1_0_14, t1_0_3);
+        _mm512_storeu_ps(out2 + c2 + r * stride, t1_0_15);
         acc1_0 = _mm512_add_ps(acc1_0, t1_0_15);
         __m512 t0_1 = _mm512_sub_ps(_mm512_loadu_ps(in0 + c2 + r * stride + 16), rowval0_x2);
         __m512 t1_1_0 = _mm512_min_ps(k1, t0_1);
@@ -236,6 +238,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void soft
         __m512 t1_1_13 = _mm512_add_ps(t1_1_4, t1_1_12);
         __m512 t1_1_14 = _mm512_add_ps(t1_1_13, k11);
         __m512 t1_1_15 = _mm512_scalef_ps(t1_1_14, t1_1_3);
+        _mm512_storeu_ps(out2 + c2 + r * stride + 16, t1_1_15);
         acc1_1 = _mm512_add_ps(acc1_1, t1_1_15);
         __m512 t0_2 = _mm512_sub_ps(_mm512_loadu_ps(in0 + c2 + r * stride + 32), rowval0_x2);
         __m512 t1_2_0 = _mm512_min_ps(k1, t0_2);
@@ -254,6 +257,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void soft
         __m512 t1_2_13 = _mm512_add_ps(t1_2_4, t1_2_12);
         __m512 t1_2_14 = _mm512_add_ps(t1_2_13, k11);
         __m512 t1_2_15 = _mm512_scalef_ps(t1_2_14, t1_2_3);
+        _mm512_storeu_ps(out2 + c2 + r * stride + 32, t1_2_15);
         acc1_2 = _mm512_add_ps(acc1_2, t1_2_15);
         __m512 t0_3 = _mm512_sub_ps(_mm512_loadu_ps(in0 + c2 + r * stride + 48), rowval0_x2);
         __m512 t1_3_0 = _mm512_min_ps(k1, t0_3);
@@ -272,6 +276,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void soft
         __m512 t1_3_13 = _mm512_add_ps(t1_3_4, t1_3_12);
         __m512 t1_3_14 = _mm512_add_ps(t1_3_13, k11);
         __m512 t1_3_15 = _mm512_scalef_ps(t1_3_14, t1_3_3);
+        _mm512_storeu_ps(out2 + c2 + r * stride + 48, t1_3_15);
         acc1_3 = _mm512_add_ps(acc1_3, t1_3_15);
       }
       // whole vectors, one per iteration
@@ -293,6 +298,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void soft
         __m512 t3_13 = _mm512_add_ps(t3_4, t3_12);
         __m512 t3_14 = _mm512_add_ps(t3_13, k11);
         __m512 t3_15 = _mm512_scalef_ps(t3_14, t3_3);
+        _mm512_storeu_ps(out2 + c2 + r * stride, t3_15);
         acc1_0 = _mm512_add_ps(acc1_0, t3_15);
       }
     }
@@ -319,6 +325,7 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void soft
       __m512 t5_tail_13 = _mm512_add_ps(t5_tail_4, t5_tail_12);
       __m512 t5_tail_14 = _mm512_add_ps(t5_tail_13, k11);
       __m512 t5_tail_15 = _mm512_scalef_ps(t5_tail_14, t5_tail_3);
+      _mm512_mask_storeu_ps(out2 + c2 + r * stride, active_p2, t5_tail_15);
       __m512 t5_tail_15_active = _mm512_mask_blend_ps(active_p2, k12, t5_tail_15);
       acc1_0 = _mm512_add_ps(acc1_0, t5_tail_15_active);
     }
@@ -336,144 +343,41 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void soft
     float rowval1 = _mm_cvtss_f32(rowval1_h);
     out1[r] = rowval1;
     // pass 3 over the row
-    __m512 rowval0_x3 = _mm512_set1_ps(rowval0);
     __m512 rowval1_x3 = _mm512_set1_ps(rowval1);
     int64_t c3 = 0;
     // at least one whole vector
     if (cols > 15) {
       // whole vectors, 4 per iteration
       for (; c3 + 64 <= cols; c3 += 64) {
-        __m512 t6_0 = _mm512_sub_ps(_mm512_loadu_ps(in0 + c3 + r * stride), rowval0_x3);
-        __m512 t7_0_0 = _mm512_min_ps(k1, t6_0);
-        __m512 t7_0_1 = _mm512_max_ps(k2, t7_0_0);
-        __m512 t7_0_2 = _mm512_mul_ps(t7_0_1, k3);
-        __m512 t7_0_3 = _mm512_roundscale_ps(t7_0_2, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        __m512 t7_0_4 = _mm512_fmadd_ps(t7_0_3, k4, t7_0_1);
-        __m512 t7_0_5 = _mm512_mul_ps(t7_0_3, k5);
-        __m512 t7_0_6 = _mm512_add_ps(t7_0_4, t7_0_5);
-        __m512 t7_0_7 = _mm512_fmadd_ps(k6, t7_0_6, k7);
-        __m512 t7_0_8 = _mm512_fmadd_ps(t7_0_7, t7_0_6, k8);
-        __m512 t7_0_9 = _mm512_fmadd_ps(t7_0_8, t7_0_6, k9);
-        __m512 t7_0_10 = _mm512_fmadd_ps(t7_0_9, t7_0_6, k10);
-        __m512 t7_0_11 = _mm512_mul_ps(t7_0_6, t7_0_6);
-        __m512 t7_0_12 = _mm512_fmadd_ps(t7_0_11, t7_0_10, t7_0_5);
-        __m512 t7_0_13 = _mm512_add_ps(t7_0_4, t7_0_12);
-        __m512 t7_0_14 = _mm512_add_ps(t7_0_13, k11);
-        __m512 t7_0_15 = _mm512_scalef_ps(t7_0_14, t7_0_3);
-        __m512 t8_0 = _mm512_div_ps(t7_0_15, rowval1_x3);
-        _mm512_storeu_ps(out2 + c3 + r * stride, t8_0);
-        __m512 t6_1 = _mm512_sub_ps(_mm512_loadu_ps(in0 + c3 + r * stride + 16), rowval0_x3);
-        __m512 t7_1_0 = _mm512_min_ps(k1, t6_1);
-        __m512 t7_1_1 = _mm512_max_ps(k2, t7_1_0);
-        __m512 t7_1_2 = _mm512_mul_ps(t7_1_1, k3);
-        __m512 t7_1_3 = _mm512_roundscale_ps(t7_1_2, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        __m512 t7_1_4 = _mm512_fmadd_ps(t7_1_3, k4, t7_1_1);
-        __m512 t7_1_5 = _mm512_mul_ps(t7_1_3, k5);
-        __m512 t7_1_6 = _mm512_add_ps(t7_1_4, t7_1_5);
-        __m512 t7_1_7 = _mm512_fmadd_ps(k6, t7_1_6, k7);
-        __m512 t7_1_8 = _mm512_fmadd_ps(t7_1_7, t7_1_6, k8);
-        __m512 t7_1_9 = _mm512_fmadd_ps(t7_1_8, t7_1_6, k9);
-        __m512 t7_1_10 = _mm512_fmadd_ps(t7_1_9, t7_1_6, k10);
-        __m512 t7_1_11 = _mm512_mul_ps(t7_1_6, t7_1_6);
-        __m512 t7_1_12 = _mm512_fmadd_ps(t7_1_11, t7_1_10, t7_1_5);
-        __m512 t7_1_13 = _mm512_add_ps(t7_1_4, t7_1_12);
-        __m512 t7_1_14 = _mm512_add_ps(t7_1_13, k11);
-        __m512 t7_1_15 = _mm512_scalef_ps(t7_1_14, t7_1_3);
-        __m512 t8_1 = _mm512_div_ps(t7_1_15, rowval1_x3);
-        _mm512_storeu_ps(out2 + c3 + r * stride + 16, t8_1);
-        __m512 t6_2 = _mm512_sub_ps(_mm512_loadu_ps(in0 + c3 + r * stride + 32), rowval0_x3);
-        __m512 t7_2_0 = _mm512_min_ps(k1, t6_2);
-        __m512 t7_2_1 = _mm512_max_ps(k2, t7_2_0);
-        __m512 t7_2_2 = _mm512_mul_ps(t7_2_1, k3);
-        __m512 t7_2_3 = _mm512_roundscale_ps(t7_2_2, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        __m512 t7_2_4 = _mm512_fmadd_ps(t7_2_3, k4, t7_2_1);
-        __m512 t7_2_5 = _mm512_mul_ps(t7_2_3, k5);
-        __m512 t7_2_6 = _mm512_add_ps(t7_2_4, t7_2_5);
-        __m512 t7_2_7 = _mm512_fmadd_ps(k6, t7_2_6, k7);
-        __m512 t7_2_8 = _mm512_fmadd_ps(t7_2_7, t7_2_6, k8);
-        __m512 t7_2_9 = _mm512_fmadd_ps(t7_2_8, t7_2_6, k9);
-        __m512 t7_2_10 = _mm512_fmadd_ps(t7_2_9, t7_2_6, k10);
-        __m512 t7_2_11 = _mm512_mul_ps(t7_2_6, t7_2_6);
-        __m512 t7_2_12 = _mm512_fmadd_ps(t7_2_11, t7_2_10, t7_2_5);
-        __m512 t7_2_13 = _mm512_add_ps(t7_2_4, t7_2_12);
-        __m512 t7_2_14 = _mm512_add_ps(t7_2_13, k11);
-        __m512 t7_2_15 = _mm512_scalef_ps(t7_2_14, t7_2_3);
-        __m512 t8_2 = _mm512_div_ps(t7_2_15, rowval1_x3);
-        _mm512_storeu_ps(out2 + c3 + r * stride + 32, t8_2);
-        __m512 t6_3 = _mm512_sub_ps(_mm512_loadu_ps(in0 + c3 + r * stride + 48), rowval0_x3);
-        __m512 t7_3_0 = _mm512_min_ps(k1, t6_3);
-        __m512 t7_3_1 = _mm512_max_ps(k2, t7_3_0);
-        __m512 t7_3_2 = _mm512_mul_ps(t7_3_1, k3);
-        __m512 t7_3_3 = _mm512_roundscale_ps(t7_3_2, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        __m512 t7_3_4 = _mm512_fmadd_ps(t7_3_3, k4, t7_3_1);
-        __m512 t7_3_5 = _mm512_mul_ps(t7_3_3, k5);
-        __m512 t7_3_6 = _mm512_add_ps(t7_3_4, t7_3_5);
-        __m512 t7_3_7 = _mm512_fmadd_ps(k6, t7_3_6, k7);
-        __m512 t7_3_8 = _mm512_fmadd_ps(t7_3_7, t7_3_6, k8);
-        __m512 t7_3_9 = _mm512_fmadd_ps(t7_3_8, t7_3_6, k9);
-        __m512 t7_3_10 = _mm512_fmadd_ps(t7_3_9, t7_3_6, k10);
-        __m512 t7_3_11 = _mm512_mul_ps(t7_3_6, t7_3_6);
-        __m512 t7_3_12 = _mm512_fmadd_ps(t7_3_11, t7_3_10, t7_3_5);
-        __m512 t7_3_13 = _mm512_add_ps(t7_3_4, t7_3_12);
-        __m512 t7_3_14 = _mm512_add_ps(t7_3_13, k11);
-        __m512 t7_3_15 = _mm512_scalef_ps(t7_3_14, t7_3_3);
-        __m512 t8_3 = _mm512_div_ps(t7_3_15, rowval1_x3);
-        _mm512_storeu_ps(out2 + c3 + r * stride + 48, t8_3);
+        __m512 t6_0 = _mm512_div_ps(_mm512_loadu_ps(out2 + c3 + r * stride), rowval1_x3);
+        _mm512_storeu_ps(out2 + c3 + r * stride, t6_0);
+        __m512 t6_1 = _mm512_div_ps(_mm512_loadu_ps(out2 + c3 + r * stride + 16), rowval1_x3);
+        _mm512_storeu_ps(out2 + c3 + r * stride + 16, t6_1);
+        __m512 t6_2 = _mm512_div_ps(_mm512_loadu_ps(out2 + c3 + r * stride + 32), rowval1_x3);
+        _mm512_storeu_ps(out2 + c3 + r * stride + 32, t6_2);
+        __m512 t6_3 = _mm512_div_ps(_mm512_loadu_ps(out2 + c3 + r * stride + 48), rowval1_x3);
+        _mm512_storeu_ps(out2 + c3 + r * stride + 48, t6_3);
       }
       // whole vectors, one per iteration
       for (; c3 + 16 <= cols; c3 += 16) {
-        __m512 t9 = _mm512_sub_ps(_mm512_loadu_ps(in0 + c3 + r * stride), rowval0_x3);
-        __m512 t10_0 = _mm512_min_ps(k1, t9);
-        __m512 t10_1 = _mm512_max_ps(k2, t10_0);
-        __m512 t10_2 = _mm512_mul_ps(t10_1, k3);
-        __m512 t10_3 = _mm512_roundscale_ps(t10_2, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        __m512 t10_4 = _mm512_fmadd_ps(t10_3, k4, t10_1);
-        __m512 t10_5 = _mm512_mul_ps(t10_3, k5);
-        __m512 t10_6 = _mm512_add_ps(t10_4, t10_5);
-        __m512 t10_7 = _mm512_fmadd_ps(k6, t10_6, k7);
-        __m512 t10_8 = _mm512_fmadd_ps(t10_7, t10_6, k8);
-        __m512 t10_9 = _mm512_fmadd_ps(t10_8, t10_6, k9);
-        __m512 t10_10 = _mm512_fmadd_ps(t10_9, t10_6, k10);
-        __m512 t10_11 = _mm512_mul_ps(t10_6, t10_6);
-        __m512 t10_12 = _mm512_fmadd_ps(t10_11, t10_10, t10_5);
-        __m512 t10_13 = _mm512_add_ps(t10_4, t10_12);
-        __m512 t10_14 = _mm512_add_ps(t10_13, k11);
-        __m512 t10_15 = _mm512_scalef_ps(t10_14, t10_3);
-        __m512 t11 = _mm512_div_ps(t10_15, rowval1_x3);
-        _mm512_storeu_ps(out2 + c3 + r * stride, t11);
+        __m512 t7 = _mm512_div_ps(_mm512_loadu_ps(out2 + c3 + r * stride), rowval1_x3);
+        _mm512_storeu_ps(out2 + c3 + r * stride, t7);
       }
     }
     // the rest: one partial vector, its loads and stores masked
     if (c3 < cols) {
       const __mmask16 active_p3 = (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - c3));
-      __m512 x_v_tail_p3 =
-          _mm512_mask_loadu_ps(_mm512_setzero_ps(), active_p3, in0 + c3 + r * stride);
-      __m512 t12_tail = _mm512_sub_ps(x_v_tail_p3, rowval0_x3);
-      __m512 t13_tail_0 = _mm512_min_ps(k1, t12_tail);
-      __m512 t13_tail_1 = _mm512_max_ps(k2, t13_tail_0);
-      __m512 t13_tail_2 = _mm512_mul_ps(t13_tail_1, k3);
-      __m512 t13_tail_3 =
-          _mm512_roundscale_ps(t13_tail_2, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-      __m512 t13_tail_4 = _mm512_fmadd_ps(t13_tail_3, k4, t13_tail_1);
-      __m512 t13_tail_5 = _mm512_mul_ps(t13_tail_3, k5);
-      __m512 t13_tail_6 = _mm512_add_ps(t13_tail_4, t13_tail_5);
-      __m512 t13_tail_7 = _mm512_fmadd_ps(k6, t13_tail_6, k7);
-      __m512 t13_tail_8 = _mm512_fmadd_ps(t13_tail_7, t13_tail_6, k8);
-      __m512 t13_tail_9 = _mm512_fmadd_ps(t13_tail_8, t13_tail_6, k9);
-      __m512 t13_tail_10 = _mm512_fmadd_ps(t13_tail_9, t13_tail_6, k10);
-      __m512 t13_tail_11 = _mm512_mul_ps(t13_tail_6, t13_tail_6);
-      __m512 t13_tail_12 = _mm512_fmadd_ps(t13_tail_11, t13_tail_10, t13_tail_5);
-      __m512 t13_tail_13 = _mm512_add_ps(t13_tail_4, t13_tail_12);
-      __m512 t13_tail_14 = _mm512_add_ps(t13_tail_13, k11);
-      __m512 t13_tail_15 = _mm512_scalef_ps(t13_tail_14, t13_tail_3);
-      __m512 t14_tail = _mm512_div_ps(t13_tail_15, rowval1_x3);
-      _mm512_mask_storeu_ps(out2 + c3 + r * stride, active_p3, t14_tail);
+      __m512 y_kept_tail_p3 =
+          _mm512_mask_loadu_ps(_mm512_setzero_ps(), active_p3, out2 + c3 + r * stride);
+      __m512 t8_tail = _mm512_div_ps(y_kept_tail_p3, rowval1_x3);
+      _mm512_mask_storeu_ps(out2 + c3 + r * stride, active_p3, t8_tail);
     }
   }
 }
 #endif
 
 // ---- sve (128-bit vectors)
+// pass 2 stores exp(x - row_max) (the terms of row_sum) into y, and pass 3 reads it back instead of computing it again
 // whole vectors: 4 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // exp f32: within 1 ULP, no tables, C's special values (docs/math.md)
@@ -588,6 +492,7 @@ __attribute__((target("+sve"))) void softmax_f32_sve(const float* in0, int64_t r
         svfloat32_t t1_0_25 = svreinterpret_f32_s32(t1_0_24);
         svfloat32_t t1_0_26 = svmul_f32_x(svptrue_b32(), t1_0_14, t1_0_21);
         svfloat32_t t1_0_27 = svmul_f32_x(svptrue_b32(), t1_0_26, t1_0_25);
+        svst1_f32(svptrue_b32(), out2 + c2 + r * stride, t1_0_27);
         acc1_0 = svadd_f32_x(svptrue_b32(), acc1_0, t1_0_27);
         svfloat32_t t0_1 =
             svsub_f32_x(svptrue_b32(), svld1_f32(svptrue_b32(), in0 + c2 + r * stride + 4 * vscale),
@@ -620,6 +525,7 @@ __attribute__((target("+sve"))) void softmax_f32_sve(const float* in0, int64_t r
         svfloat32_t t1_1_25 = svreinterpret_f32_s32(t1_1_24);
         svfloat32_t t1_1_26 = svmul_f32_x(svptrue_b32(), t1_1_14, t1_1_21);
         svfloat32_t t1_1_27 = svmul_f32_x(svptrue_b32(), t1_1_26, t1_1_25);
+        svst1_f32(svptrue_b32(), out2 + c2 + r * stride + 4 * vscale, t1_1_27);
         acc1_1 = svadd_f32_x(svptrue_b32(), acc1_1, t1_1_27);
         svfloat32_t t0_2 =
             svsub_f32_x(svptrue_b32(), svld1_f32(svptrue_b32(), in0 + c2 + r * stride + 8 * vscale),
@@ -652,6 +558,7 @@ __attribute__((target("+sve"))) void softmax_f32_sve(const float* in0, int64_t r
         svfloat32_t t1_2_25 = svreinterpret_f32_s32(t1_2_24);
         svfloat32_t t1_2_26 = svmul_f32_x(svptrue_b32(), t1_2_14, t1_2_21);
         svfloat32_t t1_2_27 = svmul_f32_x(svptrue_b32(), t1_2_26, t1_2_25);
+        svst1_f32(svptrue_b32(), out2 + c2 + r * stride + 8 * vscale, t1_2_27);
         acc1_2 = svadd_f32_x(svptrue_b32(), acc1_2, t1_2_27);
         svfloat32_t t0_3 =
             svsub_f32_x(svptrue_b32(),
@@ -684,6 +591,7 @@ __attribute__((target("+sve"))) void softmax_f32_sve(const float* in0, int64_t r
         svfloat32_t t1_3_25 = svreinterpret_f32_s32(t1_3_24);
         svfloat32_t t1_3_26 = svmul_f32_x(svptrue_b32(), t1_3_14, t1_3_21);
         svfloat32_t t1_3_27 = svmul_f32_x(svptrue_b32(), t1_3_26, t1_3_25);
+        svst1_f32(svptrue_b32(), out2 + c2 + r * stride + 12 * vscale, t1_3_27);
         acc1_3 = svadd_f32_x(svptrue_b32(), acc1_3, t1_3_27);
       }
       // whole vectors, one per iteration
@@ -718,6 +626,7 @@ __attribute__((target("+sve"))) void softmax_f32_sve(const float* in0, int64_t r
         svfloat32_t t3_25 = svreinterpret_f32_s32(t3_24);
         svfloat32_t t3_26 = svmul_f32_x(svptrue_b32(), t3_14, t3_21);
         svfloat32_t t3_27 = svmul_f32_x(svptrue_b32(), t3_26, t3_25);
+        svst1_f32(svptrue_b32(), out2 + c2 + r * stride, t3_27);
         acc1_0 = svadd_f32_x(svptrue_b32(), acc1_0, t3_27);
       }
     }
@@ -754,6 +663,7 @@ __attribute__((target("+sve"))) void softmax_f32_sve(const float* in0, int64_t r
       svfloat32_t t5_tail_25 = svreinterpret_f32_s32(t5_tail_24);
       svfloat32_t t5_tail_26 = svmul_f32_x(svptrue_b32(), t5_tail_14, t5_tail_21);
       svfloat32_t t5_tail_27 = svmul_f32_x(svptrue_b32(), t5_tail_26, t5_tail_25);
+      svst1_f32(active_p2, out2 + c2 + r * stride, t5_tail_27);
       svfloat32_t t5_tail_27_active = svsel_f32(active_p2, t5_tail_27, k13);
       acc1_0 = svadd_f32_x(svptrue_b32(), acc1_0, t5_tail_27_active);
     }
@@ -763,45 +673,15 @@ __attribute__((target("+sve"))) void softmax_f32_sve(const float* in0, int64_t r
     float rowval1 = svaddv_f32(svptrue_b32(), acc1_0);
     out1[r] = rowval1;
     // pass 3 over the row
-    svfloat32_t rowval0_x3 = svdup_n_f32(rowval0);
     svfloat32_t rowval1_x3 = svdup_n_f32(rowval1);
     // one loop governed by whilelt: the last vector is partial, no cleanup
     {
       int64_t c3 = 0;
       svbool_t active_p3 = svwhilelt_b32_s64(c3, cols);
       do {
-        svfloat32_t x_v_p3 = svld1_f32(active_p3, in0 + c3 + r * stride);
-        svfloat32_t t6 = svsub_f32_x(svptrue_b32(), x_v_p3, rowval0_x3);
-        svfloat32_t t7_0 = svsel_f32(svcmplt_f32(svptrue_b32(), k1, t6), k1, t6);
-        svfloat32_t t7_1 = svsel_f32(svcmpgt_f32(svptrue_b32(), k2, t7_0), k2, t7_0);
-        svfloat32_t t7_2 = svmul_f32_x(svptrue_b32(), t7_1, k3);
-        svfloat32_t t7_3 = svrintn_f32_x(svptrue_b32(), t7_2);
-        svfloat32_t t7_4 = svmla_f32_x(svptrue_b32(), t7_1, t7_3, k4);
-        svfloat32_t t7_5 = svmul_f32_x(svptrue_b32(), t7_3, k5);
-        svfloat32_t t7_6 = svadd_f32_x(svptrue_b32(), t7_4, t7_5);
-        svfloat32_t t7_7 = svmla_f32_x(svptrue_b32(), k7, k6, t7_6);
-        svfloat32_t t7_8 = svmla_f32_x(svptrue_b32(), k8, t7_7, t7_6);
-        svfloat32_t t7_9 = svmla_f32_x(svptrue_b32(), k9, t7_8, t7_6);
-        svfloat32_t t7_10 = svmla_f32_x(svptrue_b32(), k10, t7_9, t7_6);
-        svfloat32_t t7_11 = svmul_f32_x(svptrue_b32(), t7_6, t7_6);
-        svfloat32_t t7_12 = svmla_f32_x(svptrue_b32(), t7_5, t7_11, t7_10);
-        svfloat32_t t7_13 = svadd_f32_x(svptrue_b32(), t7_4, t7_12);
-        svfloat32_t t7_14 = svadd_f32_x(svptrue_b32(), t7_13, k11);
-        svfloat32_t t7_15 = svmul_f32_x(svptrue_b32(), t7_3, k10);
-        svfloat32_t t7_16 = svrintn_f32_x(svptrue_b32(), t7_15);
-        svfloat32_t t7_17 = svsub_f32_x(svptrue_b32(), t7_3, t7_16);
-        svfloat32_t t7_18 = svadd_f32_x(svptrue_b32(), t7_16, k12);
-        svint32_t t7_19 = svreinterpret_s32_f32(t7_18);
-        svint32_t t7_20 = svlsl_n_s32_x(svptrue_b32(), t7_19, 23);
-        svfloat32_t t7_21 = svreinterpret_f32_s32(t7_20);
-        svfloat32_t t7_22 = svadd_f32_x(svptrue_b32(), t7_17, k12);
-        svint32_t t7_23 = svreinterpret_s32_f32(t7_22);
-        svint32_t t7_24 = svlsl_n_s32_x(svptrue_b32(), t7_23, 23);
-        svfloat32_t t7_25 = svreinterpret_f32_s32(t7_24);
-        svfloat32_t t7_26 = svmul_f32_x(svptrue_b32(), t7_14, t7_21);
-        svfloat32_t t7_27 = svmul_f32_x(svptrue_b32(), t7_26, t7_25);
-        svfloat32_t t8 = svdiv_f32_x(svptrue_b32(), t7_27, rowval1_x3);
-        svst1_f32(active_p3, out2 + c3 + r * stride, t8);
+        svfloat32_t y_kept_p3 = svld1_f32(active_p3, out2 + c3 + r * stride);
+        svfloat32_t t6 = svdiv_f32_x(svptrue_b32(), y_kept_p3, rowval1_x3);
+        svst1_f32(active_p3, out2 + c3 + r * stride, t6);
         c3 += 4 * vscale;
         active_p3 = svwhilelt_b32_s64(c3, cols);
       } while (svptest_first(svptrue_b32(), active_p3));
@@ -811,6 +691,7 @@ __attribute__((target("+sve"))) void softmax_f32_sve(const float* in0, int64_t r
 #endif
 
 // ---- avx2+fma (256-bit vectors)
+// pass 2 stores exp(x - row_max) (the terms of row_sum) into y, and pass 3 reads it back instead of computing it again
 // whole vectors: 4 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // exp f32: within 1 ULP, no tables, C's special values (docs/math.md)
@@ -918,6 +799,7 @@ __attribute__((target("avx2,fma"))) void softmax_f32_avx2_fma(const float* in0, 
         __m256 t1_0_25 = _mm256_castsi256_ps(t1_0_24);
         __m256 t1_0_26 = _mm256_mul_ps(t1_0_14, t1_0_21);
         __m256 t1_0_27 = _mm256_mul_ps(t1_0_26, t1_0_25);
+        _mm256_storeu_ps(out2 + c2 + r * stride, t1_0_27);
         acc1_0 = _mm256_add_ps(acc1_0, t1_0_27);
         __m256 t0_1 = _mm256_sub_ps(_mm256_loadu_ps(in0 + c2 + r * stride + 8), rowval0_x2);
         __m256 t1_1_0 = _mm256_min_ps(k1, t0_1);
@@ -948,6 +830,7 @@ __attribute__((target("avx2,fma"))) void softmax_f32_avx2_fma(const float* in0, 
         __m256 t1_1_25 = _mm256_castsi256_ps(t1_1_24);
         __m256 t1_1_26 = _mm256_mul_ps(t1_1_14, t1_1_21);
         __m256 t1_1_27 = _mm256_mul_ps(t1_1_26, t1_1_25);
+        _mm256_storeu_ps(out2 + c2 + r * stride + 8, t1_1_27);
         acc1_1 = _mm256_add_ps(acc1_1, t1_1_27);
         __m256 t0_2 = _mm256_sub_ps(_mm256_loadu_ps(in0 + c2 + r * stride + 16), rowval0_x2);
         __m256 t1_2_0 = _mm256_min_ps(k1, t0_2);
@@ -978,6 +861,7 @@ __attribute__((target("avx2,fma"))) void softmax_f32_avx2_fma(const float* in0, 
         __m256 t1_2_25 = _mm256_castsi256_ps(t1_2_24);
         __m256 t1_2_26 = _mm256_mul_ps(t1_2_14, t1_2_21);
         __m256 t1_2_27 = _mm256_mul_ps(t1_2_26, t1_2_25);
+        _mm256_storeu_ps(out2 + c2 + r * stride + 16, t1_2_27);
         acc1_2 = _mm256_add_ps(acc1_2, t1_2_27);
         __m256 t0_3 = _mm256_sub_ps(_mm256_loadu_ps(in0 + c2 + r * stride + 24), rowval0_x2);
         __m256 t1_3_0 = _mm256_min_ps(k1, t0_3);
@@ -1008,6 +892,7 @@ __attribute__((target("avx2,fma"))) void softmax_f32_avx2_fma(const float* in0, 
         __m256 t1_3_25 = _mm256_castsi256_ps(t1_3_24);
         __m256 t1_3_26 = _mm256_mul_ps(t1_3_14, t1_3_21);
         __m256 t1_3_27 = _mm256_mul_ps(t1_3_26, t1_3_25);
+        _mm256_storeu_ps(out2 + c2 + r * stride + 24, t1_3_27);
         acc1_3 = _mm256_add_ps(acc1_3, t1_3_27);
       }
       // whole vectors, one per iteration
@@ -1041,6 +926,7 @@ __attribute__((target("avx2,fma"))) void softmax_f32_avx2_fma(const float* in0, 
         __m256 t3_25 = _mm256_castsi256_ps(t3_24);
         __m256 t3_26 = _mm256_mul_ps(t3_14, t3_21);
         __m256 t3_27 = _mm256_mul_ps(t3_26, t3_25);
+        _mm256_storeu_ps(out2 + c2 + r * stride, t3_27);
         acc1_0 = _mm256_add_ps(acc1_0, t3_27);
       }
     }
@@ -1079,6 +965,8 @@ __attribute__((target("avx2,fma"))) void softmax_f32_avx2_fma(const float* in0, 
       __m256 t5_tail_25 = _mm256_castsi256_ps(t5_tail_24);
       __m256 t5_tail_26 = _mm256_mul_ps(t5_tail_14, t5_tail_21);
       __m256 t5_tail_27 = _mm256_mul_ps(t5_tail_26, t5_tail_25);
+      simdgen_store_words32(out2 + c2 + r * stride, _mm256_castps_si256(t5_tail_27),
+                            (cols - c2) * 4);
       __m256 t5_tail_27_active = _mm256_blendv_ps(k13, t5_tail_27, _mm256_castsi256_ps(active_p2));
       acc1_0 = _mm256_add_ps(acc1_0, t5_tail_27_active);
     }
@@ -1093,218 +981,42 @@ __attribute__((target("avx2,fma"))) void softmax_f32_avx2_fma(const float* in0, 
     float rowval1 = _mm_cvtss_f32(rowval1_h);
     out1[r] = rowval1;
     // pass 3 over the row
-    __m256 rowval0_x3 = _mm256_set1_ps(rowval0);
     __m256 rowval1_x3 = _mm256_set1_ps(rowval1);
     int64_t c3 = 0;
     // at least one whole vector
     if (cols > 7) {
       // whole vectors, 4 per iteration
       for (; c3 + 32 <= cols; c3 += 32) {
-        __m256 t6_0 = _mm256_sub_ps(_mm256_loadu_ps(in0 + c3 + r * stride), rowval0_x3);
-        __m256 t7_0_0 = _mm256_min_ps(k1, t6_0);
-        __m256 t7_0_1 = _mm256_max_ps(k2, t7_0_0);
-        __m256 t7_0_2 = _mm256_mul_ps(t7_0_1, k3);
-        __m256 t7_0_3 = _mm256_round_ps(t7_0_2, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        __m256 t7_0_4 = _mm256_fmadd_ps(t7_0_3, k4, t7_0_1);
-        __m256 t7_0_5 = _mm256_mul_ps(t7_0_3, k5);
-        __m256 t7_0_6 = _mm256_add_ps(t7_0_4, t7_0_5);
-        __m256 t7_0_7 = _mm256_fmadd_ps(k6, t7_0_6, k7);
-        __m256 t7_0_8 = _mm256_fmadd_ps(t7_0_7, t7_0_6, k8);
-        __m256 t7_0_9 = _mm256_fmadd_ps(t7_0_8, t7_0_6, k9);
-        __m256 t7_0_10 = _mm256_fmadd_ps(t7_0_9, t7_0_6, k10);
-        __m256 t7_0_11 = _mm256_mul_ps(t7_0_6, t7_0_6);
-        __m256 t7_0_12 = _mm256_fmadd_ps(t7_0_11, t7_0_10, t7_0_5);
-        __m256 t7_0_13 = _mm256_add_ps(t7_0_4, t7_0_12);
-        __m256 t7_0_14 = _mm256_add_ps(t7_0_13, k11);
-        __m256 t7_0_15 = _mm256_mul_ps(t7_0_3, k10);
-        __m256 t7_0_16 = _mm256_round_ps(t7_0_15, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        __m256 t7_0_17 = _mm256_sub_ps(t7_0_3, t7_0_16);
-        __m256 t7_0_18 = _mm256_add_ps(t7_0_16, k12);
-        __m256i t7_0_19 = _mm256_castps_si256(t7_0_18);
-        __m256i t7_0_20 = _mm256_slli_epi32(t7_0_19, 23);
-        __m256 t7_0_21 = _mm256_castsi256_ps(t7_0_20);
-        __m256 t7_0_22 = _mm256_add_ps(t7_0_17, k12);
-        __m256i t7_0_23 = _mm256_castps_si256(t7_0_22);
-        __m256i t7_0_24 = _mm256_slli_epi32(t7_0_23, 23);
-        __m256 t7_0_25 = _mm256_castsi256_ps(t7_0_24);
-        __m256 t7_0_26 = _mm256_mul_ps(t7_0_14, t7_0_21);
-        __m256 t7_0_27 = _mm256_mul_ps(t7_0_26, t7_0_25);
-        __m256 t8_0 = _mm256_div_ps(t7_0_27, rowval1_x3);
-        _mm256_storeu_ps(out2 + c3 + r * stride, t8_0);
-        __m256 t6_1 = _mm256_sub_ps(_mm256_loadu_ps(in0 + c3 + r * stride + 8), rowval0_x3);
-        __m256 t7_1_0 = _mm256_min_ps(k1, t6_1);
-        __m256 t7_1_1 = _mm256_max_ps(k2, t7_1_0);
-        __m256 t7_1_2 = _mm256_mul_ps(t7_1_1, k3);
-        __m256 t7_1_3 = _mm256_round_ps(t7_1_2, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        __m256 t7_1_4 = _mm256_fmadd_ps(t7_1_3, k4, t7_1_1);
-        __m256 t7_1_5 = _mm256_mul_ps(t7_1_3, k5);
-        __m256 t7_1_6 = _mm256_add_ps(t7_1_4, t7_1_5);
-        __m256 t7_1_7 = _mm256_fmadd_ps(k6, t7_1_6, k7);
-        __m256 t7_1_8 = _mm256_fmadd_ps(t7_1_7, t7_1_6, k8);
-        __m256 t7_1_9 = _mm256_fmadd_ps(t7_1_8, t7_1_6, k9);
-        __m256 t7_1_10 = _mm256_fmadd_ps(t7_1_9, t7_1_6, k10);
-        __m256 t7_1_11 = _mm256_mul_ps(t7_1_6, t7_1_6);
-        __m256 t7_1_12 = _mm256_fmadd_ps(t7_1_11, t7_1_10, t7_1_5);
-        __m256 t7_1_13 = _mm256_add_ps(t7_1_4, t7_1_12);
-        __m256 t7_1_14 = _mm256_add_ps(t7_1_13, k11);
-        __m256 t7_1_15 = _mm256_mul_ps(t7_1_3, k10);
-        __m256 t7_1_16 = _mm256_round_ps(t7_1_15, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        __m256 t7_1_17 = _mm256_sub_ps(t7_1_3, t7_1_16);
-        __m256 t7_1_18 = _mm256_add_ps(t7_1_16, k12);
-        __m256i t7_1_19 = _mm256_castps_si256(t7_1_18);
-        __m256i t7_1_20 = _mm256_slli_epi32(t7_1_19, 23);
-        __m256 t7_1_21 = _mm256_castsi256_ps(t7_1_20);
-        __m256 t7_1_22 = _mm256_add_ps(t7_1_17, k12);
-        __m256i t7_1_23 = _mm256_castps_si256(t7_1_22);
-        __m256i t7_1_24 = _mm256_slli_epi32(t7_1_23, 23);
-        __m256 t7_1_25 = _mm256_castsi256_ps(t7_1_24);
-        __m256 t7_1_26 = _mm256_mul_ps(t7_1_14, t7_1_21);
-        __m256 t7_1_27 = _mm256_mul_ps(t7_1_26, t7_1_25);
-        __m256 t8_1 = _mm256_div_ps(t7_1_27, rowval1_x3);
-        _mm256_storeu_ps(out2 + c3 + r * stride + 8, t8_1);
-        __m256 t6_2 = _mm256_sub_ps(_mm256_loadu_ps(in0 + c3 + r * stride + 16), rowval0_x3);
-        __m256 t7_2_0 = _mm256_min_ps(k1, t6_2);
-        __m256 t7_2_1 = _mm256_max_ps(k2, t7_2_0);
-        __m256 t7_2_2 = _mm256_mul_ps(t7_2_1, k3);
-        __m256 t7_2_3 = _mm256_round_ps(t7_2_2, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        __m256 t7_2_4 = _mm256_fmadd_ps(t7_2_3, k4, t7_2_1);
-        __m256 t7_2_5 = _mm256_mul_ps(t7_2_3, k5);
-        __m256 t7_2_6 = _mm256_add_ps(t7_2_4, t7_2_5);
-        __m256 t7_2_7 = _mm256_fmadd_ps(k6, t7_2_6, k7);
-        __m256 t7_2_8 = _mm256_fmadd_ps(t7_2_7, t7_2_6, k8);
-        __m256 t7_2_9 = _mm256_fmadd_ps(t7_2_8, t7_2_6, k9);
-        __m256 t7_2_10 = _mm256_fmadd_ps(t7_2_9, t7_2_6, k10);
-        __m256 t7_2_11 = _mm256_mul_ps(t7_2_6, t7_2_6);
-        __m256 t7_2_12 = _mm256_fmadd_ps(t7_2_11, t7_2_10, t7_2_5);
-        __m256 t7_2_13 = _mm256_add_ps(t7_2_4, t7_2_12);
-        __m256 t7_2_14 = _mm256_add_ps(t7_2_13, k11);
-        __m256 t7_2_15 = _mm256_mul_ps(t7_2_3, k10);
-        __m256 t7_2_16 = _mm256_round_ps(t7_2_15, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        __m256 t7_2_17 = _mm256_sub_ps(t7_2_3, t7_2_16);
-        __m256 t7_2_18 = _mm256_add_ps(t7_2_16, k12);
-        __m256i t7_2_19 = _mm256_castps_si256(t7_2_18);
-        __m256i t7_2_20 = _mm256_slli_epi32(t7_2_19, 23);
-        __m256 t7_2_21 = _mm256_castsi256_ps(t7_2_20);
-        __m256 t7_2_22 = _mm256_add_ps(t7_2_17, k12);
-        __m256i t7_2_23 = _mm256_castps_si256(t7_2_22);
-        __m256i t7_2_24 = _mm256_slli_epi32(t7_2_23, 23);
-        __m256 t7_2_25 = _mm256_castsi256_ps(t7_2_24);
-        __m256 t7_2_26 = _mm256_mul_ps(t7_2_14, t7_2_21);
-        __m256 t7_2_27 = _mm256_mul_ps(t7_2_26, t7_2_25);
-        __m256 t8_2 = _mm256_div_ps(t7_2_27, rowval1_x3);
-        _mm256_storeu_ps(out2 + c3 + r * stride + 16, t8_2);
-        __m256 t6_3 = _mm256_sub_ps(_mm256_loadu_ps(in0 + c3 + r * stride + 24), rowval0_x3);
-        __m256 t7_3_0 = _mm256_min_ps(k1, t6_3);
-        __m256 t7_3_1 = _mm256_max_ps(k2, t7_3_0);
-        __m256 t7_3_2 = _mm256_mul_ps(t7_3_1, k3);
-        __m256 t7_3_3 = _mm256_round_ps(t7_3_2, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        __m256 t7_3_4 = _mm256_fmadd_ps(t7_3_3, k4, t7_3_1);
-        __m256 t7_3_5 = _mm256_mul_ps(t7_3_3, k5);
-        __m256 t7_3_6 = _mm256_add_ps(t7_3_4, t7_3_5);
-        __m256 t7_3_7 = _mm256_fmadd_ps(k6, t7_3_6, k7);
-        __m256 t7_3_8 = _mm256_fmadd_ps(t7_3_7, t7_3_6, k8);
-        __m256 t7_3_9 = _mm256_fmadd_ps(t7_3_8, t7_3_6, k9);
-        __m256 t7_3_10 = _mm256_fmadd_ps(t7_3_9, t7_3_6, k10);
-        __m256 t7_3_11 = _mm256_mul_ps(t7_3_6, t7_3_6);
-        __m256 t7_3_12 = _mm256_fmadd_ps(t7_3_11, t7_3_10, t7_3_5);
-        __m256 t7_3_13 = _mm256_add_ps(t7_3_4, t7_3_12);
-        __m256 t7_3_14 = _mm256_add_ps(t7_3_13, k11);
-        __m256 t7_3_15 = _mm256_mul_ps(t7_3_3, k10);
-        __m256 t7_3_16 = _mm256_round_ps(t7_3_15, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        __m256 t7_3_17 = _mm256_sub_ps(t7_3_3, t7_3_16);
-        __m256 t7_3_18 = _mm256_add_ps(t7_3_16, k12);
-        __m256i t7_3_19 = _mm256_castps_si256(t7_3_18);
-        __m256i t7_3_20 = _mm256_slli_epi32(t7_3_19, 23);
-        __m256 t7_3_21 = _mm256_castsi256_ps(t7_3_20);
-        __m256 t7_3_22 = _mm256_add_ps(t7_3_17, k12);
-        __m256i t7_3_23 = _mm256_castps_si256(t7_3_22);
-        __m256i t7_3_24 = _mm256_slli_epi32(t7_3_23, 23);
-        __m256 t7_3_25 = _mm256_castsi256_ps(t7_3_24);
-        __m256 t7_3_26 = _mm256_mul_ps(t7_3_14, t7_3_21);
-        __m256 t7_3_27 = _mm256_mul_ps(t7_3_26, t7_3_25);
-        __m256 t8_3 = _mm256_div_ps(t7_3_27, rowval1_x3);
-        _mm256_storeu_ps(out2 + c3 + r * stride + 24, t8_3);
+        __m256 t6_0 = _mm256_div_ps(_mm256_loadu_ps(out2 + c3 + r * stride), rowval1_x3);
+        _mm256_storeu_ps(out2 + c3 + r * stride, t6_0);
+        __m256 t6_1 = _mm256_div_ps(_mm256_loadu_ps(out2 + c3 + r * stride + 8), rowval1_x3);
+        _mm256_storeu_ps(out2 + c3 + r * stride + 8, t6_1);
+        __m256 t6_2 = _mm256_div_ps(_mm256_loadu_ps(out2 + c3 + r * stride + 16), rowval1_x3);
+        _mm256_storeu_ps(out2 + c3 + r * stride + 16, t6_2);
+        __m256 t6_3 = _mm256_div_ps(_mm256_loadu_ps(out2 + c3 + r * stride + 24), rowval1_x3);
+        _mm256_storeu_ps(out2 + c3 + r * stride + 24, t6_3);
       }
       // whole vectors, one per iteration
       for (; c3 + 8 <= cols; c3 += 8) {
-        __m256 t9 = _mm256_sub_ps(_mm256_loadu_ps(in0 + c3 + r * stride), rowval0_x3);
-        __m256 t10_0 = _mm256_min_ps(k1, t9);
-        __m256 t10_1 = _mm256_max_ps(k2, t10_0);
-        __m256 t10_2 = _mm256_mul_ps(t10_1, k3);
-        __m256 t10_3 = _mm256_round_ps(t10_2, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        __m256 t10_4 = _mm256_fmadd_ps(t10_3, k4, t10_1);
-        __m256 t10_5 = _mm256_mul_ps(t10_3, k5);
-        __m256 t10_6 = _mm256_add_ps(t10_4, t10_5);
-        __m256 t10_7 = _mm256_fmadd_ps(k6, t10_6, k7);
-        __m256 t10_8 = _mm256_fmadd_ps(t10_7, t10_6, k8);
-        __m256 t10_9 = _mm256_fmadd_ps(t10_8, t10_6, k9);
-        __m256 t10_10 = _mm256_fmadd_ps(t10_9, t10_6, k10);
-        __m256 t10_11 = _mm256_mul_ps(t10_6, t10_6);
-        __m256 t10_12 = _mm256_fmadd_ps(t10_11, t10_10, t10_5);
-        __m256 t10_13 = _mm256_add_ps(t10_4, t10_12);
-        __m256 t10_14 = _mm256_add_ps(t10_13, k11);
-        __m256 t10_15 = _mm256_mul_ps(t10_3, k10);
-        __m256 t10_16 = _mm256_round_ps(t10_15, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        __m256 t10_17 = _mm256_sub_ps(t10_3, t10_16);
-        __m256 t10_18 = _mm256_add_ps(t10_16, k12);
-        __m256i t10_19 = _mm256_castps_si256(t10_18);
-        __m256i t10_20 = _mm256_slli_epi32(t10_19, 23);
-        __m256 t10_21 = _mm256_castsi256_ps(t10_20);
-        __m256 t10_22 = _mm256_add_ps(t10_17, k12);
-        __m256i t10_23 = _mm256_castps_si256(t10_22);
-        __m256i t10_24 = _mm256_slli_epi32(t10_23, 23);
-        __m256 t10_25 = _mm256_castsi256_ps(t10_24);
-        __m256 t10_26 = _mm256_mul_ps(t10_14, t10_21);
-        __m256 t10_27 = _mm256_mul_ps(t10_26, t10_25);
-        __m256 t11 = _mm256_div_ps(t10_27, rowval1_x3);
-        _mm256_storeu_ps(out2 + c3 + r * stride, t11);
+        __m256 t7 = _mm256_div_ps(_mm256_loadu_ps(out2 + c3 + r * stride), rowval1_x3);
+        _mm256_storeu_ps(out2 + c3 + r * stride, t7);
       }
     }
     // the rest: one partial vector, its loads and stores masked
     if (c3 < cols) {
-      __m256 x_v_tail_p3 =
-          _mm256_maskload_ps((const float*)(in0 + c3 + r * stride),
+      __m256 y_kept_tail_p3 =
+          _mm256_maskload_ps((const float*)(out2 + c3 + r * stride),
                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - c3)),
                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
-      __m256 t12_tail = _mm256_sub_ps(x_v_tail_p3, rowval0_x3);
-      __m256 t13_tail_0 = _mm256_min_ps(k1, t12_tail);
-      __m256 t13_tail_1 = _mm256_max_ps(k2, t13_tail_0);
-      __m256 t13_tail_2 = _mm256_mul_ps(t13_tail_1, k3);
-      __m256 t13_tail_3 =
-          _mm256_round_ps(t13_tail_2, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-      __m256 t13_tail_4 = _mm256_fmadd_ps(t13_tail_3, k4, t13_tail_1);
-      __m256 t13_tail_5 = _mm256_mul_ps(t13_tail_3, k5);
-      __m256 t13_tail_6 = _mm256_add_ps(t13_tail_4, t13_tail_5);
-      __m256 t13_tail_7 = _mm256_fmadd_ps(k6, t13_tail_6, k7);
-      __m256 t13_tail_8 = _mm256_fmadd_ps(t13_tail_7, t13_tail_6, k8);
-      __m256 t13_tail_9 = _mm256_fmadd_ps(t13_tail_8, t13_tail_6, k9);
-      __m256 t13_tail_10 = _mm256_fmadd_ps(t13_tail_9, t13_tail_6, k10);
-      __m256 t13_tail_11 = _mm256_mul_ps(t13_tail_6, t13_tail_6);
-      __m256 t13_tail_12 = _mm256_fmadd_ps(t13_tail_11, t13_tail_10, t13_tail_5);
-      __m256 t13_tail_13 = _mm256_add_ps(t13_tail_4, t13_tail_12);
-      __m256 t13_tail_14 = _mm256_add_ps(t13_tail_13, k11);
-      __m256 t13_tail_15 = _mm256_mul_ps(t13_tail_3, k10);
-      __m256 t13_tail_16 =
-          _mm256_round_ps(t13_tail_15, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-      __m256 t13_tail_17 = _mm256_sub_ps(t13_tail_3, t13_tail_16);
-      __m256 t13_tail_18 = _mm256_add_ps(t13_tail_16, k12);
-      __m256i t13_tail_19 = _mm256_castps_si256(t13_tail_18);
-      __m256i t13_tail_20 = _mm256_slli_epi32(t13_tail_19, 23);
-      __m256 t13_tail_21 = _mm256_castsi256_ps(t13_tail_20);
-      __m256 t13_tail_22 = _mm256_add_ps(t13_tail_17, k12);
-      __m256i t13_tail_23 = _mm256_castps_si256(t13_tail_22);
-      __m256i t13_tail_24 = _mm256_slli_epi32(t13_tail_23, 23);
-      __m256 t13_tail_25 = _mm256_castsi256_ps(t13_tail_24);
-      __m256 t13_tail_26 = _mm256_mul_ps(t13_tail_14, t13_tail_21);
-      __m256 t13_tail_27 = _mm256_mul_ps(t13_tail_26, t13_tail_25);
-      __m256 t14_tail = _mm256_div_ps(t13_tail_27, rowval1_x3);
-      simdgen_store_words32(out2 + c3 + r * stride, _mm256_castps_si256(t14_tail), (cols - c3) * 4);
+      __m256 t8_tail = _mm256_div_ps(y_kept_tail_p3, rowval1_x3);
+      simdgen_store_words32(out2 + c3 + r * stride, _mm256_castps_si256(t8_tail), (cols - c3) * 4);
     }
   }
 }
 #endif
 
 // ---- avx2 (256-bit vectors)
+// pass 2 stores exp(x - row_max) (the terms of row_sum) into y, and pass 3 reads it back instead of computing it again
 // whole vectors: 4 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // exp f32: within 1 ULP, no tables, C's special values (docs/math.md)
@@ -1416,6 +1128,7 @@ __attribute__((target("avx2"))) void softmax_f32_avx2(const float* in0, int64_t 
         __m256 t1_0_31 = _mm256_castsi256_ps(t1_0_30);
         __m256 t1_0_32 = _mm256_mul_ps(t1_0_20, t1_0_27);
         __m256 t1_0_33 = _mm256_mul_ps(t1_0_32, t1_0_31);
+        _mm256_storeu_ps(out2 + c2 + r * stride, t1_0_33);
         acc1_0 = _mm256_add_ps(acc1_0, t1_0_33);
         __m256 t0_1 = _mm256_sub_ps(_mm256_loadu_ps(in0 + c2 + r * stride + 8), rowval0_x2);
         __m256 t1_1_0 = _mm256_min_ps(k1, t0_1);
@@ -1452,6 +1165,7 @@ __attribute__((target("avx2"))) void softmax_f32_avx2(const float* in0, int64_t 
         __m256 t1_1_31 = _mm256_castsi256_ps(t1_1_30);
         __m256 t1_1_32 = _mm256_mul_ps(t1_1_20, t1_1_27);
         __m256 t1_1_33 = _mm256_mul_ps(t1_1_32, t1_1_31);
+        _mm256_storeu_ps(out2 + c2 + r * stride + 8, t1_1_33);
         acc1_1 = _mm256_add_ps(acc1_1, t1_1_33);
         __m256 t0_2 = _mm256_sub_ps(_mm256_loadu_ps(in0 + c2 + r * stride + 16), rowval0_x2);
         __m256 t1_2_0 = _mm256_min_ps(k1, t0_2);
@@ -1488,6 +1202,7 @@ __attribute__((target("avx2"))) void softmax_f32_avx2(const float* in0, int64_t 
         __m256 t1_2_31 = _mm256_castsi256_ps(t1_2_30);
         __m256 t1_2_32 = _mm256_mul_ps(t1_2_20, t1_2_27);
         __m256 t1_2_33 = _mm256_mul_ps(t1_2_32, t1_2_31);
+        _mm256_storeu_ps(out2 + c2 + r * stride + 16, t1_2_33);
         acc1_2 = _mm256_add_ps(acc1_2, t1_2_33);
         __m256 t0_3 = _mm256_sub_ps(_mm256_loadu_ps(in0 + c2 + r * stride + 24), rowval0_x2);
         __m256 t1_3_0 = _mm256_min_ps(k1, t0_3);
@@ -1524,6 +1239,7 @@ __attribute__((target("avx2"))) void softmax_f32_avx2(const float* in0, int64_t 
         __m256 t1_3_31 = _mm256_castsi256_ps(t1_3_30);
         __m256 t1_3_32 = _mm256_mul_ps(t1_3_20, t1_3_27);
         __m256 t1_3_33 = _mm256_mul_ps(t1_3_32, t1_3_31);
+        _mm256_storeu_ps(out2 + c2 + r * stride + 24, t1_3_33);
         acc1_3 = _mm256_add_ps(acc1_3, t1_3_33);
       }
       // whole vectors, one per iteration
@@ -1563,6 +1279,7 @@ __attribute__((target("avx2"))) void softmax_f32_avx2(const float* in0, int64_t 
         __m256 t3_31 = _mm256_castsi256_ps(t3_30);
         __m256 t3_32 = _mm256_mul_ps(t3_20, t3_27);
         __m256 t3_33 = _mm256_mul_ps(t3_32, t3_31);
+        _mm256_storeu_ps(out2 + c2 + r * stride, t3_33);
         acc1_0 = _mm256_add_ps(acc1_0, t3_33);
       }
     }
@@ -1607,6 +1324,8 @@ __attribute__((target("avx2"))) void softmax_f32_avx2(const float* in0, int64_t 
       __m256 t5_tail_31 = _mm256_castsi256_ps(t5_tail_30);
       __m256 t5_tail_32 = _mm256_mul_ps(t5_tail_20, t5_tail_27);
       __m256 t5_tail_33 = _mm256_mul_ps(t5_tail_32, t5_tail_31);
+      simdgen_store_words32(out2 + c2 + r * stride, _mm256_castps_si256(t5_tail_33),
+                            (cols - c2) * 4);
       __m256 t5_tail_33_active = _mm256_blendv_ps(k13, t5_tail_33, _mm256_castsi256_ps(active_p2));
       acc1_0 = _mm256_add_ps(acc1_0, t5_tail_33_active);
     }
@@ -1621,254 +1340,42 @@ __attribute__((target("avx2"))) void softmax_f32_avx2(const float* in0, int64_t 
     float rowval1 = _mm_cvtss_f32(rowval1_h);
     out1[r] = rowval1;
     // pass 3 over the row
-    __m256 rowval0_x3 = _mm256_set1_ps(rowval0);
     __m256 rowval1_x3 = _mm256_set1_ps(rowval1);
     int64_t c3 = 0;
     // at least one whole vector
     if (cols > 7) {
       // whole vectors, 4 per iteration
       for (; c3 + 32 <= cols; c3 += 32) {
-        __m256 t6_0 = _mm256_sub_ps(_mm256_loadu_ps(in0 + c3 + r * stride), rowval0_x3);
-        __m256 t7_0_0 = _mm256_min_ps(k1, t6_0);
-        __m256 t7_0_1 = _mm256_max_ps(k2, t7_0_0);
-        __m256 t7_0_2 = _mm256_mul_ps(t7_0_1, k3);
-        __m256 t7_0_3 = _mm256_round_ps(t7_0_2, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        __m256 t7_0_4 = _mm256_mul_ps(t7_0_3, k4);
-        __m256 t7_0_5 = _mm256_add_ps(t7_0_4, t7_0_1);
-        __m256 t7_0_6 = _mm256_mul_ps(t7_0_3, k5);
-        __m256 t7_0_7 = _mm256_add_ps(t7_0_5, t7_0_6);
-        __m256 t7_0_8 = _mm256_mul_ps(k6, t7_0_7);
-        __m256 t7_0_9 = _mm256_add_ps(t7_0_8, k7);
-        __m256 t7_0_10 = _mm256_mul_ps(t7_0_9, t7_0_7);
-        __m256 t7_0_11 = _mm256_add_ps(t7_0_10, k8);
-        __m256 t7_0_12 = _mm256_mul_ps(t7_0_11, t7_0_7);
-        __m256 t7_0_13 = _mm256_add_ps(t7_0_12, k9);
-        __m256 t7_0_14 = _mm256_mul_ps(t7_0_13, t7_0_7);
-        __m256 t7_0_15 = _mm256_add_ps(t7_0_14, k10);
-        __m256 t7_0_16 = _mm256_mul_ps(t7_0_7, t7_0_7);
-        __m256 t7_0_17 = _mm256_mul_ps(t7_0_16, t7_0_15);
-        __m256 t7_0_18 = _mm256_add_ps(t7_0_17, t7_0_6);
-        __m256 t7_0_19 = _mm256_add_ps(t7_0_5, t7_0_18);
-        __m256 t7_0_20 = _mm256_add_ps(t7_0_19, k11);
-        __m256 t7_0_21 = _mm256_mul_ps(t7_0_3, k10);
-        __m256 t7_0_22 = _mm256_round_ps(t7_0_21, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        __m256 t7_0_23 = _mm256_sub_ps(t7_0_3, t7_0_22);
-        __m256 t7_0_24 = _mm256_add_ps(t7_0_22, k12);
-        __m256i t7_0_25 = _mm256_castps_si256(t7_0_24);
-        __m256i t7_0_26 = _mm256_slli_epi32(t7_0_25, 23);
-        __m256 t7_0_27 = _mm256_castsi256_ps(t7_0_26);
-        __m256 t7_0_28 = _mm256_add_ps(t7_0_23, k12);
-        __m256i t7_0_29 = _mm256_castps_si256(t7_0_28);
-        __m256i t7_0_30 = _mm256_slli_epi32(t7_0_29, 23);
-        __m256 t7_0_31 = _mm256_castsi256_ps(t7_0_30);
-        __m256 t7_0_32 = _mm256_mul_ps(t7_0_20, t7_0_27);
-        __m256 t7_0_33 = _mm256_mul_ps(t7_0_32, t7_0_31);
-        __m256 t8_0 = _mm256_div_ps(t7_0_33, rowval1_x3);
-        _mm256_storeu_ps(out2 + c3 + r * stride, t8_0);
-        __m256 t6_1 = _mm256_sub_ps(_mm256_loadu_ps(in0 + c3 + r * stride + 8), rowval0_x3);
-        __m256 t7_1_0 = _mm256_min_ps(k1, t6_1);
-        __m256 t7_1_1 = _mm256_max_ps(k2, t7_1_0);
-        __m256 t7_1_2 = _mm256_mul_ps(t7_1_1, k3);
-        __m256 t7_1_3 = _mm256_round_ps(t7_1_2, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        __m256 t7_1_4 = _mm256_mul_ps(t7_1_3, k4);
-        __m256 t7_1_5 = _mm256_add_ps(t7_1_4, t7_1_1);
-        __m256 t7_1_6 = _mm256_mul_ps(t7_1_3, k5);
-        __m256 t7_1_7 = _mm256_add_ps(t7_1_5, t7_1_6);
-        __m256 t7_1_8 = _mm256_mul_ps(k6, t7_1_7);
-        __m256 t7_1_9 = _mm256_add_ps(t7_1_8, k7);
-        __m256 t7_1_10 = _mm256_mul_ps(t7_1_9, t7_1_7);
-        __m256 t7_1_11 = _mm256_add_ps(t7_1_10, k8);
-        __m256 t7_1_12 = _mm256_mul_ps(t7_1_11, t7_1_7);
-        __m256 t7_1_13 = _mm256_add_ps(t7_1_12, k9);
-        __m256 t7_1_14 = _mm256_mul_ps(t7_1_13, t7_1_7);
-        __m256 t7_1_15 = _mm256_add_ps(t7_1_14, k10);
-        __m256 t7_1_16 = _mm256_mul_ps(t7_1_7, t7_1_7);
-        __m256 t7_1_17 = _mm256_mul_ps(t7_1_16, t7_1_15);
-        __m256 t7_1_18 = _mm256_add_ps(t7_1_17, t7_1_6);
-        __m256 t7_1_19 = _mm256_add_ps(t7_1_5, t7_1_18);
-        __m256 t7_1_20 = _mm256_add_ps(t7_1_19, k11);
-        __m256 t7_1_21 = _mm256_mul_ps(t7_1_3, k10);
-        __m256 t7_1_22 = _mm256_round_ps(t7_1_21, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        __m256 t7_1_23 = _mm256_sub_ps(t7_1_3, t7_1_22);
-        __m256 t7_1_24 = _mm256_add_ps(t7_1_22, k12);
-        __m256i t7_1_25 = _mm256_castps_si256(t7_1_24);
-        __m256i t7_1_26 = _mm256_slli_epi32(t7_1_25, 23);
-        __m256 t7_1_27 = _mm256_castsi256_ps(t7_1_26);
-        __m256 t7_1_28 = _mm256_add_ps(t7_1_23, k12);
-        __m256i t7_1_29 = _mm256_castps_si256(t7_1_28);
-        __m256i t7_1_30 = _mm256_slli_epi32(t7_1_29, 23);
-        __m256 t7_1_31 = _mm256_castsi256_ps(t7_1_30);
-        __m256 t7_1_32 = _mm256_mul_ps(t7_1_20, t7_1_27);
-        __m256 t7_1_33 = _mm256_mul_ps(t7_1_32, t7_1_31);
-        __m256 t8_1 = _mm256_div_ps(t7_1_33, rowval1_x3);
-        _mm256_storeu_ps(out2 + c3 + r * stride + 8, t8_1);
-        __m256 t6_2 = _mm256_sub_ps(_mm256_loadu_ps(in0 + c3 + r * stride + 16), rowval0_x3);
-        __m256 t7_2_0 = _mm256_min_ps(k1, t6_2);
-        __m256 t7_2_1 = _mm256_max_ps(k2, t7_2_0);
-        __m256 t7_2_2 = _mm256_mul_ps(t7_2_1, k3);
-        __m256 t7_2_3 = _mm256_round_ps(t7_2_2, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        __m256 t7_2_4 = _mm256_mul_ps(t7_2_3, k4);
-        __m256 t7_2_5 = _mm256_add_ps(t7_2_4, t7_2_1);
-        __m256 t7_2_6 = _mm256_mul_ps(t7_2_3, k5);
-        __m256 t7_2_7 = _mm256_add_ps(t7_2_5, t7_2_6);
-        __m256 t7_2_8 = _mm256_mul_ps(k6, t7_2_7);
-        __m256 t7_2_9 = _mm256_add_ps(t7_2_8, k7);
-        __m256 t7_2_10 = _mm256_mul_ps(t7_2_9, t7_2_7);
-        __m256 t7_2_11 = _mm256_add_ps(t7_2_10, k8);
-        __m256 t7_2_12 = _mm256_mul_ps(t7_2_11, t7_2_7);
-        __m256 t7_2_13 = _mm256_add_ps(t7_2_12, k9);
-        __m256 t7_2_14 = _mm256_mul_ps(t7_2_13, t7_2_7);
-        __m256 t7_2_15 = _mm256_add_ps(t7_2_14, k10);
-        __m256 t7_2_16 = _mm256_mul_ps(t7_2_7, t7_2_7);
-        __m256 t7_2_17 = _mm256_mul_ps(t7_2_16, t7_2_15);
-        __m256 t7_2_18 = _mm256_add_ps(t7_2_17, t7_2_6);
-        __m256 t7_2_19 = _mm256_add_ps(t7_2_5, t7_2_18);
-        __m256 t7_2_20 = _mm256_add_ps(t7_2_19, k11);
-        __m256 t7_2_21 = _mm256_mul_ps(t7_2_3, k10);
-        __m256 t7_2_22 = _mm256_round_ps(t7_2_21, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        __m256 t7_2_23 = _mm256_sub_ps(t7_2_3, t7_2_22);
-        __m256 t7_2_24 = _mm256_add_ps(t7_2_22, k12);
-        __m256i t7_2_25 = _mm256_castps_si256(t7_2_24);
-        __m256i t7_2_26 = _mm256_slli_epi32(t7_2_25, 23);
-        __m256 t7_2_27 = _mm256_castsi256_ps(t7_2_26);
-        __m256 t7_2_28 = _mm256_add_ps(t7_2_23, k12);
-        __m256i t7_2_29 = _mm256_castps_si256(t7_2_28);
-        __m256i t7_2_30 = _mm256_slli_epi32(t7_2_29, 23);
-        __m256 t7_2_31 = _mm256_castsi256_ps(t7_2_30);
-        __m256 t7_2_32 = _mm256_mul_ps(t7_2_20, t7_2_27);
-        __m256 t7_2_33 = _mm256_mul_ps(t7_2_32, t7_2_31);
-        __m256 t8_2 = _mm256_div_ps(t7_2_33, rowval1_x3);
-        _mm256_storeu_ps(out2 + c3 + r * stride + 16, t8_2);
-        __m256 t6_3 = _mm256_sub_ps(_mm256_loadu_ps(in0 + c3 + r * stride + 24), rowval0_x3);
-        __m256 t7_3_0 = _mm256_min_ps(k1, t6_3);
-        __m256 t7_3_1 = _mm256_max_ps(k2, t7_3_0);
-        __m256 t7_3_2 = _mm256_mul_ps(t7_3_1, k3);
-        __m256 t7_3_3 = _mm256_round_ps(t7_3_2, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        __m256 t7_3_4 = _mm256_mul_ps(t7_3_3, k4);
-        __m256 t7_3_5 = _mm256_add_ps(t7_3_4, t7_3_1);
-        __m256 t7_3_6 = _mm256_mul_ps(t7_3_3, k5);
-        __m256 t7_3_7 = _mm256_add_ps(t7_3_5, t7_3_6);
-        __m256 t7_3_8 = _mm256_mul_ps(k6, t7_3_7);
-        __m256 t7_3_9 = _mm256_add_ps(t7_3_8, k7);
-        __m256 t7_3_10 = _mm256_mul_ps(t7_3_9, t7_3_7);
-        __m256 t7_3_11 = _mm256_add_ps(t7_3_10, k8);
-        __m256 t7_3_12 = _mm256_mul_ps(t7_3_11, t7_3_7);
-        __m256 t7_3_13 = _mm256_add_ps(t7_3_12, k9);
-        __m256 t7_3_14 = _mm256_mul_ps(t7_3_13, t7_3_7);
-        __m256 t7_3_15 = _mm256_add_ps(t7_3_14, k10);
-        __m256 t7_3_16 = _mm256_mul_ps(t7_3_7, t7_3_7);
-        __m256 t7_3_17 = _mm256_mul_ps(t7_3_16, t7_3_15);
-        __m256 t7_3_18 = _mm256_add_ps(t7_3_17, t7_3_6);
-        __m256 t7_3_19 = _mm256_add_ps(t7_3_5, t7_3_18);
-        __m256 t7_3_20 = _mm256_add_ps(t7_3_19, k11);
-        __m256 t7_3_21 = _mm256_mul_ps(t7_3_3, k10);
-        __m256 t7_3_22 = _mm256_round_ps(t7_3_21, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        __m256 t7_3_23 = _mm256_sub_ps(t7_3_3, t7_3_22);
-        __m256 t7_3_24 = _mm256_add_ps(t7_3_22, k12);
-        __m256i t7_3_25 = _mm256_castps_si256(t7_3_24);
-        __m256i t7_3_26 = _mm256_slli_epi32(t7_3_25, 23);
-        __m256 t7_3_27 = _mm256_castsi256_ps(t7_3_26);
-        __m256 t7_3_28 = _mm256_add_ps(t7_3_23, k12);
-        __m256i t7_3_29 = _mm256_castps_si256(t7_3_28);
-        __m256i t7_3_30 = _mm256_slli_epi32(t7_3_29, 23);
-        __m256 t7_3_31 = _mm256_castsi256_ps(t7_3_30);
-        __m256 t7_3_32 = _mm256_mul_ps(t7_3_20, t7_3_27);
-        __m256 t7_3_33 = _mm256_mul_ps(t7_3_32, t7_3_31);
-        __m256 t8_3 = _mm256_div_ps(t7_3_33, rowval1_x3);
-        _mm256_storeu_ps(out2 + c3 + r * stride + 24, t8_3);
+        __m256 t6_0 = _mm256_div_ps(_mm256_loadu_ps(out2 + c3 + r * stride), rowval1_x3);
+        _mm256_storeu_ps(out2 + c3 + r * stride, t6_0);
+        __m256 t6_1 = _mm256_div_ps(_mm256_loadu_ps(out2 + c3 + r * stride + 8), rowval1_x3);
+        _mm256_storeu_ps(out2 + c3 + r * stride + 8, t6_1);
+        __m256 t6_2 = _mm256_div_ps(_mm256_loadu_ps(out2 + c3 + r * stride + 16), rowval1_x3);
+        _mm256_storeu_ps(out2 + c3 + r * stride + 16, t6_2);
+        __m256 t6_3 = _mm256_div_ps(_mm256_loadu_ps(out2 + c3 + r * stride + 24), rowval1_x3);
+        _mm256_storeu_ps(out2 + c3 + r * stride + 24, t6_3);
       }
       // whole vectors, one per iteration
       for (; c3 + 8 <= cols; c3 += 8) {
-        __m256 t9 = _mm256_sub_ps(_mm256_loadu_ps(in0 + c3 + r * stride), rowval0_x3);
-        __m256 t10_0 = _mm256_min_ps(k1, t9);
-        __m256 t10_1 = _mm256_max_ps(k2, t10_0);
-        __m256 t10_2 = _mm256_mul_ps(t10_1, k3);
-        __m256 t10_3 = _mm256_round_ps(t10_2, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        __m256 t10_4 = _mm256_mul_ps(t10_3, k4);
-        __m256 t10_5 = _mm256_add_ps(t10_4, t10_1);
-        __m256 t10_6 = _mm256_mul_ps(t10_3, k5);
-        __m256 t10_7 = _mm256_add_ps(t10_5, t10_6);
-        __m256 t10_8 = _mm256_mul_ps(k6, t10_7);
-        __m256 t10_9 = _mm256_add_ps(t10_8, k7);
-        __m256 t10_10 = _mm256_mul_ps(t10_9, t10_7);
-        __m256 t10_11 = _mm256_add_ps(t10_10, k8);
-        __m256 t10_12 = _mm256_mul_ps(t10_11, t10_7);
-        __m256 t10_13 = _mm256_add_ps(t10_12, k9);
-        __m256 t10_14 = _mm256_mul_ps(t10_13, t10_7);
-        __m256 t10_15 = _mm256_add_ps(t10_14, k10);
-        __m256 t10_16 = _mm256_mul_ps(t10_7, t10_7);
-        __m256 t10_17 = _mm256_mul_ps(t10_16, t10_15);
-        __m256 t10_18 = _mm256_add_ps(t10_17, t10_6);
-        __m256 t10_19 = _mm256_add_ps(t10_5, t10_18);
-        __m256 t10_20 = _mm256_add_ps(t10_19, k11);
-        __m256 t10_21 = _mm256_mul_ps(t10_3, k10);
-        __m256 t10_22 = _mm256_round_ps(t10_21, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        __m256 t10_23 = _mm256_sub_ps(t10_3, t10_22);
-        __m256 t10_24 = _mm256_add_ps(t10_22, k12);
-        __m256i t10_25 = _mm256_castps_si256(t10_24);
-        __m256i t10_26 = _mm256_slli_epi32(t10_25, 23);
-        __m256 t10_27 = _mm256_castsi256_ps(t10_26);
-        __m256 t10_28 = _mm256_add_ps(t10_23, k12);
-        __m256i t10_29 = _mm256_castps_si256(t10_28);
-        __m256i t10_30 = _mm256_slli_epi32(t10_29, 23);
-        __m256 t10_31 = _mm256_castsi256_ps(t10_30);
-        __m256 t10_32 = _mm256_mul_ps(t10_20, t10_27);
-        __m256 t10_33 = _mm256_mul_ps(t10_32, t10_31);
-        __m256 t11 = _mm256_div_ps(t10_33, rowval1_x3);
-        _mm256_storeu_ps(out2 + c3 + r * stride, t11);
+        __m256 t7 = _mm256_div_ps(_mm256_loadu_ps(out2 + c3 + r * stride), rowval1_x3);
+        _mm256_storeu_ps(out2 + c3 + r * stride, t7);
       }
     }
     // the rest: one partial vector, its loads and stores masked
     if (c3 < cols) {
-      __m256 x_v_tail_p3 =
-          _mm256_maskload_ps((const float*)(in0 + c3 + r * stride),
+      __m256 y_kept_tail_p3 =
+          _mm256_maskload_ps((const float*)(out2 + c3 + r * stride),
                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(cols - c3)),
                                                 _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
-      __m256 t12_tail = _mm256_sub_ps(x_v_tail_p3, rowval0_x3);
-      __m256 t13_tail_0 = _mm256_min_ps(k1, t12_tail);
-      __m256 t13_tail_1 = _mm256_max_ps(k2, t13_tail_0);
-      __m256 t13_tail_2 = _mm256_mul_ps(t13_tail_1, k3);
-      __m256 t13_tail_3 =
-          _mm256_round_ps(t13_tail_2, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-      __m256 t13_tail_4 = _mm256_mul_ps(t13_tail_3, k4);
-      __m256 t13_tail_5 = _mm256_add_ps(t13_tail_4, t13_tail_1);
-      __m256 t13_tail_6 = _mm256_mul_ps(t13_tail_3, k5);
-      __m256 t13_tail_7 = _mm256_add_ps(t13_tail_5, t13_tail_6);
-      __m256 t13_tail_8 = _mm256_mul_ps(k6, t13_tail_7);
-      __m256 t13_tail_9 = _mm256_add_ps(t13_tail_8, k7);
-      __m256 t13_tail_10 = _mm256_mul_ps(t13_tail_9, t13_tail_7);
-      __m256 t13_tail_11 = _mm256_add_ps(t13_tail_10, k8);
-      __m256 t13_tail_12 = _mm256_mul_ps(t13_tail_11, t13_tail_7);
-      __m256 t13_tail_13 = _mm256_add_ps(t13_tail_12, k9);
-      __m256 t13_tail_14 = _mm256_mul_ps(t13_tail_13, t13_tail_7);
-      __m256 t13_tail_15 = _mm256_add_ps(t13_tail_14, k10);
-      __m256 t13_tail_16 = _mm256_mul_ps(t13_tail_7, t13_tail_7);
-      __m256 t13_tail_17 = _mm256_mul_ps(t13_tail_16, t13_tail_15);
-      __m256 t13_tail_18 = _mm256_add_ps(t13_tail_17, t13_tail_6);
-      __m256 t13_tail_19 = _mm256_add_ps(t13_tail_5, t13_tail_18);
-      __m256 t13_tail_20 = _mm256_add_ps(t13_tail_19, k11);
-      __m256 t13_tail_21 = _mm256_mul_ps(t13_tail_3, k10);
-      __m256 t13_tail_22 =
-          _mm256_round_ps(t13_tail_21, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-      __m256 t13_tail_23 = _mm256_sub_ps(t13_tail_3, t13_tail_22);
-      __m256 t13_tail_24 = _mm256_add_ps(t13_tail_22, k12);
-      __m256i t13_tail_25 = _mm256_castps_si256(t13_tail_24);
-      __m256i t13_tail_26 = _mm256_slli_epi32(t13_tail_25, 23);
-      __m256 t13_tail_27 = _mm256_castsi256_ps(t13_tail_26);
-      __m256 t13_tail_28 = _mm256_add_ps(t13_tail_23, k12);
-      __m256i t13_tail_29 = _mm256_castps_si256(t13_tail_28);
-      __m256i t13_tail_30 = _mm256_slli_epi32(t13_tail_29, 23);
-      __m256 t13_tail_31 = _mm256_castsi256_ps(t13_tail_30);
-      __m256 t13_tail_32 = _mm256_mul_ps(t13_tail_20, t13_tail_27);
-      __m256 t13_tail_33 = _mm256_mul_ps(t13_tail_32, t13_tail_31);
-      __m256 t14_tail = _mm256_div_ps(t13_tail_33, rowval1_x3);
-      simdgen_store_words32(out2 + c3 + r * stride, _mm256_castps_si256(t14_tail), (cols - c3) * 4);
+      __m256 t8_tail = _mm256_div_ps(y_kept_tail_p3, rowval1_x3);
+      simdgen_store_words32(out2 + c3 + r * stride, _mm256_castps_si256(t8_tail), (cols - c3) * 4);
     }
   }
 }
 #endif
 
 // ---- neon (128-bit vectors)
+// pass 2 stores exp(x - row_max) (the terms of row_sum) into y, and pass 3 reads it back instead of computing it again
 // whole vectors: 4 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // exp f32: within 1 ULP, no tables, C's special values (docs/math.md)
@@ -1982,6 +1489,7 @@ void softmax_f32_neon(const float* in0, int64_t rows, int64_t cols, int64_t stri
         float32x4_t t1_0_25 = vreinterpretq_f32_s32(t1_0_24);
         float32x4_t t1_0_26 = vmulq_f32(t1_0_14, t1_0_21);
         float32x4_t t1_0_27 = vmulq_f32(t1_0_26, t1_0_25);
+        vst1q_f32(out2 + c2 + r * stride, t1_0_27);
         acc1_0 = vaddq_f32(acc1_0, t1_0_27);
         float32x4_t t0_1 = vsubq_f32(vld1q_f32(in0 + c2 + r * stride + 4), rowval0_x2);
         float32x4_t t1_1_0 = vbslq_f32(vcltq_f32(k1, t0_1), k1, t0_1);
@@ -2012,6 +1520,7 @@ void softmax_f32_neon(const float* in0, int64_t rows, int64_t cols, int64_t stri
         float32x4_t t1_1_25 = vreinterpretq_f32_s32(t1_1_24);
         float32x4_t t1_1_26 = vmulq_f32(t1_1_14, t1_1_21);
         float32x4_t t1_1_27 = vmulq_f32(t1_1_26, t1_1_25);
+        vst1q_f32(out2 + c2 + r * stride + 4, t1_1_27);
         acc1_1 = vaddq_f32(acc1_1, t1_1_27);
         float32x4_t t0_2 = vsubq_f32(vld1q_f32(in0 + c2 + r * stride + 8), rowval0_x2);
         float32x4_t t1_2_0 = vbslq_f32(vcltq_f32(k1, t0_2), k1, t0_2);
@@ -2042,6 +1551,7 @@ void softmax_f32_neon(const float* in0, int64_t rows, int64_t cols, int64_t stri
         float32x4_t t1_2_25 = vreinterpretq_f32_s32(t1_2_24);
         float32x4_t t1_2_26 = vmulq_f32(t1_2_14, t1_2_21);
         float32x4_t t1_2_27 = vmulq_f32(t1_2_26, t1_2_25);
+        vst1q_f32(out2 + c2 + r * stride + 8, t1_2_27);
         acc1_2 = vaddq_f32(acc1_2, t1_2_27);
         float32x4_t t0_3 = vsubq_f32(vld1q_f32(in0 + c2 + r * stride + 12), rowval0_x2);
         float32x4_t t1_3_0 = vbslq_f32(vcltq_f32(k1, t0_3), k1, t0_3);
@@ -2072,6 +1582,7 @@ void softmax_f32_neon(const float* in0, int64_t rows, int64_t cols, int64_t stri
         float32x4_t t1_3_25 = vreinterpretq_f32_s32(t1_3_24);
         float32x4_t t1_3_26 = vmulq_f32(t1_3_14, t1_3_21);
         float32x4_t t1_3_27 = vmulq_f32(t1_3_26, t1_3_25);
+        vst1q_f32(out2 + c2 + r * stride + 12, t1_3_27);
         acc1_3 = vaddq_f32(acc1_3, t1_3_27);
       }
       // whole vectors, one per iteration
@@ -2105,6 +1616,7 @@ void softmax_f32_neon(const float* in0, int64_t rows, int64_t cols, int64_t stri
         float32x4_t t3_25 = vreinterpretq_f32_s32(t3_24);
         float32x4_t t3_26 = vmulq_f32(t3_14, t3_21);
         float32x4_t t3_27 = vmulq_f32(t3_26, t3_25);
+        vst1q_f32(out2 + c2 + r * stride, t3_27);
         acc1_0 = vaddq_f32(acc1_0, t3_27);
       }
     }
@@ -2141,6 +1653,8 @@ void softmax_f32_neon(const float* in0, int64_t rows, int64_t cols, int64_t stri
       float32x4_t t5_tail_25 = vreinterpretq_f32_s32(t5_tail_24);
       float32x4_t t5_tail_26 = vmulq_f32(t5_tail_14, t5_tail_21);
       float32x4_t t5_tail_27 = vmulq_f32(t5_tail_26, t5_tail_25);
+      simdgen_store_prefix(out2 + c2 + r * stride, vreinterpretq_u8_f32(t5_tail_27),
+                           (cols - c2) * 4);
       float32x4_t t5_tail_27_active =
           vbslq_f32(vcltq_u32(vld1q_u32(simdgen_iota_u32), vdupq_n_u32((uint32_t)(cols - c2))),
                     t5_tail_27, k13);
@@ -2152,84 +1666,26 @@ void softmax_f32_neon(const float* in0, int64_t rows, int64_t cols, int64_t stri
     float rowval1 = vaddvq_f32(acc1_0);
     out1[r] = rowval1;
     // pass 3 over the row
-    float32x4_t rowval0_x3 = vdupq_n_f32(rowval0);
     float32x4_t rowval1_x3 = vdupq_n_f32(rowval1);
     // whole vectors
     int64_t c3 = 0;
     for (; c3 + 4 <= cols; c3 += 4) {
-      float32x4_t t6 = vsubq_f32(vld1q_f32(in0 + c3 + r * stride), rowval0_x3);
-      float32x4_t t7_0 = vbslq_f32(vcltq_f32(k1, t6), k1, t6);
-      float32x4_t t7_1 = vbslq_f32(vcgtq_f32(k2, t7_0), k2, t7_0);
-      float32x4_t t7_2 = vmulq_f32(t7_1, k3);
-      float32x4_t t7_3 = vrndnq_f32(t7_2);
-      float32x4_t t7_4 = vfmaq_f32(t7_1, t7_3, k4);
-      float32x4_t t7_5 = vmulq_f32(t7_3, k5);
-      float32x4_t t7_6 = vaddq_f32(t7_4, t7_5);
-      float32x4_t t7_7 = vfmaq_f32(k7, k6, t7_6);
-      float32x4_t t7_8 = vfmaq_f32(k8, t7_7, t7_6);
-      float32x4_t t7_9 = vfmaq_f32(k9, t7_8, t7_6);
-      float32x4_t t7_10 = vfmaq_f32(k10, t7_9, t7_6);
-      float32x4_t t7_11 = vmulq_f32(t7_6, t7_6);
-      float32x4_t t7_12 = vfmaq_f32(t7_5, t7_11, t7_10);
-      float32x4_t t7_13 = vaddq_f32(t7_4, t7_12);
-      float32x4_t t7_14 = vaddq_f32(t7_13, k11);
-      float32x4_t t7_15 = vmulq_f32(t7_3, k10);
-      float32x4_t t7_16 = vrndnq_f32(t7_15);
-      float32x4_t t7_17 = vsubq_f32(t7_3, t7_16);
-      float32x4_t t7_18 = vaddq_f32(t7_16, k12);
-      int32x4_t t7_19 = vreinterpretq_s32_f32(t7_18);
-      int32x4_t t7_20 = vshlq_n_s32(t7_19, 23);
-      float32x4_t t7_21 = vreinterpretq_f32_s32(t7_20);
-      float32x4_t t7_22 = vaddq_f32(t7_17, k12);
-      int32x4_t t7_23 = vreinterpretq_s32_f32(t7_22);
-      int32x4_t t7_24 = vshlq_n_s32(t7_23, 23);
-      float32x4_t t7_25 = vreinterpretq_f32_s32(t7_24);
-      float32x4_t t7_26 = vmulq_f32(t7_14, t7_21);
-      float32x4_t t7_27 = vmulq_f32(t7_26, t7_25);
-      float32x4_t t8 = vdivq_f32(t7_27, rowval1_x3);
-      vst1q_f32(out2 + c3 + r * stride, t8);
+      float32x4_t t6 = vdivq_f32(vld1q_f32(out2 + c3 + r * stride), rowval1_x3);
+      vst1q_f32(out2 + c3 + r * stride, t6);
     }
     // the rest: one partial vector, its loads and stores masked
     if (c3 < cols) {
-      float32x4_t x_v_tail_p3 =
-          vreinterpretq_f32_u8(simdgen_load_prefix(in0 + c3 + r * stride, (cols - c3) * 4));
-      float32x4_t t9_tail = vsubq_f32(x_v_tail_p3, rowval0_x3);
-      float32x4_t t10_tail_0 = vbslq_f32(vcltq_f32(k1, t9_tail), k1, t9_tail);
-      float32x4_t t10_tail_1 = vbslq_f32(vcgtq_f32(k2, t10_tail_0), k2, t10_tail_0);
-      float32x4_t t10_tail_2 = vmulq_f32(t10_tail_1, k3);
-      float32x4_t t10_tail_3 = vrndnq_f32(t10_tail_2);
-      float32x4_t t10_tail_4 = vfmaq_f32(t10_tail_1, t10_tail_3, k4);
-      float32x4_t t10_tail_5 = vmulq_f32(t10_tail_3, k5);
-      float32x4_t t10_tail_6 = vaddq_f32(t10_tail_4, t10_tail_5);
-      float32x4_t t10_tail_7 = vfmaq_f32(k7, k6, t10_tail_6);
-      float32x4_t t10_tail_8 = vfmaq_f32(k8, t10_tail_7, t10_tail_6);
-      float32x4_t t10_tail_9 = vfmaq_f32(k9, t10_tail_8, t10_tail_6);
-      float32x4_t t10_tail_10 = vfmaq_f32(k10, t10_tail_9, t10_tail_6);
-      float32x4_t t10_tail_11 = vmulq_f32(t10_tail_6, t10_tail_6);
-      float32x4_t t10_tail_12 = vfmaq_f32(t10_tail_5, t10_tail_11, t10_tail_10);
-      float32x4_t t10_tail_13 = vaddq_f32(t10_tail_4, t10_tail_12);
-      float32x4_t t10_tail_14 = vaddq_f32(t10_tail_13, k11);
-      float32x4_t t10_tail_15 = vmulq_f32(t10_tail_3, k10);
-      float32x4_t t10_tail_16 = vrndnq_f32(t10_tail_15);
-      float32x4_t t10_tail_17 = vsubq_f32(t10_tail_3, t10_tail_16);
-      float32x4_t t10_tail_18 = vaddq_f32(t10_tail_16, k12);
-      int32x4_t t10_tail_19 = vreinterpretq_s32_f32(t10_tail_18);
-      int32x4_t t10_tail_20 = vshlq_n_s32(t10_tail_19, 23);
-      float32x4_t t10_tail_21 = vreinterpretq_f32_s32(t10_tail_20);
-      float32x4_t t10_tail_22 = vaddq_f32(t10_tail_17, k12);
-      int32x4_t t10_tail_23 = vreinterpretq_s32_f32(t10_tail_22);
-      int32x4_t t10_tail_24 = vshlq_n_s32(t10_tail_23, 23);
-      float32x4_t t10_tail_25 = vreinterpretq_f32_s32(t10_tail_24);
-      float32x4_t t10_tail_26 = vmulq_f32(t10_tail_14, t10_tail_21);
-      float32x4_t t10_tail_27 = vmulq_f32(t10_tail_26, t10_tail_25);
-      float32x4_t t11_tail = vdivq_f32(t10_tail_27, rowval1_x3);
-      simdgen_store_prefix(out2 + c3 + r * stride, vreinterpretq_u8_f32(t11_tail), (cols - c3) * 4);
+      float32x4_t y_kept_tail_p3 =
+          vreinterpretq_f32_u8(simdgen_load_prefix(out2 + c3 + r * stride, (cols - c3) * 4));
+      float32x4_t t7_tail = vdivq_f32(y_kept_tail_p3, rowval1_x3);
+      simdgen_store_prefix(out2 + c3 + r * stride, vreinterpretq_u8_f32(t7_tail), (cols - c3) * 4);
     }
   }
 }
 #endif
 
 // ---- scalar (portable C++)
+// pass 2 stores exp(x - row_max) (the terms of row_sum) into y, and pass 3 reads it back instead of computing it again
 // exp f32: within 1 ULP, no tables, C's special values (docs/math.md)
 // 3 passes over each row: a pass starts once the row values it uses (reductions of earlier passes) are known
 
@@ -2300,6 +1756,7 @@ void softmax_f32_scalar(const float* in0, int64_t rows, int64_t cols, int64_t st
       float t1_31 = __builtin_bit_cast(float, (int32_t)t1_30);
       float t1_32 = (t1_20 * t1_27);
       float t1_33 = (t1_32 * t1_31);
+      out2[c2 + r * stride] = t1_33;
       acc1_0 = (acc1_0 + t1_33);
     }
     float rowval1 = (float)(acc1_0);
@@ -2308,44 +1765,9 @@ void softmax_f32_scalar(const float* in0, int64_t rows, int64_t cols, int64_t st
     // one element at a time
     int64_t c3 = 0;
     for (; c3 < cols; ++c3) {
-      float x_v_p3 = in0[c3 + r * stride];
-      float t2 = (x_v_p3 - rowval0);
-      float t3_0 = (k0_s < t2 ? k0_s : t2);
-      float t3_1 = (k1_s > t3_0 ? k1_s : t3_0);
-      float t3_2 = (t3_1 * k2_s);
-      float t3_3 = __builtin_rintf(t3_2);
-      float t3_4 = (t3_3 * k3_s);
-      float t3_5 = (t3_4 + t3_1);
-      float t3_6 = (t3_3 * k4_s);
-      float t3_7 = (t3_5 + t3_6);
-      float t3_8 = (k5_s * t3_7);
-      float t3_9 = (t3_8 + k6_s);
-      float t3_10 = (t3_9 * t3_7);
-      float t3_11 = (t3_10 + k7_s);
-      float t3_12 = (t3_11 * t3_7);
-      float t3_13 = (t3_12 + k8_s);
-      float t3_14 = (t3_13 * t3_7);
-      float t3_15 = (t3_14 + k9_s);
-      float t3_16 = (t3_7 * t3_7);
-      float t3_17 = (t3_16 * t3_15);
-      float t3_18 = (t3_17 + t3_6);
-      float t3_19 = (t3_5 + t3_18);
-      float t3_20 = (t3_19 + k10_s);
-      float t3_21 = (t3_3 * k9_s);
-      float t3_22 = __builtin_rintf(t3_21);
-      float t3_23 = (t3_3 - t3_22);
-      float t3_24 = (t3_22 + k11_s);
-      uint32_t t3_25 = (uint32_t)__builtin_bit_cast(int32_t, t3_24);
-      uint32_t t3_26 = (uint32_t)((uint32_t)t3_25 << 23);
-      float t3_27 = __builtin_bit_cast(float, (int32_t)t3_26);
-      float t3_28 = (t3_23 + k11_s);
-      uint32_t t3_29 = (uint32_t)__builtin_bit_cast(int32_t, t3_28);
-      uint32_t t3_30 = (uint32_t)((uint32_t)t3_29 << 23);
-      float t3_31 = __builtin_bit_cast(float, (int32_t)t3_30);
-      float t3_32 = (t3_20 * t3_27);
-      float t3_33 = (t3_32 * t3_31);
-      float t4 = (t3_33 / rowval1);
-      out2[c3 + r * stride] = t4;
+      float y_kept_p3 = out2[c3 + r * stride];
+      float t2 = (y_kept_p3 / rowval1);
+      out2[c3 + r * stride] = t2;
     }
   }
 }

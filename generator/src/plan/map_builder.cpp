@@ -26,6 +26,7 @@
 
 #include "ir/simplify.h"
 #include "plan/map_dot.h"
+#include "plan/map_kept.h"
 #include "plan/math/functions.h"
 #include "plan/reduce_builder.h"  // PlanError
 
@@ -81,11 +82,6 @@ std::string allOnes(DType t) {
   return bitsOf(t) == 64 ? "18446744073709551615ull" : std::to_string((uint64_t{1} << bitsOf(t)) - 1);
 }
 
-void inputsUsed(const MapExpr& e, std::set<int>& out) {
-  if (e.op == MapOp::input) out.insert(e.input);
-  for (const MapExpr& a : e.args) inputsUsed(a, out);
-}
-
 class MapBuilder {
  public:
   MapBuilder(const KernelSpec& s, const Target& t) : spec_(s), target_(t) {
@@ -105,6 +101,11 @@ class MapBuilder {
                         "+fma\" instead of \"" + target_.spelling + "\"",
                         "/targets");
     declareTensors();
+    kept_ = keptTerms(spec_);
+    for (const KeptTerm& t : kept_)
+      note("pass " + std::to_string(t.from + 1) + " stores " + spec_.mapOutputs[t.reduction].exprText + " (the terms of " +
+           spec_.mapOutputs[t.reduction].name + ") into " + spec_.mapOutputs[t.output].name + ", and pass " + std::to_string(t.to + 1) +
+           " reads it back instead of computing it again");
     const std::string c = spec_.rank == 2 ? "c" : "i";
     ir::Block row;
     int lastStage = 0;
@@ -334,9 +335,10 @@ class MapBuilder {
     std::set<int> widths;
     for (int k : stageInputs()) widths.insert(bitsOf(spec_.mapInputs[size_t(k)].dtype));
     const DType width = stageInputs().empty() ? spec_.mapOutputs[stageOutputs().front()].dtype : spec_.mapInputs[size_t(*stageInputs().begin())].dtype;
+    const std::set<const MapExpr*> kept = keptUses();
     std::function<void(const MapExpr&)> walk = [&](const MapExpr& e) {
       widths.insert(bitsOf(e.type));
-      if (rowUniform_.count(&e)) return;
+      if (rowUniform_.count(&e) || kept.count(&e)) return;
       if (e.op == MapOp::math) widths.insert(bitsOf(math::workingType(e.fn, spec_.maxUlp, e.type)));
       for (const MapExpr& a : e.args) walk(a);
     };
@@ -372,7 +374,8 @@ class MapBuilder {
   }
   std::set<int> stageInputs() const {
     std::set<int> used;
-    for (size_t k : stageOutputs()) inputsUsed(spec_.mapOutputs[k].expr, used);
+    const std::set<const MapExpr*> kept = keptUses();
+    for (size_t k : stageOutputs()) inputsReadOutside(spec_.mapOutputs[k].expr, kept, used);
     return used;
   }
   bool stageReduces() const {
@@ -437,7 +440,9 @@ class MapBuilder {
       }
       return std::pair{none, row};
     };
+    const std::set<const MapExpr*> kept = keptUses();
     std::function<void(const MapExpr&)> walk = [&](const MapExpr& e) {
+      if (kept.count(&e)) return;  // read back from an array (see keptUses)
       if (e.op != MapOp::lt && e.op != MapOp::le && e.op != MapOp::gt && e.op != MapOp::ge && e.op != MapOp::eq && e.op != MapOp::ne)
         if (const auto [none, row] = uniform(e); none && row) {
           // Equal parts (mu in (x - mu) * (x - mu)) share one value.
@@ -578,9 +583,10 @@ class MapBuilder {
   // AVX2 ends a row of at least one vector with its last whole vector again (columns() above),
   // unless an output is in place: then an element rewritten after its input was overwritten
   // would be computed twice. Measured on Zen 3 (docs/benchmarks.md, "Overlapped AVX2 tails").
-  // A reduction would count the overlapping lanes twice.
+  // A reduction would count the overlapping lanes twice; a kept term read back would already be
+  // overwritten.
   bool overlapsLastVector() const {
-    if (target_.module != LoweringModule::x86 || target_.maskRegisters || stageReduces()) return false;
+    if (target_.module != LoweringModule::x86 || target_.maskRegisters || stageReduces() || !keptUses().empty()) return false;
     for (size_t k : stageOutputs())
       if (spec_.mapOutputs[k].inPlace >= 0) return false;
     return true;
@@ -709,12 +715,30 @@ class MapBuilder {
       out.push_back(load);
       vals.inputs[k] = name;
     }
+    for (const KeptTerm& t : kept_) {
+      if (stage_ <= t.from || stage_ > t.to) continue;
+      Stmt load = ir::op(OpKind::Load, spec_.mapOutputs[t.output].name + "_kept" + suffix + passTag(), typeFor(spec_.mapOutputs[t.output].dtype, vector));
+      load.declare = true;
+      load.tensor = outName(int(t.output));
+      load.index = at;
+      load.pred = pred;
+      out.push_back(load);
+      for (const MapExpr* e : t.uses) vals.kept[e] = load.dst;
+    }
     std::map<size_t, std::string> results;
     std::map<size_t, std::pair<std::string, std::string>> products;  // fusedProduct: the factors
     for (size_t k : stageOutputs()) {
       const MapExpr& e = spec_.mapOutputs[k].expr;
       if (fusedProduct(spec_.mapOutputs[k])) products[k] = {value(e.args[0], vals, out), value(e.args[1], vals, out)};
       else results[k] = value(e, vals, out);
+    }
+    for (const KeptTerm& t : kept_) {
+      if (t.from != stage_) continue;
+      Stmt store = ir::op(OpKind::Store, "", typeFor(spec_.mapOutputs[t.output].dtype, vector), {results.at(t.reduction)});
+      store.tensor = outName(int(t.output));
+      store.index = at;
+      store.pred = pred;
+      out.push_back(store);
     }
     for (size_t k : stageOutputs()) {
       const MapOutput& o = spec_.mapOutputs[k];
@@ -801,6 +825,14 @@ class MapBuilder {
     return out;
   }
 
+  // The subexpressions of the pass's outputs that it reads back from a kept term's array (plan/map_kept.h).
+  std::set<const MapExpr*> keptUses() const {
+    std::set<const MapExpr*> out;
+    for (const KeptTerm& t : kept_)
+      if (stage_ > t.from && stage_ <= t.to) out.insert(t.uses.begin(), t.uses.end());
+    return out;
+  }
+
   // Names a pass declares where an earlier pass's may still be in scope (static extents flatten a
   // tail's `if` into the row): the second pass's get _p2, ...
   std::string passTag() const { return stage_ ? "_p" + std::to_string(stage_ + 1) : ""; }
@@ -843,6 +875,7 @@ class MapBuilder {
     bool vector;
     std::string suffix;
     std::map<int, std::string> inputs;
+    std::map<const MapExpr*, std::string> kept = {};  // kept terms read back (keptUses)
   };
 
   VecType typeFor(DType t, bool vector) const { return vector ? vectorOf(t) : oneLane(t); }
@@ -874,6 +907,7 @@ class MapBuilder {
     if (e.op == MapOp::literal) return constant(e.text, t);
     if (e.op == MapOp::param) return constant(paramName(e.input), t);  // a splat of the runtime value
     if (e.op == MapOp::input) return v.inputs.at(e.input);
+    if (auto it = v.kept.find(&e); it != v.kept.end()) return it->second;
     if (auto it = sameAs_.find(&e); it != sameAs_.end() && !hoisting) {
       const RowUniformNames& n = rowUniform_.at(it->second);
       return v.vector ? n.vector : n.scalar;
@@ -1146,7 +1180,8 @@ class MapBuilder {
   std::map<const MapExpr*, RowUniformNames> rowUniform_;  // the pass's row-uniform parts (findRowUniform)
   std::vector<std::pair<const MapExpr*, RowUniformNames*>> rowUniformOrder_;
   std::map<const MapExpr*, const MapExpr*> sameAs_;  // each row-uniform part -> the first equal one
-  std::optional<DotRoute> dot_;  // the pass's sums of widened products, through dot instructions
+  std::optional<DotRoute> dot_;
+  std::vector<KeptTerm> kept_;   // reduction terms stored for a later pass (plan/map_kept.h)  // the pass's sums of widened products, through dot instructions
 };
 
 }  // namespace
