@@ -15,7 +15,8 @@
 // trunc (default) / nearest (ties to even) / floor / ceil, then clamp to T's range, NaN giving 0.
 // add_sat(a, b) and sub_sat(a, b) are the exact sum and difference clamped to T's range,
 // avg_round(a, b) the exact (a + b + 1) / 2 rounded down (integers only); abs_diff(a, b) the exact
-// distance |a - b| wrapped to T (integers), fabs of the rounded difference (floats). exp, exp2, log,
+// distance |a - b| wrapped to T (integers), fabs of the rounded difference (floats); popcount(x)
+// the number of ones among x's bits (integers). exp, exp2, log,
 // log2, tanh, erf, sigmoid(x) = 1 / (1 + exp(-x)), gelu(x) = x/2 * erfc(-x / sqrt2) and gelu_tanh(x)
 // = x/2 * (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) are the correctly rounded values (computed in
 // long double), C's special values included (the gelus give -0 at -inf).
@@ -120,7 +121,7 @@ class Expression {
  private:
   enum class Code { num, name, neg, div, add, sub, mul, bit_and, bit_or, bit_xor, bit_not, shl, shr, min, max, relu, clamp, abs, fma,
                     convert, select, lt, gt, le, ge, eq, ne, mode, sqrt, floor, ceil, trunc, nearest, add_sat, sub_sat,
-                    avg_round, abs_diff, exp, exp2, expm1, log, log2, log1p, recip, rsqrt, sin, cos, sigmoid, tanh, erf, gelu, gelu_tanh };
+                    avg_round, abs_diff, popcount, exp, exp2, expm1, log, log2, log1p, recip, rsqrt, sin, cos, sigmoid, tanh, erf, gelu, gelu_tanh };
   struct Node {
     Node() = default;
     Node(std::string o, std::string t, std::vector<Node> a) : op(std::move(o)), text(std::move(t)), args(std::move(a)) {}
@@ -145,7 +146,7 @@ class Expression {
         {"fma", Code::fma}, {"convert", Code::convert}, {"select", Code::select}, {"<", Code::lt}, {">", Code::gt},
         {"<=", Code::le}, {">=", Code::ge}, {"==", Code::eq}, {"!=", Code::ne}, {"sqrt", Code::sqrt},
         {"floor", Code::floor}, {"ceil", Code::ceil}, {"trunc", Code::trunc}, {"nearest", Code::nearest},
-        {"add_sat", Code::add_sat}, {"sub_sat", Code::sub_sat}, {"avg_round", Code::avg_round}, {"abs_diff", Code::abs_diff},
+        {"add_sat", Code::add_sat}, {"sub_sat", Code::sub_sat}, {"avg_round", Code::avg_round}, {"abs_diff", Code::abs_diff}, {"popcount", Code::popcount},
         {"exp", Code::exp}, {"exp2", Code::exp2}, {"expm1", Code::expm1}, {"log", Code::log}, {"log2", Code::log2}, {"log1p", Code::log1p}, {"recip", Code::recip}, {"rsqrt", Code::rsqrt}, {"sin", Code::sin}, {"cos", Code::cos},
         {"sigmoid", Code::sigmoid}, {"tanh", Code::tanh}, {"erf", Code::erf}, {"gelu", Code::gelu}, {"gelu_tanh", Code::gelu_tanh}};
     const auto it = kCodes.find(n.op);
@@ -431,6 +432,13 @@ class Expression {
         const bool s = t.kind == 'i';
         const __int128 x = s ? __int128(int64_t(a.u)) : __int128(a.u), y = s ? __int128(int64_t(b.u)) : __int128(b.u);
         r.u = wrap(t, uint64_t(x > y ? x - y : y - x));
+        return r;
+      }
+      case Code::popcount: {  // the low t.bits bits (a signed value is held sign-extended)
+        const uint64_t bits = t.bits == 64 ? ~uint64_t{0} : (uint64_t{1} << t.bits) - 1;
+        uint64_t x = arg(0).u & bits;
+        r.u = 0;
+        for (; x; x &= x - 1) ++r.u;
         return r;
       }
       case Code::floor: r.f = std::floor(arg(0).f); return r;

@@ -215,6 +215,8 @@ TEST_CASE("map spec: bitwise operators and shifts take integers, and shift count
   checkError(mapSpec(R"J([{"name": "o", "dtype": "f32", "expr": "x & y"}])J"), "/outputs/0/expr", 0, "'&' is defined on integers only, but its operands are f32");
   checkError(mapSpec(R"J([{"name": "o", "dtype": "f32", "expr": "~x"}])J"), "/outputs/0/expr", 0, "'~' is defined on integers only, but its operand is f32");
   checkError(mapSpec(R"J([{"name": "o", "dtype": "f32", "expr": "x + 0x10"}])J"), "/outputs/0/expr", 0, "hexadecimal number 0x10 is an integer");
+  checkError(mapSpec(R"J([{"name": "o", "dtype": "f32", "expr": "popcount(x)"}])J"), "/outputs/0/expr", 0,
+             "popcount() counts the set bits of an integer, but its operand is f32");
   checkError(mapSpec(out("a << 8"), "", ints), "/outputs/0/expr", col0 + 5, "shift count 8 is out of range: a shift count is a number from 0 to 7");
   checkError(mapSpec(out("a >> 0x10"), "", ints), "/outputs/0/expr", col0 + 5, "shift count 0x10 is out of range");
   checkError(mapSpec(out("a << a"), "", ints), "/outputs/0/expr", col0 + 5, "a shift count is a number from 0 to 7");
@@ -313,11 +315,13 @@ TEST_CASE("map plans: the interpreter agrees with the reference at 128..2048 bit
                                    "", R"J([{"name": "a", "dtype": "i32"}, {"name": "x", "dtype": "f32"}])J");
   const std::string bits16 = mapSpec(R"J([{"name": "o", "dtype": "i16", "expr": "(a >> 3) ^ ~a & (a << 5) | 0x0F0F"},
                                         {"name": "p", "dtype": "u16", "expr": "(b >> 15) | (b << 1) ^ select((b & 3) == 1, b >> 2, ~b)"},
-                                        {"name": "q", "dtype": "u8", "expr": "convert(b >> 8, u8) >> 3 | convert(a, u8) << 7"}])J",
+                                        {"name": "q", "dtype": "u8", "expr": "convert(b >> 8, u8) >> 3 | convert(a, u8) << 7"},
+                                        {"name": "r", "dtype": "i16", "expr": "popcount(a) - popcount(a >> 3) + convert(popcount(convert(b, u8, wrap)), i16)"}])J",
                                      "", R"J([{"name": "a", "dtype": "i16"}, {"name": "b", "dtype": "u16"}])J");
   const std::string bits64 = mapSpec(R"J([{"name": "o", "dtype": "i64", "expr": "(a >> 63) ^ (a >> 1) ^ (a << 62)"},
                                         {"name": "p", "dtype": "u64", "expr": "(b >> 40 | b << 24) & ~0xF0F0F0F0F0F0F0F0"},
-                                        {"name": "q", "dtype": "i8", "expr": "convert(a, i8) >> 7 ^ convert(b, i8, wrap) << 3 >> 2"}])J",
+                                        {"name": "q", "dtype": "i8", "expr": "convert(a, i8) >> 7 ^ convert(b, i8, wrap) << 3 >> 2"},
+                                        {"name": "r", "dtype": "u64", "expr": "popcount(b ^ 0xF0F0F0F0F0F0F0F0) * 3 + convert(popcount(a), u64, wrap)"}])J",
                                      "", R"J([{"name": "a", "dtype": "i64"}, {"name": "b", "dtype": "u64"}])J");
   // Inputs are random bytes: NaN, infinities, subnormals, zeros of both signs and ties all occur.
   const std::string math = mapSpec(R"J([{"name": "o", "dtype": "f32", "expr": "sqrt(x) + floor(x) * ceil(x)"},

@@ -159,6 +159,11 @@ std::string abs(DType t, const std::string& x, ReduceOp rop) {
   return "(" + ct + ")(" + real + " < 0 ? (" + ut + ")0 - (" + ut + ")" + x + " : (" + ut + ")" + x + ")";
 }
 
+std::string popcount(DType t, const std::string& x, ReduceOp rop) {
+  // The bits of x's own width, zero-extended (a signed or carried value has more above them).
+  return "(" + carrier(t, rop) + ")__builtin_popcountll((uint64_t)(" + ctype(unsignedOf(t)) + ")" + x + ")";
+}
+
 std::string sqrt(DType t, const std::string& x) { return call(t == DType::f32 ? "__builtin_sqrtf" : "__builtin_sqrt", {x}); }
 
 std::string round(DType t, const std::string& x, ConvMode mode) { return call(roundingBuiltin(t, mode), {x}); }

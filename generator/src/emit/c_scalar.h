@@ -37,6 +37,7 @@ std::string binary(ReduceOp op, DType t, const std::string& a, const std::string
 // a - b and |x| of one-lane values held in carrier(t, rop): integers wrap (|MIN| = MIN).
 std::string sub(DType t, const std::string& a, const std::string& b, ReduceOp rop);
 std::string abs(DType t, const std::string& x, ReduceOp rop);
+std::string popcount(DType t, const std::string& x, ReduceOp rop);  // set bits of x's own width
 // x << count or x >> count (0 < count < bits): left wraps, right is arithmetic for signed types.
 // sqrt(x) and x rounded to an integral float by `mode` (floor, ceil, trunc, nearest: rint), x a float.
 std::string sqrt(DType t, const std::string& x);

@@ -358,6 +358,12 @@ class NeonLowering final : public IsaLowering {
       case OpKind::Div:
         if (!isFloat(t)) break;
         return w.assign(call("vdivq_" + sfx(t), {s.args[0], s.args[1]}));
+      case OpKind::Popcount: {  // cnt per byte, then pairwise widening adds (uaddlp) up to the lane
+        std::string v = call("vcntq_u8", {reinterpret(s.args[0], t, DType::u8)});
+        DType at = DType::u8;
+        for (; bitsOf(at) < bitsOf(t); at = integerOf(DType::u8, 2 * bitsOf(at))) v = call("vpaddlq_" + sfx(at), {v});
+        return w.assign(reinterpret(v, at, t));
+      }
       case OpKind::Abs:  // abs wraps (|MIN| = MIN) like the plan; fabs clears the sign bit
         return w.assign(isSigned(t) ? call("vabsq_" + sfx(t), {s.args[0]}) : s.args[0]);
       case OpKind::Sqrt: return w.assign(call("vsqrtq_" + sfx(t), {s.args[0]}));

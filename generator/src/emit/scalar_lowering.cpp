@@ -73,6 +73,7 @@ class ScalarLowering final : public IsaLowering {
       }
       case OpKind::Sub: return w.assign(c::sub(t, s.args[0], s.args[1], rop));
       case OpKind::Abs: return w.assign(c::abs(t, s.args[0], rop));
+      case OpKind::Popcount: return w.assign(c::popcount(t, s.args[0], rop));
       case OpKind::Sqrt: return w.assign(c::sqrt(t, s.args[0]));
       case OpKind::Round: return w.assign(c::round(t, s.args[0], s.conv));
       case OpKind::AddSat:

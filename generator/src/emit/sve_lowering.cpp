@@ -521,6 +521,8 @@ class SveLowering final : public IsaLowering {
       case OpKind::Div:
         if (!isFloat(t)) break;
         return w.assign(call("svdiv_" + sfx(t) + "_x", {all(t), s.args[0], s.args[1]}));
+      case OpKind::Popcount:  // cnt at every width (unpacked lanes: each container's low element)
+        return w.assign(reinterpret(call("svcnt_" + sfx(t) + "_x", {all(t), s.args[0]}), unsignedOf(t), t));
       case OpKind::Abs:  // sabs keeps the most negative integer (wraps), fabs clears the sign bit
         if (!isFloat(t) && !isSigned(t)) return w.assign(s.args[0]);
         return w.assign(call("svabs_" + sfx(t) + "_x", {all(t), s.args[0]}));

@@ -107,6 +107,29 @@ std::string absExpr(DType t, int bits, const std::string& x, LowerContext& cx) {
   return call(p + "sub_epi64", {call(p + "xor_" + si(bits), {x, m}), m});
 }
 
+// Set bits per lane: each nibble's count looked up in a 16-byte table by vpshufb, the two added per
+// byte, the byte counts summed to wider lanes by vpmaddubsw (16), then vpmaddwd (32), or vpsadbw
+// (64). Every AVX2 and AVX-512BW target has these; VPOPCNTDQ/BITALG would be one instruction.
+std::string popcountExpr(DType t, int bits, const std::string& x, LowerContext& cx) {
+  // Fractional vectors (64 bits and below) live in xmm registers: one table per register width.
+  const std::string p = pfx(bits), b = std::to_string(std::max(bits, 128)), reg = regType(DType::u8, bits);
+  cx.instructions.insert("popcount by nibble table (vpshufb), bytes summed by vpmaddubsw/vpmaddwd/vpsadbw");
+  const std::string quad = "0x04030302, 0x03020201, 0x03020201, 0x02010100";  // counts of 0..15, 4 per int, high first
+  const std::string table = "popcount_table" + b, low = "low_nibbles" + b;
+  cx.hoist("const " + reg + " " + table + " = " +
+           (bits == 512 ? "_mm512_set4_epi32(" + quad + ")" : bits == 256 ? "_mm256_set_epi32(" + quad + ", " + quad + ")" : "_mm_set_epi32(" + quad + ")") + ";");
+  cx.hoist("const " + reg + " " + low + " = " + call(p + "set1_epi8", {"0x0F"}) + ";");
+  const std::string lo = call(p + "and_" + si(bits), {x, low}), hi = call(p + "and_" + si(bits), {call(p + "srli_epi16", {x, "4"}), low});
+  const std::string bytes = call(p + "add_epi8", {call(p + "shuffle_epi8", {table, lo}), call(p + "shuffle_epi8", {table, hi})});
+  if (bitsOf(t) == 8) return bytes;
+  if (bitsOf(t) == 64) return call(p + "sad_epu8", {bytes, p + "setzero_" + si(bits) + "()"});
+  cx.hoist("const " + reg + " ones_bytes" + b + " = " + call(p + "set1_epi8", {"1"}) + ";");
+  const std::string pairs = call(p + "maddubs_epi16", {bytes, "ones_bytes" + b});  // counts <= 8: no saturation
+  if (bitsOf(t) == 16) return pairs;
+  cx.hoist("const " + reg + " ones_words" + b + " = " + call(p + "set1_epi16", {"1"}) + ";");
+  return call(p + "madd_epi16", {pairs, "ones_words" + b});
+}
+
 // A float rounded to an integral value: the direction is in the immediate (not MXCSR's), exceptions
 // suppressed; vroundps/pd up to 256 bits, vrndscaleps/pd (scale 0) at 512.
 std::string roundExpr(DType t, int bits, const std::string& x, ConvMode mode) {
@@ -932,6 +955,7 @@ class X86Lowering final : public IsaLowering {
       }
       case OpKind::Sub: return x.assign(subExpr(s.type.elem, s.type.bits(), s.args[0], s.args[1]));
       case OpKind::Abs: return x.assign(absExpr(s.type.elem, s.type.bits(), s.args[0], w.cx));
+      case OpKind::Popcount: return x.assign(popcountExpr(s.type.elem, s.type.bits(), s.args[0], w.cx));
       case OpKind::Sqrt: return x.assign(call(pfx(s.type.bits()) + "sqrt_" + fsfx(s.type.elem), {s.args[0]}));
       case OpKind::ScaleB:  // AVX-512 (VL below 512 bits) only: builders ask Target::scaleB()
         if (!w.cx.target.maskRegisters) throw std::logic_error("scale_b needs AVX-512 (vscalefps)");

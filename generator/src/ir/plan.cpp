@@ -270,6 +270,7 @@ std::string_view nameOf(OpKind k) {
     case OpKind::SubSat: return "sub_sat";
     case OpKind::AvgRound: return "avg_round";
     case OpKind::AbsDiff: return "abs_diff";
+    case OpKind::Popcount: return "popcount";
     case OpKind::ShiftLeft: return "shift_left";
     case OpKind::ShiftRight: return "shift_right";
     case OpKind::Select: return "select";

@@ -140,6 +140,7 @@ enum class OpKind {
   AbsDiff,       // dst lane l = |a[l] - b[l]|: integers exact, modulo 2^bits (the same as
                  //   a > b ? a - b : b - a, wrapping); floats |a - b| (the difference rounded
                  //   once, its sign cleared); no predicate
+  Popcount,      // dst lane l = the number of set bits of a[l] (integers: 0..bits; no predicate)
   ShiftLeft,     // dst lane l = a[l] << part   (integers; 0 < part < bits; the bits shifted out
                  //   are dropped: wraps, never undefined; no predicate)
   ShiftRight,    // dst lane l = a[l] >> part   (integers; 0 < part < bits; arithmetic for signed

@@ -59,7 +59,8 @@ std::string opName(const Plan& plan, const Stmt& s) {
     case OpKind::AddSat:
     case OpKind::SubSat:
     case OpKind::AvgRound:
-    case OpKind::AbsDiff: return std::string(nameOf(s.op)) + " " + args(s);
+    case OpKind::AbsDiff:
+    case OpKind::Popcount: return std::string(nameOf(s.op)) + " " + args(s);
     case OpKind::ShiftLeft: return "shift_left " + args(s) + " by " + std::to_string(s.part);
     case OpKind::ShiftRight: return "shift_right " + args(s) + " by " + std::to_string(s.part);
     case OpKind::Select: return "select " + args(s);

@@ -187,9 +187,11 @@ struct Verifier {
       case OpKind::AddSat:
       case OpKind::SubSat:
       case OpKind::AvgRound:
-      case OpKind::AbsDiff: {
-        const bool integral = s.op == OpKind::AddSat || s.op == OpKind::SubSat || s.op == OpKind::AvgRound;
-        const bool binary = s.op == OpKind::Sub || s.op == OpKind::Div || s.op == OpKind::AbsDiff || s.op == OpKind::ScaleB || integral;
+      case OpKind::AbsDiff:
+      case OpKind::Popcount: {
+        const bool integral = s.op == OpKind::AddSat || s.op == OpKind::SubSat || s.op == OpKind::AvgRound || s.op == OpKind::Popcount;
+        const bool binary = s.op == OpKind::Sub || s.op == OpKind::Div || s.op == OpKind::AbsDiff || s.op == OpKind::ScaleB ||
+                            (integral && s.op != OpKind::Popcount);
         if (!need(binary ? 2 : 1)) break;
         const bool floatsOnly = s.op == OpKind::Div || s.op == OpKind::Sqrt || s.op == OpKind::Round || s.op == OpKind::ScaleB ||
                                 s.op == OpKind::GetExp || s.op == OpKind::GetMant;

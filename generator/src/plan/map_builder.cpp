@@ -957,6 +957,7 @@ class MapBuilder {
       case MapOp::sub_sat: s.op = OpKind::SubSat; break;
       case MapOp::avg_round: s.op = OpKind::AvgRound; break;
       case MapOp::abs_diff: s.op = OpKind::AbsDiff; break;
+      case MapOp::popcount: s.op = OpKind::Popcount; break;
       case MapOp::round:
         s.op = OpKind::Round;
         s.conv = e.mode;

@@ -522,6 +522,12 @@ struct Machine {
         }
         break;
       }
+      case OpKind::Popcount: {
+        const Value& a = var(s.args[0]);
+        const uint64_t bits = bitsOf(t) == 64 ? ~uint64_t{0} : (uint64_t{1} << bitsOf(t)) - 1;
+        for (int l = 0; l < lanes; ++l) v.lanes[l].u = uint64_t(__builtin_popcountll(a.lanes[l].u & bits));
+        break;
+      }
       case OpKind::Abs: {
         const Value& a = var(s.args[0]);
         for (int l = 0; l < lanes; ++l) {

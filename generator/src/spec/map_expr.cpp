@@ -23,7 +23,7 @@ struct Function {
 };
 constexpr Function kFunctionTable[] = {{"fma", 3},  {"min", 2},     {"max", 2},     {"clamp", 3}, {"relu", 1},  {"abs", 1},
                                        {"select", 3}, {"convert", 0}, {"sqrt", 1}, {"floor", 1}, {"ceil", 1}, {"trunc", 1},
-                                       {"nearest", 1}, {"add_sat", 2}, {"sub_sat", 2}, {"avg_round", 2}, {"abs_diff", 2},
+                                       {"nearest", 1}, {"add_sat", 2}, {"sub_sat", 2}, {"avg_round", 2}, {"abs_diff", 2}, {"popcount", 1},
                                        {"exp", 1}, {"exp2", 1}, {"expm1", 1}, {"log", 1}, {"log2", 1}, {"log1p", 1}, {"recip", 1}, {"rsqrt", 1}, {"sin", 1}, {"cos", 1}, {"sigmoid", 1}, {"tanh", 1}, {"erf", 1}, {"gelu", 1}, {"gelu_tanh", 1}};
 
 std::optional<MathFn> mathFnNamed(const std::string& name) {
@@ -468,6 +468,12 @@ struct Typer {
         return make(op, t, {arg(0), arg(1)});
       }
       if (n.text == "abs_diff") return make(MapOp::abs_diff, t, {arg(0), arg(1)});
+      if (n.text == "popcount") {
+        if (isFloat(t))
+          throw ExprError(n.at, "popcount() counts the set bits of an integer, but its operand is " + std::string(nameOf(t)) +
+                                    " (a float's bits: not offered; convert it to an integer first if its value is meant)");
+        return make(MapOp::popcount, t, {arg(0)});
+      }
       if (n.text == "select") return make(MapOp::select, t, {condition(n.args[0]), arg(1), arg(2)});
       if (n.text == "convert") {
         const auto [to, mode] = convertTarget(n);
@@ -522,7 +528,7 @@ struct Typer {
 std::string_view nameOf(MapOp op) {
   static const char* names[] = {"literal", "input", "param", "+", "-", "*", "min", "max", "/", "neg", "fma", "abs", "select", "convert",
                                 "<",       "<=",    ">",     ">=", "==", "!=", "&",   "|", "^",      "~",   "<<",     ">>",
-                                "sqrt",    "round", "add_sat", "sub_sat", "avg_round", "abs_diff", "math", "row_value"};
+                                "sqrt",    "round", "add_sat", "sub_sat", "avg_round", "abs_diff", "popcount", "math", "row_value"};
   return names[static_cast<int>(op)];
 }
 
@@ -590,6 +596,7 @@ std::string toString(const MapExpr& e, const std::vector<MapInputName>& inputs, 
     case MapOp::sub_sat:
     case MapOp::avg_round:
     case MapOp::abs_diff: return std::string(nameOf(e.op)) + "(" + arg(0) + ", " + arg(1) + ")";
+    case MapOp::popcount: return "popcount(" + arg(0) + ")";
     case MapOp::round: return std::string(nameOf(e.mode)) + "(" + arg(0) + ")";
     case MapOp::math: return std::string(nameOf(e.fn)) + "(" + arg(0) + ")";
     case MapOp::bit_and:

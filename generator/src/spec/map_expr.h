@@ -36,6 +36,7 @@ enum class MapOp {
   avg_round,         // (a + b + 1) >> 1 without overflow: the mean rounded up (integers only)
   abs_diff,          // |a - b|: integers exact, modulo 2^bits (select(a > b, a - b, b - a)); floats
                      //   abs(a - b)
+  popcount,          // the number of set bits of a (integers only: 0 .. bits, in a's dtype)
   math,              // fn(a): a function of floats computed to the spec's ULP bound (MathFn, docs/math.md)
   row_value,         // the value of reduction output number `input` for this row (an earlier stage's
                      //   result, the same in every lane)
