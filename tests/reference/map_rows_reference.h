@@ -13,6 +13,10 @@
 // an output that reads a row value is evaluated at the ends and the middle of that value's interval
 // (every combination when it reads several) and must lie between the results: no result of the
 // kernel is ever used here.
+//
+// An output with "axis": 0 reduces over the rows instead: one value per column, its terms added in
+// row order with each step rounded (docs/spec.md: the plain loop's result), so where the terms are
+// exact the expected value is that fold bit for bit (fold_column); it reads no row value.
 #pragma once
 
 #include <cfloat>
@@ -37,6 +41,7 @@ struct OutputDef {
   // when rounded (an infinite term of finite factors) is finite there, so such a row may give
   // anything from -inf to +inf or NaN.
   bool fused = false;
+  bool columns = false;  // "axis": 0: one value per column (see fold_column)
 };
 
 // One expected value: NaN required, or a value in [lo, hi] (NaN too when nan_ok). Integers: lo == hi.
@@ -62,7 +67,7 @@ class RowReference {
     expect_.assign(outs_.size(), {});
     rv_.assign(outs_.size(), {});
     for (size_t k = 0; k < outs_.size(); ++k) {
-      if (outs_[k].op.empty()) {
+      if (outs_[k].op.empty() || outs_[k].columns) {  // a column reduction: this row's terms
         for (int64_t c = 0; c < cols; ++c) expect_[k].push_back(element_expect(k, c));
       } else {
         expect_[k].push_back(reduction(k));
@@ -76,8 +81,53 @@ class RowReference {
       }
     }
   }
-  // Element c of element-wise output k, or (c = 0) the row value of reduction k.
+  // Element c of element-wise output k (a column reduction: its term at column c), or (c = 0) the
+  // row value of reduction k.
   const Expect& at(size_t k, int64_t c) const { return expect_[k][size_t(c)]; }
+
+  // A reduction over the rows of one column, its terms (at()) in row order. Integers: exact,
+  // wrapping. Floats: where the terms are exact, the plain loop's fold bit for bit (each addition
+  // rounded; min/max keep the value so far on ties and NaN terms; a mean's sum divided once);
+  // with a math function in the terms, within the bound of any order (bound_of).
+  static Expect fold_column(const OutputDef& o, const std::vector<Expect>& terms, double max_ulp) {
+    const DType t = o.dt;
+    Expect e;
+    if (!t.is_float()) {
+      uint64_t acc = identity_int(o.op, t);
+      for (const Expect& x : terms) acc = combine_int(o.op, t, acc, x.lo.u);
+      e.lo.u = e.hi.u = wrap(t, acc);
+      return e;
+    }
+    const double nan = NAN;
+    if (o.expr.approximate()) {
+      std::vector<double> v;
+      for (const Expect& x : terms) v.push_back(x.nan ? nan : x.lo.f);
+      const Bound b = bound_of(o.op, t, v, true, false, max_ulp);
+      e.exact = false;
+      e.nan = b.nan, e.nan_ok = b.nan_ok;
+      if (e.nan) {
+        e.lo.f = e.hi.f = nan;
+      } else {
+        e.lo.f = down(t, b.lo);
+        e.hi.f = up(t, b.hi);
+      }
+      return e;
+    }
+    const bool f32 = t.bits == 32, mx = o.op == "max", mn = o.op == "min";
+    double acc = mx ? -double(INFINITY) : mn ? double(INFINITY) : 0.0;
+    for (const Expect& x : terms) {
+      const double v = x.nan ? nan : x.lo.f;
+      if (mx || mn) {
+        if (mx ? v > acc : v < acc) acc = v;  // a NaN term compares false: the value so far stays
+      } else {
+        acc = f32 ? double(float(acc) + float(v)) : acc + v;
+      }
+    }
+    if (o.op == "mean") acc = f32 ? double(float(acc) / float(terms.size())) : acc / double(terms.size());
+    e.lo.f = e.hi.f = acc;
+    e.nan = acc != acc;
+    return e;
+  }
 
  private:
   // The reductions whose row values output k reads (through element-wise outputs too).
@@ -145,16 +195,16 @@ class RowReference {
     return e;
   }
 
-  double eps(DType t) const { return t.bits == 32 ? std::ldexp(1.0, -24) : std::ldexp(1.0, -53); }
-  double largest(DType t) const { return t.bits == 32 ? double(FLT_MAX) : DBL_MAX; }
+  static double eps(DType t) { return t.bits == 32 ? std::ldexp(1.0, -24) : std::ldexp(1.0, -53); }
+  static double largest(DType t) { return t.bits == 32 ? double(FLT_MAX) : DBL_MAX; }
   // x rounded down / up to a value of t.
-  double down(DType t, long double x) const {
+  static double down(DType t, long double x) {
     const double d = double(x);
     double r = t.bits == 32 ? double(float(d)) : d;
     if (r > x) r = t.bits == 32 ? double(std::nextafter(float(r), -INFINITY)) : std::nextafter(r, -INFINITY);
     return r;
   }
-  double up(DType t, long double x) const {
+  static double up(DType t, long double x) {
     const double d = double(x);
     double r = t.bits == 32 ? double(float(d)) : d;
     if (r < x) r = t.bits == 32 ? double(std::nextafter(float(r), INFINITY)) : std::nextafter(r, INFINITY);
@@ -219,20 +269,26 @@ class RowReference {
   // kernel's result must lie in.
   Bound fold_float(size_t k, const std::map<size_t, int>& corner, bool approx) const {
     const OutputDef& o = outs_[k];
-    const DType t = o.dt;
+    std::vector<double> terms;
+    for (int64_t c = 0; c < cols_; ++c) terms.push_back(eval(k, c, corner).f);
+    return bound_of(o.op, o.dt, terms, approx, o.fused, max_ulp_);
+  }
+
+  // A float reduction of `terms` in any order: its exact value and the interval the kernel's
+  // result must lie in (the terms exactly rounded, or within max_ulp + 1 ULP where `approx`).
+  static Bound bound_of(const std::string& op, DType t, const std::vector<double>& terms, bool approx, bool fused, double max_ulp) {
     const double inf = INFINITY;
     Bound b;
-    if (o.op == "min" || o.op == "max") {  // NaN terms ignored; exact unless the terms are approximate
-      const bool mx = o.op == "max";
+    if (op == "min" || op == "max") {  // NaN terms ignored; exact unless the terms are approximate
+      const bool mx = op == "max";
       long double m = mx ? -inf : inf;
-      for (int64_t c = 0; c < cols_; ++c) {
-        const double v = eval(k, c, corner).f;
+      for (const double v : terms) {
         if (v != v) continue;
         m = mx ? std::max<long double>(m, v) : std::min<long double>(m, v);
       }
       b.lo = b.hi = b.mid = m;
       if (approx && std::isfinite(double(m))) {
-        const long double w = (max_ulp_ + 1) * 2 * eps(t) * std::fabs(m) + 4 * tiny(t);
+        const long double w = (max_ulp + 1) * 2 * eps(t) * std::fabs(m) + 4 * tiny(t);
         b.lo -= w, b.hi += w;
       }
       return b;
@@ -240,17 +296,16 @@ class RowReference {
     // add and mean.
     long double sum = 0, mag = 0;
     bool pos_inf = false, neg_inf = false;
-    for (int64_t c = 0; c < cols_; ++c) {
-      const double v = eval(k, c, corner).f;
+    for (const double v : terms) {
       if (v != v) b.nan = true;
       else if (v == inf) pos_inf = true;
       else if (v == -inf) neg_inf = true;
       else sum += v, mag += std::fabs(v);
     }
-    const double n = double(cols_);
-    const long double err = (n + 1 + (approx ? 2 * (max_ulp_ + 1) : 0)) * eps(t) * mag + (n + 1) * tiny(t);
+    const double n = double(terms.size());
+    const long double err = (n + 1 + (approx ? 2 * (max_ulp + 1) : 0)) * eps(t) * mag + (n + 1) * tiny(t);
     const bool may_overflow = mag + err >= largest(t);
-    if (o.fused && (pos_inf || neg_inf) && !b.nan) {
+    if (fused && (pos_inf || neg_inf) && !b.nan) {
       b.nan_ok = true;
       b.lo = -inf, b.hi = inf;
       b.mid = pos_inf && neg_inf ? NAN : pos_inf ? inf : -inf;  // what the rounded terms give (the middle corner)
@@ -270,8 +325,8 @@ class RowReference {
       if (b.lo <= -largest(t)) b.lo = -inf;
       b.nan_ok = b.hi == inf && b.lo == -inf;
     }
-    if (o.op == "mean") {
-      if (cols_ == 0) {  // 0 / 0
+    if (op == "mean") {
+      if (terms.empty()) {  // 0 / 0
         b.nan = true;
         return b;
       }

@@ -128,7 +128,11 @@ class MapBuilder {
       note(std::to_string(lastStage + 1) + " passes over each " + (spec_.rank == 2 ? "row" : "array") +
            ": a pass starts once the row values it uses (reductions of earlier passes) are known");
     if (spec_.rank == 2) {
+      ir::Block init = columnReductionsStart();
+      plan_.body.insert(plan_.body.end(), init.begin(), init.end());
       plan_.body.push_back(ir::forLoop("r", Index::constant(0), sym(rows_), 1, std::move(row), false, "rows"));
+      ir::Block means = columnMeans();
+      plan_.body.insert(plan_.body.end(), means.begin(), means.end());
     } else {
       plan_.body.insert(plan_.body.end(), row.begin(), row.end());
     }
@@ -197,7 +201,9 @@ class MapBuilder {
     for (size_t k = 0; k < spec_.mapOutputs.size(); ++k) {
       const MapOutput& o = spec_.mapOutputs[k];
       if (o.internal) continue;
-      if (o.reduce) {  // one value per row (rank 1: one value)
+      if (o.columns) {  // one value per column
+        plan_.tensors.push_back({outName(int(k)), o.dtype, true, {sym(cols_)}, {Index::constant(1)}});
+      } else if (o.reduce) {  // one value per row (rank 1: one value)
         plan_.tensors.push_back({outName(int(k)), o.dtype, true, {spec_.rank == 2 ? sym(rows_) : Index::constant(1)}, {Index::constant(1)}});
       } else {
         tensor(outName(int(k)), o.dtype, true, contiguous);
@@ -378,10 +384,61 @@ class MapBuilder {
     for (size_t k : stageOutputs()) inputsReadOutside(spec_.mapOutputs[k].expr, kept, used);
     return used;
   }
+  // Reductions per row (the column loops' accumulators); a reduction over the rows (axis 0) is
+  // updated in its array like an element-wise output.
+  static bool rowReduction(const MapOutput& o) { return o.reduce && !o.columns; }
   bool stageReduces() const {
     for (size_t k : stageOutputs())
-      if (spec_.mapOutputs[k].reduce) return true;
+      if (rowReduction(spec_.mapOutputs[k])) return true;
     return false;
+  }
+  bool stageReducesColumns() const {
+    for (size_t k : stageOutputs())
+      if (spec_.mapOutputs[k].columns) return true;
+    return false;
+  }
+
+  // ---- reductions over the rows (axis 0): out[c] = op(out[c], value) in every row, in row order ----
+  // Before the rows: every column's value is the op's identity (what an empty matrix gives).
+  ir::Block columnReductionsStart() {
+    ir::Block body;
+    for (size_t k = 0; k < spec_.mapOutputs.size(); ++k) {
+      const MapOutput& o = spec_.mapOutputs[k];
+      if (!o.columns) continue;
+      const std::string name = "start" + std::to_string(k);
+      Stmt z = identity(name, k, oneLane(o.dtype));
+      body.push_back(z);
+      Stmt store = ir::op(OpKind::Store, "", oneLane(o.dtype), {name});
+      store.tensor = outName(int(k));
+      store.index = sym("c0");
+      body.push_back(store);
+    }
+    ir::Block out;
+    if (!body.empty()) out.push_back(ir::forLoop("c0", Index::constant(0), sym(cols_), 1, std::move(body), false, "each column starts at the identity"));
+    return out;
+  }
+  // After the rows: a mean's sums divided by the number of rows.
+  ir::Block columnMeans() {
+    ir::Block body;
+    for (size_t k = 0; k < spec_.mapOutputs.size(); ++k) {
+      const MapOutput& o = spec_.mapOutputs[k];
+      if (!o.columns || !o.mean) continue;
+      const std::string sum = "sum" + std::to_string(k);
+      Stmt load = ir::op(OpKind::Load, sum, oneLane(o.dtype));
+      load.declare = true;
+      load.tensor = outName(int(k));
+      load.index = sym("c1");
+      body.push_back(load);
+      Stmt d = ir::op(OpKind::Div, sum, oneLane(o.dtype), {sum, extentAsFloat(rows_, "rows", o.dtype)});
+      body.push_back(d);
+      Stmt store = ir::op(OpKind::Store, "", oneLane(o.dtype), {sum});
+      store.tensor = outName(int(k));
+      store.index = sym("c1");
+      body.push_back(store);
+    }
+    ir::Block out;
+    if (!body.empty()) out.push_back(ir::forLoop("c1", Index::constant(0), sym(cols_), 1, std::move(body), false, "means: the sums over the rows divided by their number"));
+    return out;
   }
   // Vector accumulators per reduction: one per copy of the unrolled loop body.
   int accumulatorsPerReduction() const { return target_.vectorBits ? std::max(1, unrollFactor()) : 1; }
@@ -401,7 +458,7 @@ class MapBuilder {
   ir::Block stagePrologue() {
     ir::Block out;
     for (size_t k : stageOutputs()) {
-      if (!spec_.mapOutputs[k].reduce) continue;
+      if (!rowReduction(spec_.mapOutputs[k])) continue;
       if (target_.vectorBits)
         for (int q = 0; q < accumulatorsPerReduction(); ++q) out.push_back(identity(accName(k, q), k, accType(k, true)));
       if (const DotTerm* t = dotTermOf(k); t && t->correction)
@@ -467,7 +524,7 @@ class MapBuilder {
     ir::Block out;
     for (size_t k : stageOutputs()) {
       const MapOutput& o = spec_.mapOutputs[k];
-      if (!o.reduce) continue;
+      if (!rowReduction(o)) continue;
       const std::string rv = rowValueName(k);
       const VecType one = accType(k, false);
       auto combine = [&](const std::string& dst, const std::string& a, const std::string& b, VecType t, bool declare) {
@@ -532,17 +589,19 @@ class MapBuilder {
   }
 
   // The number of columns as a one-lane float of type t (a mean's divisor), computed once.
-  std::string columnCount(DType t) {
-    const std::string name = std::string("count_") + std::string(nameOf(t));
+  std::string columnCount(DType t) { return extentAsFloat(cols_, "count", t); }
+  // An extent (columns, rows) as a one-lane float of type t, computed once before the loops.
+  std::string extentAsFloat(const std::string& extent, const std::string& tag, DType t) {
+    const std::string name = tag + "_" + std::string(nameOf(t)), whole = tag + "_i64";
     for (const Stmt& s : constants_)
       if (s.dst == name) return name;
-    Stmt n = ir::op(OpKind::SetIndex, "count_i64", {DType::i64, 1});
+    Stmt n = ir::op(OpKind::SetIndex, whole, {DType::i64, 1});
     n.declare = true;
-    n.index = sym(cols_);
+    n.index = sym(extent);
     bool have = false;
-    for (const Stmt& s : constants_) have = have || s.dst == "count_i64";
+    for (const Stmt& s : constants_) have = have || s.dst == whole;
     if (!have) constants_.push_back(n);
-    Stmt c = ir::op(OpKind::Convert, name, {t, 1}, {"count_i64"});
+    Stmt c = ir::op(OpKind::Convert, name, {t, 1}, {whole});
     c.declare = true;
     constants_.push_back(c);
     return name;
@@ -586,7 +645,8 @@ class MapBuilder {
   // A reduction would count the overlapping lanes twice; a kept term read back would already be
   // overwritten.
   bool overlapsLastVector() const {
-    if (target_.module != LoweringModule::x86 || target_.maskRegisters || stageReduces() || !keptUses().empty()) return false;
+    if (target_.module != LoweringModule::x86 || target_.maskRegisters || stageReduces() || stageReducesColumns() || !keptUses().empty())
+      return false;
     for (size_t k : stageOutputs())
       if (spec_.mapOutputs[k].inPlace >= 0) return false;
     return true;
@@ -749,8 +809,28 @@ class MapBuilder {
         out.push_back(f);
         continue;
       }
-      if (o.reduce) {
+      if (rowReduction(o)) {
         accumulate(k, results[k], t, vector, pred, suffix, out);
+        continue;
+      }
+      if (o.columns) {  // out[c] = op(out[c], value): loaded and stored under the same predicate
+        Stmt load = ir::op(OpKind::Load, o.name + "_sofar" + suffix + passTag(), t);
+        load.declare = true;
+        load.tensor = outName(int(k));
+        load.index = (sym(c) + offset).simplified();
+        load.pred = pred;
+        out.push_back(load);
+        const bool nanLast = isFloat(o.dtype) && (*o.reduce == ReduceOp::min || *o.reduce == ReduceOp::max);
+        Stmt s = ir::op(OpKind::Binary, o.name + "_next" + suffix + passTag(), t,
+                        nanLast ? std::vector<std::string>{results[k], load.dst} : std::vector<std::string>{load.dst, results[k]});
+        s.rop = *o.reduce;
+        s.declare = true;
+        out.push_back(s);
+        Stmt store = ir::op(OpKind::Store, "", t, {s.dst});
+        store.tensor = outName(int(k));
+        store.index = load.index;
+        store.pred = pred;
+        out.push_back(store);
         continue;
       }
       Stmt store = ir::op(OpKind::Store, "", t, {results[k]});
@@ -848,7 +928,7 @@ class MapBuilder {
   // target has one: one rounding less per term, as BLAS does (the sum is reassociated anyway).
   // The scalar variant keeps the C loop's operations and order (fma is a library call on x86).
   bool fusedProduct(const MapOutput& o) const {
-    return o.reduce == ReduceOp::add && isFloat(o.dtype) && o.expr.op == MapOp::mul && target_.vectorBits && fusedMultiplyAdd();
+    return rowReduction(o) && o.reduce == ReduceOp::add && isFloat(o.dtype) && o.expr.op == MapOp::mul && target_.vectorBits && fusedMultiplyAdd();
   }
 
   // acc = op(acc, x) for reduction output k: the vector accumulator of this copy of the loop body
@@ -1075,7 +1155,7 @@ class MapBuilder {
   // "x * y" or "sum over the row of (x * y)".
   std::string formulaOf(const MapOutput& o) const {
     if (!o.reduce) return o.exprText;
-    const std::string over = spec_.rank == 2 ? " over the row of (" : " over all elements of (";
+    const std::string over = o.columns ? " over the column, row by row, of (" : spec_.rank == 2 ? " over the row of (" : " over all elements of (";
     if (o.mean) return "mean" + over + o.exprText + ")";
     const char* names[] = {"sum", "product", "min", "max", "and", "or", "xor"};
     return std::string(names[int(*o.reduce)]) + over + o.exprText + ")";
@@ -1107,7 +1187,9 @@ class MapBuilder {
       if (o.reduce) plan_.semantics.push_back({"reduce." + outName(int(k)), o.mean ? "mean" : std::string(nameOf(*o.reduce))});
       if (o.internal) plan_.semantics.push_back({"internal." + outName(int(k)), std::string(nameOf(o.dtype))});
       // Products added by fma on the targets that have one (semantics are the same for every variant).
-      if (o.reduce == ReduceOp::add && isFloat(o.dtype) && o.expr.op == MapOp::mul) plan_.semantics.push_back({"fused." + outName(int(k)), "1"});
+      if (rowReduction(o) && o.reduce == ReduceOp::add && isFloat(o.dtype) && o.expr.op == MapOp::mul)
+        plan_.semantics.push_back({"fused." + outName(int(k)), "1"});
+      if (o.columns) plan_.semantics.push_back({"axis." + outName(int(k)), "0"});
       if (spec_.mapOutputs[k].inPlace >= 0) plan_.semantics.push_back({"in_place." + outName(int(k)), inName(spec_.mapOutputs[k].inPlace)});
     }
     auto& d = plan_.apiDoc;
@@ -1117,12 +1199,14 @@ class MapBuilder {
     d.push_back("/// " + spec_.name + (reduces ? ": over " : ": element-wise over ") +
                 (spec_.rank == 2 ? text(spec_.rows) + " x " + text(spec_.cols) : text(spec_.cols)) + " elements,");
     for (const MapOutput& o : spec_.mapOutputs)
-      d.push_back("///   " + std::string(o.internal ? "(internal) " : "") + o.name + (o.reduce ? std::string(spec_.rank == 2 ? "[r]" : "[0]") : where) +
+      d.push_back("///   " + std::string(o.internal ? "(internal) " : "") + o.name + (o.columns ? std::string("[c]") : o.reduce ? std::string(spec_.rank == 2 ? "[r]" : "[0]") : where) +
                   " = " + formulaOf(o) + "   (" + std::string(nameOf(o.dtype)) + ")");
     if (std::any_of(spec_.mapOutputs.begin(), spec_.mapOutputs.end(), [](const MapOutput& o) { return o.reduce.has_value(); })) {
       d.push_back("/// A reduction (sum, max, ...) gives one value per " + std::string(spec_.rank == 2 ? "row" : "call") +
                   "; later outputs may name it. Float sums are reassociated");
       d.push_back("/// (vector lanes, several accumulators, products fused): within (cols + 1) * u * sum(|terms|) of the exact sum (u = 2^-24 f32, 2^-53 f64);");
+      if (std::any_of(spec_.mapOutputs.begin(), spec_.mapOutputs.end(), [](const MapOutput& o) { return o.columns; }))
+        d.push_back("/// a reduction over the rows ([c]) adds in row order, each term rounded first (the plain loop's result, no fma);");
       d.push_back("/// float min/max ignore NaN terms; an empty row gives the op's identity (sum 0, max -inf, ...; mean NaN).");
     }
     for (const MapInputName& p : spec_.mapParams)

@@ -21,7 +21,7 @@ std::optional<DotOperand> widenedInput(const MapExpr& e) {
 // The two operands of an output's terms: a product of two widened inputs, or one widened input
 // (a sum: its product with ones of its own type).
 std::optional<std::pair<DotOperand, DotOperand>> operandsOf(const MapOutput& o) {
-  if (o.reduce != ReduceOp::add || o.mean || o.dtype != DType::i32) return std::nullopt;
+  if (o.reduce != ReduceOp::add || o.mean || o.columns || o.dtype != DType::i32) return std::nullopt;
   if (o.expr.op == MapOp::mul && o.expr.args.size() == 2) {
     const auto a = widenedInput(o.expr.args[0]), b = widenedInput(o.expr.args[1]);
     if (a && b) return std::pair{*a, *b};

@@ -46,7 +46,7 @@ std::vector<KeptTerm> keptTerms(const KernelSpec& spec) {
   std::set<std::string> kept;  // and a term is kept once
   for (size_t r = 0; r < outputs.size(); ++r) {
     const MapOutput& red = outputs[r];
-    if (!red.reduce || !callsMath(red.expr)) continue;
+    if (!red.reduce || red.columns || !callsMath(red.expr)) continue;
     if (*red.reduce == ReduceOp::add && isFloat(red.dtype) && red.expr.op == MapOp::mul) continue;
     const std::string key = keyOf(spec, red.expr);
     if (kept.count(key)) continue;

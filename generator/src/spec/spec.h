@@ -53,6 +53,7 @@ struct MapOutput {
   std::optional<ReduceOp> reduce;  // set: a reduction output (one value per row)
   bool mean = false;     // reduce add, then divided by the number of columns (floats): "reduce": "mean"
   bool internal = false; // no array: a value for later outputs' expressions only
+  bool columns = false;  // "axis": 0 (rank 2): one value per column, the rows reduced in order
   int stage = 0;         // the pass over the row that computes it: 1 + the latest stage of the row values it reads
 };
 

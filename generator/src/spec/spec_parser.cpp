@@ -48,7 +48,7 @@ constexpr std::string_view kMapOnlyKeys[] = {"shape", "row_stride", "inputs", "o
 constexpr int kMaxUlpTiers[] = {1, 4};
 constexpr std::string_view kMapInputKeys[] = {"name", "dtype", "stride", "row_stride"};
 constexpr std::string_view kMapParamKeys[] = {"name", "dtype"};
-constexpr std::string_view kMapOutputKeys[] = {"name", "dtype", "expr", "in_place", "reduce", "internal"};
+constexpr std::string_view kMapOutputKeys[] = {"name", "dtype", "expr", "in_place", "reduce", "internal", "axis"};
 // A map output's "reduce": the ops of kind reduce, and mean (a sum divided by the column count).
 constexpr std::string_view kMapReduceNames[] = {"add", "mul", "min", "max", "and", "or", "xor", "mean"};
 constexpr std::string_view kMapTailNames[] = {"predicated", "scalar"};
@@ -956,6 +956,23 @@ class Parser {
         if (!j->is_boolean()) fail(at + "/internal", "expected true or false, found " + describe(*j));
         o.internal = j->get<bool>();
       }
+      if (const json* j = member(out, "axis")) {
+        if (!o.reduce) failAtKey(at + "/axis", "\"axis\" applies to a reduction output (one with \"reduce\")");
+        if (spec.rank != 2)
+          fail(at + "/axis", "a rank-1 map reduces over all of its elements; \"axis\" chooses rows or columns of a rank-2 shape");
+        const auto v = asInt(*j);
+        if (!v || (*v != 0 && *v != 1))
+          fail(at + "/axis", "expected 1 (one value per row: the columns reduced, the default) or 0 (one value per column: the rows "
+                             "reduced), found " + describe(*j));
+        o.columns = *v == 0;
+        if (o.columns && o.internal)
+          fail(at + "/internal", "a reduction over the rows (axis 0) has one value per column, which no expression can name: it cannot be internal");
+      }
+      // A column reduction is not a row value: no later expression can name it.
+      for (const MapOutput& e : spec.mapOutputs)
+        if (e.columns && namesIn(o.exprText).count(e.name))
+          fail(at + "/expr", "output " + inQuotes(e.name) + " reduces over the rows (axis 0): it has one value per column, which "
+                                 "an expression cannot name (name a reduction per row, or repeat its expression)");
       // Earlier outputs by name: a reduction is its row's value, an element-wise output its expression.
       std::vector<MapValueName> earlier;
       for (std::size_t k = 0; k < spec.mapOutputs.size(); ++k) {
@@ -974,6 +991,8 @@ class Parser {
         failInString(at + "/expr", o.exprText, e.offset, message);
       }
       o.stage = stageOf(o.expr, spec.mapOutputs);
+      if (o.columns && o.stage > 0)
+        fail(at + "/expr", "a reduction over the rows (axis 0) cannot read a row's value (a reduction per row): not offered yet");
       if (o.reduce && member(out, "in_place"))
         failAtKey(at + "/in_place", "a reduction output (\"reduce\") has one value per row: it cannot share memory with an input");
       if (const json* alias = member(out, "in_place")) {

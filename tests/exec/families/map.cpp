@@ -81,8 +81,11 @@ class MapRunner {
       inputs[k_.semantic("name." + m.t->name)] = &m;
     }
     // The expected outputs, from the inputs before any call: per output tensor, element [r, c] at
-    // r * cols + c (a reduction: row r at r).
+    // r * cols + c (a reduction per row: row r at r; over the rows: column c at c, from its terms).
     std::map<std::string, std::vector<simdgen_ref::map::Expect>> expected;
+    std::map<std::string, std::vector<std::vector<simdgen_ref::map::Expect>>> column_terms;  // per column, in row order
+    for (const Mem& m : mems)
+      if (m.t->output && columns(out_index_.at(m.t->name))) column_terms[m.t->name].resize(size_t(s.cols));
     for (int64_t r = 0; r < s.rows; ++r) {
       rows_ref_.run(s.cols, [&](const std::string& name, int64_t c) -> Value {
         if (const auto it = scalars.find(name); it != scalars.end()) return it->second;
@@ -93,9 +96,16 @@ class MapRunner {
         if (!m.t->output) continue;
         const size_t j = out_index_.at(m.t->name);
         auto& e = expected[m.t->name];
-        if (reduces(j)) e.push_back(rows_ref_.at(j, 0));
+        if (columns(j)) for (int64_t c = 0; c < s.cols; ++c) column_terms[m.t->name][size_t(c)].push_back(rows_ref_.at(j, c));
+        else if (reduces(j)) e.push_back(rows_ref_.at(j, 0));
         else for (int64_t c = 0; c < s.cols; ++c) e.push_back(rows_ref_.at(j, c));
       }
+    }
+    const double max_ulp = std::stod(k_.semantic("max_ulp", "1"));
+    for (const auto& [name, per_column] : column_terms) {
+      auto& e = expected[name];
+      for (const auto& terms : per_column)
+        e.push_back(simdgen_ref::map::RowReference::fold_column(rows_ref_.outputs()[out_index_.at(name)], terms, max_ulp));
     }
     const std::string head = "rows=" + std::to_string(s.rows) + " cols=" + std::to_string(s.cols) + " stride=" + std::to_string(s.stride) +
                              " misalign=" + std::to_string(s.misalign) + " seed=" + std::to_string(seed) +
@@ -129,7 +139,7 @@ class MapRunner {
         if (t.name == o) dtype = t.dtype;
       const DType dt = DType::parse(dtype);
       outs.push_back({k.semantic("name." + o), dt, k.semantic("reduce." + o), simdgen_ref::map::Expression(k.semantic("expr." + o), names, dt),
-                      k.has_semantic("fused." + o)});
+                      k.has_semantic("fused." + o), k.has_semantic("axis." + o)});
       names[outs.back().name] = dt;
     }
     return outs;
@@ -211,22 +221,25 @@ class MapRunner {
       const double tolerance = rows_ref_.outputs()[j].expr.approximate() ? std::stod(k_.semantic("max_ulp", "1")) + 1 : 0;
       int64_t bad = 0;
       std::string first;
-      const bool row_values = reduces(j);
-      for (int64_t r = 0; r < s.rows; ++r)
+      const bool column_values = columns(j), row_values = reduces(j) && !column_values;
+      // A reduction over the rows has one value per column, written even when there are no rows.
+      for (int64_t r = 0; r < (column_values ? 1 : s.rows); ++r)
         for (int64_t c = 0; c < (row_values ? 1 : s.cols); ++c) {
-          const Value got = simdgen_ref::map::read(m.dt, m.data, row_values ? r : r * s.stride + c);
-          const simdgen_ref::map::Expect& want = e[size_t(row_values ? r : r * s.cols + c)];
+          const int64_t at = column_values ? c : row_values ? r : r * s.stride + c;
+          const Value got = simdgen_ref::map::read(m.dt, m.data, at);
+          const simdgen_ref::map::Expect& want = e[size_t(column_values ? c : row_values ? r : r * s.cols + c)];
           if (!accept(m.dt, got, want, tolerance) && bad++ == 0)
-            first = m.t->name + "[" + std::to_string(r) + (row_values ? "" : ", " + std::to_string(c)) + "] = " + show(m.dt, got) +
-                    ", expected " + describe(m.dt, want);
+            first = m.t->name + "[" + (column_values ? "column " + std::to_string(c) : std::to_string(r) + (row_values ? "" : ", " + std::to_string(c))) +
+                    "] = " + show(m.dt, got) + ", expected " + describe(m.dt, want);
         }
       if (bad) rep_.fail(head + ": " + first + " (" + std::to_string(bad) + " mismatching elements)");
       if (&m == out) continue;  // its padding holds the input's bytes
       // Every byte that is not an element of the shape keeps the sentinel.
       for (const unsigned char* p = m.lo; p < m.hi; ++p) {
         const int64_t off = (p - m.data) / size;
-        const bool element = row_values ? p >= m.data && off < s.rows
-                                        : p >= m.data && s.rows > 0 && s.cols > 0 && off < (s.rows - 1) * s.stride + s.cols && off % s.stride < s.cols;
+        const bool element = column_values ? p >= m.data && off < s.cols
+                             : row_values  ? p >= m.data && off < s.rows
+                                           : p >= m.data && s.rows > 0 && s.cols > 0 && off < (s.rows - 1) * s.stride + s.cols && off % s.stride < s.cols;
         if (!element && *p != kSentinel) {
           rep_.fail(head + ": wrote outside the elements of " + m.t->name + ", byte offset " + std::to_string(p - m.data));
           break;
@@ -237,6 +250,7 @@ class MapRunner {
   }
 
   bool reduces(size_t j) const { return !rows_ref_.outputs()[j].op.empty(); }
+  bool columns(size_t j) const { return rows_ref_.outputs()[j].columns; }
 
   // got is `want`: bit for bit where it is exact (NaN matches NaN), else within its interval,
   // widened by `ulps` units in the last place (a math function's bound) and by one where a row value's
