@@ -519,7 +519,7 @@ class Evaluator {
       case Sym::Kind::cast: return !s.args[0]->type.dtype.empty() && !s.args[0]->type.isFloat && !s.args[0]->type.isSigned
                                        ? true
                                        : nonNegative(*s.args[0]);
-      case Sym::Kind::math: return s.op == "sqrt" || s.op == "abs";
+      case Sym::Kind::math: return s.op == "sqrt" || s.op == "abs" || s.op == "popcount";
       case Sym::Kind::load:
       case Sym::Kind::invariant: return !s.type.dtype.empty() && !s.type.isFloat && !s.type.isSigned;
       case Sym::Kind::binary:
@@ -573,6 +573,15 @@ class Evaluator {
         throw NotLifted{"`" + name + "` sets errno on range and domain errors, which the kernel does not: compile with "
                         "-fno-math-errno (or -ffast-math) if nothing reads errno"};
       return makeSym(Sym{Sym::Kind::math, scalarTypeOf(call.getType(), ctx_), fn, "", 0, {std::move(arg)}});
+    }
+    // The set bits of the argument converted to the builtin's unsigned parameter type (the
+    // conversion is the argument's implicit cast); std::popcount takes unsigned types only.
+    static const std::set<std::string> popcounts = {"__builtin_popcount", "__builtin_popcountl", "__builtin_popcountll", "std::popcount"};
+    if (popcounts.count(name) && call.getNumArgs() == 1) {
+      SymPtr arg = eval(call.getArg(0), env);
+      if (arg->type.dtype.empty() || arg->type.isFloat || arg->type.isSigned)
+        throw NotLifted{"`" + name + "` of " + arg->type.spelling + " (simdgen counts the bits of an unsigned integer)"};
+      return makeSym(Sym{Sym::Kind::math, scalarTypeOf(call.getType(), ctx_), "popcount", "", 0, {std::move(arg)}});
     }
     if (name == "round" || name == "roundf" || name == "std::round" || name == "__builtin_round" || name == "__builtin_roundf")
       throw NotLifted{"`" + name + "` rounds halfway cases away from zero, which no SIMD rounding instruction does (rint and "

@@ -117,6 +117,13 @@ class Translator {
       case Kind::negate: return "-" + expr(*s.args[0]);
       case Kind::bit_not: return "~" + expr(*s.args[0]);
       case Kind::math:
+        if (s.op == "popcount") {  // popcount(x) has x's unsigned type; the call's int holds 0..64
+          const Sym& x = *s.args[0];
+          if (s.type.dtype.empty() || s.type.isFloat) throw NotMap{"popcount as " + s.type.spelling};
+          const std::string count = "popcount(" + expr(x) + ")";
+          if (s.type.dtype == x.type.dtype) return count;
+          return "convert(" + count + ", " + s.type.dtype + (s.type.bits < x.type.bits ? ", wrap)" : ")");
+        }
         if (!s.type.isFloat) throw NotMap{s.op + " of " + s.type.spelling};
         if (approximateMathFunction(s.op)) {
           // The kernel's exp is within max_ulp of the exact value, libm's within its own bound:

@@ -49,7 +49,8 @@ struct Sym {
     bit_not,    // ~args[0]
     fma,        // fma/fmaf: args[0] * args[1] + args[2], rounded once
     math,       // sqrt/floor/ceil/trunc/rint (op: the map family's name: sqrt, floor, ceil, trunc,
-                //   nearest) of args[0], in the call's float type
+                //   nearest) of args[0], in the call's float type; or op "popcount": the set bits of
+                //   args[0] (an unsigned integer: the builtin's parameter type), as the call's int
   };
   Kind kind;
   ScalarType type;
