@@ -447,7 +447,11 @@ bool map_axpby_params_f32_known(const char* requested) {
       "avx2_avx_vnni_fma_gfni avx2+avx_vnni+fma+gfni avx512 avx512_vnni avx512+vnni avx512_gfni "
       "avx512+gfni avx512_gfni_vnni avx512+gfni+vnni avx512_bf16 avx512+bf16 avx512_bf16_vnni "
       "avx512+bf16+vnni avx512_bf16_gfni avx512+bf16+gfni avx512_bf16_gfni_vnni "
-      "avx512+bf16+gfni+vnni"
+      "avx512+bf16+gfni+vnni avx512_vpopcnt avx512+vpopcnt avx512_vnni_vpopcnt avx512+vnni+vpopcnt "
+      "avx512_gfni_vpopcnt avx512+gfni+vpopcnt avx512_gfni_vnni_vpopcnt avx512+gfni+vnni+vpopcnt "
+      "avx512_bf16_vpopcnt avx512+bf16+vpopcnt avx512_bf16_vnni_vpopcnt avx512+bf16+vnni+vpopcnt "
+      "avx512_bf16_gfni_vpopcnt avx512+bf16+gfni+vpopcnt avx512_bf16_gfni_vnni_vpopcnt "
+      "avx512+bf16+gfni+vnni+vpopcnt"
 #elif defined(__aarch64__)
       " neon neon_dotprod neon+dotprod neon_i8mm neon+i8mm neon_dotprod_i8mm neon+dotprod+i8mm "
       "neon_bf16 neon+bf16 neon_bf16_dotprod neon+bf16+dotprod neon_bf16_i8mm neon+bf16+i8mm "

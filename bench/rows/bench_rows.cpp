@@ -3,25 +3,26 @@
 // Names: "rows/<case>/<impl>/<shape>", shape "n" for vectors and "<rows>x<cols>" otherwise.
 //
 // Shapes (issue 68): vectors n = 128, 768, 1536 (embedding sizes: L1) and 1,000,000 (8 MB: L3);
+// binary codes of 1024, 8192, 65536 bits (16, 128, 1024 words: L1) and 2^26 bits (16 MB: L3);
 // the query 10,000 rows x 1536 (61 MB: memory); rows 1 x 4096 (L1), 64 x 4096 (2 MB with the
 // output: L2 and L3) and 512 x 4096 (16 MB: L3).
 //
 // Inputs (fixed seeds, 64-byte aligned, shared by every peer of a case and shape): a uniform in
 // [-1, 1], b = a/2 + uniform [-1/2, 1/2] (correlated, so that the cosine is far from 0 and a peer
-// that returns 0 fails the check); i8 uniform in [-128, 127]; softmax logits uniform in [-10, 10];
-// normalisation inputs uniform in [-1, 3], g in [0.5, 1.5], b in [-0.5, 0.5], eps = 1e-5;
-// quantization inputs uniform in [-4, 4].
+// that returns 0 fails the check); i8 uniform in [-128, 127]; binary codes random 64-bit words;
+// softmax logits uniform in [-10, 10]; normalisation inputs uniform in [-1, 3], g in [0.5, 1.5],
+// b in [-0.5, 0.5], eps = 1e-5; quantization inputs uniform in [-4, 4].
 //
 // Each peer is run once per shape before it is timed and compared with a double-precision
 // reference: a result off by more than a wiring limit (vectors: 1e-3 of the sum of |terms|; rows:
-// 1e-4 of the largest |value|; i8 exactly; quantized values by more than 1) marks the case as an
-// error (SkipWithError) rather than timing a peer that computes something else. The error found is
-// the counter rel_err (quantization: the count of values off by one, q_off).
+// 1e-4 of the largest |value|; i8 and Hamming exactly; quantized values by more than 1) marks the
+// case as an error (SkipWithError) rather than timing a peer that computes something else. The
+// error found is the counter rel_err (quantization: the count of values off by one, q_off).
 //
-// Counters: elements_per_ns (vector elements or matrix elements per ns), bytes_per_ns (the least
-// traffic the case needs: every input read once, every output written once, over the time), and
-// working_set_bytes (those bytes, for telling which cases stay in L1). Per-cycle figures divide by
-// the clock row's GHz (make_rows_table.py).
+// Counters: elements_per_ns (vector elements, 64-bit words of a code, or matrix elements per ns),
+// bytes_per_ns (the least traffic the case needs: every input read once, every output written
+// once, over the time), and working_set_bytes (those bytes, for telling which cases stay in L1).
+// Per-cycle figures divide by the clock row's GHz (make_rows_table.py).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -74,6 +75,7 @@ struct Shape {
 struct Data {
   std::shared_ptr<float[]> a, b, x, g, bias, y, out, amax;
   std::shared_ptr<int8_t[]> a8, b8, q;
+  std::shared_ptr<uint64_t[]> a64, b64;
   std::vector<double> ref;      // reference values (vector: 1; query: rows; rows: rows * cols)
   std::vector<double> ref_abs;  // vector and query: the sum of |terms| per value
   std::vector<float> ref_amax;  // quantization: the row maxima
@@ -122,6 +124,15 @@ Data make_data(const std::string& kase, const Shape& s) {
     d.ref = {double(v)};
     d.ref_abs = {0};
     d.bytes = 2 * n;
+  } else if (kase == "hamming_u64") {
+    auto draw = [](auto& r) { return uint64_t(r()); };
+    d.a64 = filled<uint64_t>(n, seed, draw);
+    d.b64 = filled<uint64_t>(n, seed + 1, draw);
+    uint64_t v = 0;
+    for (int64_t i = 0; i < n; ++i) v += uint64_t(__builtin_popcountll(d.a64[i] ^ d.b64[i]));
+    d.ref = {double(v)};  // at most 2^26: exact in a double
+    d.ref_abs = {0};
+    d.bytes = 16 * n;
   } else if (kase == "query_dot_f32" || kase == "query_l2sq_f32") {
     d.x = filled<float>(n, seed, [u = uniform(-1, 1)](auto& r) mutable { return u(r); });
     d.a = filled<float>(cols, seed + 1, [u = uniform(-1, 1)](auto& r) mutable { return u(r); });  // q
@@ -205,6 +216,8 @@ void call(const Peer& p, Data& d, const Shape& s, double* result) {
     *result = reinterpret_cast<VecF32Fn>(p.call)(d.a.get(), d.b.get(), cols);
   } else if (k == "dot_i8") {
     *result = reinterpret_cast<VecI8Fn>(p.call)(d.a8.get(), d.b8.get(), cols);
+  } else if (k == "hamming_u64") {
+    *result = static_cast<double>(reinterpret_cast<VecU64Fn>(p.call)(d.a64.get(), d.b64.get(), cols));
   } else if (k == "query_dot_f32" || k == "query_l2sq_f32") {
     reinterpret_cast<QueryFn>(p.call)(d.x.get(), d.a.get(), rows, cols, d.out.get());
   } else if (k == "softmax_f32") {
@@ -230,7 +243,7 @@ std::string check(const Peer& p, Data& d, const Shape& s, double* err) {
   call(p, d, s, &result);
   char msg[256] = "";
   *err = 0;
-  if (k == "dot_i8") {
+  if (k == "dot_i8" || k == "hamming_u64") {
     if (result != d.ref[0]) std::snprintf(msg, sizeof msg, "%.0f instead of %.0f", result, d.ref[0]);
   } else if (d.ref_abs.size() == 1) {
     *err = std::fabs(result - d.ref[0]) / std::max(std::fabs(d.ref[0]), 1e-30);
@@ -304,6 +317,7 @@ void add_case(const Peer& p, const Shape& s) {
 std::vector<Shape> shapes_of(const std::string& kase) {
   if (kase == "dot_f32" || kase == "l2sq_f32" || kase == "cos_f32" || kase == "dot_i8")
     return {{1, 128, true}, {1, 768, true}, {1, 1536, true}, {1, 1000000, true}};
+  if (kase == "hamming_u64") return {{1, 16, true}, {1, 128, true}, {1, 1024, true}, {1, 1 << 20, true}};
   if (kase == "query_dot_f32" || kase == "query_l2sq_f32") return {{10000, 1536, false}};
   return {{1, 4096, false}, {64, 4096, false}, {512, 4096, false}};
 }

@@ -26,6 +26,7 @@ CASE_TITLES = {
     "l2sq_f32": "squared L2 distance, f32",
     "cos_f32": "cosine similarity, f32 (dot, |a|^2, |b|^2)",
     "dot_i8": "dot product, i8 into i32",
+    "hamming_u64": "Hamming distance, u64 words (sum of popcount(a ^ b))",
     "query_dot_f32": "one query against 10,000 rows: inner product, f32",
     "query_l2sq_f32": "one query against 10,000 rows: squared L2, f32",
     "softmax_f32": "softmax per row, f32",

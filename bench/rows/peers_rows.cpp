@@ -24,6 +24,8 @@ bool cpu_supports(const std::string& feature) {
   if (feature.empty() || feature == "scalar") return true;
   if (feature == "avx512") return avx512;
   if (feature == "avx512_vnni") return avx512 && __builtin_cpu_supports("avx512vnni");
+  if (feature == "avx512_vpopcnt")
+    return avx512 && __builtin_cpu_supports("avx512vpopcntdq") && __builtin_cpu_supports("avx512bitalg");
   if (feature == "avx2_fma") return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   if (feature == "avx2") return __builtin_cpu_supports("avx2");
   if (feature == "avx2_avx_vnni") return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avxvnni");
@@ -48,7 +50,8 @@ std::vector<Peer> make_peers() {
     if (feature == "scalar") continue;
     bool chosen = false;
     for (const auto& [k, variant] : dispatch) chosen |= k == kase && variant == feature;
-    const bool vector = kase == "dot_f32" || kase == "l2sq_f32" || kase == "cos_f32" || kase == "dot_i8";
+    const bool vector =
+        kase == "dot_f32" || kase == "l2sq_f32" || kase == "cos_f32" || kase == "dot_i8" || kase == "hamming_u64";
     if (!chosen || vector) add(std::span<const RowsFn>(&f, 1), "");
   }
   add(plain_rows_functions_clang19(), "plain.clang19");

@@ -19,6 +19,8 @@ namespace simdgen_bench_rows {
 // the peer gets the three sums (one pass, or three calls).
 using VecF32Fn = float (*)(const float* a, const float* b, int64_t n);      // dot, l2sq, cos
 using VecI8Fn = int32_t (*)(const int8_t* a, const int8_t* b, int64_t n);   // dot_i8
+// Binary codes of n 64-bit words: the Hamming distance, popcount(a ^ b) summed over the words.
+using VecU64Fn = uint64_t (*)(const uint64_t* a, const uint64_t* b, int64_t n);  // hamming_u64
 // One query q (cols) against every row of x (rows x cols, contiguous): out[r] = dist(q, x[r]).
 using QueryFn = void (*)(const float* x, const float* q, int64_t rows, int64_t cols, float* out);
 // Row kernels over rows x cols contiguous f32 rows, y separate from x; g and b have cols elements.
@@ -35,6 +37,7 @@ using QuantizeFn = void (*)(const float* x, int64_t rows, int64_t cols, int8_t* 
   X(l2sq_f32, VecF32Fn)             \
   X(cos_f32, VecF32Fn)              \
   X(dot_i8, VecI8Fn)                \
+  X(hamming_u64, VecU64Fn)          \
   X(query_dot_f32, QueryFn)         \
   X(query_l2sq_f32, QueryFn)        \
   X(softmax_f32, SoftmaxFn)         \
@@ -96,7 +99,7 @@ std::string openblas_config();  // sets one thread; version, core, threads
 // peers_rows_onednn.cpp: oneDNN's softmax and layer_normalization primitives.
 std::span<const RowsFn> onednn_rows_functions();
 std::string onednn_config();  // sets one OpenMP thread; version, ISA, threads, implementations
-// peers_rows_simsimd.cpp: SimSIMD's dot, l2sq, cos kernels by name (header-only).
+// peers_rows_simsimd.cpp: SimSIMD's dot, l2sq, cos and Hamming kernels by name (header-only).
 std::span<const RowsFn> simsimd_rows_functions();
 
 }  // namespace simdgen_bench_rows

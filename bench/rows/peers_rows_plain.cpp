@@ -2,8 +2,8 @@
 // Every case as a user writes it in plain C++ (std::exp and std::sqrt on floats: expf, sqrtf), one
 // loop per pass, compiled once per build by bench/rows/CMakeLists.txt: clang++-19 and g++-12 -O3
 // -march=native, without and with -ffast-math (which lets the compilers reassociate the sums and
-// vectorise them, and g++-12 call libmvec's expf). The -ffast-math builds leave out the i8 dot,
-// where the flag changes nothing.
+// vectorise them, and g++-12 call libmvec's expf). The -ffast-math builds leave out the i8 dot
+// and the Hamming distance, where the flag changes nothing.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -44,6 +44,12 @@ float cosine(const float* a, const float* b, int64_t n) {
 int32_t dot_i8(const int8_t* a, const int8_t* b, int64_t n) {
   int32_t s = 0;
   for (int64_t i = 0; i < n; ++i) s += int32_t(a[i]) * int32_t(b[i]);
+  return s;
+}
+
+uint64_t hamming_u64(const uint64_t* a, const uint64_t* b, int64_t n) {
+  uint64_t s = 0;
+  for (int64_t i = 0; i < n; ++i) s += __builtin_popcountll(a[i] ^ b[i]);
   return s;
 }
 #endif
@@ -121,6 +127,7 @@ std::span<const RowsFn> PEER(plain_rows_functions)() {
       {"cos_f32", "", erase(&cosine), "", "one loop, three sums"},
 #ifndef __FAST_MATH__
       {"dot_i8", "", erase(&dot_i8), "", ""},
+      {"hamming_u64", "", erase(&hamming_u64), "", "__builtin_popcountll"},
 #endif
       {"query_dot_f32", "", erase(&query_dot), "", ""},
       {"query_l2sq_f32", "", erase(&query_l2sq), "", ""},

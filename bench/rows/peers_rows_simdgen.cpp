@@ -11,6 +11,7 @@
 #include "rows_cos_f32.h"
 #include "rows_dot_f32.h"
 #include "rows_dot_i8.h"
+#include "rows_hamming_u64.h"
 #include "rows_l2sq_f32.h"
 #include "rows_layernorm_f32.h"
 #include "rows_query_dot_f32.h"
@@ -38,6 +39,13 @@ float one_f32(const float* a, const float* b, int64_t n) {
 template <auto K>
 int32_t one_i32(const int8_t* a, const int8_t* b, int64_t n) {
   int32_t r;
+  K(a, b, n, &r);
+  return r;
+}
+
+template <auto K>
+uint64_t one_u64(const uint64_t* a, const uint64_t* b, int64_t n) {
+  uint64_t r;
   K(a, b, n, &r);
   return r;
 }
@@ -89,6 +97,7 @@ const std::vector<RowsFn>& table() {
 #define DIRECT(k) &k
 #define ONE_F32(k) &one_f32<&k>
 #define ONE_I32(k) &one_i32<&k>
+#define ONE_U64(k) &one_u64<&k>
 #define COSINE(k) &cosine<&k>
 #define QUANTIZE(k) &quantize<&k>
 #define VARIANT(kase, call, kernel, s) \
@@ -97,6 +106,7 @@ const std::vector<RowsFn>& table() {
 #define V_L2SQ(s) VARIANT(l2sq_f32, ONE_F32, rows_l2sq_f32, s)
 #define V_COS(s) VARIANT(cos_f32, COSINE, rows_cos_f32, s)
 #define V_DOT_I8(s) VARIANT(dot_i8, ONE_I32, rows_dot_i8, s)
+#define V_HAMMING(s) VARIANT(hamming_u64, ONE_U64, rows_hamming_u64, s)
 #define V_QDOT(s) VARIANT(query_dot_f32, DIRECT, rows_query_dot_f32, s)
 #define V_QL2(s) VARIANT(query_l2sq_f32, DIRECT, rows_query_l2sq_f32, s)
 #define V_SOFTMAX(s) VARIANT(softmax_f32, DIRECT, rows_softmax_f32, s)
@@ -107,6 +117,7 @@ const std::vector<RowsFn>& table() {
     ROWS_ENTRY(V_L2SQ, l2sq_f32, rows_l2sq_f32, ONE_F32)
     ROWS_ENTRY(V_COS, cos_f32, rows_cos_f32, COSINE)
     ROWS_ENTRY(V_DOT_I8, dot_i8, rows_dot_i8, ONE_I32)
+    ROWS_ENTRY(V_HAMMING, hamming_u64, rows_hamming_u64, ONE_U64)
     ROWS_ENTRY(V_QDOT, query_dot_f32, rows_query_dot_f32, DIRECT)
     ROWS_ENTRY(V_QL2, query_l2sq_f32, rows_query_l2sq_f32, DIRECT)
     ROWS_ENTRY(V_SOFTMAX, softmax_f32, rows_softmax_f32, DIRECT)
@@ -133,6 +144,7 @@ std::vector<std::pair<std::string, std::string>> simdgen_dispatch() {
           {"l2sq_f32", rows_l2sq_f32_variant()},
           {"cos_f32", rows_cos_f32_variant()},
           {"dot_i8", rows_dot_i8_variant()},
+          {"hamming_u64", rows_hamming_u64_variant()},
           {"query_dot_f32", rows_query_dot_f32_variant()},
           {"query_l2sq_f32", rows_query_l2sq_f32_variant()},
           {"softmax_f32", rows_softmax_f32_variant()},

@@ -18,6 +18,10 @@ constexpr IsaFeature kAvx512Features[] = {
     {"gfni", "gfni", "__builtin_cpu_supports(\"gfni\")"},
     // bf16: vdpbf16ps, two bf16 products per f32 lane (contractions of bf16 operands).
     {"bf16", "avx512bf16", "__builtin_cpu_supports(\"avx512bf16\")"},
+    // vpopcnt: popcount() in one instruction at every width (VPOPCNTDQ: 32/64-bit lanes, BITALG:
+    // 8/16; Ice Lake and Zen 4 on have both).
+    {"vpopcnt", "avx512vpopcntdq,avx512bitalg",
+     "__builtin_cpu_supports(\"avx512vpopcntdq\") && __builtin_cpu_supports(\"avx512bitalg\")"},
 };
 
 // Linux reports Arm features in AT_HWCAP / AT_HWCAP2 (bits from <asm/hwcap.h>); simdgen_arm_hwcap

@@ -207,6 +207,11 @@ void annotate(std::vector<Tok>& t, bool declaration, bool usingAlias) {
       t[i].breakPenalty = base + (declaration ? 100 : args > 1 ? 1 : 19);
       t[i].firstOfSeveral = args > 1;
       t[i].kind = '(';
+    } else if (p == "(" && i >= 3 && t[i - 2].text == "(" && t[i - 3].text == "__attribute__") {
+      // Inside __attribute__((...)): a target string too long for the signature's line breaks here,
+      // as clang-format does (the attribute's own parentheses, one level above target(...)'s).
+      t[i].breakPenalty = base + (declaration ? 100 : 19);
+      t[i].kind = '(';
     } else if (p == "{" && i >= 2 && t[i - 2].text == "=") {
       // A braced initialiser (Cpp11BracedListStyle) breaks after its '{' as a call after its '('.
       int args = 1;

@@ -109,10 +109,14 @@ std::string absExpr(DType t, int bits, const std::string& x, LowerContext& cx) {
 
 // Set bits per lane: each nibble's count looked up in a 16-byte table by vpshufb, the two added per
 // byte, the byte counts summed to wider lanes by vpmaddubsw (16), then vpmaddwd (32), or vpsadbw
-// (64). Every AVX2 and AVX-512BW target has these; VPOPCNTDQ/BITALG would be one instruction.
+// (64). Every AVX2 and AVX-512BW target has these; avx512+vpopcnt (VPOPCNTDQ, BITALG) is one instruction.
 std::string popcountExpr(DType t, int bits, const std::string& x, LowerContext& cx) {
   // Fractional vectors (64 bits and below) live in xmm registers: one table per register width.
   const std::string p = pfx(bits), b = std::to_string(std::max(bits, 128)), reg = regType(DType::u8, bits);
+  if (cx.target.has("vpopcnt")) {
+    cx.instructions.insert("vpopcntb/w/d/q (BITALG, VPOPCNTDQ)");
+    return call(p + "popcnt_epi" + std::to_string(bitsOf(t)), {x});
+  }
   cx.instructions.insert("popcount by nibble table (vpshufb), bytes summed by vpmaddubsw/vpmaddwd/vpsadbw");
   const std::string quad = "0x04030302, 0x03020201, 0x03020201, 0x02010100";  // counts of 0..15, 4 per int, high first
   const std::string table = "popcount_table" + b, low = "low_nibbles" + b;
