@@ -28,8 +28,9 @@ allowed=(
   # libm: the scalar variants' float math (fma, sqrt, rounding to integral values, min/max).
   '(fma|sqrt|floor|ceil|trunc|rint|nearbyint|round|lrint|llrint|lround|llround|fmin|fmax|fabs)f?'
   # libgcc: x86 __builtin_cpu_supports/__builtin_cpu_is, AArch64 outline atomics (GCC's default
-  # -moutline-atomics), and the linker-defined GOT symbol.
-  __cpu_model __cpu_features2 __cpu_indicator_init
+  # -moutline-atomics), popcount() in one-lane code where the target has no POPCNT instruction
+  # (GCC calls __popcountdi2; compiler-rt has it too), and the linker-defined GOT symbol.
+  __cpu_model __cpu_features2 __cpu_indicator_init __popcountdi2 __popcountsi2
   '__aarch64_(cas|swp|ldadd|ldclr|ldeor|ldset)[0-9]+_(relax|acq|rel|acq_rel|sync)' __aarch64_have_lse_atomics
   _GLOBAL_OFFSET_TABLE_
 )
