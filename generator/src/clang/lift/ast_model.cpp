@@ -400,6 +400,7 @@ class Evaluator {
         }
     Sym s{Sym::Kind::load, scalarTypeOf(whole.getType(), ctx_), induction_->getNameAsString(), pointer, index.constant, {}};
     s.stride = index.stride;
+    s.origin = &whole;
     s.type.spelling = whole.getType().getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
     return makeSym(std::move(s));
   }

@@ -329,7 +329,7 @@ LiftResult runLift(const LiftRequest& request) {
         if (hasInnerLoop(*loop)) {
           // A loop over rows: one kernel for the matrix, or a remark (the inner loop may still lift).
           const ForStmt* inner = nullptr;
-          auto rows = modelRows(*loop, ctx, options, inner);
+          auto rows = modelRows(*loop, ctx, options, request.mathUlp, inner);
           if (auto* reason = std::get_if<std::string>(&rows)) {
             auto transpose = modelTranspose(*loop, ctx);
             if (auto* why = std::get_if<std::string>(&transpose)) {
@@ -399,13 +399,7 @@ LiftResult runLift(const LiftRequest& request) {
           // or several accumulators at once?
           auto expr = recognizeExprReduce(m, options, request.mathUlp);
           if (auto* why = std::get_if<std::string>(&expr)) {
-            const bool moreThanOneElement = reason->find("more than one array element") != std::string::npos ||
-                                            reason->find("other values than the element") != std::string::npos ||
-                                            reason->find("something other than the element") != std::string::npos ||
-                                            reason->find("variables; simdgen lifts one") != std::string::npos;
-            // Its own reason where the loop has that shape (only the option or the term stands in the way).
-            const bool exprShape = why->rfind("a float sum would be reassociated", 0) == 0 || why->rfind("the term added to", 0) == 0;
-            reject(moreThanOneElement || exprShape ? "as a reduction of an expression: " + *why : *reason);
+            reject(exprReduceRefusal(*reason, *why));
             continue;
           }
           const ExprReduceLift& er = std::get<ExprReduceLift>(expr);

@@ -197,6 +197,7 @@ class Translator {
     in.base = s.name;
     in.offset = s.offset;
     in.type = s.type;
+    in.origin = s.origin;
     in.name = identifier(s.name) && s.offset == 0 && !used(s.name) ? s.name : "in" + std::to_string(map_.inputs.size());
     map_.inputs.push_back(in);
     return in.name;

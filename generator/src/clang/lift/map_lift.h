@@ -19,6 +19,7 @@ struct MapLift {
     long long offset = 0;
     ScalarType type;
     std::string expr, inPlace;  // outputs only
+    const void* origin = nullptr;  // inputs: the first clang::Expr that reads it (Sym::origin)
   };
   std::vector<Array> inputs, outputs;
   struct Param {

@@ -77,6 +77,16 @@ std::variant<ExprReduceLift, std::string> recognizeExprReduce(const LoopModel& l
   return lift;
 }
 
+std::string exprReduceRefusal(const std::string& plain, const std::string& expr) {
+  const bool moreThanOneElement = plain.find("more than one array element") != std::string::npos ||
+                                  plain.find("other values than the element") != std::string::npos ||
+                                  plain.find("something other than the element") != std::string::npos ||
+                                  plain.find("variables; simdgen lifts one") != std::string::npos;
+  // Only the option or the term stands in the way.
+  const bool exprShape = expr.rfind("a float sum would be reassociated", 0) == 0 || expr.rfind("the term added to", 0) == 0;
+  return moreThanOneElement || exprShape ? "as a reduction of an expression: " + expr : plain;
+}
+
 std::string exprReduceSpecJson(const ExprReduceLift& lift, const std::string& name, const std::string& description) {
   nlohmann::ordered_json j;
   j["simdgen"] = 1;

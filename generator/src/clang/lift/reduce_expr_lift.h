@@ -30,6 +30,9 @@ struct ExprReduceLift {
 // Every accumulator of the loop is `acc = acc OP expr(elements, scalars)` with OP one of + - & | ^
 // (floats: + with options.allowReassociation) and expr in the map family's language; or why not.
 std::variant<ExprReduceLift, std::string> recognizeExprReduce(const LoopModel& loop, const Options& options, int mathUlp);
+// The remark for a loop that is neither a reduction of one array's elements (`plain`, why not)
+// nor of an expression (`expr`): the expression's reason where the loop has that shape.
+std::string exprReduceRefusal(const std::string& plain, const std::string& expr);
 std::string exprReduceSpecJson(const ExprReduceLift& lift, const std::string& name, const std::string& description);
 // Calls the kernel over the loop's range (runtime ranges shorter than kMinRuntimeTrip keep the
 // loop) and combines each result with its accumulator as the loop would (integers wrap).

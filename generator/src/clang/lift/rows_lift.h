@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A row-wise reduction found by rows_model: what its spec and its rewrite need. No clang headers.
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "clang/lift/loop_model.h"
 #include "clang/lift/recognize.h"
+#include "clang/lift/reduce_expr_lift.h"
 
 namespace simdgen::lift {
 
@@ -20,6 +23,17 @@ struct RowsLift {
   std::string indices;  // arg_reduce: where the first row's index goes
   std::string indexDtype;                  // arg_reduce: "i32" or "i64", the index array's type
   std::string initialValue, initialIndex;  // arg_reduce: the loop's constant initial pair (JSON numbers)
+
+  // Or sums of an expression of several arrays per row (y[r] = W[r] . x, a query's distance to
+  // every row): a map spec with one reduction output per accumulator. `recognition` then only
+  // gives the summary and the element that sets the shortest row worth a call.
+  std::optional<ExprReduceLift> expr;
+  struct Input {
+    std::string first;   // its element at the first row and column, as a pointer expression
+    std::string stride;  // elements between its rows, as written; empty: the same row for every row
+  };
+  std::vector<Input> inputs;         // one per expr->map.inputs
+  std::vector<std::string> outputs;  // one per accumulator: where the first row's result goes
 };
 
 // The spec ([rows, cols] input with a row stride) and the block that calls it for every row at
@@ -27,5 +41,8 @@ struct RowsLift {
 // below the row length, outputs that overlap the matrix).
 std::string rowsSpecJson(const RowsLift& rows, const std::string& name, const std::string& description);
 std::string rowsReplacementCode(const RowsLift& rows, const std::string& name, const std::string& local);
+// The same for `expr` (rows_expr_output.cpp).
+std::string exprRowsSpecJson(const RowsLift& rows, const std::string& name, const std::string& description);
+std::string exprRowsReplacementCode(const RowsLift& rows, const std::string& name, const std::string& local);
 
 }  // namespace simdgen::lift

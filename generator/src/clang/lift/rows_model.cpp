@@ -13,6 +13,7 @@
 
 #include "clang/lift/ast_model.h"
 #include "clang/lift/matrix_address.h"
+#include "clang/lift/rows_expr_model.h"
 #include "clang/lift/lift_output.h"
 
 namespace simdgen::lift {
@@ -70,7 +71,7 @@ bool hasInnerLoop(const ForStmt& loop) {
   return std::any_of(body->body_begin(), body->body_end(), [](const Stmt* s) { return isa<ForStmt>(s); });
 }
 
-std::variant<RowsLift, std::string> modelRows(const ForStmt& outer, ASTContext& ctx, const Options& options,
+std::variant<RowsLift, std::string> modelRows(const ForStmt& outer, ASTContext& ctx, const Options& options, int mathUlp,
                                               const ForStmt*& innerLoop) {
   try {
     auto head = loopHeader(outer, ctx);
@@ -120,16 +121,24 @@ std::variant<RowsLift, std::string> modelRows(const ForStmt& outer, ASTContext& 
     Options anyOrder = options;
     anyOrder.allowReassociation = true;
     anyOrder.allowStridedLoads = true;
-    auto recognized = recognize(lift.inner, anyOrder);
-    if (auto* why = std::get_if<std::string>(&recognized)) throw NotRows{"its loop over the row: " + *why};
-    Recognition& r = lift.recognition = std::get<Recognition>(recognized);
-    if (r.chunk) throw NotRows{"a 64-bit sum of bytes per row is not lifted row by row yet"};
-    if (r.kind == "arg_reduce" && lift.inner.startText != "0")
-      throw NotRows{"the row's index counts from " + lift.inner.startText + ", the kernel's from the first column it reads"};
     std::map<std::string, const VarDecl*> localByName;
     for (const auto& [v, init] : locals) localByName[v->getNameAsString()] = v;
     for (const auto& c : lift.inner.carried)
       if (!localByName.count(c.name)) throw NotRows{"the row's accumulator `" + c.name + "` is not declared in the row loop"};
+    auto recognized = recognize(lift.inner, anyOrder);
+    if (auto* why = std::get_if<std::string>(&recognized)) {
+      // Not one array's reduction: a sum of an expression of several (a matrix-vector row)?
+      auto expr = recognizeExprReduce(lift.inner, options, mathUlp);
+      if (auto* no = std::get_if<std::string>(&expr)) throw NotRows{"its loop over the row: " + exprReduceRefusal(*why, *no)};
+      lift.expr = std::move(std::get<ExprReduceLift>(expr));
+      ExprRows{ctx, rows, cols, locals, localByName}.model(lift, stores);
+      innerLoop = inner;
+      return lift;
+    }
+    Recognition& r = lift.recognition = std::get<Recognition>(recognized);
+    if (r.chunk) throw NotRows{"a 64-bit sum of bytes per row is not lifted row by row yet"};
+    if (r.kind == "arg_reduce" && lift.inner.startText != "0")
+      throw NotRows{"the row's index counts from " + lift.inner.startText + ", the kernel's from the first column it reads"};
 
     // Where the row's elements are: the same load everywhere in the inner loop (recognize checked).
     using namespace clang::ast_matchers;

@@ -17,7 +17,8 @@ namespace simdgen::lift {
 
 // The lift, or why the loop is not a row-wise reduction.
 // `inner` is set to the loop over the row when the lift succeeds.
-std::variant<RowsLift, std::string> modelRows(const clang::ForStmt& outer, clang::ASTContext& ctx, const Options& options,
+// `mathUlp` as for recognizeMap (a row's sum of exp(...) terms).
+std::variant<RowsLift, std::string> modelRows(const clang::ForStmt& outer, clang::ASTContext& ctx, const Options& options, int mathUlp,
                                               const clang::ForStmt*& inner);
 
 // The loop's body holds a `for` directly: a row-wise candidate.

@@ -10,6 +10,7 @@
 namespace simdgen::lift {
 
 std::string rowsSpecJson(const RowsLift& rows, const std::string& name, const std::string& description) {
+  if (rows.expr) return exprRowsSpecJson(rows, name, description);
   const Recognition& r = rows.recognition;
   nlohmann::ordered_json j = specHead(r, name, description, rows.indexDtype);
   if (r.kind == "arg_reduce")
@@ -22,6 +23,7 @@ std::string rowsSpecJson(const RowsLift& rows, const std::string& name, const st
 }
 
 std::string rowsReplacementCode(const RowsLift& rows, const std::string& name, const std::string& local) {
+  if (rows.expr) return exprRowsReplacementCode(rows, name, local);
   const Recognition& r = rows.recognition;
   const std::string nRows = local + "rows", nCols = local + "cols", stride = local + "stride";
   const std::string m = paren(rows.matrix);

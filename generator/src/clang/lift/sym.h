@@ -60,6 +60,7 @@ struct Sym {
   std::vector<SymPtr> args;
   std::string stride;  // load: empty for base[i + offset], else base[i * stride + offset]
   bool uninitialized = false;  // the value of a variable declared without one, or built from it
+  const void* origin = nullptr;  // load: the clang::Expr it reads (the clang side's row-wise analysis)
 };
 
 SymPtr makeSym(Sym s);

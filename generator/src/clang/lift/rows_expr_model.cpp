@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "clang/lift/rows_expr_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <regex>
+#include <set>
+
+#include "clang/lift/matrix_address.h"
+
+namespace simdgen::lift {
+
+using namespace clang;
+
+namespace {
+
+// `name` as a whole word of `expr` replaced by `to` (an input's name in the map expressions).
+std::string renameWord(const std::string& expr, const std::string& name, const std::string& to) {
+  return std::regex_replace(expr, std::regex("\\b" + name + "\\b"), to);
+}
+
+bool identifierText(const std::string& t) {
+  if (t.empty() || std::isdigit(static_cast<unsigned char>(t[0]))) return false;
+  return std::all_of(t.begin(), t.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+// The kernel computes each row from nothing: the row's accumulator must start from the op's
+// identity (+0 for float sums: -0 + terms would keep a -0 the kernel's +0 start does not).
+bool startsFromIdentity(const std::string& op, const Expr* init, const ASTContext& ctx) {
+  Expr::EvalResult result;
+  if (!init->EvaluateAsRValue(result, ctx) || result.HasSideEffects) return false;
+  const APValue& v = result.Val;
+  if (v.isFloat()) return op == "add" && v.getFloat().isPosZero();
+  if (!v.isInt()) return false;
+  return op == "and" ? v.getInt().isAllOnes() : v.getInt().isZero();
+}
+
+}  // namespace
+
+void ExprRows::model(RowsLift& lift, const std::vector<const BinaryOperator*>& stores) const {
+  ExprReduceLift& er = *lift.expr;
+  MapLift& map = er.map;
+
+  // A scalar the row's loop reads must be one value for all rows: the kernel takes it once.
+  for (const auto& p : map.params)
+    if (p.text == rows.model.inductionName || localByName.count(p.text))
+      throw NotLiftable{"`" + p.text + "` changes from row to row (a per-row scalar is not lifted yet)"};
+
+  // Each input: rows of a matrix (a + r * stride + c) or one row for all (x[c]).
+  std::set<std::string> names = {"rows", "cols"};
+  for (const auto& in : map.inputs) names.insert(in.name);
+  for (const auto& p : map.params) names.insert(p.name);
+  for (const auto& out : map.outputs) names.insert(out.name);
+  for (auto& in : map.inputs) {
+    const auto* load = static_cast<const Expr*>(in.origin);
+    const auto* sub = load ? dyn_cast<ArraySubscriptExpr>(load->IgnoreParens()) : nullptr;
+    if (!sub) throw NotLiftable{"the row's element `" + in.base + "` is not read as array[position]"};
+    MatrixAddress address(ctx, rows.counter, cols.counter, locals);
+    address.base(sub->getBase());
+    address.index(sub->getIdx(), 1);
+    const auto& o = address.outer;
+    const auto& c = address.inner;
+    if (c.unit != 1 || !c.stride.empty() || o.unit != 0)
+      throw NotLiftable{"`" + sourceText(*sub, ctx) + "` is not element [r][c] of a matrix (a + r * stride + c) or [c] of a row"};
+    RowsLift::Input layout;
+    layout.first = address.first(rows.model.startText, cols.model.startText);
+    layout.stride = o.stride;
+    lift.inputs.push_back(layout);
+    // Named after its array where the loop names it by a position (`w[i * n + j]`: w, not in0).
+    if (in.name != address.array && identifierText(address.array) && !names.count(address.array)) {
+      for (auto& out : map.outputs) out.expr = renameWord(out.expr, in.name, address.array);
+      er.summary = renameWord(er.summary, in.name, address.array);
+      names.erase(in.name);
+      in.name = address.array;
+      names.insert(in.name);
+    }
+  }
+
+  // The results: out[r + k] = acc, once per accumulator, in the accumulator's own type.
+  std::map<std::string, std::string> at;
+  for (const BinaryOperator* store : stores) {
+    const auto* lhs = cast<ArraySubscriptExpr>(store->getLHS()->IgnoreParens());
+    const VarDecl* v = referencedVar(store->getRHS());
+    const auto acc = v && isa<DeclRefExpr>(store->getRHS()->IgnoreParenImpCasts())
+                         ? std::find_if(er.accumulators.begin(), er.accumulators.end(),
+                                        [&](const ExprReduceLift::Accumulator& a) { return a.name == v->getNameAsString(); })
+                         : er.accumulators.end();
+    if (acc == er.accumulators.end()) throw NotLiftable{"`" + sourceText(*store, ctx) + "` does not store an accumulator of the row"};
+    const std::string want = canonicalType(v->getType());
+    if (canonicalType(lhs->getType()) != want)
+      throw NotLiftable{"`" + sourceText(*store, ctx) + "` converts the result (" + want + " to " + canonicalType(lhs->getType()) + ")"};
+    MatrixAddress out(ctx, rows.counter, nullptr, locals);
+    out.base(lhs->getBase());
+    out.index(lhs->getIdx(), 1);
+    if (out.outer.unit != 1 || !out.outer.stride.empty() || out.rowsOfArray)
+      throw NotLiftable{"`" + sourceText(*lhs, ctx) + "` is not out[r + k]: one result per row, in order"};
+    if (!at.emplace(acc->name, out.first(rows.model.startText, "0")).second) throw NotLiftable{"`" + acc->name + "` is stored twice"};
+  }
+  for (const auto& acc : er.accumulators) {
+    if (!at.count(acc.name)) throw NotLiftable{"the row's `" + acc.name + "` is not stored (out[r] = " + acc.name + ";)"};
+    lift.outputs.push_back(at[acc.name]);
+    if (!startsFromIdentity(acc.op, locals.at(localByName.at(acc.name)), ctx))
+      throw NotLiftable{"`" + acc.name + "` does not start from " + (acc.op == "and" ? "all ones" : acc.type.isFloat ? "+0" : "0") +
+                        ", so the row's result is not the kernel's sum alone"};
+  }
+  lift.recognition.kind = "map";
+  lift.recognition.element = map.inputs.front().type;
+  lift.recognition.summary = er.summary + ", over rows";
+}
+
+}  // namespace simdgen::lift

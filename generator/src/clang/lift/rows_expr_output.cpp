@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: Apache-2.0
+// The spec and the call of a row-wise sum of an expression (rows_expr_model): a rank-2 map whose
+// outputs reduce each row, every matrix input with its own row stride, a row read by every row
+// with row stride 0.
+#include <algorithm>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "clang/lift/lift_output.h"
+#include "clang/lift/rows_lift.h"
+
+namespace simdgen::lift {
+namespace {
+
+// One spec name per distinct stride as written (`stride`, `stride2`, ...), apart from every
+// other name of the kernel; per input, empty for a row every row reads.
+std::vector<std::string> strideNames(const RowsLift& rows) {
+  const MapLift& map = rows.expr->map;
+  std::set<std::string> taken = {"rows", "cols"};
+  for (const auto& in : map.inputs) taken.insert(in.name);
+  for (const auto& p : map.params) taken.insert(p.name);
+  for (const auto& out : map.outputs) taken.insert(out.name);
+  std::vector<std::string> texts, names, perInput;
+  for (const auto& in : rows.inputs) {
+    if (in.stride.empty()) {
+      perInput.push_back("");
+      continue;
+    }
+    auto it = std::find(texts.begin(), texts.end(), in.stride);
+    if (it == texts.end()) {
+      std::string name = "stride";
+      for (int k = 2; taken.count(name); ++k) name = "stride" + std::to_string(k);
+      taken.insert(name);
+      texts.push_back(in.stride);
+      names.push_back(name);
+      it = texts.end() - 1;
+    }
+    perInput.push_back(names[it - texts.begin()]);
+  }
+  return perInput;
+}
+
+}  // namespace
+
+std::string exprRowsSpecJson(const RowsLift& rows, const std::string& name, const std::string& description) {
+  const ExprReduceLift& er = *rows.expr;
+  const auto strides = strideNames(rows);
+  nlohmann::ordered_json j;
+  j["simdgen"] = 1;
+  j["name"] = name;
+  j["description"] = description;
+  j["kind"] = "map";
+  j["shape"] = {"rows", "cols"};
+  j["inputs"] = nlohmann::json::array();
+  for (size_t k = 0; k < er.map.inputs.size(); ++k) {
+    const auto& in = er.map.inputs[k];
+    nlohmann::ordered_json input = {{"name", in.name}, {"dtype", in.type.dtype}};
+    if (strides[k].empty()) input["row_stride"] = 0;
+    else input["row_stride"] = strides[k];
+    j["inputs"].push_back(input);
+  }
+  if (!er.map.params.empty()) {
+    j["params"] = nlohmann::json::array();
+    for (const auto& p : er.map.params) j["params"].push_back({{"name", p.name}, {"dtype", p.type.dtype}});
+  }
+  if (er.map.maxUlp > 0) j["max_ulp"] = er.map.maxUlp;
+  if (er.map.fused) j["targets"] = {"avx512", "avx2+fma", "sve2", "sve", "neon", "scalar"};  // the defaults, AVX2 with FMA3
+  j["outputs"] = nlohmann::json::array();
+  for (size_t k = 0; k < er.map.outputs.size(); ++k) {
+    const auto& out = er.map.outputs[k];
+    j["outputs"].push_back({{"name", out.name}, {"dtype", out.type.dtype}, {"reduce", er.accumulators[k].op}, {"expr", out.expr}});
+  }
+  return j.dump(2) + "\n";
+}
+
+std::string exprRowsReplacementCode(const RowsLift& rows, const std::string& name, const std::string& local) {
+  const ExprReduceLift& er = *rows.expr;
+  const auto strides = strideNames(rows);
+  const std::string nRows = local + "rows", nCols = local + "cols";
+  std::string code = "{\n  // simdgen lift: " + name + " (" + rows.recognition.summary + ")\n";
+  code += "  const int64_t " + nRows + " = " + rangeCount(rows.outer) + ";\n";
+  code += "  const int64_t " + nCols + " = " + rangeCount(rows.inner) + ";\n";
+  // The kernel takes whole rows (of at least kMinRowBytes when the length is known only at run
+  // time), strides of at least a row, and outputs that overlap no input and no other output.
+  std::string cond = nRows + " > 0 && " + nCols + " > 0";
+  if (!staticTripCount(rows.inner)) {
+    const long long bytes = std::max(1u, rows.recognition.element.bits / 8);
+    cond = nRows + " > 0 && " + nCols + " >= " + std::to_string((kMinRowBytes + bytes - 1) / bytes);
+  }
+  std::vector<std::string> declared, strideVars(strides.size());
+  for (size_t k = 0; k < strides.size(); ++k) {
+    if (strides[k].empty()) continue;
+    strideVars[k] = local + strides[k];
+    if (std::find(declared.begin(), declared.end(), strides[k]) != declared.end()) continue;
+    declared.push_back(strides[k]);
+    code += "  const int64_t " + strideVars[k] + " = (int64_t)" + paren(rows.inputs[k].stride) + ";\n";
+    cond += " && " + strideVars[k] + " >= " + nCols;
+  }
+  auto apart = [](const std::string& a, const std::string& aEnd, const std::string& b, const std::string& bEnd) {
+    return "((uintptr_t)(" + aEnd + ") <= (uintptr_t)" + paren(b) + " || (uintptr_t)(" + bEnd + ") <= (uintptr_t)" + paren(a) + ")";
+  };
+  for (size_t o = 0; o < rows.outputs.size(); ++o) {
+    const std::string out = rows.outputs[o], outEnd = paren(out) + " + " + nRows;
+    for (size_t k = 0; k < rows.inputs.size(); ++k) {
+      const std::string in = rows.inputs[k].first;
+      const std::string inEnd = strides[k].empty() ? paren(in) + " + " + nCols
+                                                   : paren(in) + " + (" + nRows + " - 1) * " + strideVars[k] + " + " + nCols;
+      cond += " && " + apart(out, outEnd, in, inEnd);
+    }
+    for (size_t m = o + 1; m < rows.outputs.size(); ++m)
+      cond += " && " + apart(out, outEnd, rows.outputs[m], paren(rows.outputs[m]) + " + " + nRows);
+  }
+  // Arguments in the kernel's order: inputs, extents, new stride parameters, params, outputs.
+  std::string args;
+  for (const auto& in : rows.inputs) args += in.first + ", ";
+  args += nRows + ", " + nCols;
+  std::vector<std::string> passed;
+  for (size_t k = 0; k < strides.size(); ++k)
+    if (!strides[k].empty() && std::find(passed.begin(), passed.end(), strides[k]) == passed.end()) {
+      passed.push_back(strides[k]);
+      args += ", " + strideVars[k];
+    }
+  for (const auto& p : er.map.params) args += ", " + p.text;
+  for (const auto& out : rows.outputs) args += ", " + out;
+  code += "  if (" + cond + ") {\n    " + name + "(" + args + ");\n" + counterFinals({&rows.outer, &rows.inner});
+  code += "  } else {\n    " + rows.outer.loopText + "\n  }\n";
+  return code + "}";
+}
+
+}  // namespace simdgen::lift
