@@ -1005,12 +1005,25 @@ std::variant<MapModel, std::string> modelMap(const ForStmt& loop, ASTContext& ct
     eval.allowStores(&m.stores);
     const auto steps = secondaryCounters(loop, ctx, writes.vars, h.counter, m.loop);
     eval.allowSecondary(steps, rangeStart(m.loop));
+    // Variables declared before the loop that it changes: accumulators beside the stores
+    // (`x[i] = e; sum += x[i];`), for map_sums to recognise.
     Evaluator::Env env;
     const SourceManager& sm = ctx.getSourceManager();
-    for (const VarDecl* v : writes.vars)
-      if (sm.isBeforeInTranslationUnit(v->getLocation(), loop.getBeginLoc()) && !steps.count(v))
-        throw NotLifted{"the loop changes `" + v->getNameAsString() + "`, declared before it (an element-wise loop only writes arrays)"};
+    for (const VarDecl* v : writes.vars) {
+      if (!sm.isBeforeInTranslationUnit(v->getLocation(), loop.getBeginLoc()) || steps.count(v)) continue;
+      if (v->getType().isVolatileQualified()) throw NotLifted{"`" + v->getNameAsString() + "` is volatile"};
+      // The stores must not reach it: a local whose address is never taken.
+      if (!v->hasLocalStorage() || v->getType()->isReferenceType() || v->isStaticLocal() || addressTaken(v, enclosingFunctionBody(loop, ctx)))
+        throw NotLifted{"the loop changes `" + v->getNameAsString() + "`, declared before it, which its stores may reach (not a local "
+                        "whose address is never taken)"};
+      env[v] = makeSym(Sym{Sym::Kind::carried, scalarTypeOf(v->getType(), ctx), "", v->getNameAsString(), 0, {}});
+    }
+    const Evaluator::Env before = env;
     eval.exec(loop.getBody(), env);
+    for (const auto& [v, value] : env)
+      if (auto old = before.find(v); old != before.end() && !sameSym(value, old->second))
+        m.loop.carried.push_back({v->getNameAsString(), scalarTypeOf(v->getType(), ctx), value});
+    std::sort(m.loop.carried.begin(), m.loop.carried.end(), [](const CarriedVar& a, const CarriedVar& b) { return a.name < b.name; });
     if (m.stores.empty()) throw NotLifted{"the loop writes no array element"};
     // One call stores every output: they must all be stored under the same loop-invariant guards.
     m.guards = m.stores.front().guards;

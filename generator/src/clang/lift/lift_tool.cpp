@@ -26,6 +26,7 @@
 #include "clang/lift/ast_model.h"
 #include "clang/lift/lift_output.h"
 #include "clang/lift/map_lift.h"
+#include "clang/lift/map_sums_lift.h"
 #include "clang/lift/recognize.h"
 #include "clang/lift/reduce_expr_lift.h"
 #include "clang/lift/rows_model.h"
@@ -376,6 +377,20 @@ LiftResult runLift(const LiftRequest& request) {
             continue;
           }
           mm.loop.loopText = tooling::getText(loopRange(*loop, ctx), ctx).str();
+          if (!mm.loop.carried.empty()) {
+            // It stores arrays and accumulates: one map with reduction outputs (softmax's exp and sum)?
+            auto sums = recognizeMapSums(mm, options, request.mathUlp);
+            if (auto* why = std::get_if<std::string>(&sums)) {
+              std::string names;
+              for (const auto& c : mm.loop.carried) names += (names.empty() ? "`" : ", `") + c.name + "`";
+              reject("the loop changes " + names + ", declared before it, beside its stores: " + *why);
+              continue;
+            }
+            const MapSumsLift& ms = std::get<MapSumsLift>(sums);
+            accept(ms.summary, [&](const std::string& name) { return mapSumsSpecJson(ms, name, description); },
+                   [&](const std::string& name) { return mapSumsReplacementCode(mm, ms, name, local); });
+            continue;
+          }
           auto map = recognizeMap(mm, request.mathUlp);
           if (auto* why = std::get_if<std::string>(&map)) {
             reject("as an element-wise loop: " + *why);

@@ -42,7 +42,7 @@ struct MapStore {
 };
 
 struct MapModel {
-  LoopModel loop;
+  LoopModel loop;  // its `carried`: accumulators the loop also changes (`sum += x[i]` beside the stores)
   std::vector<MapStore> stores;  // in source order
   std::vector<std::string> guards;  // every store's loop-invariant conditions: the call is made only when they hold
   std::vector<std::string> memoryScalars;  // scalars the loop reads from memory a store might reach (globals, ...)

@@ -55,6 +55,8 @@ class Translator {
   Translator(MapLift& map, int mathUlp) : map_(map), mathUlp_(mathUlp) {}
 
   std::string expr(const Sym& s) {
+    for (const auto& [value, name] : map_.named)
+      if (value == &s) return name;
     switch (s.kind) {
       case Kind::load: return input(s);
       case Kind::invariant: return param(s);
@@ -154,6 +156,14 @@ class Translator {
         if (stripCasts(*s.args[1]).kind == Kind::constant) return pick;  // a number is never NaN
         return "select(" + b + " != " + b + ", " + a + ", " + pick + ")";
       }
+      case Kind::compare:
+      case Kind::logical_not:
+        // A truth value as a number (`c += x[i] > t`: C's int 1 or 0).
+        if (!s.type.dtype.empty() && !s.type.isFloat) {
+          auto number = [&](const char* v) { return makeSym(Sym{Kind::constant, s.type, "", v, 0, {}}); };
+          return selectOf(makeSym(s), number("1"), number("0"));
+        }
+        [[fallthrough]];
       default: throw NotMap{"`" + render(s) + "` is not an element-wise expression simdgen has"};
     }
   }
@@ -536,6 +546,10 @@ std::variant<MapLift, std::string> recognizeMap(const MapModel& model, int mathU
 }
 
 std::string mapSpecJson(const MapLift& map, const std::string& name, const std::string& description) {
+  return mapSpec(map, name, description).dump(2) + "\n";
+}
+
+nlohmann::ordered_json mapSpec(const MapLift& map, const std::string& name, const std::string& description) {
   nlohmann::ordered_json j;
   j["simdgen"] = 1;
   j["name"] = name;
@@ -556,12 +570,11 @@ std::string mapSpecJson(const MapLift& map, const std::string& name, const std::
     if (!out.inPlace.empty()) o["in_place"] = out.inPlace;
     j["outputs"].push_back(o);
   }
-  return j.dump(2) + "\n";
+  return j;
 }
 
-std::string mapReplacementCode(const MapModel& model, const MapLift& map, const std::string& name, const std::string& local) {
+std::vector<std::string> mapCallChecks(const MapModel& model, const MapLift& map, const std::string& n) {
   const LoopModel& loop = model.loop;
-  const std::string n = local + "n";
   std::vector<std::string> checks;
   auto apart = [&](const std::string& x, const std::string& y) {
     return "((uintptr_t)(" + paren(x) + " + " + n + ") <= (uintptr_t)" + paren(y) + " || (uintptr_t)(" + paren(y) + " + " + n +
@@ -583,6 +596,12 @@ std::string mapReplacementCode(const MapModel& model, const MapLift& map, const 
           const std::string o = pointer(loop, out.base, out.offset), at = "(uintptr_t)&" + paren(v);
           checks.push_back("(" + at + " < (uintptr_t)" + paren(o) + " || " + at + " >= (uintptr_t)(" + paren(o) + " + " + n + "))");
         }
+  return checks;
+}
+
+std::string mapReplacementCode(const MapModel& model, const MapLift& map, const std::string& name, const std::string& local) {
+  const LoopModel& loop = model.loop;
+  const std::string n = local + "n";
   std::string args;
   for (const auto& in : map.inputs) args += pointer(loop, in.base, in.offset) + ", ";
   args += n;
@@ -594,7 +613,7 @@ std::string mapReplacementCode(const MapModel& model, const MapLift& map, const 
   // Short runtime ranges keep the loop (kMinRuntimeTrip); a static one is at least kMinStaticTrip.
   std::string cond = loop.tripCount ? n + " > 0" : n + " >= " + std::to_string(kMinRuntimeTrip);
   for (const auto& g : model.guards) cond += " && " + paren(g);  // false: the loop stores nothing, as written
-  for (const auto& c : checks) cond += " && " + c;
+  for (const auto& c : mapCallChecks(model, map, n)) cond += " && " + c;
   code += "  if (" + cond + ") {\n    " + name + "(" + args + ");\n" + counterFinals({&loop}) + "  } else {\n    " + loop.loopText + "\n  }\n";
   return code + "}";
 }

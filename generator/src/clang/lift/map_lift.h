@@ -8,6 +8,8 @@
 #include <variant>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "clang/lift/loop_model.h"
 
 namespace simdgen::lift {
@@ -28,6 +30,9 @@ struct MapLift {
     ScalarType type;
   };
   std::vector<Param> params;  // scalars the loop reads
+  // Values an element-wise output stores (MapStore::value), written as that output's name when a
+  // later expression reads them (`sum += x[i]` after `x[i] = exp(...)`: `y` rather than its exp).
+  std::vector<std::pair<const Sym*, std::string>> named;
   std::string summary;                                      // "map i16 -> f32 (2 inputs, 1 output)"
   bool fused = false;  // an fma(): AVX2 only with FMA3 (the spec's targets say avx2+fma)
   int maxUlp = 0;      // > 0: the expression calls exp, log, ... (the spec's max_ulp)
@@ -37,11 +42,15 @@ struct MapLift {
 // so a loop calling them stays, as the kernels' results are not libm's bit for bit).
 std::variant<MapLift, std::string> recognizeMap(const MapModel& model, int mathUlp = 0);
 std::string mapSpecJson(const MapLift& map, const std::string& name, const std::string& description);
+nlohmann::ordered_json mapSpec(const MapLift& map, const std::string& name, const std::string& description);
 // `value` in the map family's expression language, converted to `to` as C converts it, adding
 // the arrays and scalars it reads to `map` (inputs, params); or nullopt with the reason in `why`.
 std::optional<std::string> mapExpression(MapLift& map, const Sym& value, const ScalarType& to, int mathUlp, std::string& why);
 // The first element an array of the loop reads or writes: base + start + offset.
 std::string mapPointer(const LoopModel& loop, const MapLift::Array& a);
+// The run-time conditions of a call over `n` elements (a variable of the block): no output overlaps
+// another array (except its own input, element for element) or a scalar the kernel takes by value.
+std::vector<std::string> mapCallChecks(const MapModel& model, const MapLift& map, const std::string& n);
 // Calls the kernel when no output overlaps another array (an output may be its own input, element
 // for element); otherwise, and for an empty range, the block runs the original loop.
 std::string mapReplacementCode(const MapModel& model, const MapLift& map, const std::string& name, const std::string& local);

@@ -10,8 +10,15 @@
 namespace simdgen::lift {
 using Kind = Sym::Kind;
 
-std::variant<ExprReduceLift, std::string> recognizeExprReduce(const LoopModel& loop, const Options& options, int mathUlp) {
+std::variant<ExprReduceLift, std::string> recognizeExprReduce(const LoopModel& loop, const Options& options, int mathUlp,
+                                                              const MapLift* seed) {
   ExprReduceLift lift;
+  std::vector<std::string> names;  // taken: the seed's outputs, the inputs and params, n
+  if (seed) {
+    lift.map = *seed;
+    lift.map.outputs.clear();
+    for (const auto& out : seed->outputs) names.push_back(out.name);
+  }
   if (loop.carried.empty()) return std::string("the loop changes no variable declared before it");
   static const std::pair<const char*, const char*> ops[] = {{"+", "add"}, {"&", "and"}, {"|", "or"}, {"^", "xor"}};
   for (const CarriedVar& acc : loop.carried) {
@@ -60,7 +67,6 @@ std::variant<ExprReduceLift, std::string> recognizeExprReduce(const LoopModel& l
   for (const auto& in : lift.map.inputs)
     if (!in.base.empty() && loop.carried.size() && in.type.dtype.empty()) return std::string("the elements of " + in.base + " are " + in.type.spelling);
   // Output names: the accumulators', unless an input or param has it.
-  std::vector<std::string> names;
   for (const auto& in : lift.map.inputs) names.push_back(in.name);
   for (const auto& p : lift.map.params) names.push_back(p.name);
   names.push_back("n");
@@ -110,19 +116,18 @@ std::string exprReduceSpecJson(const ExprReduceLift& lift, const std::string& na
   return j.dump(2) + "\n";
 }
 
-std::string exprReduceReplacementCode(const LoopModel& loop, const ExprReduceLift& lift, const std::string& name, const std::string& local) {
-  const std::string n = local + "n";
-  std::string args;
-  for (const auto& in : lift.map.inputs) args += mapPointer(loop, in) + ", ";
-  args += n;
-  for (const auto& p : lift.map.params) args += ", " + p.text;
-  std::string body;
+std::string exprReduceResults(const ExprReduceLift& lift, const std::string& local, std::string& args) {
+  std::string decls;
   for (size_t k = 0; k < lift.accumulators.size(); ++k) {
     const std::string r = local + "r" + std::to_string(k);
-    body += "    " + cType(lift.accumulators[k].type.dtype) + " " + r + ";\n";
+    decls += "    " + cType(lift.accumulators[k].type.dtype) + " " + r + ";\n";
     args += ", &" + r;
   }
-  body += "    " + name + "(" + args + ");\n";
+  return decls;
+}
+
+std::string exprReduceCombine(const ExprReduceLift& lift, const std::string& local) {
+  std::string body;
   for (size_t k = 0; k < lift.accumulators.size(); ++k) {
     const auto& a = lift.accumulators[k];
     const std::string r = local + "r" + std::to_string(k);
@@ -134,6 +139,18 @@ std::string exprReduceReplacementCode(const LoopModel& loop, const ExprReduceLif
       body += "    " + a.name + " = (" + a.type.spelling + ")(" + u + a.name + " " + a.combine + " " + u + r + ");\n";
     }
   }
+  return body;
+}
+
+std::string exprReduceReplacementCode(const LoopModel& loop, const ExprReduceLift& lift, const std::string& name, const std::string& local) {
+  const std::string n = local + "n";
+  std::string args;
+  for (const auto& in : lift.map.inputs) args += mapPointer(loop, in) + ", ";
+  args += n;
+  for (const auto& p : lift.map.params) args += ", " + p.text;
+  std::string body = exprReduceResults(lift, local, args);
+  body += "    " + name + "(" + args + ");\n";
+  body += exprReduceCombine(lift, local);
   body += counterFinals({&loop});
   std::string code = "{\n  // simdgen lift: " + name + " (" + lift.summary + ")\n";
   code += "  const int64_t " + n + " = " + rangeCount(loop) + ";\n";

@@ -29,11 +29,18 @@ struct ExprReduceLift {
 
 // Every accumulator of the loop is `acc = acc OP expr(elements, scalars)` with OP one of + - & | ^
 // (floats: + with options.allowReassociation) and expr in the map family's language; or why not.
-std::variant<ExprReduceLift, std::string> recognizeExprReduce(const LoopModel& loop, const Options& options, int mathUlp);
+// `seed`: the inputs, params and element-wise outputs of a loop that also stores arrays (their
+// names are kept, the reductions' names differ from them).
+std::variant<ExprReduceLift, std::string> recognizeExprReduce(const LoopModel& loop, const Options& options, int mathUlp,
+                                                              const MapLift* seed = nullptr);
 // The remark for a loop that is neither a reduction of one array's elements (`plain`, why not)
 // nor of an expression (`expr`): the expression's reason where the loop has that shape.
 std::string exprReduceRefusal(const std::string& plain, const std::string& expr);
 std::string exprReduceSpecJson(const ExprReduceLift& lift, const std::string& name, const std::string& description);
+// Declares the block's result variables (`T simdgen_r0;`) and appends `, &simdgen_r0` to `args`.
+std::string exprReduceResults(const ExprReduceLift& lift, const std::string& local, std::string& args);
+// Combines each result with its accumulator as the loop would (integers wrap).
+std::string exprReduceCombine(const ExprReduceLift& lift, const std::string& local);
 // Calls the kernel over the loop's range (runtime ranges shorter than kMinRuntimeTrip keep the
 // loop) and combines each result with its accumulator as the loop would (integers wrap).
 std::string exprReduceReplacementCode(const LoopModel& loop, const ExprReduceLift& lift, const std::string& name,
