@@ -41,10 +41,35 @@ void ExprRows::model(RowsLift& lift, const std::vector<const BinaryOperator*>& s
   ExprReduceLift& er = *lift.expr;
   MapLift& map = er.map;
 
-  // A scalar the row's loop reads must be one value for all rows: the kernel takes it once.
-  for (const auto& p : map.params)
-    if (p.text == rows.model.inductionName || localByName.count(p.text))
-      throw NotLiftable{"`" + p.text + "` changes from row to row (a per-row scalar is not lifted yet)"};
+  // A scalar the row's loop reads is one value for all rows (a param), or a local of the row loop
+  // that reads one element per row (`float m = mean[r];`): an input with stride 0 and row stride 1.
+  std::vector<RowsLift::Input> perRow;
+  for (auto p = map.params.begin(); p != map.params.end();) {
+    if (p->text == rows.model.inductionName) throw NotLiftable{"the row's loop reads the row counter `" + p->text + "` as a value"};
+    if (!localByName.count(p->text)) {
+      ++p;
+      continue;
+    }
+    const VarDecl* v = localByName.at(p->text);
+    const auto* sub = dyn_cast<ArraySubscriptExpr>(locals.at(v)->IgnoreParenImpCasts());
+    if (!sub || canonicalType(sub->getType()) != canonicalType(v->getType()))
+      throw NotLiftable{"`" + p->text + "` changes from row to row and is not an element of an array read as it is (`float m = mean[r];`)"};
+    MatrixAddress address(ctx, rows.counter, nullptr, locals);
+    address.base(sub->getBase());
+    address.index(sub->getIdx(), 1);
+    if (address.outer.unit != 1 || !address.outer.stride.empty() || address.rowsOfArray)
+      throw NotLiftable{"`" + sourceText(*sub, ctx) + "` is not element [r + k] of an array: one value per row, in order"};
+    RowsLift::Input layout;
+    layout.first = address.first(rows.model.startText, "0");
+    layout.perRow = true;
+    perRow.push_back(layout);
+    MapLift::Array in;
+    in.name = p->name;
+    in.base = p->text;
+    in.type = p->type;
+    map.inputs.push_back(in);
+    p = map.params.erase(p);
+  }
 
   // Each input: rows of a matrix (a + r * stride + c) or one row for all (x[c]).
   std::set<std::string> names = {"rows", "cols"};
@@ -52,6 +77,7 @@ void ExprRows::model(RowsLift& lift, const std::vector<const BinaryOperator*>& s
   for (const auto& p : map.params) names.insert(p.name);
   for (const auto& out : map.outputs) names.insert(out.name);
   for (auto& in : map.inputs) {
+    if (!in.origin) continue;  // a per-row value, above
     const auto* load = static_cast<const Expr*>(in.origin);
     const auto* sub = load ? dyn_cast<ArraySubscriptExpr>(load->IgnoreParens()) : nullptr;
     if (!sub) throw NotLiftable{"the row's element `" + in.base + "` is not read as array[position]"};
@@ -74,6 +100,14 @@ void ExprRows::model(RowsLift& lift, const std::vector<const BinaryOperator*>& s
       in.name = address.array;
       names.insert(in.name);
     }
+  }
+
+  lift.inputs.insert(lift.inputs.end(), perRow.begin(), perRow.end());  // after the arrays, as in map.inputs
+  if (!perRow.empty()) {  // the summary's count of inputs: "(f32, 1 input)" -> "(f32, 2 inputs)"
+    const size_t arrays = map.inputs.size() - perRow.size();
+    const std::string before = std::to_string(arrays) + (arrays > 1 ? " inputs)" : " input)");
+    if (const auto at = er.summary.rfind(before); at != std::string::npos)
+      er.summary.replace(at, before.size(), std::to_string(map.inputs.size()) + " inputs)");
   }
 
   // The results: out[r + k] = acc, once per accumulator, in the accumulator's own type.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The spec and the call of a row-wise sum of an expression (rows_expr_model): a rank-2 map whose
 // outputs reduce each row, every matrix input with its own row stride, a row read by every row
-// with row stride 0.
+// with row stride 0, a value per row with stride 0 and row stride 1.
 #include <algorithm>
 #include <set>
 
@@ -56,7 +56,8 @@ std::string exprRowsSpecJson(const RowsLift& rows, const std::string& name, cons
   for (size_t k = 0; k < er.map.inputs.size(); ++k) {
     const auto& in = er.map.inputs[k];
     nlohmann::ordered_json input = {{"name", in.name}, {"dtype", in.type.dtype}};
-    if (strides[k].empty()) input["row_stride"] = 0;
+    if (rows.inputs[k].perRow) input["stride"] = 0, input["row_stride"] = 1;  // one value per row
+    else if (strides[k].empty()) input["row_stride"] = 0;                      // one row for all rows
     else input["row_stride"] = strides[k];
     j["inputs"].push_back(input);
   }
@@ -104,8 +105,9 @@ std::string exprRowsReplacementCode(const RowsLift& rows, const std::string& nam
     const std::string out = rows.outputs[o], outEnd = paren(out) + " + " + nRows;
     for (size_t k = 0; k < rows.inputs.size(); ++k) {
       const std::string in = rows.inputs[k].first;
-      const std::string inEnd = strides[k].empty() ? paren(in) + " + " + nCols
-                                                   : paren(in) + " + (" + nRows + " - 1) * " + strideVars[k] + " + " + nCols;
+      const std::string inEnd = rows.inputs[k].perRow ? paren(in) + " + " + nRows
+                                : strides[k].empty()     ? paren(in) + " + " + nCols
+                                                         : paren(in) + " + (" + nRows + " - 1) * " + strideVars[k] + " + " + nCols;
       cond += " && " + apart(out, outEnd, in, inEnd);
     }
     for (size_t m = o + 1; m < rows.outputs.size(); ++m)

@@ -31,6 +31,7 @@ struct RowsLift {
   struct Input {
     std::string first;   // its element at the first row and column, as a pointer expression
     std::string stride;  // elements between its rows, as written; empty: the same row for every row
+    bool perRow = false;  // one value per row (`float m = mean[r];` read by the row's loop): stride 0, row stride 1
   };
   std::vector<Input> inputs;         // one per expr->map.inputs
   std::vector<std::string> outputs;  // one per accumulator: where the first row's result goes
