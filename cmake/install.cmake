@@ -23,6 +23,9 @@ install(TARGETS simdgen EXPORT simdgenTargets RUNTIME DESTINATION ${CMAKE_INSTAL
 # A directory install copies dotfiles too (.clang-format).
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/templates/ DESTINATION ${SIMDGEN_INSTALL_TEMPLATESDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/docs/spec.schema.json DESTINATION ${CMAKE_INSTALL_DATADIR}/simdgen)  # for editors and CI
+# The thread pool for the _parallel() entry points, as source (docs/parallel.md): compiled with the kernels.
+install(FILES ${PROJECT_SOURCE_DIR}/runtime/simdgen_threads.h ${PROJECT_SOURCE_DIR}/runtime/simdgen_threads.cpp
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/simdgen/runtime)
 install(EXPORT simdgenTargets NAMESPACE simdgen:: DESTINATION ${SIMDGEN_INSTALL_CMAKEDIR})
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/simdgenConfig.cmake.in

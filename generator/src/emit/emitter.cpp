@@ -15,6 +15,7 @@
 
 #include "emit/load_folding.h"
 #include "emit/lowering.h"
+#include "emit/parallel_entry.h"
 #include "plan/family.h"
 #include "sim/lane_sim.h"
 #include "targets/all_targets.h"
@@ -532,16 +533,25 @@ GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, con
   data.set("public_params", params(plan, true));
   data.set("args", args(plan));
   data.set("api_doc", join(plan.apiDoc, "\n"));
+  std::vector<ir::Companion> extra = plan.companions;
+  if (spec.parallel) {
+    auto entry = parallelEntry(plan, spec.name);
+    if (auto* why = std::get_if<std::string>(&entry)) throw specErrorAt(spec, "/parallel", "parallel: " + *why);
+    extra.push_back(std::get<ir::Companion>(entry));
+  }
+  data.set("runner", runnerDeclaration());
+  data.set("has_runner", mst::data(spec.parallel));
   mst::data companions{mst::data::type::list};
-  for (const ir::Companion& c : plan.companions) {
+  for (const ir::Companion& c : extra) {
     mst::data item;
     item.set("doc", join(c.doc, "\n"));
     item.set("declaration", c.declaration);
     item.set("definition", c.definition);
+    item.set("section", c.section);
+    item.set("has_section", mst::data(!c.section.empty()));
     companions.push_back(item);
   }
   data.set("companions", companions);
-  data.set("has_companions", mst::data(!plan.companions.empty()));
   mst::data variants{mst::data::type::list};
   std::vector<std::string> summary{"Plan summary (`simdgen explain` prints the full plans):"};
   if (!plan.overview.empty()) summary.push_back("  " + plan.overview);

@@ -360,6 +360,7 @@ struct Companion {
   std::vector<std::string> doc;
   std::string declaration;
   std::string definition;
+  std::string section;  // a comment line that opens a group of companions in the .cpp ("" = none)
 };
 
 struct Plan {

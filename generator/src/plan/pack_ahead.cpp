@@ -194,6 +194,7 @@ std::vector<ir::Companion> packAheadFunctions(const KernelSpec& spec) {
   for (const ContractionTensor& t : spec.contraction.operands)
     if (t.packedFrom)
       for (ir::Companion& f : PackWriter(spec, t).write()) out.push_back(std::move(f));
+  if (!out.empty()) out.front().section = "// ---- packing ahead: the layout the variants above read, made once from the caller's tensor.";
   return out;
 }
 

@@ -122,6 +122,10 @@ struct KernelSpec {
   bool inPlace = false;
   OutputStores outputStores = OutputStores::automatic;
 
+  // reduce, arg_reduce, map, transpose: the header also declares NAME_parallel(), which splits the
+  // outermost runtime extent into tasks for a caller's runner (emit/parallel_entry.h).
+  bool parallel = false;
+
   // contraction only: dims, operands, init, output and epilogue (spec/contraction_spec.h).
   ContractionSpec contraction;
 };

@@ -37,12 +37,13 @@ constexpr std::string_view kTopKeys[] = {"$schema",  "simdgen", "name",     "des
                                          "strategy", "order",   "schedule", "tail",        "index",
                                          "index_type", "nan",   "initial", "shape", "row_stride",
                                          "inputs", "outputs", "params", "dtype", "dims", "operands",
-                                         "init", "epilogue", "max_ulp"};
+                                         "init", "epilogue", "max_ulp", "parallel"};
 // Keys that belong to one kind only.
 constexpr std::string_view kReduceOnlyKeys[] = {"output", "strategy", "order"};
 constexpr std::string_view kArgReduceOnlyKeys[] = {"index", "index_type", "nan", "initial"};
 constexpr std::string_view kMapKeys[] = {"$schema", "simdgen", "name",    "description", "kind", "shape",
-                                         "row_stride", "inputs", "outputs", "params",   "targets", "tail", "max_ulp"};
+                                         "row_stride", "inputs", "outputs", "params",   "targets", "tail", "max_ulp",
+                                         "parallel"};
 constexpr std::string_view kMapOnlyKeys[] = {"shape", "row_stride", "inputs", "outputs", "params", "max_ulp"};
 // The accuracy tiers of the math functions (plan/math/): the largest error allowed, in ULPs.
 constexpr int kMaxUlpTiers[] = {1, 4};
@@ -53,7 +54,7 @@ constexpr std::string_view kMapOutputKeys[] = {"name", "dtype", "expr", "in_plac
 constexpr std::string_view kMapReduceNames[] = {"add", "mul", "min", "max", "and", "or", "xor", "mean"};
 constexpr std::string_view kMapTailNames[] = {"predicated", "scalar"};
 constexpr std::string_view kTransposeKeys[] = {"$schema", "simdgen", "name", "description", "kind",
-                                               "input",   "output",  "targets", "tail",   "strategy"};
+                                               "input",   "output",  "targets", "tail",   "strategy", "parallel"};
 constexpr std::string_view kTransposeStrategyNames[] = {"auto", "unpack", "half_rows"};
 constexpr std::string_view kTransposeOutputKeys[] = {"row_stride", "batch_stride", "in_place", "stores"};
 constexpr std::string_view kOutputStoresNames[] = {"auto", "cached", "streaming"};
@@ -228,6 +229,10 @@ class Parser {
     if (const json* d = member(root, "description")) spec.description = getString(*d, "/description");
     spec.kind = static_cast<KernelKind>(choose(required(root, "", "kind"), "/kind", "kind", kKindNames));
     if (spec.kind == KernelKind::contraction) return parseContraction(root, spec);
+    if (const json* p = member(root, "parallel")) {
+      if (!p->is_boolean()) fail("/parallel", "expected true or false, found " + describe(*p));
+      spec.parallel = p->get<bool>();
+    }
     for (std::string_view key : kContractionOnlyKeys)
       if (member(root, std::string(key).c_str()))
         failAtKey("/" + std::string(key), "key " + inQuotes(key) + " does not apply to kind " + inQuotes(nameOf(spec.kind)) +

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: Apache-2.0
+// The _parallel() entry points on this machine's cores against their serial kernels and OpenMP
+// loops (docs/parallel.md, issue 69): row sums of 8192 x 4096 f32 (memory-bound: the fraction of
+// the read bandwidth), a 4096 x 4096 f32 transpose, softmax over 4096 rows of 4096 (exp-bound).
+// simdgen/Nt: the kernel through a runtime/simdgen_threads.h pool of N threads.
+#include <benchmark/benchmark.h>
+#include <omp.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "par_rowsum_f32.h"
+#include "par_softmax_f32.h"
+#include "par_transpose_f32.h"
+#include "simdgen_threads.h"
+
+namespace {
+
+constexpr int64_t kRows = 8192, kCols = 4096, kSide = 4096, kSoftRows = 4096;
+
+std::vector<float> randomFloats(size_t n) {
+  std::vector<float> v(n);
+  uint32_t s = 12345;
+  for (float& x : v) x = float((s = s * 1664525u + 1013904223u) >> 8) * (1.0f / 16777216.0f) - 0.5f;
+  return v;
+}
+
+simdgen_threads* pool(int threads) {
+  static simdgen_threads* pools[9] = {};
+  if (!pools[threads]) pools[threads] = simdgen_threads_create(threads);
+  return pools[threads];
+}
+
+void counters(benchmark::State& st, double bytes) {
+  st.counters["bytes_per_ns"] = benchmark::Counter(bytes * double(st.iterations()) / 1e9, benchmark::Counter::kIsRate);
+}
+
+// --- row sums -------------------------------------------------------------------------------
+void rowsumSimdgen(benchmark::State& st) {
+  static const std::vector<float> a = randomFloats(size_t(kRows * kCols));
+  std::vector<float> out(kRows);
+  const int threads = int(st.range(0));
+  const simdgen_runner r = simdgen_threads_runner(pool(threads));
+  for (auto _ : st) {
+    if (threads == 1) par_rowsum_f32(a.data(), kRows, kCols, out.data());
+    else par_rowsum_f32_parallel(a.data(), kRows, kCols, out.data(), &r);
+    benchmark::DoNotOptimize(out.data());
+  }
+  counters(st, double(kRows * kCols * 4));
+}
+void rowsumOpenmp(benchmark::State& st) {
+  static const std::vector<float> a = randomFloats(size_t(kRows * kCols));
+  std::vector<float> out(kRows);
+  const int threads = int(st.range(0));
+  for (auto _ : st) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t r = 0; r < kRows; ++r) {
+      float s = 0;
+#pragma omp simd reduction(+ : s)
+      for (int64_t c = 0; c < kCols; ++c) s += a[size_t(r * kCols + c)];
+      out[size_t(r)] = s;
+    }
+    benchmark::DoNotOptimize(out.data());
+  }
+  counters(st, double(kRows * kCols * 4));
+}
+
+// --- transpose ------------------------------------------------------------------------------
+void transposeSimdgen(benchmark::State& st) {
+  static const std::vector<float> a = randomFloats(size_t(kSide * kSide));
+  std::vector<float> out(size_t(kSide * kSide));
+  const int threads = int(st.range(0));
+  const simdgen_runner r = simdgen_threads_runner(pool(threads));
+  for (auto _ : st) {
+    if (threads == 1) par_transpose_f32(a.data(), kSide, kSide, kSide, out.data());
+    else par_transpose_f32_parallel(a.data(), kSide, kSide, kSide, out.data(), &r);
+    benchmark::DoNotOptimize(out.data());
+  }
+  counters(st, double(kSide * kSide * 8));
+}
+void transposeOpenmp(benchmark::State& st) {
+  static const std::vector<float> a = randomFloats(size_t(kSide * kSide));
+  std::vector<float> out(size_t(kSide * kSide));
+  const int threads = int(st.range(0));
+  for (auto _ : st) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t rb = 0; rb < kSide; rb += 32)  // 32 x 32 blocks
+      for (int64_t cb = 0; cb < kSide; cb += 32)
+        for (int64_t r = rb; r < rb + 32; ++r)
+          for (int64_t c = cb; c < cb + 32; ++c) out[size_t(c * kSide + r)] = a[size_t(r * kSide + c)];
+    benchmark::DoNotOptimize(out.data());
+  }
+  counters(st, double(kSide * kSide * 8));
+}
+
+// --- softmax --------------------------------------------------------------------------------
+void softmaxSimdgen(benchmark::State& st) {
+  static const std::vector<float> x = randomFloats(size_t(kSoftRows * kCols));
+  std::vector<float> y(size_t(kSoftRows * kCols));
+  const int threads = int(st.range(0));
+  const simdgen_runner r = simdgen_threads_runner(pool(threads));
+  for (auto _ : st) {
+    if (threads == 1) par_softmax_f32(x.data(), kSoftRows, kCols, y.data());
+    else par_softmax_f32_parallel(x.data(), kSoftRows, kCols, y.data(), &r);
+    benchmark::DoNotOptimize(y.data());
+  }
+  counters(st, double(kSoftRows * kCols * 8));
+}
+void softmaxOpenmp(benchmark::State& st) {
+  static const std::vector<float> x = randomFloats(size_t(kSoftRows * kCols));
+  std::vector<float> y(size_t(kSoftRows * kCols));
+  const int threads = int(st.range(0));
+  for (auto _ : st) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t r = 0; r < kSoftRows; ++r) {
+      const float* row = &x[size_t(r * kCols)];
+      float* out = &y[size_t(r * kCols)];
+      float m = -INFINITY, s = 0;
+      for (int64_t c = 0; c < kCols; ++c) m = std::fmax(m, row[c]);
+      for (int64_t c = 0; c < kCols; ++c) s += (out[c] = std::exp(row[c] - m));
+      const float inv = 1 / s;
+      for (int64_t c = 0; c < kCols; ++c) out[c] *= inv;
+    }
+    benchmark::DoNotOptimize(y.data());
+  }
+  counters(st, double(kSoftRows * kCols * 8));
+}
+
+}  // namespace
+
+BENCHMARK(rowsumSimdgen)->Name("parallel/rowsum_8192x4096/simdgen")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(rowsumOpenmp)->Name("parallel/rowsum_8192x4096/openmp_loop")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(transposeSimdgen)->Name("parallel/transpose_4096/simdgen")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(transposeOpenmp)->Name("parallel/transpose_4096/openmp_loop")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(softmaxSimdgen)->Name("parallel/softmax_4096x4096/simdgen")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(softmaxOpenmp)->Name("parallel/softmax_4096x4096/openmp_loop")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK_MAIN();
