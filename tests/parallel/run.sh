@@ -30,5 +30,9 @@ for bad in "$here"/bad/*.json; do
     *) echo "FAIL: $bad: expected '$want', got: $out"; exit 1 ;;
   esac
   [ ! -e "$work/bad" ] || [ -z "$(ls -A "$work/bad")" ] || { echo "FAIL: $bad wrote files"; exit 1; }
+  if "$simdgen" validate "$bad" > /dev/null 2>&1; then echo "FAIL: simdgen validate accepted $bad"; exit 1; fi
 done
+# explain states the split.
+"$simdgen" explain "$here/specs/p_map_rows.json" | grep -q "^# parallel: p_map_rows_parallel() runs this kernel on parts of rows" ||
+  { echo "FAIL: explain does not state the parallel split"; exit 1; }
 echo "ok: $(ls "$here"/bad/*.json | wc -l) unsplittable specs refused"

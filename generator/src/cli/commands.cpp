@@ -23,6 +23,7 @@
 #include "emit/builtin_templates.h"
 #include "emit/emitter.h"
 #include "emit/layout.h"
+#include "emit/parallel_entry.h"
 #include "plan/family.h"
 #include "plan/reduce_builder.h"
 #include "sim/lane_sim.h"
@@ -255,6 +256,7 @@ int runExplain(const std::string& specFile, const std::string& typedTarget, bool
       std::cout << "\n";
     }
     for (const auto& d : g.dropped) std::cout << "# " << d << "\n";
+    if (!g.parallel.empty()) std::cout << "# " << g.parallel << "\n";
     return kOk;
   } catch (const PlanError& e) {
     std::cerr << specErrorAt(specs[0], e.pointer, e.what()).what() << "\n";
@@ -273,6 +275,14 @@ int runValidate(const std::vector<std::string>& files) {
   for (const auto& s : specs) {
     try {
       for (const auto& t : s.targets) buildPlan(s, makeTarget(t));
+      if (s.parallel && !s.targets.empty()) {  // the split is checked on a plan, as generate does
+        const auto entry = parallelEntry(buildPlan(s, makeTarget(s.targets.back())), s.name);
+        if (const auto* why = std::get_if<std::string>(&entry)) {
+          std::cerr << specErrorAt(s, "/parallel", "parallel: " + *why).what() << "\n";
+          ok = false;
+          continue;
+        }
+      }
       if (!quiet()) std::cout << s.file.string() << ": ok\n";
     } catch (const PlanError& e) {
       std::cerr << specErrorAt(s, e.pointer, e.what()).what() << "\n";

@@ -62,6 +62,7 @@ std::string explainJson(const emit::GeneratedKernel& g, const std::string& targe
                              {"plan", v.plan.print()}});
   }
   j["dropped"] = g.dropped;
+  if (!g.parallel.empty()) j["parallel"] = g.parallel;
   return j.dump(2) + "\n";
 }
 

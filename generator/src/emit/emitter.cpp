@@ -538,6 +538,7 @@ GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, con
     auto entry = parallelEntry(plan, spec.name);
     if (auto* why = std::get_if<std::string>(&entry)) throw specErrorAt(spec, "/parallel", "parallel: " + *why);
     extra.push_back(std::get<ir::Companion>(entry));
+    g.parallel = parallelSummary(plan, spec.name);
   }
   data.set("runner", runnerDeclaration());
   data.set("has_runner", mst::data(spec.parallel));
@@ -556,6 +557,7 @@ GeneratedKernel generate(const KernelSpec& spec, const Templates& templates, con
   std::vector<std::string> summary{"Plan summary (`simdgen explain` prints the full plans):"};
   if (!plan.overview.empty()) summary.push_back("  " + plan.overview);
   for (const auto& d : g.dropped) summary.push_back("  " + d);
+  if (!g.parallel.empty()) summary.push_back("  " + g.parallel);
   for (const Variant& v : g.variants) {
     mst::data item;
     item.set("suffix", v.target.suffix);

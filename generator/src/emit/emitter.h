@@ -29,6 +29,7 @@ struct GeneratedKernel {
   std::string header, source;       // not laid out; the CLI lays them out (emit/layout.h)
   std::vector<Variant> variants;    // what was emitted, best first
   std::vector<std::string> dropped; // variants identical to another one, with the reason
+  std::string parallel;             // "parallel": true: how NAME_parallel() splits the work ("" = none)
 };
 
 // The user's lines at the top of each generated file (empty = none): an SPDX license expression and

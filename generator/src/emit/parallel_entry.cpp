@@ -174,4 +174,17 @@ std::variant<ir::Companion, std::string> parallelEntry(const ir::Plan& plan, con
   return c;
 }
 
+std::string parallelSummary(const ir::Plan& plan, const std::string& name) {
+  std::string split = "its outermost extent";
+  for (const ir::Tensor& t : plan.tensors)
+    if (!t.output && !t.scratch && !t.extents.empty()) {
+      for (const ir::Param& p : plan.params)
+        if (p.kind == ir::Param::Kind::extent && p.name == plainSymbol(t.extents[0])) split = p.publicName;
+      break;
+    }
+  return "parallel: " + name + "_parallel() runs this kernel on parts of " + split + " (whole multiples of 64, at least " +
+         std::to_string(kParallelGrainBytes / 1024) + " KiB of input each: tasks = " + split +
+         " / part, the last part longer; fewer than 2 tasks: one call on the caller's thread), bit for bit the serial results";
+}
+
 }  // namespace simdgen

@@ -25,6 +25,8 @@ constexpr long kMinParallelGrainBytes = 64 * 1024;
 
 // The companion (header doc, declaration, definition), or why the plan cannot be split.
 std::variant<ir::Companion, std::string> parallelEntry(const ir::Plan& plan, const std::string& name);
+// One line for the plan summary and `simdgen explain`: what NAME_parallel() splits, and how.
+std::string parallelSummary(const ir::Plan& plan, const std::string& name);
 
 // The simdgen_runner type and its contract, for the header (guarded: every generated header and
 // runtime/simdgen_threads.h define it identically).
