@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The _parallel() entry points on this machine's cores against their serial kernels and OpenMP
 // loops (docs/parallel.md, issue 69): row sums of 8192 x 4096 f32 (memory-bound: the fraction of
-// the read bandwidth), a 4096 x 4096 f32 transpose, softmax over 4096 rows of 4096 (exp-bound).
+// the read bandwidth), a 4096 x 4096 f32 transpose, softmax over 4096 rows of 4096 (exp-bound), a
+// 1024^3 f32 matmul split by rows of C.
 // simdgen/Nt: the kernel through a runtime/simdgen_threads.h pool of N threads.
 #include <benchmark/benchmark.h>
 #include <omp.h>
@@ -11,6 +12,7 @@
 #include <cstring>
 #include <vector>
 
+#include "par_matmul_f32.h"
 #include "par_rowsum_f32.h"
 #include "par_softmax_f32.h"
 #include "par_transpose_f32.h"
@@ -74,8 +76,8 @@ void transposeSimdgen(benchmark::State& st) {
   const int threads = int(st.range(0));
   const simdgen_runner r = simdgen_threads_runner(pool(threads));
   for (auto _ : st) {
-    if (threads == 1) par_transpose_f32(a.data(), kSide, kSide, kSide, out.data());
-    else par_transpose_f32_parallel(a.data(), kSide, kSide, kSide, out.data(), &r);
+    if (threads == 1) par_transpose_f32(a.data(), kSide, kSide, kSide, kSide, out.data());
+    else par_transpose_f32_parallel(a.data(), kSide, kSide, kSide, kSide, out.data(), &r);
     benchmark::DoNotOptimize(out.data());
   }
   counters(st, double(kSide * kSide * 8));
@@ -128,8 +130,44 @@ void softmaxOpenmp(benchmark::State& st) {
   counters(st, double(kSoftRows * kCols * 8));
 }
 
+// --- matmul -----------------------------------------------------------------------------------
+constexpr int64_t kMm = 1024;
+void matmulSimdgen(benchmark::State& st) {
+  static const std::vector<float> a = randomFloats(size_t(kMm * kMm)), b = randomFloats(size_t(kMm * kMm));
+  std::vector<float> c(size_t(kMm * kMm));
+  const int threads = int(st.range(0));
+  const simdgen_runner r = simdgen_threads_runner(pool(threads));
+  for (auto _ : st) {
+    if (threads == 1) par_matmul_f32(a.data(), b.data(), kMm, kMm, kMm, kMm, kMm, kMm, c.data());
+    else par_matmul_f32_parallel(a.data(), b.data(), kMm, kMm, kMm, kMm, kMm, kMm, c.data(), &r);
+    benchmark::DoNotOptimize(c.data());
+  }
+  st.counters["gflops"] = benchmark::Counter(2.0 * kMm * kMm * kMm * double(st.iterations()) / 1e9, benchmark::Counter::kIsRate);
+}
+void matmulOpenmp(benchmark::State& st) {
+  static const std::vector<float> a = randomFloats(size_t(kMm * kMm)), b = randomFloats(size_t(kMm * kMm));
+  std::vector<float> c(size_t(kMm * kMm));
+  const int threads = int(st.range(0));
+  for (auto _ : st) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t i = 0; i < kMm; ++i) {
+      float* ci = &c[size_t(i * kMm)];
+      for (int64_t j = 0; j < kMm; ++j) ci[j] = 0;
+      for (int64_t k = 0; k < kMm; ++k) {
+        const float aik = a[size_t(i * kMm + k)];
+        const float* bk = &b[size_t(k * kMm)];
+        for (int64_t j = 0; j < kMm; ++j) ci[j] += aik * bk[j];
+      }
+    }
+    benchmark::DoNotOptimize(c.data());
+  }
+  st.counters["gflops"] = benchmark::Counter(2.0 * kMm * kMm * kMm * double(st.iterations()) / 1e9, benchmark::Counter::kIsRate);
+}
+
 }  // namespace
 
+BENCHMARK(matmulSimdgen)->Name("parallel/matmul_1024/simdgen")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(matmulOpenmp)->Name("parallel/matmul_1024/openmp_loop")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(rowsumSimdgen)->Name("parallel/rowsum_8192x4096/simdgen")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(rowsumOpenmp)->Name("parallel/rowsum_8192x4096/openmp_loop")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(transposeSimdgen)->Name("parallel/transpose_4096/simdgen")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);

@@ -18,6 +18,8 @@
 #include <vector>
 
 #include "p_argmax_i16.h"
+#include "p_conv_seed_f32.h"
+#include "p_matmul_f32.h"
 #include "p_map_1d.h"
 #include "p_map_rows.h"
 #include "p_rowsum_f32.h"
@@ -226,8 +228,36 @@ int main() {
     }, pools);
     ++cases;
   }
+  // Contractions split the output's outermost dim anywhere (no multiple of 64): a matmul's rows,
+  // the seed convolution's batch (with the seed's schedule on AVX-512).
+  for (int64_t m : {0, 1, 150, 700, 1001}) {
+    const int64_t n = 100, k = 37, lda = k + 1, ldb = n + 3, ldc = n + 2;
+    std::vector<float> a(static_cast<size_t>(m * lda + 1)), b(static_cast<size_t>(k * ldb + 1));
+    fill(a, g), fill(b, g);
+    check("p_matmul_f32 m = " + std::to_string(m), [&](const simdgen_runner* r) {
+      std::vector<float> c(size_t(m * ldc + 1), 2.5f);
+      if (r) p_matmul_f32_parallel(a.data(), b.data(), m, n, k, lda, ldb, ldc, c.data(), r);
+      else p_matmul_f32(a.data(), b.data(), m, n, k, lda, ldb, ldc, c.data());
+      return bytes(c);
+    }, pools);
+    ++cases;
+  }
+  for (int64_t batch : {0, 1, 41, 83, 130}) {
+    const int64_t height = 5, width = 6, outChannels = 16, inChannels = 7;
+    std::vector<float> filter(static_cast<size_t>(inChannels * 9 * outChannels)), bias(static_cast<size_t>(outChannels)),
+        input(static_cast<size_t>(batch * (height + 2) * (width + 2) * inChannels + 1));
+    fill(filter, g), fill(bias, g), fill(input, g);
+    check("p_conv_seed_f32 batch = " + std::to_string(batch), [&](const simdgen_runner* r) {
+      std::vector<float> out(size_t(batch * height * width * outChannels + 1), -1.5f);
+      if (r) p_conv_seed_f32_parallel(filter.data(), input.data(), bias.data(), batch, height, width, outChannels, inChannels, out.data(), r);
+      else p_conv_seed_f32(filter.data(), input.data(), bias.data(), batch, height, width, outChannels, inChannels, out.data());
+      return bytes(out);
+    }, pools);
+    ++cases;
+  }
   for (simdgen_threads* pool : pools) simdgen_threads_destroy(pool);
-  std::printf("%s: %d cases, %d failures (kernels: %s %s %s %s %s)\n", failures ? "FAIL" : "ok", cases, failures, p_rowsum_f32_variant(),
-              p_argmax_i16_variant(), p_map_rows_variant(), p_transpose_u16_variant(), p_map_1d_variant());
+  std::printf("%s: %d cases, %d failures (kernels: %s %s %s %s %s %s %s)\n", failures ? "FAIL" : "ok", cases, failures, p_rowsum_f32_variant(),
+              p_argmax_i16_variant(), p_map_rows_variant(), p_transpose_u16_variant(), p_map_1d_variant(), p_matmul_f32_variant(),
+              p_conv_seed_f32_variant());
   return failures ? 1 : 0;
 }

@@ -47,22 +47,27 @@ std::string runnerDeclaration() {
 }
 
 std::variant<ir::Companion, std::string> parallelEntry(const ir::Plan& plan, const std::string& name) {
-  // The extent to split: the input's outermost one, a runtime extent (a parameter).
-  const ir::Tensor* first = nullptr;
-  for (const ir::Tensor& t : plan.tensors)
-    if (!t.output && !t.scratch) {
-      first = &t;
-      break;
-    }
-  if (!first || first->extents.empty()) return std::string("the kernel has no input extent to split");
-  const std::string split = plainSymbol(first->extents[0]);
+  // The extent to split: the outermost one of the first output (the rows of a row reduction,
+  // a transpose's output rows, a contraction's batch or i), a runtime extent (a parameter). A
+  // kernel whose output is one value (a 1-D sum) has none: its input's, refused below.
+  const ir::Tensor* first = nullptr;  // the first input: its bytes per part set the grain
+  const ir::Tensor* out = nullptr;
+  for (const ir::Tensor& t : plan.tensors) {
+    if (!t.output && !t.scratch && !first) first = &t;
+    if (t.output && !t.scratch && !out) out = &t;
+  }
+  const ir::Tensor* by = out && !out->extents.empty() ? out : first;
+  if (!first || !by || by->extents.empty()) return std::string("the kernel has no extent to split");
+  const std::string split = plainSymbol(by->extents[0]);
   const auto param = std::find_if(plan.params.begin(), plan.params.end(),
                                   [&](const ir::Param& p) { return p.kind == ir::Param::Kind::extent && p.name == split; });
   if (split.empty() || param == plan.params.end()) {
-    std::string value = first->extents[0].str();
+    std::string value = by->extents[0].str();
     for (const auto& [symbol, v] : plan.constants)
       if (symbol == split) value = std::to_string(v);
-    return "the outermost extent of the input is static (" + value +
+    if (by == out && value == "1" && out->extents.size() == 1)
+      return "the output is one value (a reduction over everything): a split would change its order of operations";
+    return "the outermost extent of the " + std::string(by == out ? "output" : "input") + " is static (" + value +
            "): a parallel kernel splits a runtime extent (name it in the shape, \"rows\")";
   }
   const std::string publicSplit = param->publicName;
@@ -107,9 +112,17 @@ std::variant<ir::Companion, std::string> parallelEntry(const ir::Plan& plan, con
     else if (offsets[k].empty()) ownArgs.push_back(p.name);
     else ownArgs.push_back(p.name + offsets[k]);
   }
-  // Bytes of input per unit of the split extent: the first input's element size times its other extents.
-  std::string unitBytes = std::to_string(bytesOf(first->dtype));
-  for (size_t d = 1; d < first->extents.size(); ++d) unitBytes += " * (" + first->extents[d].str() + ")";
+  // Bytes per unit of the split extent that set the grain: the first input's element size times
+  // its other extents; for a contraction the output's (an operand may not run along the split, and
+  // the work grows with the output). Row kernels split at multiples of 64 rows, where their groups
+  // of rows start; a contraction computes each output element by the same chain of steps in any
+  // register tile, so it splits anywhere.
+  const bool contraction = plan.family == "contraction";
+  const ir::Tensor& unitTensor = contraction ? *out : *first;
+  const int align = contraction ? 1 : 64;
+  std::string unitBytes = std::to_string(bytesOf(unitTensor.dtype));
+  for (const ir::Index& e : unitTensor.extents)
+    if (plainSymbol(e) != split) unitBytes += " * (" + e.str() + ")";
   // Static extents the expressions above name (the plan binds them as constants).
   auto names = [](const std::string& text, const std::string& symbol) {
     for (size_t at = text.find(symbol); at != std::string::npos; at = text.find(symbol, at + 1)) {
@@ -148,12 +161,16 @@ std::variant<ir::Companion, std::string> parallelEntry(const ir::Plan& plan, con
   def += "}\n}  // namespace\n\n";
   def += "void " + name + "_parallel(" + join(ownParams, ", ") + ", const simdgen_runner* runner) {\n";
   if (!entryConstants.empty()) def += join(entryConstants, "\n") + "\n";
-  def += "  // Parts of whole multiples of 64 (each starts where the serial kernel's groups do) and at\n";
-  def += "  // least the grain's bytes (a kernel that chooses its path by its input's size, such as a\n";
-  def += "  // reduction by whether it fits in L1, then chooses in every part as for the whole).\n";
+  if (align > 1) {
+    def += "  // Parts of whole multiples of " + std::to_string(align) + " (each starts where the serial kernel's groups do) and at\n";
+    def += "  // least the grain's bytes (a kernel that chooses its path by its input's size, such as a\n";
+    def += "  // reduction by whether it fits in L1, then chooses in every part as for the whole).\n";
+  } else {
+    def += "  // Parts of at least the grain's bytes of output (every output element is computed alike in any part).\n";
+  }
   def += "  const int64_t unit_bytes = " + unitBytes + " > 0 ? " + unitBytes + " : 1;\n";
   def += "  int64_t per_task = ((int64_t)SIMDGEN_PARALLEL_GRAIN_BYTES + unit_bytes - 1) / unit_bytes;\n";
-  def += "  per_task = (per_task + 63) / 64 * 64;\n";
+  if (align > 1) def += "  per_task = (per_task + " + std::to_string(align - 1) + ") / " + std::to_string(align) + " * " + std::to_string(align) + ";\n";
   def += "  const int64_t tasks = " + split + " / per_task;\n";
   def += "  if (runner == nullptr || runner->run == nullptr || tasks < 2) {\n";
   def += "    " + name + "(" + join(args, ", ") + ");\n";
@@ -165,8 +182,8 @@ std::variant<ir::Companion, std::string> parallelEntry(const ir::Plan& plan, con
   ir::Companion c;
   c.section = "// ---- parallel: the kernel over parts of " + publicSplit + ", run by the caller's task runner.";
   c.doc = {"/// " + name + "_parallel: the same as " + name + "(), its " + publicSplit + " split into tasks that `runner` runs",
-           "///   (in any order, on any threads): parts of whole multiples of 64 " + publicSplit + " with at least",
-           "///   SIMDGEN_PARALLEL_GRAIN_BYTES (" + std::to_string(kParallelGrainBytes / 1024) + " KiB) of input each, the last one longer. Each",
+           "///   (in any order, on any threads): parts of " + (align > 1 ? "whole multiples of 64 " + publicSplit + " with " : publicSplit + " with ") + "at least",
+           "///   SIMDGEN_PARALLEL_GRAIN_BYTES (" + std::to_string(kParallelGrainBytes / 1024) + " KiB) of " + (contraction ? "output" : "input") + " each, the last one longer. Each",
            "///   part runs the serial kernel's code, so the results are " + name + "()'s bit for bit for any",
            "///   runner. A null runner, or less work than two tasks, runs " + name + "() on the calling thread."};
   c.declaration = "void " + name + "_parallel(" + join(publicParams, ", ") + ", const simdgen_runner* runner)";
@@ -176,14 +193,15 @@ std::variant<ir::Companion, std::string> parallelEntry(const ir::Plan& plan, con
 
 std::string parallelSummary(const ir::Plan& plan, const std::string& name) {
   std::string split = "its outermost extent";
-  for (const ir::Tensor& t : plan.tensors)
-    if (!t.output && !t.scratch && !t.extents.empty()) {
+  for (const ir::Tensor& t : plan.tensors)  // as parallelEntry chooses: the first output's outermost extent
+    if (t.output && !t.scratch && !t.extents.empty()) {
       for (const ir::Param& p : plan.params)
         if (p.kind == ir::Param::Kind::extent && p.name == plainSymbol(t.extents[0])) split = p.publicName;
       break;
     }
-  return "parallel: " + name + "_parallel() runs this kernel on parts of " + split + " (whole multiples of 64, at least " +
-         std::to_string(kParallelGrainBytes / 1024) + " KiB of input each: tasks = " + split +
+  const bool contraction = plan.family == "contraction";
+  return "parallel: " + name + "_parallel() runs this kernel on parts of " + split + " (" + (contraction ? "" : "whole multiples of 64, ") +
+         "at least " + std::to_string(kParallelGrainBytes / 1024) + " KiB of " + (contraction ? "output" : "input") + " each: tasks = " + split +
          " / part, the last part longer; fewer than 2 tasks: one call on the caller's thread), bit for bit the serial results";
 }
 

@@ -70,7 +70,7 @@ constexpr std::string_view kScheduleKeys[] = {"accumulators", "unroll", "rows", 
 
 constexpr std::string_view kKindNames[] = {"reduce", "arg_reduce", "map", "transpose", "contraction"};
 constexpr std::string_view kContractionKeys[] = {"$schema", "simdgen", "name", "description", "kind", "dtype",
-                                                 "dims", "operands", "init", "output", "epilogue", "targets", "schedule"};
+                                                 "dims", "operands", "init", "output", "epilogue", "targets", "schedule", "parallel"};
 constexpr std::string_view kContractionOnlyKeys[] = {"dtype", "dims", "operands", "init", "epilogue"};
 constexpr std::string_view kContractionDTypes[] = {"f32", "f64", "i32"};
 // Operand storage of an i32 contraction: narrower integers, widened exactly (C's conversion).
@@ -228,11 +228,11 @@ class Parser {
     checkIdentifier(spec.name, "/name", "name");
     if (const json* d = member(root, "description")) spec.description = getString(*d, "/description");
     spec.kind = static_cast<KernelKind>(choose(required(root, "", "kind"), "/kind", "kind", kKindNames));
-    if (spec.kind == KernelKind::contraction) return parseContraction(root, spec);
     if (const json* p = member(root, "parallel")) {
       if (!p->is_boolean()) fail("/parallel", "expected true or false, found " + describe(*p));
       spec.parallel = p->get<bool>();
     }
+    if (spec.kind == KernelKind::contraction) return parseContraction(root, spec);
     for (std::string_view key : kContractionOnlyKeys)
       if (member(root, std::string(key).c_str()))
         failAtKey("/" + std::string(key), "key " + inQuotes(key) + " does not apply to kind " + inQuotes(nameOf(spec.kind)) +
