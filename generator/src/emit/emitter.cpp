@@ -13,6 +13,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/text.h"
 #include "emit/load_folding.h"
 #include "emit/lowering.h"
 #include "emit/parallel_entry.h"
@@ -279,12 +280,6 @@ void checkScratchFreed(const std::vector<std::string>& lines, const std::string&
   });
   if (alloc != lines.end() && readsName(std::vector<std::string>(alloc, lines.end()), "return"))
     throw std::logic_error(name + ": returns after allocating scratch on the heap, which would leak it");
-}
-
-std::string join(const std::vector<std::string>& v, const std::string& sep) {
-  std::string r;
-  for (size_t k = 0; k < v.size(); ++k) r += (k ? sep : "") + v[k];
-  return r;
 }
 
 // The signature, from the plan's parameters: generator-owned names for the .cpp, the user's in

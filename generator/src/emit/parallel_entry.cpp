@@ -6,15 +6,10 @@
 #include <vector>
 
 #include "core/dtype.h"
+#include "core/text.h"
 
 namespace simdgen {
 namespace {
-
-std::string join(const std::vector<std::string>& v, const std::string& sep) {
-  std::string out;
-  for (const std::string& s : v) out += (out.empty() ? "" : sep) + s;
-  return out;
-}
 
 // The symbol an index is, alone and with coefficient 1 (a runtime extent), else "".
 std::string plainSymbol(const ir::Index& i) {

@@ -5,15 +5,10 @@
 #include <string>
 
 #include "core/dtype.h"
+#include "core/text.h"
 
 namespace simdgen {
 namespace {
-
-std::string join(const std::vector<std::string>& v, const std::string& sep) {
-  std::string out;
-  for (const std::string& s : v) out += (out.empty() ? "" : sep) + s;
-  return out;
-}
 
 std::string bracketed(const std::vector<AffineIndex>& index) {
   std::string out;
