@@ -94,6 +94,10 @@ std::string exprReduceRefusal(const std::string& plain, const std::string& expr)
 }
 
 std::string exprReduceSpecJson(const ExprReduceLift& lift, const std::string& name, const std::string& description) {
+  return exprReduceSpec(lift, name, description).dump(2) + "\n";
+}
+
+nlohmann::ordered_json exprReduceSpec(const ExprReduceLift& lift, const std::string& name, const std::string& description) {
   nlohmann::ordered_json j;
   j["simdgen"] = 1;
   j["name"] = name;
@@ -113,7 +117,7 @@ std::string exprReduceSpecJson(const ExprReduceLift& lift, const std::string& na
     const auto& out = lift.map.outputs[k];
     j["outputs"].push_back({{"name", out.name}, {"dtype", out.type.dtype}, {"reduce", lift.accumulators[k].op}, {"expr", out.expr}});
   }
-  return j.dump(2) + "\n";
+  return j;
 }
 
 std::string exprReduceResults(const ExprReduceLift& lift, const std::string& local, std::string& args) {

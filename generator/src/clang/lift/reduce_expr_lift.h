@@ -37,6 +37,7 @@ std::variant<ExprReduceLift, std::string> recognizeExprReduce(const LoopModel& l
 // nor of an expression (`expr`): the expression's reason where the loop has that shape.
 std::string exprReduceRefusal(const std::string& plain, const std::string& expr);
 std::string exprReduceSpecJson(const ExprReduceLift& lift, const std::string& name, const std::string& description);
+nlohmann::ordered_json exprReduceSpec(const ExprReduceLift& lift, const std::string& name, const std::string& description);
 // Declares the block's result variables (`T simdgen_r0;`) and appends `, &simdgen_r0` to `args`.
 std::string exprReduceResults(const ExprReduceLift& lift, const std::string& local, std::string& args);
 // Combines each result with its accumulator as the loop would (integers wrap).

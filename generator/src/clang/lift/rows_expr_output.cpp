@@ -44,33 +44,14 @@ std::vector<std::string> strideNames(const RowsLift& rows) {
 }  // namespace
 
 std::string exprRowsSpecJson(const RowsLift& rows, const std::string& name, const std::string& description) {
-  const ExprReduceLift& er = *rows.expr;
   const auto strides = strideNames(rows);
-  nlohmann::ordered_json j;
-  j["simdgen"] = 1;
-  j["name"] = name;
-  j["description"] = description;
-  j["kind"] = "map";
+  nlohmann::ordered_json j = exprReduceSpec(*rows.expr, name, description);
   j["shape"] = {"rows", "cols"};
-  j["inputs"] = nlohmann::json::array();
-  for (size_t k = 0; k < er.map.inputs.size(); ++k) {
-    const auto& in = er.map.inputs[k];
-    nlohmann::ordered_json input = {{"name", in.name}, {"dtype", in.type.dtype}};
+  for (size_t k = 0; k < rows.inputs.size(); ++k) {
+    nlohmann::ordered_json& input = j["inputs"][k];
     if (rows.inputs[k].perRow) input["stride"] = 0, input["row_stride"] = 1;  // one value per row
     else if (strides[k].empty()) input["row_stride"] = 0;                      // one row for all rows
     else input["row_stride"] = strides[k];
-    j["inputs"].push_back(input);
-  }
-  if (!er.map.params.empty()) {
-    j["params"] = nlohmann::json::array();
-    for (const auto& p : er.map.params) j["params"].push_back({{"name", p.name}, {"dtype", p.type.dtype}});
-  }
-  if (er.map.maxUlp > 0) j["max_ulp"] = er.map.maxUlp;
-  if (er.map.fused) j["targets"] = {"avx512", "avx2+fma", "sve2", "sve", "neon", "scalar"};  // the defaults, AVX2 with FMA3
-  j["outputs"] = nlohmann::json::array();
-  for (size_t k = 0; k < er.map.outputs.size(); ++k) {
-    const auto& out = er.map.outputs[k];
-    j["outputs"].push_back({{"name", out.name}, {"dtype", out.type.dtype}, {"reduce", er.accumulators[k].op}, {"expr", out.expr}});
   }
   return j.dump(2) + "\n";
 }
