@@ -74,14 +74,23 @@ std::variant<ir::Companion, std::string> parallelEntry(const ir::Plan& plan, con
     const ir::Param& p = plan.params[k];
     if (p.kind != ir::Param::Kind::tensor) continue;
     const ir::Tensor& t = plan.tensor(p.tensor);
-    // A part's call passes its own count for the extent: a stride computed from it would change.
+    // A part's call passes its own count for the extent: a stride or another extent computed from
+    // it would change with the part (a square matrix's columns, a dense operand's row stride).
+    auto mentions = [&](const ir::Index& i) {
+      for (const ir::Term& term : i.terms)
+        if (std::find(term.symbols.begin(), term.symbols.end(), split) != term.symbols.end()) return true;
+      return false;
+    };
     for (const ir::Index& stride : t.strides)
-      for (const ir::Term& term : stride.terms)
-        if (std::find(term.symbols.begin(), term.symbols.end(), split) != term.symbols.end())
-          return "the layout of " + p.publicName + " depends on " + publicSplit + " itself (a default stride of " + stride.str() +
-                 "): give it its own runtime row_stride to split " + publicSplit;
+      if (mentions(stride))
+        return "the layout of " + p.publicName + " depends on " + publicSplit + " itself (a default stride): give it its own runtime row_stride to split " +
+               publicSplit;
     size_t d = 0;
     while (d < t.extents.size() && plainSymbol(t.extents[d]) != split) ++d;
+    for (size_t e = 0; e < t.extents.size(); ++e)
+      if (e != d && mentions(t.extents[e]))
+        return "another extent of " + p.publicName + " depends on " + publicSplit + " too: a part's count would change it; give the extents their own names to split " +
+               publicSplit;
     if (d == t.extents.size()) {
       if (t.output)
         return "the output " + p.publicName + " does not run along " + publicSplit +
