@@ -42,6 +42,10 @@ std::string runnerDeclaration() {
 }
 
 std::variant<ir::Companion, std::string> parallelEntry(const ir::Plan& plan, const std::string& name) {
+  // Reductions down columns (axis 0) are not split: splitting their columns is untested here.
+  for (const auto& [key, value] : plan.semantics)
+    if ((key == "axis" || key.rfind("axis.", 0) == 0) && value == "0")
+      return std::string("a reduction down the columns (axis 0) is not split into tasks yet");
   // The extent to split: the outermost one of the first output (the rows of a row reduction,
   // a transpose's output rows, a contraction's batch or i), a runtime extent (a parameter). A
   // kernel whose output is one value (a 1-D sum) has none: its input's, refused below.
