@@ -15,7 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 rm -rf "$work" && mkdir -p "$work/gen"
 "$simdgen" generate "$here"/specs/*.json -o "$work/gen" -q
-"$cxx" -std=c++17 -O2 -Wall -Wextra -Werror -DSIMDGEN_PARALLEL_GRAIN_BYTES=65536 "${flags[@]}" -I "$work/gen" -I "$root/runtime" \
+"$cxx" -std=c++17 -O2 -Wall -Wextra -Wshadow -Werror -DSIMDGEN_PARALLEL_GRAIN_BYTES=65536 "${flags[@]}" -I "$work/gen" -I "$root/runtime" \
   "$here/parallel_test.cpp" "$work"/gen/*.cpp "$root/runtime/simdgen_threads.cpp" -pthread -o "$work/parallel_test"
 "${runner[@]}" "$work/parallel_test"
 

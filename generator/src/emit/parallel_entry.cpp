@@ -187,14 +187,18 @@ std::variant<ir::Companion, std::string> parallelEntry(const ir::Plan& plan, con
   def += "  runner->run(runner->ctx, tasks, " + task + ", const_cast<" + call + "*>(&call));\n";
   def += "}";
 
+  // The runner's name in the header: apart from the user's names (a runtime extent may be `runner`).
+  std::string runnerName = "runner";
+  while (std::any_of(plan.params.begin(), plan.params.end(), [&](const ir::Param& p) { return p.publicName == runnerName; }))
+    runnerName += "_";
   ir::Companion c;
   c.section = "// ---- parallel: the kernel over parts of " + publicSplit + ", run by the caller's task runner.";
-  c.doc = {"/// " + name + "_parallel: the same as " + name + "(), its " + publicSplit + " split into tasks that `runner` runs",
+  c.doc = {"/// " + name + "_parallel: the same as " + name + "(), its " + publicSplit + " split into tasks that `" + runnerName + "` runs",
            "///   (in any order, on any threads): parts of " + (align > 1 ? "whole multiples of 64 " + publicSplit + " with " : publicSplit + " with ") + "at least",
            "///   SIMDGEN_PARALLEL_GRAIN_BYTES (" + std::to_string(kParallelGrainBytes / 1024) + " KiB) of " + (contraction ? "output" : "input") + " each, the last one longer. Each",
            "///   part runs the serial kernel's code, so the results are " + name + "()'s bit for bit for any",
            "///   runner. A null runner, or less work than two tasks, runs " + name + "() on the calling thread."};
-  c.declaration = "void " + name + "_parallel(" + join(publicParams, ", ") + ", const simdgen_runner* runner)";
+  c.declaration = "void " + name + "_parallel(" + join(publicParams, ", ") + ", const simdgen_runner* " + runnerName + ")";
   c.definition = def;
   return c;
 }
