@@ -35,6 +35,16 @@ simdgen_threads* pool(int threads) {
   return pools[threads];
 }
 
+// The kernel serially at 1 thread, its _parallel() entry through a pool of st.range(0) threads.
+template <class Serial, class Parallel> void timeThreads(benchmark::State& st, Serial serial, Parallel parallel) {
+  const int threads = int(st.range(0));
+  const simdgen_runner r = simdgen_threads_runner(pool(threads));
+  for (auto _ : st) {
+    if (threads == 1) serial();
+    else parallel(&r);
+  }
+}
+
 void counters(benchmark::State& st, double bytes) {
   st.counters["bytes_per_ns"] = benchmark::Counter(bytes * double(st.iterations()) / 1e9, benchmark::Counter::kIsRate);
 }
@@ -43,13 +53,9 @@ void counters(benchmark::State& st, double bytes) {
 void rowsumSimdgen(benchmark::State& st) {
   static const std::vector<float> a = randomFloats(size_t(kRows * kCols));
   std::vector<float> out(kRows);
-  const int threads = int(st.range(0));
-  const simdgen_runner r = simdgen_threads_runner(pool(threads));
-  for (auto _ : st) {
-    if (threads == 1) par_rowsum_f32(a.data(), kRows, kCols, out.data());
-    else par_rowsum_f32_parallel(a.data(), kRows, kCols, out.data(), &r);
-    benchmark::DoNotOptimize(out.data());
-  }
+  timeThreads(st, [&] { par_rowsum_f32(a.data(), kRows, kCols, out.data()); },
+              [&](const simdgen_runner* r) { par_rowsum_f32_parallel(a.data(), kRows, kCols, out.data(), r); });
+  benchmark::DoNotOptimize(out.data());
   counters(st, double(kRows * kCols * 4));
 }
 void rowsumOpenmp(benchmark::State& st) {
@@ -73,13 +79,9 @@ void rowsumOpenmp(benchmark::State& st) {
 void transposeSimdgen(benchmark::State& st) {
   static const std::vector<float> a = randomFloats(size_t(kSide * kSide));
   std::vector<float> out(size_t(kSide * kSide));
-  const int threads = int(st.range(0));
-  const simdgen_runner r = simdgen_threads_runner(pool(threads));
-  for (auto _ : st) {
-    if (threads == 1) par_transpose_f32(a.data(), kSide, kSide, kSide, kSide, out.data());
-    else par_transpose_f32_parallel(a.data(), kSide, kSide, kSide, kSide, out.data(), &r);
-    benchmark::DoNotOptimize(out.data());
-  }
+  timeThreads(st, [&] { par_transpose_f32(a.data(), kSide, kSide, kSide, kSide, out.data()); },
+              [&](const simdgen_runner* r) { par_transpose_f32_parallel(a.data(), kSide, kSide, kSide, kSide, out.data(), r); });
+  benchmark::DoNotOptimize(out.data());
   counters(st, double(kSide * kSide * 8));
 }
 void transposeOpenmp(benchmark::State& st) {
@@ -101,13 +103,9 @@ void transposeOpenmp(benchmark::State& st) {
 void softmaxSimdgen(benchmark::State& st) {
   static const std::vector<float> x = randomFloats(size_t(kSoftRows * kCols));
   std::vector<float> y(size_t(kSoftRows * kCols));
-  const int threads = int(st.range(0));
-  const simdgen_runner r = simdgen_threads_runner(pool(threads));
-  for (auto _ : st) {
-    if (threads == 1) par_softmax_f32(x.data(), kSoftRows, kCols, y.data());
-    else par_softmax_f32_parallel(x.data(), kSoftRows, kCols, y.data(), &r);
-    benchmark::DoNotOptimize(y.data());
-  }
+  timeThreads(st, [&] { par_softmax_f32(x.data(), kSoftRows, kCols, y.data()); },
+              [&](const simdgen_runner* r) { par_softmax_f32_parallel(x.data(), kSoftRows, kCols, y.data(), r); });
+  benchmark::DoNotOptimize(y.data());
   counters(st, double(kSoftRows * kCols * 8));
 }
 void softmaxOpenmp(benchmark::State& st) {
@@ -135,13 +133,9 @@ constexpr int64_t kMm = 1024;
 void matmulSimdgen(benchmark::State& st) {
   static const std::vector<float> a = randomFloats(size_t(kMm * kMm)), b = randomFloats(size_t(kMm * kMm));
   std::vector<float> c(size_t(kMm * kMm));
-  const int threads = int(st.range(0));
-  const simdgen_runner r = simdgen_threads_runner(pool(threads));
-  for (auto _ : st) {
-    if (threads == 1) par_matmul_f32(a.data(), b.data(), kMm, kMm, kMm, kMm, kMm, kMm, c.data());
-    else par_matmul_f32_parallel(a.data(), b.data(), kMm, kMm, kMm, kMm, kMm, kMm, c.data(), &r);
-    benchmark::DoNotOptimize(c.data());
-  }
+  timeThreads(st, [&] { par_matmul_f32(a.data(), b.data(), kMm, kMm, kMm, kMm, kMm, kMm, c.data()); },
+              [&](const simdgen_runner* r) { par_matmul_f32_parallel(a.data(), b.data(), kMm, kMm, kMm, kMm, kMm, kMm, c.data(), r); });
+  benchmark::DoNotOptimize(c.data());
   st.counters["gflops"] = benchmark::Counter(2.0 * kMm * kMm * kMm * double(st.iterations()) / 1e9, benchmark::Counter::kIsRate);
 }
 void matmulOpenmp(benchmark::State& st) {
