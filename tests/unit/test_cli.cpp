@@ -101,6 +101,29 @@ TEST_CASE("an unsupported combination found while planning also writes nothing")
   CHECK(run("validate " + (d / "k.json").string()).code == 2);
 }
 
+TEST_CASE("validate reports every independent error of a spec, each placed, then each planning error once") {
+  const ScratchDir d("many");
+  write(d / "m.json", R"({"simdgen": 1, "name": "m", "kind": "reduce", "op": "sum",
+  "input": {"dtype": "f32", "shape": ["r", "c"]}, "axis": 3, "targets": ["avx2", "nen"]})");
+  Result r = run("validate " + (d / "m.json").string());
+  CHECK(r.code == 2);
+  const auto op = r.output.find("m.json:1:53: error: at /op: unknown op \"sum\"");
+  const auto axis = r.output.find("m.json:2:59: error: at /axis:");
+  const auto target = r.output.find("m.json:2:82: error: at /targets/1: unknown ISA \"nen\"");
+  CHECK(op != std::string::npos);
+  CHECK(axis != std::string::npos);
+  CHECK(target != std::string::npos);
+  CHECK((op < axis && axis < target));
+  // tail "none" with 100 columns: AVX2's 8 lanes and AVX-512's 16 both fail, each said once.
+  write(d / "p.json", R"({"simdgen": 1, "name": "p", "kind": "reduce", "op": "add",
+  "input": {"dtype": "f32", "shape": [4, 100]}, "tail": "none", "targets": ["avx2", "avx512", "avx512+vnni"]})");
+  r = run("validate " + (d / "p.json").string());
+  INFO(r.output);
+  CHECK(r.code == 2);
+  CHECK(r.output.find("8 f32 lanes of avx2") != std::string::npos);
+  CHECK(r.output.find("16 f32 lanes of avx512") != std::string::npos);
+}
+
 TEST_CASE("--check fails on stale files and passes on fresh ones and --dry-run writes nothing") {
   const ScratchDir d("check");
   write(d / "good.json", kGood);

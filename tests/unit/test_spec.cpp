@@ -282,10 +282,57 @@ TEST_CASE("spec errors: JSON syntax reports the byte position as line:col") {
 }
 
 TEST_CASE("spec errors: duplicate keys") {
-  SpecError e =
-      expectError("{\n  \"simdgen\": 1,\n  \"simdgen\": 1\n}", "/simdgen", {"duplicate key \"simdgen\""});
-  CHECK(e.line == 3);
+  SpecError e = expectError(makeSpec({{"op", "\"max\",\n  \"op\": \"max\""}}), "/op", {"duplicate key \"op\""});
+  CHECK(e.line == 6);
   CHECK(e.column == 3);
+  CHECK(e.more.empty());
+  // Beside the missing keys of an almost empty spec: every error is reported, in the text's order.
+  SpecError all = *errorOf("{\n  \"simdgen\": 1,\n  \"simdgen\": 1\n}");
+  std::vector<std::string> found{all.pointer};
+  for (const SpecError& m : all.more) found.push_back(m.pointer);
+  CHECK(found == std::vector<std::string>{"/name", "/kind", "/simdgen"});
+  CHECK(std::string(all.more.back().what()).find("t.json:3:3: error: at /simdgen: duplicate key") == 0);
+}
+
+// The pointers of every error a text raises, the first one's then the others'.
+static std::vector<std::string> errorPointers(const std::string& text) {
+  auto e = errorOf(text);
+  REQUIRE_MESSAGE(e.has_value(), "expected a SpecError for:\n" << text);
+  std::vector<std::string> out{e->pointer};
+  for (const SpecError& m : e->more) out.push_back(m.pointer);
+  return out;
+}
+
+TEST_CASE("spec errors: every independent error is reported in one run, dependent ones are not") {
+  using V = std::vector<std::string>;
+  // reduce: a misspelt op, a bad axis, an unknown target, a bad strategy and a schedule out of range.
+  CHECK(errorPointers(makeSpec({{"op", "\"sum\""}, {"axis", "3"}, {"targets", R"(["avx2", "nen"])"},
+                                {"strategy", "\"fast\""}, {"schedule", R"({"unroll": 99, "acumulators": 2})"}})) ==
+        V{"/op", "/axis", "/targets/1", "/strategy", "/schedule/unroll", "/schedule/acumulators"});
+  // An unknown input dtype: the output and the axis (checked against the input) are not judged.
+  CHECK(errorPointers(makeSpec({{"input", R"({"dtype": "f23", "shape": ["rows", "cols"]})"}, {"axis", "7"}, {"tail", "\"none\""}})) ==
+        V{"/input/dtype"});
+  // map: an input's dtype, an expression, a target and the tail; the output naming the bad input is not judged.
+  const std::string map = R"({
+  "simdgen": 1, "name": "m", "kind": "map", "shape": ["n"], "colour": 3,
+  "inputs": [{"name": "x", "dtype": "f23"}, {"name": "y", "dtype": "f32"}],
+  "outputs": [{"name": "a", "dtype": "f32", "expr": "x + y"}, {"name": "b", "dtype": "f32", "expr": "y * * 2"},
+              {"name": "c", "dtype": "f32", "expr": "a + 1"}, {"name": "d", "dtype": "f32", "expr": "y", "in_place": "x"}],
+  "targets": ["avx3"], "tail": "none", "max_ulp": 2
+})";
+  CHECK(errorPointers(map) == V{"/colour", "/inputs/0/dtype", "/outputs/1/expr", "/targets/0", "/tail", "/max_ulp"});
+  // transpose: a key of another kind, a bad strategy and an unknown target beside a bad output.
+  CHECK(errorPointers(R"({"simdgen": 1, "name": "t", "kind": "transpose", "op": "max", "strategy": "tiled",
+    "input": {"dtype": "u16", "shape": ["r", "c"]}, "output": {"stores": "nt"}, "targets": ["sve3"]})") ==
+        V{"/op", "/strategy", "/output/stores", "/targets/0"});
+  // contraction: an unknown dtype stops the tensors' checks (their dtypes are judged against it).
+  CHECK(errorPointers(R"({"simdgen": 1, "name": "c", "kind": "contraction", "dtype": "f16", "targets": ["avx9"],
+    "dims": [{"name": "i", "extent": "n"}], "operands": [], "output": {"name": "y", "index": ["q"]}})") == V{"/dtype", "/targets/0"});
+  // Two bad operands, each reported; the epilogue (checked against the tensors) is not judged.
+  CHECK(errorPointers(R"({"simdgen": 1, "name": "c", "kind": "contraction", "dtype": "f32",
+    "dims": [{"name": "i", "extent": "n"}, {"name": "k", "extent": "m", "kind": "reduction"}],
+    "operands": [{"name": "a", "index": ["i", "z"]}, {"name": "b", "index": ["k"], "dtype": "i9"}],
+    "output": {"name": "y", "index": ["i"]}, "epilogue": [{"op": "relux"}]})") == V{"/operands/0/index/1", "/operands/1/dtype"});
 }
 
 TEST_CASE("spec errors: unknown keys name the key, list the allowed ones and suggest a close one") {

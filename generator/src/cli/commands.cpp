@@ -91,7 +91,7 @@ bool loadSpecs(const std::vector<std::string>& files, std::vector<KernelSpec>& s
       }
       specs.push_back(std::move(s));
     } catch (const SpecError& e) {
-      std::cerr << e.what() << "\n";
+      std::cerr << allErrors(e) << "\n";
       ok = false;
     }
   }
@@ -273,8 +273,22 @@ int runValidate(const std::vector<std::string>& files) {
   // Planning for each target finds unsupported combinations the schema cannot express.
   bool ok = true;
   for (const auto& s : specs) {
+    // Each target is planned: a combination one target lacks is reported once per place and message.
+    std::vector<std::string> planErrors;
+    for (const auto& t : s.targets) {
+      try {
+        buildPlan(s, makeTarget(t));
+      } catch (const PlanError& e) {
+        const std::string message = specErrorAt(s, e.pointer, e.what()).what();
+        if (std::find(planErrors.begin(), planErrors.end(), message) == planErrors.end()) planErrors.push_back(message);
+      }
+    }
+    for (const auto& m : planErrors) std::cerr << m << "\n";
+    if (!planErrors.empty()) {
+      ok = false;
+      continue;
+    }
     try {
-      for (const auto& t : s.targets) buildPlan(s, makeTarget(t));
       if (s.parallel && !s.targets.empty()) {  // the split is checked on a plan, as generate does
         const auto entry = parallelEntry(buildPlan(s, makeTarget(s.targets.back())), s.name);
         if (const auto* why = std::get_if<std::string>(&entry)) {

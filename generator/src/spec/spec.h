@@ -136,8 +136,14 @@ struct SpecError : std::runtime_error {
   std::string file;
   std::string pointer;  // JSON pointer, "" for the whole document
   int line = 0, column = 0;  // 1-based; 0 when unknown
+  // The spec's other independent errors, in the order found (a check that depends on a failed one
+  // is not run); what() is the first one's message only.
+  std::vector<SpecError> more;
   SpecError(std::string file, std::string pointer, int line, int column, const std::string& message);
 };
+
+// Every error of `e` (the first, then `more`), one per line, as the CLI prints them.
+std::string allErrors(const SpecError& e);
 
 // An error found after parsing (while planning), placed at `pointer` in the spec's own text.
 SpecError specErrorAt(const KernelSpec& spec, const std::string& pointer, const std::string& message);

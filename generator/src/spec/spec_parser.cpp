@@ -210,97 +210,167 @@ class Parser {
  public:
   Parser(const std::string& text, const std::filesystem::path& file) : text_(text), file_(file) {}
 
+  // Every independent error of the spec, in the order found (as a compiler reports them): the
+  // first is thrown with the others in SpecError::more.
   KernelSpec parse() {
+    KernelSpec spec;
+    try {
+      spec = parseAll();
+    } catch (const SpecError& e) {
+      errors_.push_back(e);
+    } catch (const Stop&) {
+    }
+    if (!errors_.empty()) {
+      // In the order of the text, as a compiler lists them (errors without a position first).
+      std::stable_sort(errors_.begin(), errors_.end(), [](const SpecError& a, const SpecError& b) {
+        return std::pair(a.line, a.column) < std::pair(b.line, b.column);
+      });
+      SpecError first = errors_.front();
+      first.more.assign(errors_.begin() + 1, errors_.end());
+      throw first;
+    }
+    return spec;
+  }
+
+ private:
+  // ---- reporting more than the first error ----
+  // Thrown when a later check depends on one that failed: the errors so far are the report.
+  struct Stop {};
+  // Runs a check whose failure later checks do not depend on: its error is kept and parsing goes on.
+  template <class Check>
+  bool attempt(Check&& check) const {
+    try {
+      check();
+      return true;
+    } catch (const SpecError& e) {
+      // One error per place: a key that two checks find unknown (the kind's keys are a subset) once.
+      if (std::none_of(errors_.begin(), errors_.end(), [&](const SpecError& k) { return k.pointer == e.pointer && !e.pointer.empty(); }))
+        errors_.push_back(e);
+      return false;
+    }
+  }
+  bool failed() const { return !errors_.empty(); }
+  // Before checks that read what an earlier, failed check would have set.
+  void stopIfFailed() const {
+    if (failed()) throw Stop{};
+  }
+
+  KernelSpec parseAll() {
     json root = parseJson();
     if (auto dup = findDuplicateKey(text_))
-      failAtOffset(
-          dup->pointer, dup->keyOffset,
-          "duplicate key " + inQuotes(dup->key) + "; JSON keeps only the last value, so remove one of them");
+      attempt([&] {
+        failAtOffset(dup->pointer, dup->keyOffset,
+                     "duplicate key " + inQuotes(dup->key) + "; JSON keeps only the last value, so remove one of them");
+      });
     if (!root.is_object()) fail("", "expected an object (the kernel spec), found " + describe(root));
     checkKeys(root, "", kTopKeys);
 
     KernelSpec spec;
     spec.file = file_;
     spec.text = text_;
-    if (const json* schema = member(root, "$schema")) getString(*schema, "/$schema");  // editor hint only
-    readVersion(required(root, "", "simdgen"));
-    spec.name = getString(required(root, "", "name"), "/name");
-    checkIdentifier(spec.name, "/name", "name");
-    if (const json* d = member(root, "description")) spec.description = getString(*d, "/description");
+    attempt([&] {
+      if (const json* schema = member(root, "$schema")) getString(*schema, "/$schema");  // editor hint only
+    });
+    attempt([&] { readVersion(required(root, "", "simdgen")); });
+    attempt([&] {
+      spec.name = getString(required(root, "", "name"), "/name");
+      checkIdentifier(spec.name, "/name", "name");
+    });
+    attempt([&] {
+      if (const json* d = member(root, "description")) spec.description = getString(*d, "/description");
+    });
+    attempt([&] {
+      if (const json* p = member(root, "parallel")) {
+        if (!p->is_boolean()) fail("/parallel", "expected true or false, found " + describe(*p));
+        spec.parallel = p->get<bool>();
+      }
+    });
     spec.kind = static_cast<KernelKind>(choose(required(root, "", "kind"), "/kind", "kind", kKindNames));
-    if (const json* p = member(root, "parallel")) {
-      if (!p->is_boolean()) fail("/parallel", "expected true or false, found " + describe(*p));
-      spec.parallel = p->get<bool>();
-    }
     if (spec.kind == KernelKind::contraction) return parseContraction(root, spec);
-    for (std::string_view key : kContractionOnlyKeys)
-      if (member(root, std::string(key).c_str()))
-        failAtKey("/" + std::string(key), "key " + inQuotes(key) + " does not apply to kind " + inQuotes(nameOf(spec.kind)) +
-                                              "; it belongs to kind \"contraction\"");
+    auto foreignKeys = [&](Names keys, const char* owner) {
+      for (std::string_view key : keys)
+        if (member(root, std::string(key).c_str()))
+          attempt([&] {
+            failAtKey("/" + std::string(key), "key " + inQuotes(key) + " does not apply to kind " + inQuotes(nameOf(spec.kind)) +
+                                                  "; it belongs to kind " + owner);
+          });
+    };
+    foreignKeys(kContractionOnlyKeys, "\"contraction\"");
     if (spec.kind == KernelKind::map) return parseMap(root, spec);
     if (spec.kind == KernelKind::transpose) return parseTranspose(root, spec);
-    for (std::string_view key : kMapOnlyKeys)
-      if (member(root, std::string(key).c_str()))
-        failAtKey("/" + std::string(key), "key " + inQuotes(key) + " does not apply to kind " + inQuotes(nameOf(spec.kind)) +
-                                              "; it belongs to kind \"map\"");
+    foreignKeys(kMapOnlyKeys, "\"map\"");
     const bool arg = spec.kind == KernelKind::arg_reduce;
-    for (std::string_view key : arg ? Names(kReduceOnlyKeys) : Names(kArgReduceOnlyKeys))
-      if (member(root, std::string(key).c_str()))
-        failAtKey("/" + std::string(key), "key " + inQuotes(key) + " does not apply to kind " +
-                                              inQuotes(nameOf(spec.kind)) + "; it belongs to kind " +
-                                              (arg ? "\"reduce\"" : "\"arg_reduce\""));
+    foreignKeys(arg ? Names(kReduceOnlyKeys) : Names(kArgReduceOnlyKeys), arg ? "\"reduce\"" : "\"arg_reduce\"");
     if (arg) return parseArgReduce(root, spec);
 
-    const json& opValue = required(root, "", "op");
-    std::string opName = getString(opValue, "/op");
-    auto op = parseReduceOp(opName);
-    if (!op)
-      fail("/op", "unknown op " + inQuotes(opName) + suggestion(opName, opNames()) +
-                      "; allowed: " + join(opNames()));
-    spec.op = *op;
-
-    readInput(required(root, "", "input"), spec);
-    if (!opSupports(spec.op, spec.input)) {
+    std::string opName;
+    const bool opRead = attempt([&] {
+      opName = getString(required(root, "", "op"), "/op");
+      auto op = parseReduceOp(opName);
+      if (!op)
+        fail("/op", "unknown op " + inQuotes(opName) + suggestion(opName, opNames()) + "; allowed: " + join(opNames()));
+      spec.op = *op;
+    });
+    const bool inputRead = attempt([&] { readInput(required(root, "", "input"), spec); });
+    if (opRead && inputRead && !opSupports(spec.op, spec.input)) {
       std::vector<std::string_view> ok;
       for (ReduceOp o : kAllReduceOps)
         if (opSupports(o, spec.input)) ok.push_back(nameOf(o));
-      fail("/op", "op " + inQuotes(opName) + " is bitwise and needs an integer input, but the input is " +
-                      std::string(nameOf(spec.input)) + "; allowed ops for " +
-                      std::string(nameOf(spec.input)) + ": " + join(ok));
+      attempt([&] {
+        fail("/op", "op " + inQuotes(opName) + " is bitwise and needs an integer input, but the input is " +
+                        std::string(nameOf(spec.input)) + "; allowed ops for " + std::string(nameOf(spec.input)) + ": " + join(ok));
+      });
     }
-    readOutput(member(root, "output"), spec);
-    readAxis(member(root, "axis"), spec);
-    readTargets(member(root, "targets"), spec);
+    if (inputRead) {  // the output and the axis are checked against the input
+      attempt([&] { readOutput(member(root, "output"), spec); });
+      attempt([&] { readAxis(member(root, "axis"), spec); });
+    }
+    attempt([&] { readTargets(member(root, "targets"), spec); });
+    if (inputRead) attempt([&] { readStrategyAndOrder(root, spec); });
+    attempt([&] { readSchedule(member(root, "schedule"), spec); });
+    stopIfFailed();
     checkNameClashes(spec);
-    readStrategyAndOrder(root, spec);
-    readSchedule(member(root, "schedule"), spec);
     readTail(member(root, "tail"), spec);
     return spec;
   }
 
- private:
   // kind "arg_reduce": argmin/argmax with the first or last index, row-wise or over a 1-D array.
   KernelSpec parseArgReduce(const json& root, KernelSpec& spec) const {
-    spec.op = choose(required(root, "", "op"), "/op", "op", kArgOps) == 0 ? ReduceOp::min : ReduceOp::max;
-    readInput(required(root, "", "input"), spec);
+    attempt([&] { spec.op = choose(required(root, "", "op"), "/op", "op", kArgOps) == 0 ? ReduceOp::min : ReduceOp::max; });
+    const bool inputRead = attempt([&] { readInput(required(root, "", "input"), spec); });
     spec.output = spec.input;
-    readAxis(member(root, "axis"), spec);
-    if (spec.axis != 1)
-      fail("/axis", "arg_reduce reduces along the last axis (one result per row); allowed: 1");
-    if (const json* j = member(root, "index")) spec.lastIndex = choose(*j, "/index", "index", kIndexNames) == 1;
-    if (const json* j = member(root, "index_type"))
-      spec.indexType = choose(*j, "/index_type", "index_type", kIndexTypes) == 0 ? DType::i32 : DType::i64;
-    if (const json* j = member(root, "nan")) {
-      spec.nan = static_cast<NanPolicy>(choose(*j, "/nan", "nan", kNanNames));
-      if (!isFloat(spec.input))
-        fail("/nan", "a NaN policy applies to float inputs only, but the input is " + std::string(nameOf(spec.input)));
-    }
-    if (const json* j = member(root, "initial")) readInitial(*j, spec);
-    readTargets(member(root, "targets"), spec);
+    if (inputRead)
+      attempt([&] {
+        readAxis(member(root, "axis"), spec);
+        if (spec.axis != 1) fail("/axis", "arg_reduce reduces along the last axis (one result per row); allowed: 1");
+      });
+    attempt([&] {
+      if (const json* j = member(root, "index")) spec.lastIndex = choose(*j, "/index", "index", kIndexNames) == 1;
+    });
+    const bool indexTypeRead = attempt([&] {
+      if (const json* j = member(root, "index_type"))
+        spec.indexType = choose(*j, "/index_type", "index_type", kIndexTypes) == 0 ? DType::i32 : DType::i64;
+    });
+    if (inputRead)
+      attempt([&] {
+        if (const json* j = member(root, "nan")) {
+          spec.nan = static_cast<NanPolicy>(choose(*j, "/nan", "nan", kNanNames));
+          if (!isFloat(spec.input))
+            fail("/nan", "a NaN policy applies to float inputs only, but the input is " + std::string(nameOf(spec.input)));
+        }
+      });
+    if (inputRead && indexTypeRead)  // the initial pair must fit the input's dtype and the index type
+      attempt([&] {
+        if (const json* j = member(root, "initial")) readInitial(*j, spec);
+      });
+    attempt([&] { readTargets(member(root, "targets"), spec); });
+    attempt([&] {
+      readSchedule(member(root, "schedule"), spec);
+      if (spec.schedule.rows || spec.schedule.unroll)
+        fail("/schedule", "arg_reduce takes schedule keys accumulators and block; allowed: accumulators, block");
+    });
+    stopIfFailed();
     checkNameClashes(spec);
-    readSchedule(member(root, "schedule"), spec);
-    if (spec.schedule.rows || spec.schedule.unroll)
-      fail("/schedule", "arg_reduce takes schedule keys accumulators and block; allowed: accumulators, block");
     readTail(member(root, "tail"), spec);
     return spec;
   }
@@ -309,13 +379,35 @@ class Parser {
   KernelSpec parseTranspose(const json& root, KernelSpec& spec) const {
     for (std::string_view key : kTopKeys)
       if (!contains(kTransposeKeys, key) && member(root, std::string(key).c_str()))
-        failAtKey("/" + std::string(key), "key " + inQuotes(key) + " does not apply to kind \"transpose\"; allowed keys: " +
-                                              join(kTransposeKeys));
+        attempt([&] {
+          failAtKey("/" + std::string(key), "key " + inQuotes(key) + " does not apply to kind \"transpose\"; allowed keys: " +
+                                                join(kTransposeKeys));
+        });
     checkKeys(root, "", kTransposeKeys);
-    readInput(required(root, "", "input"), spec, true);
+    attempt([&] {
+      if (const json* j = member(root, "strategy"))
+        spec.transposeStrategy = static_cast<TransposeStrategy>(choose(*j, "/strategy", "strategy", kTransposeStrategyNames));
+    });
+    attempt([&] { readTargets(member(root, "targets"), spec); });
+    readInput(required(root, "", "input"), spec, true);  // the output is checked against it
     spec.output = spec.input;
-    if (const json* j = member(root, "strategy"))
-      spec.transposeStrategy = static_cast<TransposeStrategy>(choose(*j, "/strategy", "strategy", kTransposeStrategyNames));
+    attempt([&] { readTransposeOutput(root, spec); });
+    stopIfFailed();
+    if (spec.batchStride && spec.rowStride && !spec.batchStride->isStatic() && !spec.rowStride->isStatic() &&
+        spec.batchStride->name == spec.rowStride->name)
+      fail("/input/batch_stride", "runtime batch_stride " + inQuotes(spec.batchStride->name) + " has the same name as the row_stride");
+    checkNameClashes(spec);
+    if (spec.outputRowStride) checkNameClash(spec, *spec.outputRowStride, "/output/row_stride");
+    if (spec.batch) checkNameClash(spec, *spec.batch, "/input/shape/0");
+    if (spec.batchStride) checkNameClash(spec, *spec.batchStride, "/input/batch_stride");
+    if (spec.outputBatchStride) checkNameClash(spec, *spec.outputBatchStride, "/output/batch_stride");
+    if (const json* j = member(root, "tail"))
+      spec.tail = choose(*j, "/tail", "tail", kMapTailNames) == 0 ? TailPolicy::predicated : TailPolicy::scalar;
+    return spec;
+  }
+
+  // A transpose's "output": in place, its stores, its row and batch strides.
+  void readTransposeOutput(const json& root, KernelSpec& spec) const {
     if (const json* j = member(root, "output")) {
       if (j->is_object() && member(*j, "dtype"))
         failAtKey("/output/dtype", "a transpose's output has the input's dtype (" + std::string(nameOf(spec.input)) +
@@ -362,18 +454,6 @@ class Parser {
                                                  spec.outputRowStride ? *spec.outputRowStride : spec.rows, names);
       }
     }
-    if (spec.batchStride && spec.rowStride && !spec.batchStride->isStatic() && !spec.rowStride->isStatic() &&
-        spec.batchStride->name == spec.rowStride->name)
-      fail("/input/batch_stride", "runtime batch_stride " + inQuotes(spec.batchStride->name) + " has the same name as the row_stride");
-    readTargets(member(root, "targets"), spec);
-    checkNameClashes(spec);
-    if (spec.outputRowStride) checkNameClash(spec, *spec.outputRowStride, "/output/row_stride");
-    if (spec.batch) checkNameClash(spec, *spec.batch, "/input/shape/0");
-    if (spec.batchStride) checkNameClash(spec, *spec.batchStride, "/input/batch_stride");
-    if (spec.outputBatchStride) checkNameClash(spec, *spec.outputBatchStride, "/output/batch_stride");
-    if (const json* j = member(root, "tail"))
-      spec.tail = choose(*j, "/tail", "tail", kMapTailNames) == 0 ? TailPolicy::predicated : TailPolicy::scalar;
-    return spec;
   }
 
   // kind "contraction": output[out index] = epilogue(init + sum over the reduction dims of the
@@ -381,9 +461,13 @@ class Parser {
   KernelSpec parseContraction(const json& root, KernelSpec& spec) const {
     checkKeys(root, "", kContractionKeys);
     ContractionSpec& c = spec.contraction;
-    c.dtype = getDType(required(root, "", "dtype"), "/dtype");
-    if (!contains(kContractionDTypes, nameOf(c.dtype)))
-      fail("/dtype", "contraction supports f32, f64 and (exact, wrapping) i32 sums: allowed: " + join(kContractionDTypes) + "; found " + inQuotes(nameOf(c.dtype)));
+    const bool dtypeRead = attempt([&] {
+      c.dtype = getDType(required(root, "", "dtype"), "/dtype");
+      if (!contains(kContractionDTypes, nameOf(c.dtype)))
+        fail("/dtype", "contraction supports f32, f64 and (exact, wrapping) i32 sums: allowed: " + join(kContractionDTypes) + "; found " + inQuotes(nameOf(c.dtype)));
+    });
+    attempt([&] { readTargets(member(root, "targets"), spec); });
+    if (!dtypeRead) throw Stop{};  // the tensors' dtypes are checked against it
     spec.input = spec.output = c.dtype;
     std::vector<std::string> taken;  // public names: extents, strides, tensors, scalars
     readDims(required(root, "", "dims"), c, taken);
@@ -395,10 +479,10 @@ class Parser {
       fail("/operands", "expected an array of the two multiplied tensors ({\"name\", \"index\"}), found " + describe(operands));
     for (std::size_t k = 0; k < 2; ++k) {
       const std::string at = "/operands/" + std::to_string(k);
-      c.operands.push_back(readContractionTensor(operands[k], at, c, claim, false, true));
+      attempt([&] { c.operands.push_back(readContractionTensor(operands[k], at, c, claim, false, true)); });
     }
-    const json& output = required(root, "", "output");
-    c.output = readContractionTensor(output, "/output", c, claim, true);
+    attempt([&] { c.output = readContractionTensor(required(root, "", "output"), "/output", c, claim, true); });
+    stopIfFailed();  // the checks below read the operands and the output
     std::vector<int> seen(c.dims.size(), 0);
     for (std::size_t p = 0; p < c.output.index.size(); ++p) {
       const AffineIndex& ix = c.output.index[p];
@@ -419,7 +503,7 @@ class Parser {
       if (c.dims[d].reduction && !used)
         fail(at, "reduction dim " + inQuotes(c.dims[d].name) + " indexes neither operand: the sum would repeat the same product; remove it");
     }
-    if (const json* init = member(root, "init")) {
+    if (const json* init = member(root, "init")) attempt([&] {
       if (init->is_string()) {
         c.init = choose(*init, "/init", "init", kInitNames) == 0 ? ContractionInit::zero : ContractionInit::output;
       } else {
@@ -429,14 +513,14 @@ class Parser {
         c.initOperand = readContractionTensor(*init, "/init", c, claim, false);
         checkParallelIndex(c.initOperand, "/init", c);
       }
-    }
-    if (const json* epilogue = member(root, "epilogue")) {
+    });
+    if (const json* epilogue = member(root, "epilogue")) attempt([&] {
       if (!epilogue->is_array())
         fail("/epilogue", "expected an array of steps ({\"op\": \"relu\"}, ...), found " + describe(*epilogue));
       for (std::size_t k = 0; k < epilogue->size(); ++k)
-        c.epilogue.push_back(readEpilogueStep((*epilogue)[k], "/epilogue/" + std::to_string(k), c, claim));
-    }
-    readTargets(member(root, "targets"), spec);
+        attempt([&] { c.epilogue.push_back(readEpilogueStep((*epilogue)[k], "/epilogue/" + std::to_string(k), c, claim)); });
+    });
+    stopIfFailed();
     if (const json* schedule = member(root, "schedule")) {
       if (schedule->is_array()) {
         for (std::size_t k = 0; k < schedule->size(); ++k)
@@ -904,8 +988,12 @@ class Parser {
     const json& inputs = required(root, "", "inputs");
     if (!inputs.is_array() || inputs.empty())
       fail("/inputs", "expected a non-empty array of inputs ({\"name\": ..., \"dtype\": ...}), found " + describe(inputs));
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
+    // Names whose declaration failed: an expression naming one is not checked (it would fail too).
+    std::set<std::string> failedNames;
+    auto nameIn = [](const json& item) { return item.is_object() && item.contains("name") && item["name"].is_string() ? item["name"].get<std::string>() : ""; };
+    for (std::size_t i = 0; i < inputs.size(); ++i) attempt([&] {
       const std::string at = "/inputs/" + std::to_string(i);
+      failedNames.insert(nameIn(inputs[i]));
       const json& in = getObject(inputs[i], at, kMapInputKeys);
       const std::string name = getString(required(in, at, "name"), at + "/name");
       claim(name, at + "/name");
@@ -917,23 +1005,33 @@ class Parser {
         layout.rowStride = readInputStride(*j, at + "/row_stride", spec, taken);
       }
       spec.mapInputLayouts.push_back(layout);
-    }
+      failedNames.erase(nameIn(inputs[i]));
+    });
     if (const json* params = member(root, "params")) {
       if (!params->is_array())
         fail("/params", "expected an array of scalar parameters ({\"name\": ..., \"dtype\": ...}), found " + describe(*params));
-      for (std::size_t i = 0; i < params->size(); ++i) {
+      for (std::size_t i = 0; i < params->size(); ++i) attempt([&] {
         const std::string at = "/params/" + std::to_string(i);
+        failedNames.insert(nameIn((*params)[i]));
         const json& p = getObject((*params)[i], at, kMapParamKeys);
         const std::string name = getString(required(p, at, "name"), at + "/name");
         claim(name, at + "/name", "parameter name");
         spec.mapParams.push_back({name, getDType(required(p, at, "dtype"), at + "/dtype")});
-      }
+        failedNames.erase(name);
+      });
     }
     const json& outputs = required(root, "", "outputs");
     if (!outputs.is_array() || outputs.empty())
       fail("/outputs", "expected a non-empty array of outputs ({\"name\", \"dtype\", \"expr\"}), found " + describe(outputs));
-    for (std::size_t i = 0; i < outputs.size(); ++i) {
+    if (spec.mapInputs.empty()) throw Stop{};  // no input was read: the outputs' dtypes and layouts come from them
+    for (std::size_t i = 0; i < outputs.size(); ++i) attempt([&] {
       const std::string at = "/outputs/" + std::to_string(i);
+      failedNames.insert(nameIn(outputs[i]));
+      if (outputs[i].is_object() && outputs[i].contains("expr") && outputs[i]["expr"].is_string()) {
+        const std::set<std::string> named = namesIn(outputs[i]["expr"].get<std::string>());
+        if (std::any_of(failedNames.begin(), failedNames.end(), [&](const std::string& n) { return !n.empty() && named.count(n) && n != nameIn(outputs[i]); }))
+          return;  // it names an input, param or output whose error is reported
+      }
       for (const char* key : {"stride", "row_stride"})
         if (outputs[i].is_object() && member(outputs[i], key))
           failAtKey(at + "/" + key, "key " + inQuotes(key) + " applies to inputs only: outputs are written with contiguous columns and the kernel's row_stride (there are no scatters)");
@@ -1004,6 +1102,7 @@ class Parser {
         const std::string name = getString(*alias, at + "/in_place");
         for (std::size_t k = 0; k < spec.mapInputs.size(); ++k)
           if (spec.mapInputs[k].name == name) o.inPlace = int(k);
+        if (o.inPlace < 0 && failedNames.count(name)) return;  // that input's error is reported
         if (o.inPlace < 0) {
           std::vector<std::string_view> names;
           for (const auto& in : spec.mapInputs) names.push_back(in.name);
@@ -1020,12 +1119,27 @@ class Parser {
             fail(at + "/in_place", "input " + inQuotes(name) + " is already shared with output " + inQuotes(other.name) +
                                        "; two outputs cannot be the same array");
       }
+      failedNames.erase(o.name);
       spec.mapOutputs.push_back(std::move(o));
-    }
+    });
+    attempt([&] { readTargets(member(root, "targets"), spec); });
+    attempt([&] {
+      if (const json* j = member(root, "tail"))
+        spec.tail = choose(*j, "/tail", "tail", kMapTailNames) == 0 ? TailPolicy::predicated : TailPolicy::scalar;
+    });
+    attempt([&] {
+      if (const json* j = member(root, "max_ulp")) {
+        const auto v = asInt(*j);
+        if (!v || std::find(std::begin(kMaxUlpTiers), std::end(kMaxUlpTiers), *v) == std::end(kMaxUlpTiers))
+          fail("/max_ulp", "expected the accuracy tier of the math functions (exp, log, tanh, ...): 1 (at most 1 ULP from the exact "
+                           "result) or 4 (at most 4 ULP, faster), found " + describe(*j));
+        spec.maxUlp = int(*v);
+      }
+    });
+    stopIfFailed();
     checkStages(spec);
     spec.input = spec.mapInputs[0].dtype;
     spec.output = spec.mapOutputs[0].dtype;
-    readTargets(member(root, "targets"), spec);
     // Without a targets list, an fma() picks AVX2 with FMA among the defaults: plain AVX2 has no
     // fused multiply-add (a listed "avx2" is the user's choice, and the plan's error says what to write).
     const std::function<bool(const MapExpr&)> usesFma = [&](const MapExpr& e) {
@@ -1042,15 +1156,6 @@ class Parser {
         std::replace(f.begin(), f.end(), '+', '_');
         if (f == name) fail("/name", "tensor " + inQuotes(name) + " has the name of the generated function " + f);
       }
-    }
-    if (const json* j = member(root, "tail"))
-      spec.tail = choose(*j, "/tail", "tail", kMapTailNames) == 0 ? TailPolicy::predicated : TailPolicy::scalar;
-    if (const json* j = member(root, "max_ulp")) {
-      const auto v = asInt(*j);
-      if (!v || std::find(std::begin(kMaxUlpTiers), std::end(kMaxUlpTiers), *v) == std::end(kMaxUlpTiers))
-        fail("/max_ulp", "expected the accuracy tier of the math functions (exp, log, tanh, ...): 1 (at most 1 ULP from the exact "
-                         "result) or 4 (at most 4 ULP, faster), found " + describe(*j));
-      spec.maxUlp = int(*v);
     }
     for (std::size_t i = 0; i < spec.mapOutputs.size(); ++i)
       if (const std::string why = mathTierUnavailable(spec.mapOutputs[i].expr, spec.maxUlp); !why.empty())
@@ -1294,9 +1399,11 @@ class Parser {
   void checkKeys(const json& object, const std::string& pointer, Names allowed) const {
     for (const auto& [key, value] : object.items())
       if (!contains(allowed, key))
-        failAtKey(
+        attempt([&] {  // an unknown key is ignored by every later check
+          failAtKey(
             pointer + "/" + escapePointerToken(key),
             "unknown key " + inQuotes(key) + suggestion(key, allowed) + "; allowed keys: " + join(allowed));
+        });
   }
   void checkIdentifier(const std::string& s, const std::string& pointer, const std::string& what) const {
     if (!isIdentifier(s))
@@ -1600,6 +1707,7 @@ class Parser {
 
   const std::string& text_;
   const std::filesystem::path& file_;
+  mutable std::vector<SpecError> errors_;  // the independent errors found so far
 };
 
 std::string formatError(const std::string& file, const std::string& pointer, int line, int column,
@@ -1620,6 +1728,12 @@ SpecError::SpecError(std::string file_, std::string pointer_, int line_, int col
       pointer(std::move(pointer_)),
       line(line_),
       column(column_) {}
+
+std::string allErrors(const SpecError& e) {
+  std::string out = e.what();
+  for (const SpecError& m : e.more) out += std::string("\n") + m.what();
+  return out;
+}
 
 SpecError specErrorAt(const KernelSpec& spec, const std::string& pointer, const std::string& message) {
   TextPos p = positionOf(spec.text, pointer);
