@@ -451,3 +451,26 @@ TEST_CASE("contraction plans: convolutions take dot-product groups through a pan
   checkPlans(bf16(f32, {"input", "filter"}), {{"h", 2}, {"w", 5}, {"cout", 21}, {"cin", 7}}, 61);
   checkPlans(bf16(f32, {"input", "filter"}), {{"h", 1}, {"w", 3}, {"cout", 17}, {"cin", 130}}, 62);
 }
+
+TEST_CASE("contraction: a plan that leaves most lanes idle says so in its summary and what to write instead") {
+  auto notes = [](const std::string& body, const char* target) {
+    std::string out;
+    for (const std::string& n : buildPlan(parseSpecText(spec(body), "t.json"), makeTarget(TargetRequest{target, {}})).summary) out += n + "\n";
+    return out;
+  };
+  // A dot product forced through a contraction: the output dim of extent 1 is the vector dim.
+  const std::string dot = R"J(  "dims": [{"name": "i", "extent": 1}, {"name": "k", "extent": "n", "kind": "reduction"}],
+  "operands": [{"name": "a", "index": ["i", "k"]}, {"name": "b", "index": ["k"]}],
+  "output": {"name": "y", "index": ["i"]})J";
+  for (const char* target : {"avx512", "avx2", "neon", "sve"}) {
+    const std::string n = notes(dot, target);
+    CHECK_MESSAGE(n.find("warning: expected to be slow: the vectors run along i, whose extent is 1") != std::string::npos, n);
+    CHECK_MESSAGE(n.find("a sum over k with so few outputs is a map with a reduction output") != std::string::npos, n);
+  }
+  CHECK(notes(dot, "scalar").find("warning") == std::string::npos);  // one lane is all a scalar plan has
+  // A matmul with runtime extents, and one whose vector dim fills half a vector: no warning.
+  CHECK(notes(kMatmul, "avx512").find("warning") == std::string::npos);
+  std::string half = dot;
+  half.replace(half.find(R"J("extent": 1})J"), 12, R"J("extent": 9})J");
+  CHECK(notes(half, "avx512").find("warning") == std::string::npos);
+}

@@ -366,6 +366,30 @@ class ContractionBuilder {
       if (gathered_[k] && t.name == inputs_[k].name) return true;
     return false;
   }
+  // A plan that leaves most of each vector or tile idle (a dot product written as a contraction
+  // with an output dim of extent 1 runs a lane in 8 or 16): what to write instead, or "".
+  std::string poorPlanWarning(const std::string& reductionDims) const {
+    const Extent& v = c_.dims[size_t(vdim_)].extent;
+    if (lanes_.lanes > 1 && v.isStatic() && *v.value * 2 <= lanes_.lanes) {
+      std::string w = "warning: expected to be slow: the vectors run along " + dimName(vdim_) + ", whose extent is " +
+                      std::to_string(*v.value) + ", so " + std::to_string(*v.value) + " of the " + std::to_string(lanes_.lanes) +
+                      (lanes_.scalable ? " or more" : "") + " lanes of each " + toString(lanes_) + " do useful work; ";
+      if (!reductionDims.empty())
+        return w + "a sum over " + reductionDims + " with so few outputs is a map with a reduction output (kind \"map\", " +
+               "an output with \"reduce\": \"add\" and \"expr\": \"a * b\"; docs/spec.md, \"Reductions and passes\"), " +
+               "which runs its vectors along the sum";
+      return w + "give the vector dim a longer extent (a contraction's schedule: \"vectorize\" another dim)";
+    }
+    if (tdim_ >= 0) {
+      const Extent& t = c_.dims[size_t(tdim_)].extent;
+      if (t.isStatic() && *t.value * 2 <= mr_)
+        return "warning: expected to be slow: the register tile has " + std::to_string(mr_) + " rows along " + dimName(tdim_) +
+               ", whose extent is " + std::to_string(*t.value) + "; a schedule with a tile of at most " + std::to_string(*t.value) +
+               " rows along it keeps the rest of the registers for other outputs";
+    }
+    return "";
+  }
+
   Index lanesIndex() const { return lanes_.scalable ? Index::vscaled(lanes_.lanes) : Index::constant(lanes_.lanes); }
   // The elements of one panel row of nr vectors, `per` steps to a row (a multiple of vscale
   // when scalable).
@@ -1741,6 +1765,7 @@ class ContractionBuilder {
     std::string red;
     for (const ContractionDim& d : c_.dims)
       if (d.reduction) red += (red.empty() ? "" : ", ") + d.name;
+    if (const std::string poor = poorPlanWarning(red); !poor.empty()) note(poor);
     if (group_ == 4)
       note("per four steps of " + dimName(kdim_) + ": " +
            quadInstruction() + " (four " + (inputs_[0].spec->narrow == inputs_[1].spec->narrow ? std::string(nameOf(*inputs_[0].spec->narrow)) + " x " + std::string(nameOf(*inputs_[0].spec->narrow)) : std::string("u8 x i8")) +
