@@ -699,7 +699,9 @@ __attribute__((target("+sve"))) void map_strided_channels_u8_sve(const uint8_t* 
 #endif
 
 // ---- avx2 (256-bit vectors)
+// strided inputs with a constant stride of 2 to 4: 8/16-bit lanes from whole 16-byte loads de-interleaved by vpshufb (32-bit and wider lanes as before), except in the last column of a row
 // tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
+// uses strided 8/16-bit lanes at a static stride of 2..4: whole 16-byte loads and vpshufb
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
@@ -708,11 +710,89 @@ __attribute__((target("avx2"))) void map_strided_channels_u8_avx2(const uint8_t*
                                                                   const uint8_t* in2, int64_t rows,
                                                                   int64_t cols, int64_t stride1,
                                                                   uint8_t* out0, uint8_t* out1) {
+  // vpshufb table for a stride of 3, chunk 0 (byte <- byte of the chunk): 0<-0 1<-3 2<-6 3<-9 4<-12 5<-15
+  const __m128i deinterleaveu8_3_0 =
+      _mm_setr_epi8(0, 3, 6, 9, 12, 15, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128);
+  // vpshufb table for a stride of 3, chunk 1 (byte <- byte of the chunk): 6<-2 7<-5 8<-8 9<-11 10<-14
+  const __m128i deinterleaveu8_3_1 = _mm_setr_epi8(-128, -128, -128, -128, -128, -128, 2, 5, 8, 11,
+                                                   14, -128, -128, -128, -128, -128);
+  // vpshufb table for a stride of 3, chunk 2 (byte <- byte of the chunk): 11<-1 12<-4 13<-7 14<-10 15<-13
+  const __m128i deinterleaveu8_3_2 = _mm_setr_epi8(-128, -128, -128, -128, -128, -128, -128, -128,
+                                                   -128, -128, -128, 1, 4, 7, 10, 13);
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
-    // whole vectors
+    // whole vectors, strided inputs as structure loads (stops one column early)
     int64_t c = 0;
+    for (; c + 32 <= cols - 1; c += 32) {
+      const uint8_t* red_v_at = in0 + 3 * c + r * stride1;
+      __m256i red_v = _mm256_or_si256(
+          _mm256_or_si256(_mm256_shuffle_epi8(
+                              _mm256_inserti128_si256(
+                                  _mm256_castsi128_si256(
+                                      _mm_loadu_si128((const __m128i*)(const void*)(red_v_at + 0))),
+                                  _mm_loadu_si128((const __m128i*)(const void*)(red_v_at + 48)), 1),
+                              _mm256_broadcastsi128_si256(deinterleaveu8_3_0)),
+                          _mm256_shuffle_epi8(
+                              _mm256_inserti128_si256(
+                                  _mm256_castsi128_si256(_mm_loadu_si128(
+                                      (const __m128i*)(const void*)(red_v_at + 16))),
+                                  _mm_loadu_si128((const __m128i*)(const void*)(red_v_at + 64)), 1),
+                              _mm256_broadcastsi128_si256(deinterleaveu8_3_1))),
+          _mm256_shuffle_epi8(_mm256_inserti128_si256(
+                                  _mm256_castsi128_si256(_mm_loadu_si128(
+                                      (const __m128i*)(const void*)(red_v_at + 32))),
+                                  _mm_loadu_si128((const __m128i*)(const void*)(red_v_at + 80)), 1),
+                              _mm256_broadcastsi128_si256(deinterleaveu8_3_2)));
+      const uint8_t* green_v_at = in1 + 3 * c + r * stride1;
+      __m256i green_v = _mm256_or_si256(
+          _mm256_or_si256(
+              _mm256_shuffle_epi8(
+                  _mm256_inserti128_si256(
+                      _mm256_castsi128_si256(
+                          _mm_loadu_si128((const __m128i*)(const void*)(green_v_at + 0))),
+                      _mm_loadu_si128((const __m128i*)(const void*)(green_v_at + 48)), 1),
+                  _mm256_broadcastsi128_si256(deinterleaveu8_3_0)),
+              _mm256_shuffle_epi8(
+                  _mm256_inserti128_si256(
+                      _mm256_castsi128_si256(
+                          _mm_loadu_si128((const __m128i*)(const void*)(green_v_at + 16))),
+                      _mm_loadu_si128((const __m128i*)(const void*)(green_v_at + 64)), 1),
+                  _mm256_broadcastsi128_si256(deinterleaveu8_3_1))),
+          _mm256_shuffle_epi8(
+              _mm256_inserti128_si256(
+                  _mm256_castsi128_si256(
+                      _mm_loadu_si128((const __m128i*)(const void*)(green_v_at + 32))),
+                  _mm_loadu_si128((const __m128i*)(const void*)(green_v_at + 80)), 1),
+              _mm256_broadcastsi128_si256(deinterleaveu8_3_2)));
+      const uint8_t* blue_v_at = in2 + 3 * c + r * stride1;
+      __m256i blue_v = _mm256_or_si256(
+          _mm256_or_si256(
+              _mm256_shuffle_epi8(
+                  _mm256_inserti128_si256(
+                      _mm256_castsi128_si256(
+                          _mm_loadu_si128((const __m128i*)(const void*)(blue_v_at + 0))),
+                      _mm_loadu_si128((const __m128i*)(const void*)(blue_v_at + 48)), 1),
+                  _mm256_broadcastsi128_si256(deinterleaveu8_3_0)),
+              _mm256_shuffle_epi8(
+                  _mm256_inserti128_si256(
+                      _mm256_castsi128_si256(
+                          _mm_loadu_si128((const __m128i*)(const void*)(blue_v_at + 16))),
+                      _mm_loadu_si128((const __m128i*)(const void*)(blue_v_at + 64)), 1),
+                  _mm256_broadcastsi128_si256(deinterleaveu8_3_1))),
+          _mm256_shuffle_epi8(
+              _mm256_inserti128_si256(
+                  _mm256_castsi128_si256(
+                      _mm_loadu_si128((const __m128i*)(const void*)(blue_v_at + 32))),
+                  _mm_loadu_si128((const __m128i*)(const void*)(blue_v_at + 80)), 1),
+              _mm256_broadcastsi128_si256(deinterleaveu8_3_2)));
+      __m256i t0 = _mm256_max_epu8(red_v, green_v);
+      __m256i t1 = _mm256_max_epu8(t0, blue_v);
+      __m256i t2 = _mm256_avg_epu8(red_v, blue_v);
+      _mm256_storeu_si256((__m256i*)(out0 + c + cols * r), t1);
+      _mm256_storeu_si256((__m256i*)(out1 + c + cols * r), t2);
+    }
+    // whole vectors, strided inputs lane by lane
     for (; c + 32 <= cols; c += 32) {
       const uint8_t* red_v_at = in0 + 3 * c + r * stride1;
       const __m128i red_v_q0 = _mm_setr_epi8(
@@ -750,11 +830,11 @@ __attribute__((target("avx2"))) void map_strided_channels_u8_avx2(const uint8_t*
           (char)blue_v_at[72], (char)blue_v_at[75], (char)blue_v_at[78], (char)blue_v_at[81],
           (char)blue_v_at[84], (char)blue_v_at[87], (char)blue_v_at[90], (char)blue_v_at[93]);
       __m256i blue_v = _mm256_set_m128i(blue_v_q1, blue_v_q0);
-      __m256i t0 = _mm256_max_epu8(red_v, green_v);
-      __m256i t1 = _mm256_max_epu8(t0, blue_v);
-      __m256i t2 = _mm256_avg_epu8(red_v, blue_v);
-      _mm256_storeu_si256((__m256i*)(out0 + c + cols * r), t1);
-      _mm256_storeu_si256((__m256i*)(out1 + c + cols * r), t2);
+      __m256i t3 = _mm256_max_epu8(red_v, green_v);
+      __m256i t4 = _mm256_max_epu8(t3, blue_v);
+      __m256i t5 = _mm256_avg_epu8(red_v, blue_v);
+      _mm256_storeu_si256((__m256i*)(out0 + c + cols * r), t4);
+      _mm256_storeu_si256((__m256i*)(out1 + c + cols * r), t5);
     }
     // the rest
     if (c < cols) {
@@ -808,11 +888,11 @@ __attribute__((target("avx2"))) void map_strided_channels_u8_avx2(const uint8_t*
             (char)blue_v_last_at[84], (char)blue_v_last_at[87], (char)blue_v_last_at[90],
             (char)blue_v_last_at[93]);
         __m256i blue_v_last = _mm256_set_m128i(blue_v_last_q1, blue_v_last_q0);
-        __m256i t3_last = _mm256_max_epu8(red_v_last, green_v_last);
-        __m256i t4_last = _mm256_max_epu8(t3_last, blue_v_last);
-        __m256i t5_last = _mm256_avg_epu8(red_v_last, blue_v_last);
-        _mm256_storeu_si256((__m256i*)(out0 + cols + cols * r - 32), t4_last);
-        _mm256_storeu_si256((__m256i*)(out1 + cols + cols * r - 32), t5_last);
+        __m256i t6_last = _mm256_max_epu8(red_v_last, green_v_last);
+        __m256i t7_last = _mm256_max_epu8(t6_last, blue_v_last);
+        __m256i t8_last = _mm256_avg_epu8(red_v_last, blue_v_last);
+        _mm256_storeu_si256((__m256i*)(out0 + cols + cols * r - 32), t7_last);
+        _mm256_storeu_si256((__m256i*)(out1 + cols + cols * r - 32), t8_last);
       }
       // a row shorter than a vector: one partial vector, its loads and stores masked
       if (cols < 32) {
@@ -1016,11 +1096,11 @@ __attribute__((target("avx2"))) void map_strided_channels_u8_avx2(const uint8_t*
         if (31 < cols - c)
           blue_v_tail_q1 = _mm_insert_epi8(blue_v_tail_q1, (char)blue_v_tail_at[93], 15);
         __m256i blue_v_tail = _mm256_set_m128i(blue_v_tail_q1, blue_v_tail_q0);
-        __m256i t6_tail = _mm256_max_epu8(red_v_tail, green_v_tail);
-        __m256i t7_tail = _mm256_max_epu8(t6_tail, blue_v_tail);
-        __m256i t8_tail = _mm256_avg_epu8(red_v_tail, blue_v_tail);
-        simdgen_store_prefix32(out0 + c + cols * r, t7_tail, (cols - c) * 1);
-        simdgen_store_prefix32(out1 + c + cols * r, t8_tail, (cols - c) * 1);
+        __m256i t9_tail = _mm256_max_epu8(red_v_tail, green_v_tail);
+        __m256i t10_tail = _mm256_max_epu8(t9_tail, blue_v_tail);
+        __m256i t11_tail = _mm256_avg_epu8(red_v_tail, blue_v_tail);
+        simdgen_store_prefix32(out0 + c + cols * r, t10_tail, (cols - c) * 1);
+        simdgen_store_prefix32(out1 + c + cols * r, t11_tail, (cols - c) * 1);
       }
     }
   }

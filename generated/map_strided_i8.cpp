@@ -311,16 +311,42 @@ __attribute__((target("+sve"))) void map_strided_i8_sve(const int8_t* in0, const
 #endif
 
 // ---- avx2 (256-bit vectors)
+// strided inputs with a constant stride of 2 to 4: 8/16-bit lanes from whole 16-byte loads de-interleaved by vpshufb (32-bit and wider lanes as before), except in the last column of a row
 // tail: scalar cleanup loop after the whole vectors
+// uses strided 8/16-bit lanes at a static stride of 2..4: whole 16-byte loads and vpshufb
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void map_strided_i8_avx2(const int8_t* in0, const int8_t* in1,
                                                          int64_t n, int64_t stride1, int8_t* out0) {
+  // vpshufb table for a stride of 2, chunk 0 (byte <- byte of the chunk): 0<-0 1<-2 2<-4 3<-6 4<-8 5<-10 6<-12 7<-14
+  const __m128i deinterleavei8_2_0 =
+      _mm_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, -128, -128, -128, -128, -128, -128, -128, -128);
+  // vpshufb table for a stride of 2, chunk 1 (byte <- byte of the chunk): 8<-0 9<-2 10<-4 11<-6 12<-8 13<-10 14<-12 15<-14
+  const __m128i deinterleavei8_2_1 =
+      _mm_setr_epi8(-128, -128, -128, -128, -128, -128, -128, -128, 0, 2, 4, 6, 8, 10, 12, 14);
   // contiguous input (a stride of 1): whole-vector loads
   if (stride1 == 1) {
-    // whole vectors
+    // whole vectors, strided inputs as structure loads (stops one column early)
     int64_t i = 0;
+    for (; i + 32 <= n - 1; i += 32) {
+      const int8_t* a_v_at = in0 + 2 * i;
+      __m256i a_v = _mm256_or_si256(
+          _mm256_shuffle_epi8(_mm256_inserti128_si256(
+                                  _mm256_castsi128_si256(
+                                      _mm_loadu_si128((const __m128i*)(const void*)(a_v_at + 0))),
+                                  _mm_loadu_si128((const __m128i*)(const void*)(a_v_at + 32)), 1),
+                              _mm256_broadcastsi128_si256(deinterleavei8_2_0)),
+          _mm256_shuffle_epi8(_mm256_inserti128_si256(
+                                  _mm256_castsi128_si256(
+                                      _mm_loadu_si128((const __m128i*)(const void*)(a_v_at + 16))),
+                                  _mm_loadu_si128((const __m128i*)(const void*)(a_v_at + 48)), 1),
+                              _mm256_broadcastsi128_si256(deinterleavei8_2_1)));
+      __m256i b_v = _mm256_loadu_si256((const __m256i*)(in1 + i));
+      __m256i t3 = _mm256_sub_epi8(_mm256_max_epi8(a_v, b_v), _mm256_min_epi8(a_v, b_v));
+      _mm256_storeu_si256((__m256i*)(out0 + i), t3);
+    }
+    // whole vectors, strided inputs lane by lane
     for (; i + 32 <= n; i += 32) {
       const int8_t* a_v_at = in0 + 2 * i;
       const __m128i a_v_q0 =
@@ -335,23 +361,56 @@ __attribute__((target("avx2"))) void map_strided_i8_avx2(const int8_t* in0, cons
                         (char)a_v_at[56], (char)a_v_at[58], (char)a_v_at[60], (char)a_v_at[62]);
       __m256i a_v = _mm256_set_m128i(a_v_q1, a_v_q0);
       __m256i b_v = _mm256_loadu_si256((const __m256i*)(in1 + i));
-      __m256i t2 = _mm256_sub_epi8(_mm256_max_epi8(a_v, b_v), _mm256_min_epi8(a_v, b_v));
-      _mm256_storeu_si256((__m256i*)(out0 + i), t2);
+      __m256i t4 = _mm256_sub_epi8(_mm256_max_epi8(a_v, b_v), _mm256_min_epi8(a_v, b_v));
+      _mm256_storeu_si256((__m256i*)(out0 + i), t4);
     }
     // scalar cleanup
     for (; i < n; ++i) {
       uint8_t a_v_tail = (uint8_t)in0[2 * i];
       uint8_t b_v_tail = (uint8_t)in1[i];
-      const uint8_t t3_tail_ab = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
-      const uint8_t t3_tail_ba = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
-      uint8_t t3_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail ? t3_tail_ab : t3_tail_ba);
-      out0[i] = (int8_t)t3_tail;
+      const uint8_t t5_tail_ab = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
+      const uint8_t t5_tail_ba = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
+      uint8_t t5_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail ? t5_tail_ab : t5_tail_ba);
+      out0[i] = (int8_t)t5_tail;
     }
   }
   // strided input: gathered lanes
   if (stride1 != 1) {
-    // whole vectors
+    // whole vectors, strided inputs as structure loads (stops one column early)
     int64_t i = 0;
+    for (; i + 32 <= n - 1; i += 32) {
+      const int8_t* a_v_at = in0 + 2 * i;
+      __m256i a_v = _mm256_or_si256(
+          _mm256_shuffle_epi8(_mm256_inserti128_si256(
+                                  _mm256_castsi128_si256(
+                                      _mm_loadu_si128((const __m128i*)(const void*)(a_v_at + 0))),
+                                  _mm_loadu_si128((const __m128i*)(const void*)(a_v_at + 32)), 1),
+                              _mm256_broadcastsi128_si256(deinterleavei8_2_0)),
+          _mm256_shuffle_epi8(_mm256_inserti128_si256(
+                                  _mm256_castsi128_si256(
+                                      _mm_loadu_si128((const __m128i*)(const void*)(a_v_at + 16))),
+                                  _mm_loadu_si128((const __m128i*)(const void*)(a_v_at + 48)), 1),
+                              _mm256_broadcastsi128_si256(deinterleavei8_2_1)));
+      const int8_t* b_v_at = in1 + i * stride1;
+      const __m128i b_v_q0 = _mm_setr_epi8(
+          (char)b_v_at[0], (char)b_v_at[stride1], (char)b_v_at[2 * stride1],
+          (char)b_v_at[3 * stride1], (char)b_v_at[4 * stride1], (char)b_v_at[5 * stride1],
+          (char)b_v_at[6 * stride1], (char)b_v_at[7 * stride1], (char)b_v_at[8 * stride1],
+          (char)b_v_at[9 * stride1], (char)b_v_at[10 * stride1], (char)b_v_at[11 * stride1],
+          (char)b_v_at[12 * stride1], (char)b_v_at[13 * stride1], (char)b_v_at[14 * stride1],
+          (char)b_v_at[15 * stride1]);
+      const __m128i b_v_q1 = _mm_setr_epi8(
+          (char)b_v_at[16 * stride1], (char)b_v_at[17 * stride1], (char)b_v_at[18 * stride1],
+          (char)b_v_at[19 * stride1], (char)b_v_at[20 * stride1], (char)b_v_at[21 * stride1],
+          (char)b_v_at[22 * stride1], (char)b_v_at[23 * stride1], (char)b_v_at[24 * stride1],
+          (char)b_v_at[25 * stride1], (char)b_v_at[26 * stride1], (char)b_v_at[27 * stride1],
+          (char)b_v_at[28 * stride1], (char)b_v_at[29 * stride1], (char)b_v_at[30 * stride1],
+          (char)b_v_at[31 * stride1]);
+      __m256i b_v = _mm256_set_m128i(b_v_q1, b_v_q0);
+      __m256i t0 = _mm256_sub_epi8(_mm256_max_epi8(a_v, b_v), _mm256_min_epi8(a_v, b_v));
+      _mm256_storeu_si256((__m256i*)(out0 + i), t0);
+    }
+    // whole vectors, strided inputs lane by lane
     for (; i + 32 <= n; i += 32) {
       const int8_t* a_v_at = in0 + 2 * i;
       const __m128i a_v_q0 =
@@ -381,17 +440,17 @@ __attribute__((target("avx2"))) void map_strided_i8_avx2(const int8_t* in0, cons
           (char)b_v_at[28 * stride1], (char)b_v_at[29 * stride1], (char)b_v_at[30 * stride1],
           (char)b_v_at[31 * stride1]);
       __m256i b_v = _mm256_set_m128i(b_v_q1, b_v_q0);
-      __m256i t0 = _mm256_sub_epi8(_mm256_max_epi8(a_v, b_v), _mm256_min_epi8(a_v, b_v));
-      _mm256_storeu_si256((__m256i*)(out0 + i), t0);
+      __m256i t1 = _mm256_sub_epi8(_mm256_max_epi8(a_v, b_v), _mm256_min_epi8(a_v, b_v));
+      _mm256_storeu_si256((__m256i*)(out0 + i), t1);
     }
     // scalar cleanup
     for (; i < n; ++i) {
       uint8_t a_v_tail = (uint8_t)in0[2 * i];
       uint8_t b_v_tail = (uint8_t)in1[i * stride1];
-      const uint8_t t1_tail_ab = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
-      const uint8_t t1_tail_ba = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
-      uint8_t t1_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail ? t1_tail_ab : t1_tail_ba);
-      out0[i] = (int8_t)t1_tail;
+      const uint8_t t2_tail_ab = (uint8_t)((uint32_t)a_v_tail - (uint32_t)b_v_tail);
+      const uint8_t t2_tail_ba = (uint8_t)((uint32_t)b_v_tail - (uint32_t)a_v_tail);
+      uint8_t t2_tail = ((int8_t)a_v_tail > (int8_t)b_v_tail ? t2_tail_ab : t2_tail_ba);
+      out0[i] = (int8_t)t2_tail;
     }
   }
 }

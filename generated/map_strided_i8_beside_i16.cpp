@@ -170,8 +170,10 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 
 // ---- avx512 (512-bit vectors)
 // element widths differ (8 to 16 bits): 32 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
+// strided inputs with a constant stride of 2 to 4: 8/16-bit lanes from whole 16-byte loads de-interleaved by vpshufb (32-bit and wider lanes as before), except in the last column of a row
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // uses masked loads (AVX-512 k-registers) for the tail
+// uses strided 8/16-bit lanes at a static stride of 2..4: whole 16-byte loads and vpshufb
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
 
@@ -180,13 +182,43 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
 map_strided_i8_beside_i16_avx512(const int8_t* in0, const int16_t* in1, const uint8_t* in2,
                                  int64_t rows, int64_t cols, int64_t stride, int64_t stride1,
                                  int16_t* out0, int16_t* out1) {
+  // vpshufb table for a stride of 2, chunk 0 (byte <- byte of the chunk): 0<-0 1<-2 2<-4 3<-6 4<-8 5<-10 6<-12 7<-14
+  const __m128i deinterleaveu8_2_0 =
+      _mm_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, -128, -128, -128, -128, -128, -128, -128, -128);
+  // vpshufb table for a stride of 2, chunk 1 (byte <- byte of the chunk): 8<-0 9<-2 10<-4 11<-6 12<-8 13<-10 14<-12 15<-14
+  const __m128i deinterleaveu8_2_1 =
+      _mm_setr_epi8(-128, -128, -128, -128, -128, -128, -128, -128, 0, 2, 4, 6, 8, 10, 12, 14);
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
     // contiguous input (a stride of 1): whole-vector loads
     if (stride1 == 1) {
-      // whole vectors
+      // whole vectors, strided inputs as structure loads (stops one column early)
       int64_t c = 0;
+      for (; c + 32 <= cols - 1; c += 32) {
+        __m256i x_v = _mm256_loadu_si256((const __m256i*)(in0 + c + r * stride * stride1));
+        __m512i y_v = _mm512_loadu_si512((const void*)(in1 + c + r * stride));
+        const uint8_t* z_v_at = in2 + 2 * c + 2 * r * stride;
+        __m256i z_v = _mm256_or_si256(
+            _mm256_shuffle_epi8(_mm256_inserti128_si256(
+                                    _mm256_castsi128_si256(
+                                        _mm_loadu_si128((const __m128i*)(const void*)(z_v_at + 0))),
+                                    _mm_loadu_si128((const __m128i*)(const void*)(z_v_at + 32)), 1),
+                                _mm256_broadcastsi128_si256(deinterleaveu8_2_0)),
+            _mm256_shuffle_epi8(_mm256_inserti128_si256(
+                                    _mm256_castsi128_si256(_mm_loadu_si128(
+                                        (const __m128i*)(const void*)(z_v_at + 16))),
+                                    _mm_loadu_si128((const __m128i*)(const void*)(z_v_at + 48)), 1),
+                                _mm256_broadcastsi128_si256(deinterleaveu8_2_1)));
+        __m512i t15 = _mm512_cvtepi8_epi16(x_v);
+        __m512i t16 = _mm512_mullo_epi16(t15, y_v);
+        __mmask32 t17 = _mm256_cmp_epu8_mask(z_v, z_v, _MM_CMPINT_NLT);
+        __m512i t18 = _mm512_sub_epi16(_mm512_setzero_si512(), y_v);
+        __m512i t19 = _mm512_mask_blend_epi16(t17, t18, y_v);
+        _mm512_storeu_si512((void*)(out0 + c + r * stride), t16);
+        _mm512_storeu_si512((void*)(out1 + c + r * stride), t19);
+      }
+      // whole vectors, strided inputs lane by lane
       for (; c + 32 <= cols; c += 32) {
         __m256i x_v = _mm256_loadu_si256((const __m256i*)(in0 + c + r * stride * stride1));
         __m512i y_v = _mm512_loadu_si512((const void*)(in1 + c + r * stride));
@@ -202,13 +234,13 @@ map_strided_i8_beside_i16_avx512(const int8_t* in0, const int16_t* in1, const ui
                           (char)z_v_at[48], (char)z_v_at[50], (char)z_v_at[52], (char)z_v_at[54],
                           (char)z_v_at[56], (char)z_v_at[58], (char)z_v_at[60], (char)z_v_at[62]);
         __m256i z_v = _mm256_set_m128i(z_v_q1, z_v_q0);
-        __m512i t10 = _mm512_cvtepi8_epi16(x_v);
-        __m512i t11 = _mm512_mullo_epi16(t10, y_v);
-        __mmask32 t12 = _mm256_cmp_epu8_mask(z_v, z_v, _MM_CMPINT_NLT);
-        __m512i t13 = _mm512_sub_epi16(_mm512_setzero_si512(), y_v);
-        __m512i t14 = _mm512_mask_blend_epi16(t12, t13, y_v);
-        _mm512_storeu_si512((void*)(out0 + c + r * stride), t11);
-        _mm512_storeu_si512((void*)(out1 + c + r * stride), t14);
+        __m512i t20 = _mm512_cvtepi8_epi16(x_v);
+        __m512i t21 = _mm512_mullo_epi16(t20, y_v);
+        __mmask32 t22 = _mm256_cmp_epu8_mask(z_v, z_v, _MM_CMPINT_NLT);
+        __m512i t23 = _mm512_sub_epi16(_mm512_setzero_si512(), y_v);
+        __m512i t24 = _mm512_mask_blend_epi16(t22, t23, y_v);
+        _mm512_storeu_si512((void*)(out0 + c + r * stride), t21);
+        _mm512_storeu_si512((void*)(out1 + c + r * stride), t24);
       }
       // the rest: one partial vector, its loads and stores masked
       if (c < cols) {
@@ -253,19 +285,58 @@ map_strided_i8_beside_i16_avx512(const int8_t* in0, const int16_t* in1, const ui
         if (30 < cols - c) z_v_tail_q1 = _mm_insert_epi8(z_v_tail_q1, (char)z_v_tail_at[60], 14);
         if (31 < cols - c) z_v_tail_q1 = _mm_insert_epi8(z_v_tail_q1, (char)z_v_tail_at[62], 15);
         __m256i z_v_tail = _mm256_set_m128i(z_v_tail_q1, z_v_tail_q0);
-        __m512i t15_tail = _mm512_cvtepi8_epi16(x_v_tail);
-        __m512i t16_tail = _mm512_mullo_epi16(t15_tail, y_v_tail);
-        __mmask32 t17_tail = _mm256_cmp_epu8_mask(z_v_tail, z_v_tail, _MM_CMPINT_NLT);
-        __m512i t18_tail = _mm512_sub_epi16(_mm512_setzero_si512(), y_v_tail);
-        __m512i t19_tail = _mm512_mask_blend_epi16(t17_tail, t18_tail, y_v_tail);
-        _mm512_mask_storeu_epi16(out0 + c + r * stride, active, t16_tail);
-        _mm512_mask_storeu_epi16(out1 + c + r * stride, active, t19_tail);
+        __m512i t25_tail = _mm512_cvtepi8_epi16(x_v_tail);
+        __m512i t26_tail = _mm512_mullo_epi16(t25_tail, y_v_tail);
+        __mmask32 t27_tail = _mm256_cmp_epu8_mask(z_v_tail, z_v_tail, _MM_CMPINT_NLT);
+        __m512i t28_tail = _mm512_sub_epi16(_mm512_setzero_si512(), y_v_tail);
+        __m512i t29_tail = _mm512_mask_blend_epi16(t27_tail, t28_tail, y_v_tail);
+        _mm512_mask_storeu_epi16(out0 + c + r * stride, active, t26_tail);
+        _mm512_mask_storeu_epi16(out1 + c + r * stride, active, t29_tail);
       }
     }
     // strided input: gathered lanes
     if (stride1 != 1) {
-      // whole vectors
+      // whole vectors, strided inputs as structure loads (stops one column early)
       int64_t c = 0;
+      for (; c + 32 <= cols - 1; c += 32) {
+        const int8_t* x_v_at = in0 + c * stride1 + r * stride * stride1;
+        const __m128i x_v_q0 = _mm_setr_epi8(
+            (char)x_v_at[0], (char)x_v_at[stride1], (char)x_v_at[2 * stride1],
+            (char)x_v_at[3 * stride1], (char)x_v_at[4 * stride1], (char)x_v_at[5 * stride1],
+            (char)x_v_at[6 * stride1], (char)x_v_at[7 * stride1], (char)x_v_at[8 * stride1],
+            (char)x_v_at[9 * stride1], (char)x_v_at[10 * stride1], (char)x_v_at[11 * stride1],
+            (char)x_v_at[12 * stride1], (char)x_v_at[13 * stride1], (char)x_v_at[14 * stride1],
+            (char)x_v_at[15 * stride1]);
+        const __m128i x_v_q1 = _mm_setr_epi8(
+            (char)x_v_at[16 * stride1], (char)x_v_at[17 * stride1], (char)x_v_at[18 * stride1],
+            (char)x_v_at[19 * stride1], (char)x_v_at[20 * stride1], (char)x_v_at[21 * stride1],
+            (char)x_v_at[22 * stride1], (char)x_v_at[23 * stride1], (char)x_v_at[24 * stride1],
+            (char)x_v_at[25 * stride1], (char)x_v_at[26 * stride1], (char)x_v_at[27 * stride1],
+            (char)x_v_at[28 * stride1], (char)x_v_at[29 * stride1], (char)x_v_at[30 * stride1],
+            (char)x_v_at[31 * stride1]);
+        __m256i x_v = _mm256_set_m128i(x_v_q1, x_v_q0);
+        __m512i y_v = _mm512_loadu_si512((const void*)(in1 + c + r * stride));
+        const uint8_t* z_v_at = in2 + 2 * c + 2 * r * stride;
+        __m256i z_v = _mm256_or_si256(
+            _mm256_shuffle_epi8(_mm256_inserti128_si256(
+                                    _mm256_castsi128_si256(
+                                        _mm_loadu_si128((const __m128i*)(const void*)(z_v_at + 0))),
+                                    _mm_loadu_si128((const __m128i*)(const void*)(z_v_at + 32)), 1),
+                                _mm256_broadcastsi128_si256(deinterleaveu8_2_0)),
+            _mm256_shuffle_epi8(_mm256_inserti128_si256(
+                                    _mm256_castsi128_si256(_mm_loadu_si128(
+                                        (const __m128i*)(const void*)(z_v_at + 16))),
+                                    _mm_loadu_si128((const __m128i*)(const void*)(z_v_at + 48)), 1),
+                                _mm256_broadcastsi128_si256(deinterleaveu8_2_1)));
+        __m512i t0 = _mm512_cvtepi8_epi16(x_v);
+        __m512i t1 = _mm512_mullo_epi16(t0, y_v);
+        __mmask32 t2 = _mm256_cmp_epu8_mask(z_v, z_v, _MM_CMPINT_NLT);
+        __m512i t3 = _mm512_sub_epi16(_mm512_setzero_si512(), y_v);
+        __m512i t4 = _mm512_mask_blend_epi16(t2, t3, y_v);
+        _mm512_storeu_si512((void*)(out0 + c + r * stride), t1);
+        _mm512_storeu_si512((void*)(out1 + c + r * stride), t4);
+      }
+      // whole vectors, strided inputs lane by lane
       for (; c + 32 <= cols; c += 32) {
         const int8_t* x_v_at = in0 + c * stride1 + r * stride * stride1;
         const __m128i x_v_q0 = _mm_setr_epi8(
@@ -296,13 +367,13 @@ map_strided_i8_beside_i16_avx512(const int8_t* in0, const int16_t* in1, const ui
                           (char)z_v_at[48], (char)z_v_at[50], (char)z_v_at[52], (char)z_v_at[54],
                           (char)z_v_at[56], (char)z_v_at[58], (char)z_v_at[60], (char)z_v_at[62]);
         __m256i z_v = _mm256_set_m128i(z_v_q1, z_v_q0);
-        __m512i t0 = _mm512_cvtepi8_epi16(x_v);
-        __m512i t1 = _mm512_mullo_epi16(t0, y_v);
-        __mmask32 t2 = _mm256_cmp_epu8_mask(z_v, z_v, _MM_CMPINT_NLT);
-        __m512i t3 = _mm512_sub_epi16(_mm512_setzero_si512(), y_v);
-        __m512i t4 = _mm512_mask_blend_epi16(t2, t3, y_v);
-        _mm512_storeu_si512((void*)(out0 + c + r * stride), t1);
-        _mm512_storeu_si512((void*)(out1 + c + r * stride), t4);
+        __m512i t5 = _mm512_cvtepi8_epi16(x_v);
+        __m512i t6 = _mm512_mullo_epi16(t5, y_v);
+        __mmask32 t7 = _mm256_cmp_epu8_mask(z_v, z_v, _MM_CMPINT_NLT);
+        __m512i t8 = _mm512_sub_epi16(_mm512_setzero_si512(), y_v);
+        __m512i t9 = _mm512_mask_blend_epi16(t7, t8, y_v);
+        _mm512_storeu_si512((void*)(out0 + c + r * stride), t6);
+        _mm512_storeu_si512((void*)(out1 + c + r * stride), t9);
       }
       // the rest: one partial vector, its loads and stores masked
       if (c < cols) {
@@ -411,13 +482,13 @@ map_strided_i8_beside_i16_avx512(const int8_t* in0, const int16_t* in1, const ui
         if (30 < cols - c) z_v_tail_q1 = _mm_insert_epi8(z_v_tail_q1, (char)z_v_tail_at[60], 14);
         if (31 < cols - c) z_v_tail_q1 = _mm_insert_epi8(z_v_tail_q1, (char)z_v_tail_at[62], 15);
         __m256i z_v_tail = _mm256_set_m128i(z_v_tail_q1, z_v_tail_q0);
-        __m512i t5_tail = _mm512_cvtepi8_epi16(x_v_tail);
-        __m512i t6_tail = _mm512_mullo_epi16(t5_tail, y_v_tail);
-        __mmask32 t7_tail = _mm256_cmp_epu8_mask(z_v_tail, z_v_tail, _MM_CMPINT_NLT);
-        __m512i t8_tail = _mm512_sub_epi16(_mm512_setzero_si512(), y_v_tail);
-        __m512i t9_tail = _mm512_mask_blend_epi16(t7_tail, t8_tail, y_v_tail);
-        _mm512_mask_storeu_epi16(out0 + c + r * stride, active, t6_tail);
-        _mm512_mask_storeu_epi16(out1 + c + r * stride, active, t9_tail);
+        __m512i t10_tail = _mm512_cvtepi8_epi16(x_v_tail);
+        __m512i t11_tail = _mm512_mullo_epi16(t10_tail, y_v_tail);
+        __mmask32 t12_tail = _mm256_cmp_epu8_mask(z_v_tail, z_v_tail, _MM_CMPINT_NLT);
+        __m512i t13_tail = _mm512_sub_epi16(_mm512_setzero_si512(), y_v_tail);
+        __m512i t14_tail = _mm512_mask_blend_epi16(t12_tail, t13_tail, y_v_tail);
+        _mm512_mask_storeu_epi16(out0 + c + r * stride, active, t11_tail);
+        _mm512_mask_storeu_epi16(out1 + c + r * stride, active, t14_tail);
       }
     }
   }
@@ -507,9 +578,11 @@ __attribute__((target("+sve"))) void map_strided_i8_beside_i16_sve(
 
 // ---- avx2+fma (256-bit vectors)
 // element widths differ (8 to 16 bits): 16 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
+// strided inputs with a constant stride of 2 to 4: 8/16-bit lanes from whole 16-byte loads de-interleaved by vpshufb (32-bit and wider lanes as before), except in the last column of a row
 // tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // uses 8/16-bit partial vectors loaded and stored piecewise (8/4/2/1-byte accesses: no AVX2 byte masked load)
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
+// uses strided 8/16-bit lanes at a static stride of 2..4: whole 16-byte loads and vpshufb
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
 
@@ -517,6 +590,12 @@ __attribute__((target("+sve"))) void map_strided_i8_beside_i16_sve(
 __attribute__((target("avx2,fma"))) void map_strided_i8_beside_i16_avx2_fma(
     const int8_t* in0, const int16_t* in1, const uint8_t* in2, int64_t rows, int64_t cols,
     int64_t stride, int64_t stride1, int16_t* out0, int16_t* out1) {
+  // vpshufb table for a stride of 2, chunk 0 (byte <- byte of the chunk): 0<-0 1<-2 2<-4 3<-6 4<-8 5<-10 6<-12 7<-14
+  const __m128i deinterleaveu8_2_0 =
+      _mm_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, -128, -128, -128, -128, -128, -128, -128, -128);
+  // vpshufb table for a stride of 2, chunk 1 (byte <- byte of the chunk): 8<-0 9<-2 10<-4 11<-6 12<-8 13<-10 14<-12 15<-14
+  const __m128i deinterleaveu8_2_1 =
+      _mm_setr_epi8(-128, -128, -128, -128, -128, -128, -128, -128, 0, 2, 4, 6, 8, 10, 12, 14);
   __m128i k0 = _mm_set1_epi8((char)(-1));
   __m128i k1 = _mm_setzero_si128();
   __m256i k2 = _mm256_setzero_si256();
@@ -525,8 +604,32 @@ __attribute__((target("avx2,fma"))) void map_strided_i8_beside_i16_avx2_fma(
   for (; r < rows; ++r) {
     // contiguous input (a stride of 1): whole-vector loads
     if (stride1 == 1) {
-      // whole vectors
+      // whole vectors, strided inputs as structure loads (stops one column early)
       int64_t c = 0;
+      for (; c + 16 <= cols - 1; c += 16) {
+        __m128i x_v = _mm_loadu_si128((const __m128i*)(in0 + c + r * stride * stride1));
+        __m256i y_v = _mm256_loadu_si256((const __m256i*)(in1 + c + r * stride));
+        const uint8_t* z_v_at = in2 + 2 * c + 2 * r * stride;
+        __m128i z_v = _mm_or_si128(
+            _mm_shuffle_epi8(_mm_loadu_si128((const __m128i*)(const void*)(z_v_at + 0)),
+                             deinterleaveu8_2_0),
+            _mm_shuffle_epi8(_mm_loadu_si128((const __m128i*)(const void*)(z_v_at + 16)),
+                             deinterleaveu8_2_1));
+        __m256i t20 = _mm256_cvtepi8_epi16(x_v);
+        __m256i t21 = _mm256_mullo_epi16(t20, y_v);
+        __m128i t22 =
+            _mm_xor_si128(_mm_cmpgt_epi8(_mm_xor_si128(z_v, _mm_set1_epi8((char)(1ull << 7))),
+                                         _mm_xor_si128(z_v, _mm_set1_epi8((char)(1ull << 7)))),
+                          _mm_set1_epi32(-1));
+        __m256i t23 = _mm256_sub_epi16(_mm256_setzero_si256(), y_v);
+        __m128i t24_m = _mm_blendv_epi8(k1, k0, t22);
+        __m256i t24_mw = _mm256_cvtepi8_epi16(t24_m);
+        __m256i t24_p = _mm256_xor_si256(_mm256_cmpeq_epi16(t24_mw, k2), _mm256_set1_epi32(-1));
+        __m256i t24 = _mm256_blendv_epi8(t23, y_v, t24_p);
+        _mm256_storeu_si256((__m256i*)(out0 + c + r * stride), t21);
+        _mm256_storeu_si256((__m256i*)(out1 + c + r * stride), t24);
+      }
+      // whole vectors, strided inputs lane by lane
       for (; c + 16 <= cols; c += 16) {
         __m128i x_v = _mm_loadu_si128((const __m128i*)(in0 + c + r * stride * stride1));
         __m256i y_v = _mm256_loadu_si256((const __m256i*)(in1 + c + r * stride));
@@ -536,19 +639,19 @@ __attribute__((target("avx2,fma"))) void map_strided_i8_beside_i16_avx2_fma(
                           (char)z_v_at[8], (char)z_v_at[10], (char)z_v_at[12], (char)z_v_at[14],
                           (char)z_v_at[16], (char)z_v_at[18], (char)z_v_at[20], (char)z_v_at[22],
                           (char)z_v_at[24], (char)z_v_at[26], (char)z_v_at[28], (char)z_v_at[30]);
-        __m256i t15 = _mm256_cvtepi8_epi16(x_v);
-        __m256i t16 = _mm256_mullo_epi16(t15, y_v);
-        __m128i t17 =
+        __m256i t25 = _mm256_cvtepi8_epi16(x_v);
+        __m256i t26 = _mm256_mullo_epi16(t25, y_v);
+        __m128i t27 =
             _mm_xor_si128(_mm_cmpgt_epi8(_mm_xor_si128(z_v, _mm_set1_epi8((char)(1ull << 7))),
                                          _mm_xor_si128(z_v, _mm_set1_epi8((char)(1ull << 7)))),
                           _mm_set1_epi32(-1));
-        __m256i t18 = _mm256_sub_epi16(_mm256_setzero_si256(), y_v);
-        __m128i t19_m = _mm_blendv_epi8(k1, k0, t17);
-        __m256i t19_mw = _mm256_cvtepi8_epi16(t19_m);
-        __m256i t19_p = _mm256_xor_si256(_mm256_cmpeq_epi16(t19_mw, k2), _mm256_set1_epi32(-1));
-        __m256i t19 = _mm256_blendv_epi8(t18, y_v, t19_p);
-        _mm256_storeu_si256((__m256i*)(out0 + c + r * stride), t16);
-        _mm256_storeu_si256((__m256i*)(out1 + c + r * stride), t19);
+        __m256i t28 = _mm256_sub_epi16(_mm256_setzero_si256(), y_v);
+        __m128i t29_m = _mm_blendv_epi8(k1, k0, t27);
+        __m256i t29_mw = _mm256_cvtepi8_epi16(t29_m);
+        __m256i t29_p = _mm256_xor_si256(_mm256_cmpeq_epi16(t29_mw, k2), _mm256_set1_epi32(-1));
+        __m256i t29 = _mm256_blendv_epi8(t28, y_v, t29_p);
+        _mm256_storeu_si256((__m256i*)(out0 + c + r * stride), t26);
+        _mm256_storeu_si256((__m256i*)(out1 + c + r * stride), t29);
       }
       // the rest
       if (c < cols) {
@@ -565,20 +668,20 @@ __attribute__((target("avx2,fma"))) void map_strided_i8_beside_i16_avx2_fma(
                             (char)z_v_last_at[18], (char)z_v_last_at[20], (char)z_v_last_at[22],
                             (char)z_v_last_at[24], (char)z_v_last_at[26], (char)z_v_last_at[28],
                             (char)z_v_last_at[30]);
-          __m256i t20_last = _mm256_cvtepi8_epi16(x_v_last);
-          __m256i t21_last = _mm256_mullo_epi16(t20_last, y_v_last);
-          __m128i t22_last = _mm_xor_si128(
+          __m256i t30_last = _mm256_cvtepi8_epi16(x_v_last);
+          __m256i t31_last = _mm256_mullo_epi16(t30_last, y_v_last);
+          __m128i t32_last = _mm_xor_si128(
               _mm_cmpgt_epi8(_mm_xor_si128(z_v_last, _mm_set1_epi8((char)(1ull << 7))),
                              _mm_xor_si128(z_v_last, _mm_set1_epi8((char)(1ull << 7)))),
               _mm_set1_epi32(-1));
-          __m256i t23_last = _mm256_sub_epi16(_mm256_setzero_si256(), y_v_last);
-          __m128i t24_last_m = _mm_blendv_epi8(k1, k0, t22_last);
-          __m256i t24_last_mw = _mm256_cvtepi8_epi16(t24_last_m);
-          __m256i t24_last_p =
-              _mm256_xor_si256(_mm256_cmpeq_epi16(t24_last_mw, k2), _mm256_set1_epi32(-1));
-          __m256i t24_last = _mm256_blendv_epi8(t23_last, y_v_last, t24_last_p);
-          _mm256_storeu_si256((__m256i*)(out0 + cols + r * stride - 16), t21_last);
-          _mm256_storeu_si256((__m256i*)(out1 + cols + r * stride - 16), t24_last);
+          __m256i t33_last = _mm256_sub_epi16(_mm256_setzero_si256(), y_v_last);
+          __m128i t34_last_m = _mm_blendv_epi8(k1, k0, t32_last);
+          __m256i t34_last_mw = _mm256_cvtepi8_epi16(t34_last_m);
+          __m256i t34_last_p =
+              _mm256_xor_si256(_mm256_cmpeq_epi16(t34_last_mw, k2), _mm256_set1_epi32(-1));
+          __m256i t34_last = _mm256_blendv_epi8(t33_last, y_v_last, t34_last_p);
+          _mm256_storeu_si256((__m256i*)(out0 + cols + r * stride - 16), t31_last);
+          _mm256_storeu_si256((__m256i*)(out1 + cols + r * stride - 16), t34_last);
         }
         // a row shorter than a vector: one partial vector, its loads and stores masked
         if (cols < 16) {
@@ -603,27 +706,58 @@ __attribute__((target("avx2,fma"))) void map_strided_i8_beside_i16_avx2_fma(
           if (13 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[26], 13);
           if (14 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[28], 14);
           if (15 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[30], 15);
-          __m256i t25_tail = _mm256_cvtepi8_epi16(x_v_tail);
-          __m256i t26_tail = _mm256_mullo_epi16(t25_tail, y_v_tail);
-          __m128i t27_tail = _mm_xor_si128(
+          __m256i t35_tail = _mm256_cvtepi8_epi16(x_v_tail);
+          __m256i t36_tail = _mm256_mullo_epi16(t35_tail, y_v_tail);
+          __m128i t37_tail = _mm_xor_si128(
               _mm_cmpgt_epi8(_mm_xor_si128(z_v_tail, _mm_set1_epi8((char)(1ull << 7))),
                              _mm_xor_si128(z_v_tail, _mm_set1_epi8((char)(1ull << 7)))),
               _mm_set1_epi32(-1));
-          __m256i t28_tail = _mm256_sub_epi16(_mm256_setzero_si256(), y_v_tail);
-          __m128i t29_tail_m = _mm_blendv_epi8(k1, k0, t27_tail);
-          __m256i t29_tail_mw = _mm256_cvtepi8_epi16(t29_tail_m);
-          __m256i t29_tail_p =
-              _mm256_xor_si256(_mm256_cmpeq_epi16(t29_tail_mw, k2), _mm256_set1_epi32(-1));
-          __m256i t29_tail = _mm256_blendv_epi8(t28_tail, y_v_tail, t29_tail_p);
-          simdgen_store_prefix32(out0 + c + r * stride, t26_tail, (cols - c) * 2);
-          simdgen_store_prefix32(out1 + c + r * stride, t29_tail, (cols - c) * 2);
+          __m256i t38_tail = _mm256_sub_epi16(_mm256_setzero_si256(), y_v_tail);
+          __m128i t39_tail_m = _mm_blendv_epi8(k1, k0, t37_tail);
+          __m256i t39_tail_mw = _mm256_cvtepi8_epi16(t39_tail_m);
+          __m256i t39_tail_p =
+              _mm256_xor_si256(_mm256_cmpeq_epi16(t39_tail_mw, k2), _mm256_set1_epi32(-1));
+          __m256i t39_tail = _mm256_blendv_epi8(t38_tail, y_v_tail, t39_tail_p);
+          simdgen_store_prefix32(out0 + c + r * stride, t36_tail, (cols - c) * 2);
+          simdgen_store_prefix32(out1 + c + r * stride, t39_tail, (cols - c) * 2);
         }
       }
     }
     // strided input: gathered lanes
     if (stride1 != 1) {
-      // whole vectors
+      // whole vectors, strided inputs as structure loads (stops one column early)
       int64_t c = 0;
+      for (; c + 16 <= cols - 1; c += 16) {
+        const int8_t* x_v_at = in0 + c * stride1 + r * stride * stride1;
+        __m128i x_v = _mm_setr_epi8(
+            (char)x_v_at[0], (char)x_v_at[stride1], (char)x_v_at[2 * stride1],
+            (char)x_v_at[3 * stride1], (char)x_v_at[4 * stride1], (char)x_v_at[5 * stride1],
+            (char)x_v_at[6 * stride1], (char)x_v_at[7 * stride1], (char)x_v_at[8 * stride1],
+            (char)x_v_at[9 * stride1], (char)x_v_at[10 * stride1], (char)x_v_at[11 * stride1],
+            (char)x_v_at[12 * stride1], (char)x_v_at[13 * stride1], (char)x_v_at[14 * stride1],
+            (char)x_v_at[15 * stride1]);
+        __m256i y_v = _mm256_loadu_si256((const __m256i*)(in1 + c + r * stride));
+        const uint8_t* z_v_at = in2 + 2 * c + 2 * r * stride;
+        __m128i z_v = _mm_or_si128(
+            _mm_shuffle_epi8(_mm_loadu_si128((const __m128i*)(const void*)(z_v_at + 0)),
+                             deinterleaveu8_2_0),
+            _mm_shuffle_epi8(_mm_loadu_si128((const __m128i*)(const void*)(z_v_at + 16)),
+                             deinterleaveu8_2_1));
+        __m256i t0 = _mm256_cvtepi8_epi16(x_v);
+        __m256i t1 = _mm256_mullo_epi16(t0, y_v);
+        __m128i t2 =
+            _mm_xor_si128(_mm_cmpgt_epi8(_mm_xor_si128(z_v, _mm_set1_epi8((char)(1ull << 7))),
+                                         _mm_xor_si128(z_v, _mm_set1_epi8((char)(1ull << 7)))),
+                          _mm_set1_epi32(-1));
+        __m256i t3 = _mm256_sub_epi16(_mm256_setzero_si256(), y_v);
+        __m128i t4_m = _mm_blendv_epi8(k1, k0, t2);
+        __m256i t4_mw = _mm256_cvtepi8_epi16(t4_m);
+        __m256i t4_p = _mm256_xor_si256(_mm256_cmpeq_epi16(t4_mw, k2), _mm256_set1_epi32(-1));
+        __m256i t4 = _mm256_blendv_epi8(t3, y_v, t4_p);
+        _mm256_storeu_si256((__m256i*)(out0 + c + r * stride), t1);
+        _mm256_storeu_si256((__m256i*)(out1 + c + r * stride), t4);
+      }
+      // whole vectors, strided inputs lane by lane
       for (; c + 16 <= cols; c += 16) {
         const int8_t* x_v_at = in0 + c * stride1 + r * stride * stride1;
         __m128i x_v = _mm_setr_epi8(
@@ -640,19 +774,19 @@ __attribute__((target("avx2,fma"))) void map_strided_i8_beside_i16_avx2_fma(
                           (char)z_v_at[8], (char)z_v_at[10], (char)z_v_at[12], (char)z_v_at[14],
                           (char)z_v_at[16], (char)z_v_at[18], (char)z_v_at[20], (char)z_v_at[22],
                           (char)z_v_at[24], (char)z_v_at[26], (char)z_v_at[28], (char)z_v_at[30]);
-        __m256i t0 = _mm256_cvtepi8_epi16(x_v);
-        __m256i t1 = _mm256_mullo_epi16(t0, y_v);
-        __m128i t2 =
+        __m256i t5 = _mm256_cvtepi8_epi16(x_v);
+        __m256i t6 = _mm256_mullo_epi16(t5, y_v);
+        __m128i t7 =
             _mm_xor_si128(_mm_cmpgt_epi8(_mm_xor_si128(z_v, _mm_set1_epi8((char)(1ull << 7))),
                                          _mm_xor_si128(z_v, _mm_set1_epi8((char)(1ull << 7)))),
                           _mm_set1_epi32(-1));
-        __m256i t3 = _mm256_sub_epi16(_mm256_setzero_si256(), y_v);
-        __m128i t4_m = _mm_blendv_epi8(k1, k0, t2);
-        __m256i t4_mw = _mm256_cvtepi8_epi16(t4_m);
-        __m256i t4_p = _mm256_xor_si256(_mm256_cmpeq_epi16(t4_mw, k2), _mm256_set1_epi32(-1));
-        __m256i t4 = _mm256_blendv_epi8(t3, y_v, t4_p);
-        _mm256_storeu_si256((__m256i*)(out0 + c + r * stride), t1);
-        _mm256_storeu_si256((__m256i*)(out1 + c + r * stride), t4);
+        __m256i t8 = _mm256_sub_epi16(_mm256_setzero_si256(), y_v);
+        __m128i t9_m = _mm_blendv_epi8(k1, k0, t7);
+        __m256i t9_mw = _mm256_cvtepi8_epi16(t9_m);
+        __m256i t9_p = _mm256_xor_si256(_mm256_cmpeq_epi16(t9_mw, k2), _mm256_set1_epi32(-1));
+        __m256i t9 = _mm256_blendv_epi8(t8, y_v, t9_p);
+        _mm256_storeu_si256((__m256i*)(out0 + c + r * stride), t6);
+        _mm256_storeu_si256((__m256i*)(out1 + c + r * stride), t9);
       }
       // the rest
       if (c < cols) {
@@ -677,20 +811,20 @@ __attribute__((target("avx2,fma"))) void map_strided_i8_beside_i16_avx2_fma(
                             (char)z_v_last_at[18], (char)z_v_last_at[20], (char)z_v_last_at[22],
                             (char)z_v_last_at[24], (char)z_v_last_at[26], (char)z_v_last_at[28],
                             (char)z_v_last_at[30]);
-          __m256i t5_last = _mm256_cvtepi8_epi16(x_v_last);
-          __m256i t6_last = _mm256_mullo_epi16(t5_last, y_v_last);
-          __m128i t7_last = _mm_xor_si128(
+          __m256i t10_last = _mm256_cvtepi8_epi16(x_v_last);
+          __m256i t11_last = _mm256_mullo_epi16(t10_last, y_v_last);
+          __m128i t12_last = _mm_xor_si128(
               _mm_cmpgt_epi8(_mm_xor_si128(z_v_last, _mm_set1_epi8((char)(1ull << 7))),
                              _mm_xor_si128(z_v_last, _mm_set1_epi8((char)(1ull << 7)))),
               _mm_set1_epi32(-1));
-          __m256i t8_last = _mm256_sub_epi16(_mm256_setzero_si256(), y_v_last);
-          __m128i t9_last_m = _mm_blendv_epi8(k1, k0, t7_last);
-          __m256i t9_last_mw = _mm256_cvtepi8_epi16(t9_last_m);
-          __m256i t9_last_p =
-              _mm256_xor_si256(_mm256_cmpeq_epi16(t9_last_mw, k2), _mm256_set1_epi32(-1));
-          __m256i t9_last = _mm256_blendv_epi8(t8_last, y_v_last, t9_last_p);
-          _mm256_storeu_si256((__m256i*)(out0 + cols + r * stride - 16), t6_last);
-          _mm256_storeu_si256((__m256i*)(out1 + cols + r * stride - 16), t9_last);
+          __m256i t13_last = _mm256_sub_epi16(_mm256_setzero_si256(), y_v_last);
+          __m128i t14_last_m = _mm_blendv_epi8(k1, k0, t12_last);
+          __m256i t14_last_mw = _mm256_cvtepi8_epi16(t14_last_m);
+          __m256i t14_last_p =
+              _mm256_xor_si256(_mm256_cmpeq_epi16(t14_last_mw, k2), _mm256_set1_epi32(-1));
+          __m256i t14_last = _mm256_blendv_epi8(t13_last, y_v_last, t14_last_p);
+          _mm256_storeu_si256((__m256i*)(out0 + cols + r * stride - 16), t11_last);
+          _mm256_storeu_si256((__m256i*)(out1 + cols + r * stride - 16), t14_last);
         }
         // a row shorter than a vector: one partial vector, its loads and stores masked
         if (cols < 16) {
@@ -737,20 +871,20 @@ __attribute__((target("avx2,fma"))) void map_strided_i8_beside_i16_avx2_fma(
           if (13 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[26], 13);
           if (14 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[28], 14);
           if (15 < cols - c) z_v_tail = _mm_insert_epi8(z_v_tail, (char)z_v_tail_at[30], 15);
-          __m256i t10_tail = _mm256_cvtepi8_epi16(x_v_tail);
-          __m256i t11_tail = _mm256_mullo_epi16(t10_tail, y_v_tail);
-          __m128i t12_tail = _mm_xor_si128(
+          __m256i t15_tail = _mm256_cvtepi8_epi16(x_v_tail);
+          __m256i t16_tail = _mm256_mullo_epi16(t15_tail, y_v_tail);
+          __m128i t17_tail = _mm_xor_si128(
               _mm_cmpgt_epi8(_mm_xor_si128(z_v_tail, _mm_set1_epi8((char)(1ull << 7))),
                              _mm_xor_si128(z_v_tail, _mm_set1_epi8((char)(1ull << 7)))),
               _mm_set1_epi32(-1));
-          __m256i t13_tail = _mm256_sub_epi16(_mm256_setzero_si256(), y_v_tail);
-          __m128i t14_tail_m = _mm_blendv_epi8(k1, k0, t12_tail);
-          __m256i t14_tail_mw = _mm256_cvtepi8_epi16(t14_tail_m);
-          __m256i t14_tail_p =
-              _mm256_xor_si256(_mm256_cmpeq_epi16(t14_tail_mw, k2), _mm256_set1_epi32(-1));
-          __m256i t14_tail = _mm256_blendv_epi8(t13_tail, y_v_tail, t14_tail_p);
-          simdgen_store_prefix32(out0 + c + r * stride, t11_tail, (cols - c) * 2);
-          simdgen_store_prefix32(out1 + c + r * stride, t14_tail, (cols - c) * 2);
+          __m256i t18_tail = _mm256_sub_epi16(_mm256_setzero_si256(), y_v_tail);
+          __m128i t19_tail_m = _mm_blendv_epi8(k1, k0, t17_tail);
+          __m256i t19_tail_mw = _mm256_cvtepi8_epi16(t19_tail_m);
+          __m256i t19_tail_p =
+              _mm256_xor_si256(_mm256_cmpeq_epi16(t19_tail_mw, k2), _mm256_set1_epi32(-1));
+          __m256i t19_tail = _mm256_blendv_epi8(t18_tail, y_v_tail, t19_tail_p);
+          simdgen_store_prefix32(out0 + c + r * stride, t16_tail, (cols - c) * 2);
+          simdgen_store_prefix32(out1 + c + r * stride, t19_tail, (cols - c) * 2);
         }
       }
     }

@@ -167,8 +167,10 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 
 // ---- avx512 (512-bit vectors)
 // element widths differ (8 to 64 bits): 8 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
+// strided inputs with a constant stride of 2 to 4: 8/16-bit lanes from whole 16-byte loads de-interleaved by vpshufb (32-bit and wider lanes as before), except in the last column of a row
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // uses masked loads (AVX-512 k-registers) for the tail
+// uses strided 8/16-bit lanes at a static stride of 2..4: whole 16-byte loads and vpshufb
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 // uses vpmov/vpmovs/vpmovus narrowing, vcvtpd2ps, vcvtqq2ps between element widths
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
@@ -178,13 +180,45 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
 map_strided_mixed_f64_avx512(const float* in0, const int16_t* in1, const int8_t* in2, int64_t rows,
                              int64_t cols, int64_t stride, int64_t stride1, double* out0,
                              int8_t* out1, float* out2) {
+  // vpshufb table for a stride of 2, chunk 0 (byte <- byte of the chunk): 0<-0 1<-1 2<-4 3<-5 4<-8 5<-9 6<-12 7<-13
+  const __m128i deinterleavei16_2_0 =
+      _mm_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, -128, -128, -128, -128, -128, -128, -128, -128);
+  // vpshufb table for a stride of 2, chunk 1 (byte <- byte of the chunk): 8<-0 9<-1 10<-4 11<-5 12<-8 13<-9 14<-12 15<-13
+  const __m128i deinterleavei16_2_1 =
+      _mm_setr_epi8(-128, -128, -128, -128, -128, -128, -128, -128, 0, 1, 4, 5, 8, 9, 12, 13);
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
     // contiguous input (a stride of 1): whole-vector loads
     if (stride1 == 1) {
-      // whole vectors
+      // whole vectors, strided inputs as structure loads (stops one column early)
       int64_t c = 0;
+      for (; c + 8 <= cols - 1; c += 8) {
+        __m256 x_v = _mm256_loadu_ps(in0 + c + r * stride * stride1);
+        const int16_t* w_v_at = in1 + 2 * c + 2 * r * stride;
+        __m128i w_v = _mm_or_si128(
+            _mm_shuffle_epi8(_mm_loadu_si128((const __m128i*)(const void*)(w_v_at + 0)),
+                             deinterleavei16_2_0),
+            _mm_shuffle_epi8(_mm_loadu_si128((const __m128i*)(const void*)(w_v_at + 8)),
+                             deinterleavei16_2_1));
+        __m128i bias_v = _mm_set1_epi8((char)(in2[0]));
+        __m512d t27 = _mm512_cvtps_pd(x_v);
+        __m512i t28_w = _mm512_cvtepi16_epi64(w_v);
+        __m512d t28 = _mm512_cvtepi64_pd(t28_w);
+        __m512d t29 = _mm512_mul_pd(t27, t28);
+        __m512i t30_w = _mm512_cvtepi8_epi64(bias_v);
+        __m512d t30 = _mm512_cvtepi64_pd(t30_w);
+        __m512d t31 = _mm512_add_pd(t29, t30);
+        __m128i t32 = _mm_cvtsepi16_epi8(w_v);
+        __m128i t33 = _mm_add_epi8(t32, bias_v);
+        __m256i t34_w = _mm256_cvtepi16_epi32(w_v);
+        __m256 t34 = _mm256_cvtepi32_ps(t34_w);
+        __m256 t35 = _mm256_mul_ps(x_v, t34);
+        _mm512_storeu_pd(out0 + c + r * stride, t31);
+        _mm_storel_epi64((__m128i*)(out1 + c + r * stride), t33);
+        _mm256_storeu_ps(out2 + c + r * stride, t35);
+      }
+      // whole vectors, strided inputs lane by lane
       for (; c + 8 <= cols; c += 8) {
         __m256 x_v = _mm256_loadu_ps(in0 + c + r * stride * stride1);
         const int16_t* w_v_at = in1 + 2 * c + 2 * r * stride;
@@ -192,21 +226,21 @@ map_strided_mixed_f64_avx512(const float* in0, const int16_t* in1, const int8_t*
                                      (short)w_v_at[6], (short)w_v_at[8], (short)w_v_at[10],
                                      (short)w_v_at[12], (short)w_v_at[14]);
         __m128i bias_v = _mm_set1_epi8((char)(in2[0]));
-        __m512d t18 = _mm512_cvtps_pd(x_v);
-        __m512i t19_w = _mm512_cvtepi16_epi64(w_v);
-        __m512d t19 = _mm512_cvtepi64_pd(t19_w);
-        __m512d t20 = _mm512_mul_pd(t18, t19);
-        __m512i t21_w = _mm512_cvtepi8_epi64(bias_v);
-        __m512d t21 = _mm512_cvtepi64_pd(t21_w);
-        __m512d t22 = _mm512_add_pd(t20, t21);
-        __m128i t23 = _mm_cvtsepi16_epi8(w_v);
-        __m128i t24 = _mm_add_epi8(t23, bias_v);
-        __m256i t25_w = _mm256_cvtepi16_epi32(w_v);
-        __m256 t25 = _mm256_cvtepi32_ps(t25_w);
-        __m256 t26 = _mm256_mul_ps(x_v, t25);
-        _mm512_storeu_pd(out0 + c + r * stride, t22);
-        _mm_storel_epi64((__m128i*)(out1 + c + r * stride), t24);
-        _mm256_storeu_ps(out2 + c + r * stride, t26);
+        __m512d t36 = _mm512_cvtps_pd(x_v);
+        __m512i t37_w = _mm512_cvtepi16_epi64(w_v);
+        __m512d t37 = _mm512_cvtepi64_pd(t37_w);
+        __m512d t38 = _mm512_mul_pd(t36, t37);
+        __m512i t39_w = _mm512_cvtepi8_epi64(bias_v);
+        __m512d t39 = _mm512_cvtepi64_pd(t39_w);
+        __m512d t40 = _mm512_add_pd(t38, t39);
+        __m128i t41 = _mm_cvtsepi16_epi8(w_v);
+        __m128i t42 = _mm_add_epi8(t41, bias_v);
+        __m256i t43_w = _mm256_cvtepi16_epi32(w_v);
+        __m256 t43 = _mm256_cvtepi32_ps(t43_w);
+        __m256 t44 = _mm256_mul_ps(x_v, t43);
+        _mm512_storeu_pd(out0 + c + r * stride, t40);
+        _mm_storel_epi64((__m128i*)(out1 + c + r * stride), t42);
+        _mm256_storeu_ps(out2 + c + r * stride, t44);
       }
       // the rest: one partial vector, its loads and stores masked
       if (c < cols) {
@@ -233,28 +267,28 @@ map_strided_mixed_f64_avx512(const float* in0, const int16_t* in1, const int8_t*
         if (5 < cols - c) bias_v_tail = _mm_insert_epi8(bias_v_tail, (char)bias_v_tail_at[0], 5);
         if (6 < cols - c) bias_v_tail = _mm_insert_epi8(bias_v_tail, (char)bias_v_tail_at[0], 6);
         if (7 < cols - c) bias_v_tail = _mm_insert_epi8(bias_v_tail, (char)bias_v_tail_at[0], 7);
-        __m512d t27_tail = _mm512_cvtps_pd(x_v_tail);
-        __m512i t28_tail_w = _mm512_cvtepi16_epi64(w_v_tail);
-        __m512d t28_tail = _mm512_cvtepi64_pd(t28_tail_w);
-        __m512d t29_tail = _mm512_mul_pd(t27_tail, t28_tail);
-        __m512i t30_tail_w = _mm512_cvtepi8_epi64(bias_v_tail);
-        __m512d t30_tail = _mm512_cvtepi64_pd(t30_tail_w);
-        __m512d t31_tail = _mm512_add_pd(t29_tail, t30_tail);
-        __m128i t32_tail = _mm_cvtsepi16_epi8(w_v_tail);
-        __m128i t33_tail = _mm_add_epi8(t32_tail, bias_v_tail);
-        __m256i t34_tail_w = _mm256_cvtepi16_epi32(w_v_tail);
-        __m256 t34_tail = _mm256_cvtepi32_ps(t34_tail_w);
-        __m256 t35_tail = _mm256_mul_ps(x_v_tail, t34_tail);
-        _mm512_mask_storeu_pd(out0 + c + r * stride, active, t31_tail);
-        _mm_mask_storeu_epi8(out1 + c + r * stride, active, t33_tail);
-        _mm256_mask_storeu_ps(out2 + c + r * stride, active, t35_tail);
+        __m512d t45_tail = _mm512_cvtps_pd(x_v_tail);
+        __m512i t46_tail_w = _mm512_cvtepi16_epi64(w_v_tail);
+        __m512d t46_tail = _mm512_cvtepi64_pd(t46_tail_w);
+        __m512d t47_tail = _mm512_mul_pd(t45_tail, t46_tail);
+        __m512i t48_tail_w = _mm512_cvtepi8_epi64(bias_v_tail);
+        __m512d t48_tail = _mm512_cvtepi64_pd(t48_tail_w);
+        __m512d t49_tail = _mm512_add_pd(t47_tail, t48_tail);
+        __m128i t50_tail = _mm_cvtsepi16_epi8(w_v_tail);
+        __m128i t51_tail = _mm_add_epi8(t50_tail, bias_v_tail);
+        __m256i t52_tail_w = _mm256_cvtepi16_epi32(w_v_tail);
+        __m256 t52_tail = _mm256_cvtepi32_ps(t52_tail_w);
+        __m256 t53_tail = _mm256_mul_ps(x_v_tail, t52_tail);
+        _mm512_mask_storeu_pd(out0 + c + r * stride, active, t49_tail);
+        _mm_mask_storeu_epi8(out1 + c + r * stride, active, t51_tail);
+        _mm256_mask_storeu_ps(out2 + c + r * stride, active, t53_tail);
       }
     }
     // strided input: gathered lanes
     if (stride1 != 1) {
-      // whole vectors
+      // whole vectors, strided inputs as structure loads (stops one column early)
       int64_t c = 0;
-      for (; c + 8 <= cols; c += 8) {
+      for (; c + 8 <= cols - 1; c += 8) {
         const float* x_v_at = in0 + c * stride1 + r * stride * stride1;
         const __m128 x_v_q0 =
             _mm_setr_ps(x_v_at[0], x_v_at[stride1], x_v_at[2 * stride1], x_v_at[3 * stride1]);
@@ -262,9 +296,11 @@ map_strided_mixed_f64_avx512(const float* in0, const int16_t* in1, const int8_t*
                                           x_v_at[6 * stride1], x_v_at[7 * stride1]);
         __m256 x_v = _mm256_set_m128(x_v_q1, x_v_q0);
         const int16_t* w_v_at = in1 + 2 * c + 2 * r * stride;
-        __m128i w_v = _mm_setr_epi16((short)w_v_at[0], (short)w_v_at[2], (short)w_v_at[4],
-                                     (short)w_v_at[6], (short)w_v_at[8], (short)w_v_at[10],
-                                     (short)w_v_at[12], (short)w_v_at[14]);
+        __m128i w_v = _mm_or_si128(
+            _mm_shuffle_epi8(_mm_loadu_si128((const __m128i*)(const void*)(w_v_at + 0)),
+                             deinterleavei16_2_0),
+            _mm_shuffle_epi8(_mm_loadu_si128((const __m128i*)(const void*)(w_v_at + 8)),
+                             deinterleavei16_2_1));
         __m128i bias_v = _mm_set1_epi8((char)(in2[0]));
         __m512d t0 = _mm512_cvtps_pd(x_v);
         __m512i t1_w = _mm512_cvtepi16_epi64(w_v);
@@ -281,6 +317,35 @@ map_strided_mixed_f64_avx512(const float* in0, const int16_t* in1, const int8_t*
         _mm512_storeu_pd(out0 + c + r * stride, t4);
         _mm_storel_epi64((__m128i*)(out1 + c + r * stride), t6);
         _mm256_storeu_ps(out2 + c + r * stride, t8);
+      }
+      // whole vectors, strided inputs lane by lane
+      for (; c + 8 <= cols; c += 8) {
+        const float* x_v_at = in0 + c * stride1 + r * stride * stride1;
+        const __m128 x_v_q0 =
+            _mm_setr_ps(x_v_at[0], x_v_at[stride1], x_v_at[2 * stride1], x_v_at[3 * stride1]);
+        const __m128 x_v_q1 = _mm_setr_ps(x_v_at[4 * stride1], x_v_at[5 * stride1],
+                                          x_v_at[6 * stride1], x_v_at[7 * stride1]);
+        __m256 x_v = _mm256_set_m128(x_v_q1, x_v_q0);
+        const int16_t* w_v_at = in1 + 2 * c + 2 * r * stride;
+        __m128i w_v = _mm_setr_epi16((short)w_v_at[0], (short)w_v_at[2], (short)w_v_at[4],
+                                     (short)w_v_at[6], (short)w_v_at[8], (short)w_v_at[10],
+                                     (short)w_v_at[12], (short)w_v_at[14]);
+        __m128i bias_v = _mm_set1_epi8((char)(in2[0]));
+        __m512d t9 = _mm512_cvtps_pd(x_v);
+        __m512i t10_w = _mm512_cvtepi16_epi64(w_v);
+        __m512d t10 = _mm512_cvtepi64_pd(t10_w);
+        __m512d t11 = _mm512_mul_pd(t9, t10);
+        __m512i t12_w = _mm512_cvtepi8_epi64(bias_v);
+        __m512d t12 = _mm512_cvtepi64_pd(t12_w);
+        __m512d t13 = _mm512_add_pd(t11, t12);
+        __m128i t14 = _mm_cvtsepi16_epi8(w_v);
+        __m128i t15 = _mm_add_epi8(t14, bias_v);
+        __m256i t16_w = _mm256_cvtepi16_epi32(w_v);
+        __m256 t16 = _mm256_cvtepi32_ps(t16_w);
+        __m256 t17 = _mm256_mul_ps(x_v, t16);
+        _mm512_storeu_pd(out0 + c + r * stride, t13);
+        _mm_storel_epi64((__m128i*)(out1 + c + r * stride), t15);
+        _mm256_storeu_ps(out2 + c + r * stride, t17);
       }
       // the rest: one partial vector, its loads and stores masked
       if (c < cols) {
@@ -317,21 +382,21 @@ map_strided_mixed_f64_avx512(const float* in0, const int16_t* in1, const int8_t*
         if (5 < cols - c) bias_v_tail = _mm_insert_epi8(bias_v_tail, (char)bias_v_tail_at[0], 5);
         if (6 < cols - c) bias_v_tail = _mm_insert_epi8(bias_v_tail, (char)bias_v_tail_at[0], 6);
         if (7 < cols - c) bias_v_tail = _mm_insert_epi8(bias_v_tail, (char)bias_v_tail_at[0], 7);
-        __m512d t9_tail = _mm512_cvtps_pd(x_v_tail);
-        __m512i t10_tail_w = _mm512_cvtepi16_epi64(w_v_tail);
-        __m512d t10_tail = _mm512_cvtepi64_pd(t10_tail_w);
-        __m512d t11_tail = _mm512_mul_pd(t9_tail, t10_tail);
-        __m512i t12_tail_w = _mm512_cvtepi8_epi64(bias_v_tail);
-        __m512d t12_tail = _mm512_cvtepi64_pd(t12_tail_w);
-        __m512d t13_tail = _mm512_add_pd(t11_tail, t12_tail);
-        __m128i t14_tail = _mm_cvtsepi16_epi8(w_v_tail);
-        __m128i t15_tail = _mm_add_epi8(t14_tail, bias_v_tail);
-        __m256i t16_tail_w = _mm256_cvtepi16_epi32(w_v_tail);
-        __m256 t16_tail = _mm256_cvtepi32_ps(t16_tail_w);
-        __m256 t17_tail = _mm256_mul_ps(x_v_tail, t16_tail);
-        _mm512_mask_storeu_pd(out0 + c + r * stride, active, t13_tail);
-        _mm_mask_storeu_epi8(out1 + c + r * stride, active, t15_tail);
-        _mm256_mask_storeu_ps(out2 + c + r * stride, active, t17_tail);
+        __m512d t18_tail = _mm512_cvtps_pd(x_v_tail);
+        __m512i t19_tail_w = _mm512_cvtepi16_epi64(w_v_tail);
+        __m512d t19_tail = _mm512_cvtepi64_pd(t19_tail_w);
+        __m512d t20_tail = _mm512_mul_pd(t18_tail, t19_tail);
+        __m512i t21_tail_w = _mm512_cvtepi8_epi64(bias_v_tail);
+        __m512d t21_tail = _mm512_cvtepi64_pd(t21_tail_w);
+        __m512d t22_tail = _mm512_add_pd(t20_tail, t21_tail);
+        __m128i t23_tail = _mm_cvtsepi16_epi8(w_v_tail);
+        __m128i t24_tail = _mm_add_epi8(t23_tail, bias_v_tail);
+        __m256i t25_tail_w = _mm256_cvtepi16_epi32(w_v_tail);
+        __m256 t25_tail = _mm256_cvtepi32_ps(t25_tail_w);
+        __m256 t26_tail = _mm256_mul_ps(x_v_tail, t25_tail);
+        _mm512_mask_storeu_pd(out0 + c + r * stride, active, t22_tail);
+        _mm_mask_storeu_epi8(out1 + c + r * stride, active, t24_tail);
+        _mm256_mask_storeu_ps(out2 + c + r * stride, active, t26_tail);
       }
     }
   }
@@ -443,10 +508,12 @@ __attribute__((target("+sve"))) void map_strided_mixed_f64_sve(const float* in0,
 
 // ---- avx2 (256-bit vectors)
 // element widths differ (8 to 64 bits): 4 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
+// strided inputs with a constant stride of 2 to 4: 8/16-bit lanes from whole 16-byte loads de-interleaved by vpshufb (32-bit and wider lanes as before), except in the last column of a row
 // tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // uses 32/64-bit partial vectors stored piecewise (16/8/4-byte stores)
 // uses AVX2 narrowing between element widths: clamp, then pack (shufps / packus) per halving
 // uses partial fractional vectors loaded and stored piecewise (8/4/2/1-byte accesses)
+// uses strided 8/16-bit lanes at a static stride of 2..4: whole 16-byte loads and vpshufb
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
 
@@ -454,50 +521,92 @@ __attribute__((target("+sve"))) void map_strided_mixed_f64_sve(const float* in0,
 __attribute__((target("avx2"))) void map_strided_mixed_f64_avx2(
     const float* in0, const int16_t* in1, const int8_t* in2, int64_t rows, int64_t cols,
     int64_t stride, int64_t stride1, double* out0, int8_t* out1, float* out2) {
+  // vpshufb table for a stride of 2, chunk 0 (byte <- byte of the chunk): 0<-0 1<-1 2<-4 3<-5 4<-8 5<-9 6<-12 7<-13
+  const __m128i deinterleavei16_2_0_half =
+      _mm_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, -128, -128, -128, -128, -128, -128, -128, -128);
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
     // contiguous input (a stride of 1): whole-vector loads
     if (stride1 == 1) {
-      // whole vectors
+      // whole vectors, strided inputs as structure loads (stops one column early)
       int64_t c = 0;
+      for (; c + 4 <= cols - 1; c += 4) {
+        __m128 x_v = _mm_loadu_ps(in0 + c + r * stride * stride1);
+        const int16_t* w_v_at = in1 + 2 * c + 2 * r * stride;
+        __m128i w_v = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i*)(const void*)(w_v_at + 0)),
+                                       deinterleavei16_2_0_half);
+        __m128i bias_v = _mm_set1_epi8((char)(in2[0]));
+        __m256d t36 = _mm256_cvtps_pd(x_v);
+        __m256i t37_w = _mm256_cvtepi16_epi64(w_v);
+        __m256i t37_hi =
+            _mm256_blend_epi16(_mm256_srai_epi32(t37_w, 16), _mm256_setzero_si256(), 0x33);
+        t37_hi =
+            _mm256_add_epi64(t37_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+        __m256d t37 = _mm256_add_pd(
+            _mm256_sub_pd(_mm256_castsi256_pd(t37_hi), _mm256_set1_pd(442726361368656609280.0)),
+            _mm256_castsi256_pd(_mm256_blend_epi16(
+                t37_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+        __m256d t38 = _mm256_mul_pd(t36, t37);
+        __m256i t39_w = _mm256_cvtepi8_epi64(bias_v);
+        __m256i t39_hi =
+            _mm256_blend_epi16(_mm256_srai_epi32(t39_w, 16), _mm256_setzero_si256(), 0x33);
+        t39_hi =
+            _mm256_add_epi64(t39_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+        __m256d t39 = _mm256_add_pd(
+            _mm256_sub_pd(_mm256_castsi256_pd(t39_hi), _mm256_set1_pd(442726361368656609280.0)),
+            _mm256_castsi256_pd(_mm256_blend_epi16(
+                t39_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+        __m256d t40 = _mm256_add_pd(t38, t39);
+        __m128i t41_c = _mm_min_epi16(_mm_max_epi16(w_v, _mm_set1_epi16((short)(-128ll))),
+                                      _mm_set1_epi16((short)(127ull)));
+        __m128i t41 = _mm_packs_epi16(t41_c, t41_c);
+        __m128i t42 = _mm_add_epi8(t41, bias_v);
+        __m128i t43_w = _mm_cvtepi16_epi32(w_v);
+        __m128 t43 = _mm_cvtepi32_ps(t43_w);
+        __m128 t44 = _mm_mul_ps(x_v, t43);
+        _mm256_storeu_pd(out0 + c + r * stride, t40);
+        _mm_storeu_si32((void*)(out1 + c + r * stride), t42);
+        _mm_storeu_ps(out2 + c + r * stride, t44);
+      }
+      // whole vectors, strided inputs lane by lane
       for (; c + 4 <= cols; c += 4) {
         __m128 x_v = _mm_loadu_ps(in0 + c + r * stride * stride1);
         const int16_t* w_v_at = in1 + 2 * c + 2 * r * stride;
         __m128i w_v = _mm_setr_epi16((short)w_v_at[0], (short)w_v_at[2], (short)w_v_at[4],
                                      (short)w_v_at[6], 0, 0, 0, 0);
         __m128i bias_v = _mm_set1_epi8((char)(in2[0]));
-        __m256d t27 = _mm256_cvtps_pd(x_v);
-        __m256i t28_w = _mm256_cvtepi16_epi64(w_v);
-        __m256i t28_hi =
-            _mm256_blend_epi16(_mm256_srai_epi32(t28_w, 16), _mm256_setzero_si256(), 0x33);
-        t28_hi =
-            _mm256_add_epi64(t28_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
-        __m256d t28 = _mm256_add_pd(
-            _mm256_sub_pd(_mm256_castsi256_pd(t28_hi), _mm256_set1_pd(442726361368656609280.0)),
+        __m256d t45 = _mm256_cvtps_pd(x_v);
+        __m256i t46_w = _mm256_cvtepi16_epi64(w_v);
+        __m256i t46_hi =
+            _mm256_blend_epi16(_mm256_srai_epi32(t46_w, 16), _mm256_setzero_si256(), 0x33);
+        t46_hi =
+            _mm256_add_epi64(t46_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+        __m256d t46 = _mm256_add_pd(
+            _mm256_sub_pd(_mm256_castsi256_pd(t46_hi), _mm256_set1_pd(442726361368656609280.0)),
             _mm256_castsi256_pd(_mm256_blend_epi16(
-                t28_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
-        __m256d t29 = _mm256_mul_pd(t27, t28);
-        __m256i t30_w = _mm256_cvtepi8_epi64(bias_v);
-        __m256i t30_hi =
-            _mm256_blend_epi16(_mm256_srai_epi32(t30_w, 16), _mm256_setzero_si256(), 0x33);
-        t30_hi =
-            _mm256_add_epi64(t30_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
-        __m256d t30 = _mm256_add_pd(
-            _mm256_sub_pd(_mm256_castsi256_pd(t30_hi), _mm256_set1_pd(442726361368656609280.0)),
+                t46_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+        __m256d t47 = _mm256_mul_pd(t45, t46);
+        __m256i t48_w = _mm256_cvtepi8_epi64(bias_v);
+        __m256i t48_hi =
+            _mm256_blend_epi16(_mm256_srai_epi32(t48_w, 16), _mm256_setzero_si256(), 0x33);
+        t48_hi =
+            _mm256_add_epi64(t48_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+        __m256d t48 = _mm256_add_pd(
+            _mm256_sub_pd(_mm256_castsi256_pd(t48_hi), _mm256_set1_pd(442726361368656609280.0)),
             _mm256_castsi256_pd(_mm256_blend_epi16(
-                t30_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
-        __m256d t31 = _mm256_add_pd(t29, t30);
-        __m128i t32_c = _mm_min_epi16(_mm_max_epi16(w_v, _mm_set1_epi16((short)(-128ll))),
+                t48_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+        __m256d t49 = _mm256_add_pd(t47, t48);
+        __m128i t50_c = _mm_min_epi16(_mm_max_epi16(w_v, _mm_set1_epi16((short)(-128ll))),
                                       _mm_set1_epi16((short)(127ull)));
-        __m128i t32 = _mm_packs_epi16(t32_c, t32_c);
-        __m128i t33 = _mm_add_epi8(t32, bias_v);
-        __m128i t34_w = _mm_cvtepi16_epi32(w_v);
-        __m128 t34 = _mm_cvtepi32_ps(t34_w);
-        __m128 t35 = _mm_mul_ps(x_v, t34);
-        _mm256_storeu_pd(out0 + c + r * stride, t31);
-        _mm_storeu_si32((void*)(out1 + c + r * stride), t33);
-        _mm_storeu_ps(out2 + c + r * stride, t35);
+        __m128i t50 = _mm_packs_epi16(t50_c, t50_c);
+        __m128i t51 = _mm_add_epi8(t50, bias_v);
+        __m128i t52_w = _mm_cvtepi16_epi32(w_v);
+        __m128 t52 = _mm_cvtepi32_ps(t52_w);
+        __m128 t53 = _mm_mul_ps(x_v, t52);
+        _mm256_storeu_pd(out0 + c + r * stride, t49);
+        _mm_storeu_si32((void*)(out1 + c + r * stride), t51);
+        _mm_storeu_ps(out2 + c + r * stride, t53);
       }
       // the rest
       if (c < cols) {
@@ -509,40 +618,40 @@ __attribute__((target("avx2"))) void map_strided_mixed_f64_avx2(
               _mm_setr_epi16((short)w_v_last_at[0], (short)w_v_last_at[2], (short)w_v_last_at[4],
                              (short)w_v_last_at[6], 0, 0, 0, 0);
           __m128i bias_v_last = _mm_set1_epi8((char)(in2[0]));
-          __m256d t36_last = _mm256_cvtps_pd(x_v_last);
-          __m256i t37_last_w = _mm256_cvtepi16_epi64(w_v_last);
-          __m256i t37_last_hi =
-              _mm256_blend_epi16(_mm256_srai_epi32(t37_last_w, 16), _mm256_setzero_si256(), 0x33);
-          t37_last_hi = _mm256_add_epi64(
-              t37_last_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
-          __m256d t37_last = _mm256_add_pd(
-              _mm256_sub_pd(_mm256_castsi256_pd(t37_last_hi),
+          __m256d t54_last = _mm256_cvtps_pd(x_v_last);
+          __m256i t55_last_w = _mm256_cvtepi16_epi64(w_v_last);
+          __m256i t55_last_hi =
+              _mm256_blend_epi16(_mm256_srai_epi32(t55_last_w, 16), _mm256_setzero_si256(), 0x33);
+          t55_last_hi = _mm256_add_epi64(
+              t55_last_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+          __m256d t55_last = _mm256_add_pd(
+              _mm256_sub_pd(_mm256_castsi256_pd(t55_last_hi),
                             _mm256_set1_pd(442726361368656609280.0)),
               _mm256_castsi256_pd(_mm256_blend_epi16(
-                  t37_last_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
-          __m256d t38_last = _mm256_mul_pd(t36_last, t37_last);
-          __m256i t39_last_w = _mm256_cvtepi8_epi64(bias_v_last);
-          __m256i t39_last_hi =
-              _mm256_blend_epi16(_mm256_srai_epi32(t39_last_w, 16), _mm256_setzero_si256(), 0x33);
-          t39_last_hi = _mm256_add_epi64(
-              t39_last_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
-          __m256d t39_last = _mm256_add_pd(
-              _mm256_sub_pd(_mm256_castsi256_pd(t39_last_hi),
+                  t55_last_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+          __m256d t56_last = _mm256_mul_pd(t54_last, t55_last);
+          __m256i t57_last_w = _mm256_cvtepi8_epi64(bias_v_last);
+          __m256i t57_last_hi =
+              _mm256_blend_epi16(_mm256_srai_epi32(t57_last_w, 16), _mm256_setzero_si256(), 0x33);
+          t57_last_hi = _mm256_add_epi64(
+              t57_last_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+          __m256d t57_last = _mm256_add_pd(
+              _mm256_sub_pd(_mm256_castsi256_pd(t57_last_hi),
                             _mm256_set1_pd(442726361368656609280.0)),
               _mm256_castsi256_pd(_mm256_blend_epi16(
-                  t39_last_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
-          __m256d t40_last = _mm256_add_pd(t38_last, t39_last);
-          __m128i t41_last_c =
+                  t57_last_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+          __m256d t58_last = _mm256_add_pd(t56_last, t57_last);
+          __m128i t59_last_c =
               _mm_min_epi16(_mm_max_epi16(w_v_last, _mm_set1_epi16((short)(-128ll))),
                             _mm_set1_epi16((short)(127ull)));
-          __m128i t41_last = _mm_packs_epi16(t41_last_c, t41_last_c);
-          __m128i t42_last = _mm_add_epi8(t41_last, bias_v_last);
-          __m128i t43_last_w = _mm_cvtepi16_epi32(w_v_last);
-          __m128 t43_last = _mm_cvtepi32_ps(t43_last_w);
-          __m128 t44_last = _mm_mul_ps(x_v_last, t43_last);
-          _mm256_storeu_pd(out0 + cols + r * stride - 4, t40_last);
-          _mm_storeu_si32((void*)(out1 + cols + r * stride - 4), t42_last);
-          _mm_storeu_ps(out2 + cols + r * stride - 4, t44_last);
+          __m128i t59_last = _mm_packs_epi16(t59_last_c, t59_last_c);
+          __m128i t60_last = _mm_add_epi8(t59_last, bias_v_last);
+          __m128i t61_last_w = _mm_cvtepi16_epi32(w_v_last);
+          __m128 t61_last = _mm_cvtepi32_ps(t61_last_w);
+          __m128 t62_last = _mm_mul_ps(x_v_last, t61_last);
+          _mm256_storeu_pd(out0 + cols + r * stride - 4, t58_last);
+          _mm_storeu_si32((void*)(out1 + cols + r * stride - 4), t60_last);
+          _mm_storeu_ps(out2 + cols + r * stride - 4, t62_last);
         }
         // a row shorter than a vector: one partial vector, its loads and stores masked
         if (cols < 4) {
@@ -560,56 +669,56 @@ __attribute__((target("avx2"))) void map_strided_mixed_f64_avx2(
           if (1 < cols - c) bias_v_tail = _mm_insert_epi8(bias_v_tail, (char)bias_v_tail_at[0], 1);
           if (2 < cols - c) bias_v_tail = _mm_insert_epi8(bias_v_tail, (char)bias_v_tail_at[0], 2);
           if (3 < cols - c) bias_v_tail = _mm_insert_epi8(bias_v_tail, (char)bias_v_tail_at[0], 3);
-          __m256d t45_tail = _mm256_cvtps_pd(x_v_tail);
-          __m256i t46_tail_w = _mm256_cvtepi16_epi64(w_v_tail);
-          __m256i t46_tail_hi =
-              _mm256_blend_epi16(_mm256_srai_epi32(t46_tail_w, 16), _mm256_setzero_si256(), 0x33);
-          t46_tail_hi = _mm256_add_epi64(
-              t46_tail_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
-          __m256d t46_tail = _mm256_add_pd(
-              _mm256_sub_pd(_mm256_castsi256_pd(t46_tail_hi),
+          __m256d t63_tail = _mm256_cvtps_pd(x_v_tail);
+          __m256i t64_tail_w = _mm256_cvtepi16_epi64(w_v_tail);
+          __m256i t64_tail_hi =
+              _mm256_blend_epi16(_mm256_srai_epi32(t64_tail_w, 16), _mm256_setzero_si256(), 0x33);
+          t64_tail_hi = _mm256_add_epi64(
+              t64_tail_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+          __m256d t64_tail = _mm256_add_pd(
+              _mm256_sub_pd(_mm256_castsi256_pd(t64_tail_hi),
                             _mm256_set1_pd(442726361368656609280.0)),
               _mm256_castsi256_pd(_mm256_blend_epi16(
-                  t46_tail_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
-          __m256d t47_tail = _mm256_mul_pd(t45_tail, t46_tail);
-          __m256i t48_tail_w = _mm256_cvtepi8_epi64(bias_v_tail);
-          __m256i t48_tail_hi =
-              _mm256_blend_epi16(_mm256_srai_epi32(t48_tail_w, 16), _mm256_setzero_si256(), 0x33);
-          t48_tail_hi = _mm256_add_epi64(
-              t48_tail_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
-          __m256d t48_tail = _mm256_add_pd(
-              _mm256_sub_pd(_mm256_castsi256_pd(t48_tail_hi),
+                  t64_tail_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+          __m256d t65_tail = _mm256_mul_pd(t63_tail, t64_tail);
+          __m256i t66_tail_w = _mm256_cvtepi8_epi64(bias_v_tail);
+          __m256i t66_tail_hi =
+              _mm256_blend_epi16(_mm256_srai_epi32(t66_tail_w, 16), _mm256_setzero_si256(), 0x33);
+          t66_tail_hi = _mm256_add_epi64(
+              t66_tail_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+          __m256d t66_tail = _mm256_add_pd(
+              _mm256_sub_pd(_mm256_castsi256_pd(t66_tail_hi),
                             _mm256_set1_pd(442726361368656609280.0)),
               _mm256_castsi256_pd(_mm256_blend_epi16(
-                  t48_tail_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
-          __m256d t49_tail = _mm256_add_pd(t47_tail, t48_tail);
-          __m128i t50_tail_c =
+                  t66_tail_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+          __m256d t67_tail = _mm256_add_pd(t65_tail, t66_tail);
+          __m128i t68_tail_c =
               _mm_min_epi16(_mm_max_epi16(w_v_tail, _mm_set1_epi16((short)(-128ll))),
                             _mm_set1_epi16((short)(127ull)));
-          __m128i t50_tail = _mm_packs_epi16(t50_tail_c, t50_tail_c);
-          __m128i t51_tail = _mm_add_epi8(t50_tail, bias_v_tail);
-          __m128i t52_tail_w = _mm_cvtepi16_epi32(w_v_tail);
-          __m128 t52_tail = _mm_cvtepi32_ps(t52_tail_w);
-          __m128 t53_tail = _mm_mul_ps(x_v_tail, t52_tail);
-          simdgen_store_words32(out0 + c + r * stride, _mm256_castpd_si256(t49_tail),
+          __m128i t68_tail = _mm_packs_epi16(t68_tail_c, t68_tail_c);
+          __m128i t69_tail = _mm_add_epi8(t68_tail, bias_v_tail);
+          __m128i t70_tail_w = _mm_cvtepi16_epi32(w_v_tail);
+          __m128 t70_tail = _mm_cvtepi32_ps(t70_tail_w);
+          __m128 t71_tail = _mm_mul_ps(x_v_tail, t70_tail);
+          simdgen_store_words32(out0 + c + r * stride, _mm256_castpd_si256(t67_tail),
                                 (cols - c) * 8);
-          simdgen_store_prefix16((uint8_t*)(out1 + c + r * stride), t51_tail, (cols - c) * 1);
-          simdgen_store_prefix16((uint8_t*)(out2 + c + r * stride), _mm_castps_si128(t53_tail),
+          simdgen_store_prefix16((uint8_t*)(out1 + c + r * stride), t69_tail, (cols - c) * 1);
+          simdgen_store_prefix16((uint8_t*)(out2 + c + r * stride), _mm_castps_si128(t71_tail),
                                  (cols - c) * 4);
         }
       }
     }
     // strided input: gathered lanes
     if (stride1 != 1) {
-      // whole vectors
+      // whole vectors, strided inputs as structure loads (stops one column early)
       int64_t c = 0;
-      for (; c + 4 <= cols; c += 4) {
+      for (; c + 4 <= cols - 1; c += 4) {
         const float* x_v_at = in0 + c * stride1 + r * stride * stride1;
         __m128 x_v =
             _mm_setr_ps(x_v_at[0], x_v_at[stride1], x_v_at[2 * stride1], x_v_at[3 * stride1]);
         const int16_t* w_v_at = in1 + 2 * c + 2 * r * stride;
-        __m128i w_v = _mm_setr_epi16((short)w_v_at[0], (short)w_v_at[2], (short)w_v_at[4],
-                                     (short)w_v_at[6], 0, 0, 0, 0);
+        __m128i w_v = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i*)(const void*)(w_v_at + 0)),
+                                       deinterleavei16_2_0_half);
         __m128i bias_v = _mm_set1_epi8((char)(in2[0]));
         __m256d t0 = _mm256_cvtps_pd(x_v);
         __m256i t1_w = _mm256_cvtepi16_epi64(w_v);
@@ -643,6 +752,47 @@ __attribute__((target("avx2"))) void map_strided_mixed_f64_avx2(
         _mm_storeu_si32((void*)(out1 + c + r * stride), t6);
         _mm_storeu_ps(out2 + c + r * stride, t8);
       }
+      // whole vectors, strided inputs lane by lane
+      for (; c + 4 <= cols; c += 4) {
+        const float* x_v_at = in0 + c * stride1 + r * stride * stride1;
+        __m128 x_v =
+            _mm_setr_ps(x_v_at[0], x_v_at[stride1], x_v_at[2 * stride1], x_v_at[3 * stride1]);
+        const int16_t* w_v_at = in1 + 2 * c + 2 * r * stride;
+        __m128i w_v = _mm_setr_epi16((short)w_v_at[0], (short)w_v_at[2], (short)w_v_at[4],
+                                     (short)w_v_at[6], 0, 0, 0, 0);
+        __m128i bias_v = _mm_set1_epi8((char)(in2[0]));
+        __m256d t9 = _mm256_cvtps_pd(x_v);
+        __m256i t10_w = _mm256_cvtepi16_epi64(w_v);
+        __m256i t10_hi =
+            _mm256_blend_epi16(_mm256_srai_epi32(t10_w, 16), _mm256_setzero_si256(), 0x33);
+        t10_hi =
+            _mm256_add_epi64(t10_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+        __m256d t10 = _mm256_add_pd(
+            _mm256_sub_pd(_mm256_castsi256_pd(t10_hi), _mm256_set1_pd(442726361368656609280.0)),
+            _mm256_castsi256_pd(_mm256_blend_epi16(
+                t10_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+        __m256d t11 = _mm256_mul_pd(t9, t10);
+        __m256i t12_w = _mm256_cvtepi8_epi64(bias_v);
+        __m256i t12_hi =
+            _mm256_blend_epi16(_mm256_srai_epi32(t12_w, 16), _mm256_setzero_si256(), 0x33);
+        t12_hi =
+            _mm256_add_epi64(t12_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+        __m256d t12 = _mm256_add_pd(
+            _mm256_sub_pd(_mm256_castsi256_pd(t12_hi), _mm256_set1_pd(442726361368656609280.0)),
+            _mm256_castsi256_pd(_mm256_blend_epi16(
+                t12_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+        __m256d t13 = _mm256_add_pd(t11, t12);
+        __m128i t14_c = _mm_min_epi16(_mm_max_epi16(w_v, _mm_set1_epi16((short)(-128ll))),
+                                      _mm_set1_epi16((short)(127ull)));
+        __m128i t14 = _mm_packs_epi16(t14_c, t14_c);
+        __m128i t15 = _mm_add_epi8(t14, bias_v);
+        __m128i t16_w = _mm_cvtepi16_epi32(w_v);
+        __m128 t16 = _mm_cvtepi32_ps(t16_w);
+        __m128 t17 = _mm_mul_ps(x_v, t16);
+        _mm256_storeu_pd(out0 + c + r * stride, t13);
+        _mm_storeu_si32((void*)(out1 + c + r * stride), t15);
+        _mm_storeu_ps(out2 + c + r * stride, t17);
+      }
       // the rest
       if (c < cols) {
         // a row of at least one vector: its last whole vector again, ending at the row's end
@@ -655,40 +805,40 @@ __attribute__((target("avx2"))) void map_strided_mixed_f64_avx2(
               _mm_setr_epi16((short)w_v_last_at[0], (short)w_v_last_at[2], (short)w_v_last_at[4],
                              (short)w_v_last_at[6], 0, 0, 0, 0);
           __m128i bias_v_last = _mm_set1_epi8((char)(in2[0]));
-          __m256d t9_last = _mm256_cvtps_pd(x_v_last);
-          __m256i t10_last_w = _mm256_cvtepi16_epi64(w_v_last);
-          __m256i t10_last_hi =
-              _mm256_blend_epi16(_mm256_srai_epi32(t10_last_w, 16), _mm256_setzero_si256(), 0x33);
-          t10_last_hi = _mm256_add_epi64(
-              t10_last_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
-          __m256d t10_last = _mm256_add_pd(
-              _mm256_sub_pd(_mm256_castsi256_pd(t10_last_hi),
+          __m256d t18_last = _mm256_cvtps_pd(x_v_last);
+          __m256i t19_last_w = _mm256_cvtepi16_epi64(w_v_last);
+          __m256i t19_last_hi =
+              _mm256_blend_epi16(_mm256_srai_epi32(t19_last_w, 16), _mm256_setzero_si256(), 0x33);
+          t19_last_hi = _mm256_add_epi64(
+              t19_last_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+          __m256d t19_last = _mm256_add_pd(
+              _mm256_sub_pd(_mm256_castsi256_pd(t19_last_hi),
                             _mm256_set1_pd(442726361368656609280.0)),
               _mm256_castsi256_pd(_mm256_blend_epi16(
-                  t10_last_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
-          __m256d t11_last = _mm256_mul_pd(t9_last, t10_last);
-          __m256i t12_last_w = _mm256_cvtepi8_epi64(bias_v_last);
-          __m256i t12_last_hi =
-              _mm256_blend_epi16(_mm256_srai_epi32(t12_last_w, 16), _mm256_setzero_si256(), 0x33);
-          t12_last_hi = _mm256_add_epi64(
-              t12_last_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
-          __m256d t12_last = _mm256_add_pd(
-              _mm256_sub_pd(_mm256_castsi256_pd(t12_last_hi),
+                  t19_last_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+          __m256d t20_last = _mm256_mul_pd(t18_last, t19_last);
+          __m256i t21_last_w = _mm256_cvtepi8_epi64(bias_v_last);
+          __m256i t21_last_hi =
+              _mm256_blend_epi16(_mm256_srai_epi32(t21_last_w, 16), _mm256_setzero_si256(), 0x33);
+          t21_last_hi = _mm256_add_epi64(
+              t21_last_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+          __m256d t21_last = _mm256_add_pd(
+              _mm256_sub_pd(_mm256_castsi256_pd(t21_last_hi),
                             _mm256_set1_pd(442726361368656609280.0)),
               _mm256_castsi256_pd(_mm256_blend_epi16(
-                  t12_last_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
-          __m256d t13_last = _mm256_add_pd(t11_last, t12_last);
-          __m128i t14_last_c =
+                  t21_last_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+          __m256d t22_last = _mm256_add_pd(t20_last, t21_last);
+          __m128i t23_last_c =
               _mm_min_epi16(_mm_max_epi16(w_v_last, _mm_set1_epi16((short)(-128ll))),
                             _mm_set1_epi16((short)(127ull)));
-          __m128i t14_last = _mm_packs_epi16(t14_last_c, t14_last_c);
-          __m128i t15_last = _mm_add_epi8(t14_last, bias_v_last);
-          __m128i t16_last_w = _mm_cvtepi16_epi32(w_v_last);
-          __m128 t16_last = _mm_cvtepi32_ps(t16_last_w);
-          __m128 t17_last = _mm_mul_ps(x_v_last, t16_last);
-          _mm256_storeu_pd(out0 + cols + r * stride - 4, t13_last);
-          _mm_storeu_si32((void*)(out1 + cols + r * stride - 4), t15_last);
-          _mm_storeu_ps(out2 + cols + r * stride - 4, t17_last);
+          __m128i t23_last = _mm_packs_epi16(t23_last_c, t23_last_c);
+          __m128i t24_last = _mm_add_epi8(t23_last, bias_v_last);
+          __m128i t25_last_w = _mm_cvtepi16_epi32(w_v_last);
+          __m128 t25_last = _mm_cvtepi32_ps(t25_last_w);
+          __m128 t26_last = _mm_mul_ps(x_v_last, t25_last);
+          _mm256_storeu_pd(out0 + cols + r * stride - 4, t22_last);
+          _mm_storeu_si32((void*)(out1 + cols + r * stride - 4), t24_last);
+          _mm_storeu_ps(out2 + cols + r * stride - 4, t26_last);
         }
         // a row shorter than a vector: one partial vector, its loads and stores masked
         if (cols < 4) {
@@ -709,41 +859,41 @@ __attribute__((target("avx2"))) void map_strided_mixed_f64_avx2(
           if (1 < cols - c) bias_v_tail = _mm_insert_epi8(bias_v_tail, (char)bias_v_tail_at[0], 1);
           if (2 < cols - c) bias_v_tail = _mm_insert_epi8(bias_v_tail, (char)bias_v_tail_at[0], 2);
           if (3 < cols - c) bias_v_tail = _mm_insert_epi8(bias_v_tail, (char)bias_v_tail_at[0], 3);
-          __m256d t18_tail = _mm256_cvtps_pd(x_v_tail);
-          __m256i t19_tail_w = _mm256_cvtepi16_epi64(w_v_tail);
-          __m256i t19_tail_hi =
-              _mm256_blend_epi16(_mm256_srai_epi32(t19_tail_w, 16), _mm256_setzero_si256(), 0x33);
-          t19_tail_hi = _mm256_add_epi64(
-              t19_tail_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
-          __m256d t19_tail = _mm256_add_pd(
-              _mm256_sub_pd(_mm256_castsi256_pd(t19_tail_hi),
+          __m256d t27_tail = _mm256_cvtps_pd(x_v_tail);
+          __m256i t28_tail_w = _mm256_cvtepi16_epi64(w_v_tail);
+          __m256i t28_tail_hi =
+              _mm256_blend_epi16(_mm256_srai_epi32(t28_tail_w, 16), _mm256_setzero_si256(), 0x33);
+          t28_tail_hi = _mm256_add_epi64(
+              t28_tail_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+          __m256d t28_tail = _mm256_add_pd(
+              _mm256_sub_pd(_mm256_castsi256_pd(t28_tail_hi),
                             _mm256_set1_pd(442726361368656609280.0)),
               _mm256_castsi256_pd(_mm256_blend_epi16(
-                  t19_tail_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
-          __m256d t20_tail = _mm256_mul_pd(t18_tail, t19_tail);
-          __m256i t21_tail_w = _mm256_cvtepi8_epi64(bias_v_tail);
-          __m256i t21_tail_hi =
-              _mm256_blend_epi16(_mm256_srai_epi32(t21_tail_w, 16), _mm256_setzero_si256(), 0x33);
-          t21_tail_hi = _mm256_add_epi64(
-              t21_tail_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
-          __m256d t21_tail = _mm256_add_pd(
-              _mm256_sub_pd(_mm256_castsi256_pd(t21_tail_hi),
+                  t28_tail_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+          __m256d t29_tail = _mm256_mul_pd(t27_tail, t28_tail);
+          __m256i t30_tail_w = _mm256_cvtepi8_epi64(bias_v_tail);
+          __m256i t30_tail_hi =
+              _mm256_blend_epi16(_mm256_srai_epi32(t30_tail_w, 16), _mm256_setzero_si256(), 0x33);
+          t30_tail_hi = _mm256_add_epi64(
+              t30_tail_hi, _mm256_castpd_si256(_mm256_set1_pd(442721857769029238784.0)));
+          __m256d t30_tail = _mm256_add_pd(
+              _mm256_sub_pd(_mm256_castsi256_pd(t30_tail_hi),
                             _mm256_set1_pd(442726361368656609280.0)),
               _mm256_castsi256_pd(_mm256_blend_epi16(
-                  t21_tail_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
-          __m256d t22_tail = _mm256_add_pd(t20_tail, t21_tail);
-          __m128i t23_tail_c =
+                  t30_tail_w, _mm256_castpd_si256(_mm256_set1_pd(4503599627370496.0)), 0x88)));
+          __m256d t31_tail = _mm256_add_pd(t29_tail, t30_tail);
+          __m128i t32_tail_c =
               _mm_min_epi16(_mm_max_epi16(w_v_tail, _mm_set1_epi16((short)(-128ll))),
                             _mm_set1_epi16((short)(127ull)));
-          __m128i t23_tail = _mm_packs_epi16(t23_tail_c, t23_tail_c);
-          __m128i t24_tail = _mm_add_epi8(t23_tail, bias_v_tail);
-          __m128i t25_tail_w = _mm_cvtepi16_epi32(w_v_tail);
-          __m128 t25_tail = _mm_cvtepi32_ps(t25_tail_w);
-          __m128 t26_tail = _mm_mul_ps(x_v_tail, t25_tail);
-          simdgen_store_words32(out0 + c + r * stride, _mm256_castpd_si256(t22_tail),
+          __m128i t32_tail = _mm_packs_epi16(t32_tail_c, t32_tail_c);
+          __m128i t33_tail = _mm_add_epi8(t32_tail, bias_v_tail);
+          __m128i t34_tail_w = _mm_cvtepi16_epi32(w_v_tail);
+          __m128 t34_tail = _mm_cvtepi32_ps(t34_tail_w);
+          __m128 t35_tail = _mm_mul_ps(x_v_tail, t34_tail);
+          simdgen_store_words32(out0 + c + r * stride, _mm256_castpd_si256(t31_tail),
                                 (cols - c) * 8);
-          simdgen_store_prefix16((uint8_t*)(out1 + c + r * stride), t24_tail, (cols - c) * 1);
-          simdgen_store_prefix16((uint8_t*)(out2 + c + r * stride), _mm_castps_si128(t26_tail),
+          simdgen_store_prefix16((uint8_t*)(out1 + c + r * stride), t33_tail, (cols - c) * 1);
+          simdgen_store_prefix16((uint8_t*)(out2 + c + r * stride), _mm_castps_si128(t35_tail),
                                  (cols - c) * 4);
         }
       }

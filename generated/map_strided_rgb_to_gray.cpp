@@ -99,7 +99,9 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 
 // ---- avx512 (512-bit vectors)
 // element widths differ (8 to 32 bits): 16 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
+// strided inputs with a constant stride of 2 to 4: 8/16-bit lanes from whole 16-byte loads de-interleaved by vpshufb (32-bit and wider lanes as before), except in the last column of a row
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// uses strided 8/16-bit lanes at a static stride of 2..4: whole 16-byte loads and vpshufb
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 // uses vpmov/vpmovs/vpmovus narrowing, vcvtpd2ps, vcvtqq2ps between element widths
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
@@ -108,14 +110,68 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void
 map_strided_rgb_to_gray_avx512(const uint8_t* in0, const uint8_t* in1, const uint8_t* in2,
                                int64_t rows, int64_t cols, int64_t stride1, uint8_t* out0) {
+  // vpshufb table for a stride of 3, chunk 0 (byte <- byte of the chunk): 0<-0 1<-3 2<-6 3<-9 4<-12 5<-15
+  const __m128i deinterleaveu8_3_0 =
+      _mm_setr_epi8(0, 3, 6, 9, 12, 15, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128);
+  // vpshufb table for a stride of 3, chunk 1 (byte <- byte of the chunk): 6<-2 7<-5 8<-8 9<-11 10<-14
+  const __m128i deinterleaveu8_3_1 = _mm_setr_epi8(-128, -128, -128, -128, -128, -128, 2, 5, 8, 11,
+                                                   14, -128, -128, -128, -128, -128);
+  // vpshufb table for a stride of 3, chunk 2 (byte <- byte of the chunk): 11<-1 12<-4 13<-7 14<-10 15<-13
+  const __m128i deinterleaveu8_3_2 = _mm_setr_epi8(-128, -128, -128, -128, -128, -128, -128, -128,
+                                                   -128, -128, -128, 1, 4, 7, 10, 13);
   __m512 k0 = _mm512_set1_ps(0.299f);
   __m512 k1 = _mm512_set1_ps(0.587f);
   __m512 k2 = _mm512_set1_ps(0.114f);
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
-    // whole vectors
+    // whole vectors, strided inputs as structure loads (stops one column early)
     int64_t c = 0;
+    for (; c + 16 <= cols - 1; c += 16) {
+      const uint8_t* red_v_at = in0 + 3 * c + r * stride1;
+      __m128i red_v = _mm_or_si128(
+          _mm_or_si128(
+              _mm_shuffle_epi8(_mm_loadu_si128((const __m128i*)(const void*)(red_v_at + 0)),
+                               deinterleaveu8_3_0),
+              _mm_shuffle_epi8(_mm_loadu_si128((const __m128i*)(const void*)(red_v_at + 16)),
+                               deinterleaveu8_3_1)),
+          _mm_shuffle_epi8(_mm_loadu_si128((const __m128i*)(const void*)(red_v_at + 32)),
+                           deinterleaveu8_3_2));
+      const uint8_t* green_v_at = in1 + 3 * c + r * stride1;
+      __m128i green_v = _mm_or_si128(
+          _mm_or_si128(
+              _mm_shuffle_epi8(_mm_loadu_si128((const __m128i*)(const void*)(green_v_at + 0)),
+                               deinterleaveu8_3_0),
+              _mm_shuffle_epi8(_mm_loadu_si128((const __m128i*)(const void*)(green_v_at + 16)),
+                               deinterleaveu8_3_1)),
+          _mm_shuffle_epi8(_mm_loadu_si128((const __m128i*)(const void*)(green_v_at + 32)),
+                           deinterleaveu8_3_2));
+      const uint8_t* blue_v_at = in2 + 3 * c + r * stride1;
+      __m128i blue_v = _mm_or_si128(
+          _mm_or_si128(
+              _mm_shuffle_epi8(_mm_loadu_si128((const __m128i*)(const void*)(blue_v_at + 0)),
+                               deinterleaveu8_3_0),
+              _mm_shuffle_epi8(_mm_loadu_si128((const __m128i*)(const void*)(blue_v_at + 16)),
+                               deinterleaveu8_3_1)),
+          _mm_shuffle_epi8(_mm_loadu_si128((const __m128i*)(const void*)(blue_v_at + 32)),
+                           deinterleaveu8_3_2));
+      __m512i t0_w = _mm512_cvtepu8_epi32(red_v);
+      __m512 t0 = _mm512_cvtepi32_ps(t0_w);
+      __m512 t1 = _mm512_mul_ps(k0, t0);
+      __m512i t2_w = _mm512_cvtepu8_epi32(green_v);
+      __m512 t2 = _mm512_cvtepi32_ps(t2_w);
+      __m512 t3 = _mm512_mul_ps(k1, t2);
+      __m512 t4 = _mm512_add_ps(t1, t3);
+      __m512i t5_w = _mm512_cvtepu8_epi32(blue_v);
+      __m512 t5 = _mm512_cvtepi32_ps(t5_w);
+      __m512 t6 = _mm512_mul_ps(k2, t5);
+      __m512 t7 = _mm512_add_ps(t4, t6);
+      __m512 t8_w_r = _mm512_roundscale_ps(t7, 0x08);
+      __m512i t8_w = _mm512_cvttps_epu32(_mm512_max_ps(t8_w_r, _mm512_setzero_ps()));
+      __m128i t8 = _mm512_cvtusepi32_epi8(t8_w);
+      _mm_storeu_si128((__m128i*)(out0 + c + cols * r), t8);
+    }
+    // whole vectors, strided inputs lane by lane
     for (; c + 16 <= cols; c += 16) {
       const uint8_t* red_v_at = in0 + 3 * c + r * stride1;
       __m128i red_v = _mm_setr_epi8(
@@ -135,21 +191,21 @@ map_strided_rgb_to_gray_avx512(const uint8_t* in0, const uint8_t* in1, const uin
           (char)blue_v_at[12], (char)blue_v_at[15], (char)blue_v_at[18], (char)blue_v_at[21],
           (char)blue_v_at[24], (char)blue_v_at[27], (char)blue_v_at[30], (char)blue_v_at[33],
           (char)blue_v_at[36], (char)blue_v_at[39], (char)blue_v_at[42], (char)blue_v_at[45]);
-      __m512i t0_w = _mm512_cvtepu8_epi32(red_v);
-      __m512 t0 = _mm512_cvtepi32_ps(t0_w);
-      __m512 t1 = _mm512_mul_ps(k0, t0);
-      __m512i t2_w = _mm512_cvtepu8_epi32(green_v);
-      __m512 t2 = _mm512_cvtepi32_ps(t2_w);
-      __m512 t3 = _mm512_mul_ps(k1, t2);
-      __m512 t4 = _mm512_add_ps(t1, t3);
-      __m512i t5_w = _mm512_cvtepu8_epi32(blue_v);
-      __m512 t5 = _mm512_cvtepi32_ps(t5_w);
-      __m512 t6 = _mm512_mul_ps(k2, t5);
-      __m512 t7 = _mm512_add_ps(t4, t6);
-      __m512 t8_w_r = _mm512_roundscale_ps(t7, 0x08);
-      __m512i t8_w = _mm512_cvttps_epu32(_mm512_max_ps(t8_w_r, _mm512_setzero_ps()));
-      __m128i t8 = _mm512_cvtusepi32_epi8(t8_w);
-      _mm_storeu_si128((__m128i*)(out0 + c + cols * r), t8);
+      __m512i t9_w = _mm512_cvtepu8_epi32(red_v);
+      __m512 t9 = _mm512_cvtepi32_ps(t9_w);
+      __m512 t10 = _mm512_mul_ps(k0, t9);
+      __m512i t11_w = _mm512_cvtepu8_epi32(green_v);
+      __m512 t11 = _mm512_cvtepi32_ps(t11_w);
+      __m512 t12 = _mm512_mul_ps(k1, t11);
+      __m512 t13 = _mm512_add_ps(t10, t12);
+      __m512i t14_w = _mm512_cvtepu8_epi32(blue_v);
+      __m512 t14 = _mm512_cvtepi32_ps(t14_w);
+      __m512 t15 = _mm512_mul_ps(k2, t14);
+      __m512 t16 = _mm512_add_ps(t13, t15);
+      __m512 t17_w_r = _mm512_roundscale_ps(t16, 0x08);
+      __m512i t17_w = _mm512_cvttps_epu32(_mm512_max_ps(t17_w_r, _mm512_setzero_ps()));
+      __m128i t17 = _mm512_cvtusepi32_epi8(t17_w);
+      _mm_storeu_si128((__m128i*)(out0 + c + cols * r), t17);
     }
     // the rest: one partial vector, its loads and stores masked
     if (c < cols) {
@@ -213,22 +269,22 @@ map_strided_rgb_to_gray_avx512(const uint8_t* in0, const uint8_t* in1, const uin
       if (13 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[39], 13);
       if (14 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[42], 14);
       if (15 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[45], 15);
-      __m512i t9_tail_w = _mm512_cvtepu8_epi32(red_v_tail);
-      __m512 t9_tail = _mm512_cvtepi32_ps(t9_tail_w);
-      __m512 t10_tail = _mm512_mul_ps(k0, t9_tail);
-      __m512i t11_tail_w = _mm512_cvtepu8_epi32(green_v_tail);
-      __m512 t11_tail = _mm512_cvtepi32_ps(t11_tail_w);
-      __m512 t12_tail = _mm512_mul_ps(k1, t11_tail);
-      __m512 t13_tail = _mm512_add_ps(t10_tail, t12_tail);
-      __m512i t14_tail_w = _mm512_cvtepu8_epi32(blue_v_tail);
-      __m512 t14_tail = _mm512_cvtepi32_ps(t14_tail_w);
-      __m512 t15_tail = _mm512_mul_ps(k2, t14_tail);
-      __m512 t16_tail = _mm512_add_ps(t13_tail, t15_tail);
-      __m512 t17_tail_w_r = _mm512_roundscale_ps(t16_tail, 0x08);
-      __m512i t17_tail_w = _mm512_cvttps_epu32(_mm512_max_ps(t17_tail_w_r, _mm512_setzero_ps()));
-      __m128i t17_tail = _mm512_cvtusepi32_epi8(t17_tail_w);
+      __m512i t18_tail_w = _mm512_cvtepu8_epi32(red_v_tail);
+      __m512 t18_tail = _mm512_cvtepi32_ps(t18_tail_w);
+      __m512 t19_tail = _mm512_mul_ps(k0, t18_tail);
+      __m512i t20_tail_w = _mm512_cvtepu8_epi32(green_v_tail);
+      __m512 t20_tail = _mm512_cvtepi32_ps(t20_tail_w);
+      __m512 t21_tail = _mm512_mul_ps(k1, t20_tail);
+      __m512 t22_tail = _mm512_add_ps(t19_tail, t21_tail);
+      __m512i t23_tail_w = _mm512_cvtepu8_epi32(blue_v_tail);
+      __m512 t23_tail = _mm512_cvtepi32_ps(t23_tail_w);
+      __m512 t24_tail = _mm512_mul_ps(k2, t23_tail);
+      __m512 t25_tail = _mm512_add_ps(t22_tail, t24_tail);
+      __m512 t26_tail_w_r = _mm512_roundscale_ps(t25_tail, 0x08);
+      __m512i t26_tail_w = _mm512_cvttps_epu32(_mm512_max_ps(t26_tail_w_r, _mm512_setzero_ps()));
+      __m128i t26_tail = _mm512_cvtusepi32_epi8(t26_tail_w);
       _mm_mask_storeu_epi8(out0 + c + cols * r, (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - c)),
-                           t17_tail);
+                           t26_tail);
     }
   }
 }
@@ -289,8 +345,10 @@ __attribute__((target("+sve"))) void map_strided_rgb_to_gray_sve(const uint8_t* 
 
 // ---- avx2 (256-bit vectors)
 // element widths differ (8 to 32 bits): 8 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
+// strided inputs with a constant stride of 2 to 4: 8/16-bit lanes from whole 16-byte loads de-interleaved by vpshufb (32-bit and wider lanes as before), except in the last column of a row
 // tail: the row's last whole vector again, overlapping the vectors before it (rows shorter than a vector: one predicated partial vector; nothing outside the arrays is read or written)
 // uses AVX2 narrowing between element widths: clamp, then pack (shufps / packus) per halving
+// uses strided 8/16-bit lanes at a static stride of 2..4: whole 16-byte loads and vpshufb
 // uses strided lanes: scalar loads inserted into 128-bit quarters
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
 
@@ -300,29 +358,39 @@ __attribute__((target("avx2"))) void map_strided_rgb_to_gray_avx2(const uint8_t*
                                                                   const uint8_t* in2, int64_t rows,
                                                                   int64_t cols, int64_t stride1,
                                                                   uint8_t* out0) {
+  // vpshufb table for a stride of 3, chunk 0 (byte <- byte of the chunk): 0<-0 1<-3 2<-6 3<-9 4<-12 5<-15
+  const __m128i deinterleaveu8_3_0_half =
+      _mm_setr_epi8(0, 3, 6, 9, 12, 15, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128);
+  // vpshufb table for a stride of 3, chunk 1 (byte <- byte of the chunk): 6<-2 7<-5
+  const __m128i deinterleaveu8_3_1_half = _mm_setr_epi8(
+      -128, -128, -128, -128, -128, -128, 2, 5, -128, -128, -128, -128, -128, -128, -128, -128);
   __m256 k0 = _mm256_set1_ps(0.299f);
   __m256 k1 = _mm256_set1_ps(0.587f);
   __m256 k2 = _mm256_set1_ps(0.114f);
   // rows
   int64_t r = 0;
   for (; r < rows; ++r) {
-    // whole vectors
+    // whole vectors, strided inputs as structure loads (stops one column early)
     int64_t c = 0;
-    for (; c + 8 <= cols; c += 8) {
+    for (; c + 8 <= cols - 1; c += 8) {
       const uint8_t* red_v_at = in0 + 3 * c + r * stride1;
-      __m128i red_v = _mm_setr_epi8((char)red_v_at[0], (char)red_v_at[3], (char)red_v_at[6],
-                                    (char)red_v_at[9], (char)red_v_at[12], (char)red_v_at[15],
-                                    (char)red_v_at[18], (char)red_v_at[21], 0, 0, 0, 0, 0, 0, 0, 0);
+      __m128i red_v = _mm_or_si128(
+          _mm_shuffle_epi8(_mm_loadu_si128((const __m128i*)(const void*)(red_v_at + 0)),
+                           deinterleaveu8_3_0_half),
+          _mm_shuffle_epi8(_mm_loadl_epi64((const __m128i*)(const void*)(red_v_at + 16)),
+                           deinterleaveu8_3_1_half));
       const uint8_t* green_v_at = in1 + 3 * c + r * stride1;
-      __m128i green_v =
-          _mm_setr_epi8((char)green_v_at[0], (char)green_v_at[3], (char)green_v_at[6],
-                        (char)green_v_at[9], (char)green_v_at[12], (char)green_v_at[15],
-                        (char)green_v_at[18], (char)green_v_at[21], 0, 0, 0, 0, 0, 0, 0, 0);
+      __m128i green_v = _mm_or_si128(
+          _mm_shuffle_epi8(_mm_loadu_si128((const __m128i*)(const void*)(green_v_at + 0)),
+                           deinterleaveu8_3_0_half),
+          _mm_shuffle_epi8(_mm_loadl_epi64((const __m128i*)(const void*)(green_v_at + 16)),
+                           deinterleaveu8_3_1_half));
       const uint8_t* blue_v_at = in2 + 3 * c + r * stride1;
-      __m128i blue_v =
-          _mm_setr_epi8((char)blue_v_at[0], (char)blue_v_at[3], (char)blue_v_at[6],
-                        (char)blue_v_at[9], (char)blue_v_at[12], (char)blue_v_at[15],
-                        (char)blue_v_at[18], (char)blue_v_at[21], 0, 0, 0, 0, 0, 0, 0, 0);
+      __m128i blue_v = _mm_or_si128(
+          _mm_shuffle_epi8(_mm_loadu_si128((const __m128i*)(const void*)(blue_v_at + 0)),
+                           deinterleaveu8_3_0_half),
+          _mm_shuffle_epi8(_mm_loadl_epi64((const __m128i*)(const void*)(blue_v_at + 16)),
+                           deinterleaveu8_3_1_half));
       __m256i t0_w = _mm256_cvtepu8_epi32(red_v);
       __m256 t0 = _mm256_cvtepi32_ps(t0_w);
       __m256 t1 = _mm256_mul_ps(k0, t0);
@@ -348,6 +416,47 @@ __attribute__((target("avx2"))) void map_strided_rgb_to_gray_avx2(const uint8_t*
       __m128i t8 = _mm_packus_epi16(t8_16, t8_16);
       _mm_storel_epi64((__m128i*)(out0 + c + cols * r), t8);
     }
+    // whole vectors, strided inputs lane by lane
+    for (; c + 8 <= cols; c += 8) {
+      const uint8_t* red_v_at = in0 + 3 * c + r * stride1;
+      __m128i red_v = _mm_setr_epi8((char)red_v_at[0], (char)red_v_at[3], (char)red_v_at[6],
+                                    (char)red_v_at[9], (char)red_v_at[12], (char)red_v_at[15],
+                                    (char)red_v_at[18], (char)red_v_at[21], 0, 0, 0, 0, 0, 0, 0, 0);
+      const uint8_t* green_v_at = in1 + 3 * c + r * stride1;
+      __m128i green_v =
+          _mm_setr_epi8((char)green_v_at[0], (char)green_v_at[3], (char)green_v_at[6],
+                        (char)green_v_at[9], (char)green_v_at[12], (char)green_v_at[15],
+                        (char)green_v_at[18], (char)green_v_at[21], 0, 0, 0, 0, 0, 0, 0, 0);
+      const uint8_t* blue_v_at = in2 + 3 * c + r * stride1;
+      __m128i blue_v =
+          _mm_setr_epi8((char)blue_v_at[0], (char)blue_v_at[3], (char)blue_v_at[6],
+                        (char)blue_v_at[9], (char)blue_v_at[12], (char)blue_v_at[15],
+                        (char)blue_v_at[18], (char)blue_v_at[21], 0, 0, 0, 0, 0, 0, 0, 0);
+      __m256i t9_w = _mm256_cvtepu8_epi32(red_v);
+      __m256 t9 = _mm256_cvtepi32_ps(t9_w);
+      __m256 t10 = _mm256_mul_ps(k0, t9);
+      __m256i t11_w = _mm256_cvtepu8_epi32(green_v);
+      __m256 t11 = _mm256_cvtepi32_ps(t11_w);
+      __m256 t12 = _mm256_mul_ps(k1, t11);
+      __m256 t13 = _mm256_add_ps(t10, t12);
+      __m256i t14_w = _mm256_cvtepu8_epi32(blue_v);
+      __m256 t14 = _mm256_cvtepi32_ps(t14_w);
+      __m256 t15 = _mm256_mul_ps(k2, t14);
+      __m256 t16 = _mm256_add_ps(t13, t15);
+      __m256 t17_w_r = _mm256_round_ps(t16, 0x08);
+      __m256i t17_w = _mm256_and_si256(
+          _mm256_xor_si256(_mm256_cvttps_epi32(t17_w_r),
+                           _mm256_castps_si256(
+                               _mm256_cmp_ps(t17_w_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+          _mm256_castps_si256(_mm256_cmp_ps(t16, t16, _CMP_ORD_Q)));
+      __m256i t17_c = _mm256_min_epi32(_mm256_max_epi32(t17_w, _mm256_setzero_si256()),
+                                       _mm256_set1_epi32((int)(255ull)));
+      __m128i t17_lo = _mm256_castsi256_si128(t17_c);
+      __m128i t17_hi = _mm256_extracti128_si256(t17_c, 1);
+      __m128i t17_16 = _mm_packus_epi32(t17_lo, t17_hi);
+      __m128i t17 = _mm_packus_epi16(t17_16, t17_16);
+      _mm_storel_epi64((__m128i*)(out0 + c + cols * r), t17);
+    }
     // the rest
     if (c < cols) {
       // a row of at least one vector: its last whole vector again, ending at the row's end
@@ -367,30 +476,30 @@ __attribute__((target("avx2"))) void map_strided_rgb_to_gray_avx2(const uint8_t*
             (char)blue_v_last_at[0], (char)blue_v_last_at[3], (char)blue_v_last_at[6],
             (char)blue_v_last_at[9], (char)blue_v_last_at[12], (char)blue_v_last_at[15],
             (char)blue_v_last_at[18], (char)blue_v_last_at[21], 0, 0, 0, 0, 0, 0, 0, 0);
-        __m256i t9_last_w = _mm256_cvtepu8_epi32(red_v_last);
-        __m256 t9_last = _mm256_cvtepi32_ps(t9_last_w);
-        __m256 t10_last = _mm256_mul_ps(k0, t9_last);
-        __m256i t11_last_w = _mm256_cvtepu8_epi32(green_v_last);
-        __m256 t11_last = _mm256_cvtepi32_ps(t11_last_w);
-        __m256 t12_last = _mm256_mul_ps(k1, t11_last);
-        __m256 t13_last = _mm256_add_ps(t10_last, t12_last);
-        __m256i t14_last_w = _mm256_cvtepu8_epi32(blue_v_last);
-        __m256 t14_last = _mm256_cvtepi32_ps(t14_last_w);
-        __m256 t15_last = _mm256_mul_ps(k2, t14_last);
-        __m256 t16_last = _mm256_add_ps(t13_last, t15_last);
-        __m256 t17_last_w_r = _mm256_round_ps(t16_last, 0x08);
-        __m256i t17_last_w = _mm256_and_si256(
-            _mm256_xor_si256(_mm256_cvttps_epi32(t17_last_w_r),
+        __m256i t18_last_w = _mm256_cvtepu8_epi32(red_v_last);
+        __m256 t18_last = _mm256_cvtepi32_ps(t18_last_w);
+        __m256 t19_last = _mm256_mul_ps(k0, t18_last);
+        __m256i t20_last_w = _mm256_cvtepu8_epi32(green_v_last);
+        __m256 t20_last = _mm256_cvtepi32_ps(t20_last_w);
+        __m256 t21_last = _mm256_mul_ps(k1, t20_last);
+        __m256 t22_last = _mm256_add_ps(t19_last, t21_last);
+        __m256i t23_last_w = _mm256_cvtepu8_epi32(blue_v_last);
+        __m256 t23_last = _mm256_cvtepi32_ps(t23_last_w);
+        __m256 t24_last = _mm256_mul_ps(k2, t23_last);
+        __m256 t25_last = _mm256_add_ps(t22_last, t24_last);
+        __m256 t26_last_w_r = _mm256_round_ps(t25_last, 0x08);
+        __m256i t26_last_w = _mm256_and_si256(
+            _mm256_xor_si256(_mm256_cvttps_epi32(t26_last_w_r),
                              _mm256_castps_si256(_mm256_cmp_ps(
-                                 t17_last_w_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
-            _mm256_castps_si256(_mm256_cmp_ps(t16_last, t16_last, _CMP_ORD_Q)));
-        __m256i t17_last_c = _mm256_min_epi32(_mm256_max_epi32(t17_last_w, _mm256_setzero_si256()),
+                                 t26_last_w_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+            _mm256_castps_si256(_mm256_cmp_ps(t25_last, t25_last, _CMP_ORD_Q)));
+        __m256i t26_last_c = _mm256_min_epi32(_mm256_max_epi32(t26_last_w, _mm256_setzero_si256()),
                                               _mm256_set1_epi32((int)(255ull)));
-        __m128i t17_last_lo = _mm256_castsi256_si128(t17_last_c);
-        __m128i t17_last_hi = _mm256_extracti128_si256(t17_last_c, 1);
-        __m128i t17_last_16 = _mm_packus_epi32(t17_last_lo, t17_last_hi);
-        __m128i t17_last = _mm_packus_epi16(t17_last_16, t17_last_16);
-        _mm_storel_epi64((__m128i*)(out0 + cols + cols * r - 8), t17_last);
+        __m128i t26_last_lo = _mm256_castsi256_si128(t26_last_c);
+        __m128i t26_last_hi = _mm256_extracti128_si256(t26_last_c, 1);
+        __m128i t26_last_16 = _mm_packus_epi32(t26_last_lo, t26_last_hi);
+        __m128i t26_last = _mm_packus_epi16(t26_last_16, t26_last_16);
+        _mm_storel_epi64((__m128i*)(out0 + cols + cols * r - 8), t26_last);
       }
       // a row shorter than a vector: one partial vector, its loads and stores masked
       if (cols < 8) {
@@ -428,30 +537,30 @@ __attribute__((target("avx2"))) void map_strided_rgb_to_gray_avx2(const uint8_t*
         if (5 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[15], 5);
         if (6 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[18], 6);
         if (7 < cols - c) blue_v_tail = _mm_insert_epi8(blue_v_tail, (char)blue_v_tail_at[21], 7);
-        __m256i t18_tail_w = _mm256_cvtepu8_epi32(red_v_tail);
-        __m256 t18_tail = _mm256_cvtepi32_ps(t18_tail_w);
-        __m256 t19_tail = _mm256_mul_ps(k0, t18_tail);
-        __m256i t20_tail_w = _mm256_cvtepu8_epi32(green_v_tail);
-        __m256 t20_tail = _mm256_cvtepi32_ps(t20_tail_w);
-        __m256 t21_tail = _mm256_mul_ps(k1, t20_tail);
-        __m256 t22_tail = _mm256_add_ps(t19_tail, t21_tail);
-        __m256i t23_tail_w = _mm256_cvtepu8_epi32(blue_v_tail);
-        __m256 t23_tail = _mm256_cvtepi32_ps(t23_tail_w);
-        __m256 t24_tail = _mm256_mul_ps(k2, t23_tail);
-        __m256 t25_tail = _mm256_add_ps(t22_tail, t24_tail);
-        __m256 t26_tail_w_r = _mm256_round_ps(t25_tail, 0x08);
-        __m256i t26_tail_w = _mm256_and_si256(
-            _mm256_xor_si256(_mm256_cvttps_epi32(t26_tail_w_r),
+        __m256i t27_tail_w = _mm256_cvtepu8_epi32(red_v_tail);
+        __m256 t27_tail = _mm256_cvtepi32_ps(t27_tail_w);
+        __m256 t28_tail = _mm256_mul_ps(k0, t27_tail);
+        __m256i t29_tail_w = _mm256_cvtepu8_epi32(green_v_tail);
+        __m256 t29_tail = _mm256_cvtepi32_ps(t29_tail_w);
+        __m256 t30_tail = _mm256_mul_ps(k1, t29_tail);
+        __m256 t31_tail = _mm256_add_ps(t28_tail, t30_tail);
+        __m256i t32_tail_w = _mm256_cvtepu8_epi32(blue_v_tail);
+        __m256 t32_tail = _mm256_cvtepi32_ps(t32_tail_w);
+        __m256 t33_tail = _mm256_mul_ps(k2, t32_tail);
+        __m256 t34_tail = _mm256_add_ps(t31_tail, t33_tail);
+        __m256 t35_tail_w_r = _mm256_round_ps(t34_tail, 0x08);
+        __m256i t35_tail_w = _mm256_and_si256(
+            _mm256_xor_si256(_mm256_cvttps_epi32(t35_tail_w_r),
                              _mm256_castps_si256(_mm256_cmp_ps(
-                                 t26_tail_w_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
-            _mm256_castps_si256(_mm256_cmp_ps(t25_tail, t25_tail, _CMP_ORD_Q)));
-        __m256i t26_tail_c = _mm256_min_epi32(_mm256_max_epi32(t26_tail_w, _mm256_setzero_si256()),
+                                 t35_tail_w_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ))),
+            _mm256_castps_si256(_mm256_cmp_ps(t34_tail, t34_tail, _CMP_ORD_Q)));
+        __m256i t35_tail_c = _mm256_min_epi32(_mm256_max_epi32(t35_tail_w, _mm256_setzero_si256()),
                                               _mm256_set1_epi32((int)(255ull)));
-        __m128i t26_tail_lo = _mm256_castsi256_si128(t26_tail_c);
-        __m128i t26_tail_hi = _mm256_extracti128_si256(t26_tail_c, 1);
-        __m128i t26_tail_16 = _mm_packus_epi32(t26_tail_lo, t26_tail_hi);
-        __m128i t26_tail = _mm_packus_epi16(t26_tail_16, t26_tail_16);
-        simdgen_store_prefix16((uint8_t*)(out0 + c + cols * r), t26_tail, (cols - c) * 1);
+        __m128i t35_tail_lo = _mm256_castsi256_si128(t35_tail_c);
+        __m128i t35_tail_hi = _mm256_extracti128_si256(t35_tail_c, 1);
+        __m128i t35_tail_16 = _mm_packus_epi32(t35_tail_lo, t35_tail_hi);
+        __m128i t35_tail = _mm_packus_epi16(t35_tail_16, t35_tail_16);
+        simdgen_store_prefix16((uint8_t*)(out0 + c + cols * r), t35_tail, (cols - c) * 1);
       }
     }
   }

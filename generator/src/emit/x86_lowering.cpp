@@ -364,6 +364,7 @@ struct X86Writer {
     if (from == t && s.pred.empty()) {
       const auto fixed = s.stride.constantValue();
       if (fixed && *fixed >= 2 && *fixed <= 4 && bits == 512 && bitsOf(t) == 32) return permutedLoads(int(*fixed));
+      if (fixed && *fixed >= 2 && *fixed <= 4 && bitsOf(t) <= 16 && bits >= 64 && s.readAhead >= 0) return shuffledLoads(int(*fixed));
       return insertedLoads("");
     }
     // A partial vector (a prefix of lanes): the same inserts, each past lane 0 under its own test
@@ -506,6 +507,52 @@ struct X86Writer {
                " (16 + i: lane i of the second source).");
       cx.hoist("const __m512i " + name + " = " + call("_mm512_setr_epi32", idx) + ";");
       v = call("_mm512_permutex2var_" + e, {v, name, parts[size_t(k)]});
+    }
+    assign(v);
+  }
+
+  // 8/16-bit lanes at a static stride of 2..4 whose whole span may be read (the plan's readAhead:
+  // lanes * stride elements from the first): each 128-bit block of the result gathers its lanes
+  // from `stride` consecutive 16-byte chunks of the input, one vpshufb per chunk (the same table
+  // in every block: blocks start lanes-per-block * stride elements apart), OR-ed together. A
+  // 256-bit vector loads each chunk's two blocks into the halves of one register first. 64 to 256
+  // bits (the plan offers no more: map_builder's structureReadAhead).
+  void shuffledLoads(int stride) {
+    const DType t = s.type.elem;
+    const int bits = s.type.bits(), eb = bitsOf(t) / 8;
+    const int blockBytes = std::min(bits / 8, 16), blocks = std::max(1, bits / 128);
+    if (blocks > 2) throw std::logic_error("internal error: shuffled strided loads of " + std::to_string(bits) + " bits");
+    const int span = blockBytes * stride;  // input bytes per block
+    const std::string at = s.dst + "_at";
+    cx.instructions.insert("strided 8/16-bit lanes at a static stride of 2..4: whole 16-byte loads and vpshufb");
+    out.push_back("const " + ctype(t) + "* " + at + " = " + in(s.index) + ";");
+    std::string v;
+    for (int j = 0; j * 16 < span; ++j) {
+      const int bytes = std::min(16, span - 16 * j);  // 16, or 8 (the second chunk of a 64-bit vector at a stride of 3)
+      std::vector<std::string> table;
+      std::string lanesText;
+      for (int o = 0; o < 16; ++o) {
+        const int from = o < blockBytes ? (o / eb) * stride * eb + o % eb - 16 * j : -1;
+        table.push_back(from >= 0 && from < bytes ? std::to_string(from) : "-128");
+        if (from >= 0 && from < bytes) lanesText += " " + std::to_string(o) + "<-" + std::to_string(from);
+      }
+      const std::string name = "deinterleave" + std::string(nameOf(t)) + "_" + std::to_string(stride) + "_" + std::to_string(j) +
+                               (blockBytes < 16 ? "_half" : "");
+      cx.hoist("// vpshufb table for a stride of " + std::to_string(stride) + ", chunk " + std::to_string(j) + " (byte <- byte of the chunk):" +
+               lanesText);
+      cx.hoist("const __m128i " + name + " = " + call("_mm_setr_epi8", table) + ";");
+      auto chunk = [&](int b) {
+        const std::string ptr = "(const void*)(" + at + " + " + std::to_string((b * span + 16 * j) / eb) + ")";
+        return bytes == 16 ? call("_mm_loadu_si128", {"(const __m128i*)" + ptr}) : call("_mm_loadl_epi64", {"(const __m128i*)" + ptr});
+      };
+      std::string x = chunk(0), mask = name, shuffle = "_mm_shuffle_epi8";
+      if (blocks == 2) {
+        x = call("_mm256_inserti128_si256", {call("_mm256_castsi128_si256", {x}), chunk(1), "1"});
+        mask = call("_mm256_broadcastsi128_si256", {name});
+        shuffle = "_mm256_shuffle_epi8";
+      }
+      const std::string part = call(shuffle, {x, mask});
+      v = v.empty() ? part : call(blocks == 1 ? "_mm_or_si128" : "_mm256_or_si256", {v, part});
     }
     assign(v);
   }

@@ -690,15 +690,22 @@ class MapBuilder {
   //   on V1 (0.7-0.9x) and ld4d on V2 (0.6x).
   // A NEON fractional vector (narrow values of a mixed-width plan) takes the low lanes of a 64-
   // or 128-bit load; SVE keeps such values one per wide container, where no structure load fits.
+  // - x86 8- and 16-bit lanes of vectors of 64 to 256 bits, at a stride of 2 to 4: whole 16-byte
+  //   chunks de-interleaved by vpshufb (the lowering's shuffledLoads; x86 has no byte gather, and
+  //   otherwise inserts every lane on its own).
   int structureReadAhead(VecType v, int input = -1) const {
-    const bool sve = target_.module == LoweringModule::sve;
-    if ((target_.module != LoweringModule::neon && !sve) || v.lanes < 2) return -1;
+    const bool sve = target_.module == LoweringModule::sve, x86 = target_.module == LoweringModule::x86;
+    if ((target_.module != LoweringModule::neon && !sve && !x86) || v.lanes < 2) return -1;
     const std::set<int> used = stageInputs();
     int ahead = -1;
     for (int k : used) {
       const auto stride = layouts_[size_t(k)].col.constantValue();
       if ((input >= 0 && k != input) || !stride || *stride < 2 || *stride > 4) continue;
       const int bits = bitsOf(spec_.mapInputs[size_t(k)].dtype);
+      if (x86) {  // up to 256 bits: a 512-bit form (vpshufb on zmm) waits for a machine that runs it
+        if (bits <= 16 && v.lanes * bits >= 64 && v.lanes * bits <= 256) ahead = std::max(ahead, 0);
+        continue;
+      }
       if (sve) {
         if (v.lanes * bits == 128 && (bits <= 16 || *stride == 2)) ahead = 0;
         continue;
@@ -714,8 +721,11 @@ class MapBuilder {
   // loop stops while `ahead` + 1 columns of the row are left; the caller's next loop gathers them.
   Stmt structureLoop(const std::string& c, VecType v, int ahead) {
     const std::string left = ahead ? std::to_string(ahead + 1) + " columns" : std::string("one column");
-    note("strided inputs with a constant stride of 2 to 4: structure loads (ld2/ld3/ld4) keep one member, except in the last " +
-         (ahead ? left : std::string("column")) + " of a row");
+    const std::string how = target_.module == LoweringModule::x86
+                                ? "8/16-bit lanes from whole 16-byte loads de-interleaved by vpshufb (32-bit and wider lanes as before)"
+                                : "structure loads (ld2/ld3/ld4) keep one member";
+    note("strided inputs with a constant stride of 2 to 4: " + how + ", except in the last " + (ahead ? left : std::string("column")) +
+         " of a row");
     return ir::forLoop(c, Index::constant(0), sym(cols_) + (-1 - ahead), lanesOf(v), elements(c, true, "", "", Index::constant(0), true), false,
                        "whole vectors, strided inputs as structure loads (stops " + left + " early)");
   }

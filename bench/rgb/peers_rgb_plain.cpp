@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: Apache-2.0
+// The loop a user writes, compiled once per compiler (bench/rgb/CMakeLists.txt).
+#include "peers_rgb.h"
+
+#define CAT2(a, b) a##_##b
+#define CAT(a, b) CAT2(a, b)
+
+void CAT(rgb_plain, PEER_SUFFIX)(const uint8_t* rgb, int64_t n, float scale, float* r, float* g, float* b) {
+  for (int64_t i = 0; i < n; ++i) {
+    r[i] = (float)rgb[3 * i] * scale;
+    g[i] = (float)rgb[3 * i + 1] * scale;
+    b[i] = (float)rgb[3 * i + 2] * scale;
+  }
+}
