@@ -84,10 +84,19 @@ void f64x4(const double* x, int64_t n, double* y) {
 #define SLEEF_NAME(fn, lanes, acc, isa) SLEEF_NAME2(fn, lanes, acc, isa)
 #define SLEEF_LOOP(loop, fn, lanes, acc, isa) erase(&loop<SLEEF_NAME(fn, lanes, acc, isa)>)
 
+// sleef.h declares the 512-bit functions (and the dispatcher of that width) only where the
+// compiler targets AVX-512 (-march=native on an AVX2-only CPU: the AVX2 entries alone).
+#ifdef __AVX512F__
+#define SLEEF_WIDE_ENTRIES(fn, dtype, acc, ulp)                                                    \
+  {#fn, #dtype, SLEEF_LOOP(SLEEF_LOOP_WIDE_##dtype, fn, SLEEF_WIDE_##dtype, acc, ), #acc, ulp, 2}, \
+  {#fn, #dtype, SLEEF_LOOP(SLEEF_LOOP_WIDE_##dtype, fn, SLEEF_WIDE_##dtype, acc, avx512f), #acc ".avx512f", ulp, 2},
+#else
+#define SLEEF_WIDE_ENTRIES(fn, dtype, acc, ulp)
+#endif
+
 std::span<const MathFn> sleef_math_functions() {
 #define SLEEF_ENTRY(fn, dtype, acc, ulp)                                                             \
-  {#fn, #dtype, SLEEF_LOOP(SLEEF_LOOP_WIDE_##dtype, fn, SLEEF_WIDE_##dtype, acc, ), #acc, ulp, 2},          \
-  {#fn, #dtype, SLEEF_LOOP(SLEEF_LOOP_WIDE_##dtype, fn, SLEEF_WIDE_##dtype, acc, avx512f), #acc ".avx512f", ulp, 2}, \
+  SLEEF_WIDE_ENTRIES(fn, dtype, acc, ulp)                                                            \
   {#fn, #dtype, SLEEF_LOOP(SLEEF_LOOP_HALF_##dtype, fn, SLEEF_HALF_##dtype, acc, avx2), #acc ".avx2", ulp, 1},
   static const MathFn table[] = {SLEEF_MATH_FUNCTIONS(SLEEF_ENTRY)};
 #undef SLEEF_ENTRY
