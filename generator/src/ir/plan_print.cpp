@@ -33,7 +33,7 @@ std::string opName(const Plan& plan, const Stmt& s) {
              (s.inBounds ? " in_bounds" : "");
     case OpKind::LoadBroadcast: return "load_broadcast " + in + "[" + s.index.str() + "]";
     case OpKind::GatherRows:
-      return "gather_rows " + in + "[" + s.index.str() + " + r * " + s.stride.str() + "]" + pred +
+      return "gather_rows " + in + "[" + s.index.str() + " + lane * " + s.stride.str() + "]" + pred +
              (s.pred.empty() || s.literal.empty() ? "" : " fill " + s.literal) +
              (s.readAhead >= 0 ? " read_ahead " + std::to_string(s.readAhead) : "");
     case OpKind::LoadHalves:
