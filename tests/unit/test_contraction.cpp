@@ -54,6 +54,11 @@ TEST_CASE("contraction spec: errors say where and what is allowed") {
   "operands": [{"name": "a", "index": ["i", "k - 1"]}, {"name": "b", "index": ["k"]}],
   "output": {"name": "c", "index": ["i"]})J",
              "/operands/0/index/1", "unexpected '-'");
+  // A "same" convolution's window offset: the message says what to do until padding is read.
+  checkError(R"J(  "dims": [{"name": "y", "extent": "h"}, {"name": "ky", "extent": 3, "kind": "reduction"}],
+  "operands": [{"name": "a", "index": ["y + ky - 1"]}, {"name": "b", "index": ["ky"]}],
+  "output": {"name": "c", "index": ["y"]})J",
+             "/operands/0/index/0", "pad the tensor with zeros by that many elements on each side and index it without the offset");
   checkError(R"J(  "dims": [{"name": "i", "extent": 4}, {"name": "k", "extent": 4, "kind": "reduction"}],
   "operands": [{"name": "a", "index": ["i", "k*i"]}, {"name": "b", "index": ["k"]}],
   "output": {"name": "c", "index": ["i"]})J",

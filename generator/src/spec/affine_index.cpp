@@ -23,6 +23,10 @@ class AffineParser {
       term(out);
       skip();
       if (at_ == text_.size()) break;
+      if (text_[at_] == '-')  // "y + ky - 1": a window that starts before the tensor, as "same" padding does
+        throw ExprError(at_, "unexpected '-': an index is a sum of dims, dims times positive integers, and integers (e.g. \"y + rz\", "
+                             "\"2*x + ry\"); a window that reaches before the tensor (\"same\" padding, \"y + ky - 1\") is not read "
+                             "yet: pad the tensor with zeros by that many elements on each side and index it without the offset (\"y + ky\")");
       if (text_[at_] != '+')
         throw ExprError(at_, std::string("unexpected '") + text_[at_] + "': an index is a sum of dims, dims times positive integers, and integers (e.g. \"y + rz\", \"2*x + ry\")");
       ++at_;
