@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "contraction_check.h"
+#include "ir/simplify.h"
 #include "plan/family.h"
+#include "plan/reduce_builder.h"  // PlanError
 #include "spec/spec.h"
 #include "spec_errors.h"
 
@@ -478,4 +480,49 @@ TEST_CASE("contraction: a plan that leaves most lanes idle says so in its summar
   std::string half = dot;
   half.replace(half.find(R"J("extent": 1})J"), 12, R"J("extent": 9})J");
   CHECK(notes(half, "avx512").find("warning") == std::string::npos);
+}
+
+TEST_CASE("contraction order sequential: no fused multiply-add on any target, the reduction loops in the spec's order") {
+  const std::string mv = R"J(  "order": "sequential",
+  "dims": [{"name": "i", "extent": "d"}, {"name": "j", "extent": "n", "kind": "reduction"}],
+  "operands": [{"name": "w", "index": ["i", "j"]}, {"name": "x", "index": ["j"]}],
+  "output": {"name": "y", "index": ["i"]})J";
+  const std::string acc = R"J(  "order": "sequential",
+  "dims": [{"name": "i", "extent": "m"}, {"name": "j", "extent": "n"},
+           {"name": "k", "extent": "kb", "kind": "reduction"}, {"name": "l", "extent": "lb", "kind": "reduction"}],
+  "operands": [{"name": "a", "index": ["i", "k", "l"]}, {"name": "b", "index": ["k", "l", "j"]}],
+  "init": "output",
+  "output": {"name": "c", "index": ["i", "j"]})J";
+  for (const char* dtype : {"f32", "f64"})
+    for (const std::string& body : {mv, acc})
+      for (const TargetRequest& target : {TargetRequest{"avx512", {}}, TargetRequest{"avx2", {"fma"}}, TargetRequest{"neon", {}},
+                                          TargetRequest{"sve", {}}, TargetRequest{"scalar", {}}}) {
+        const ir::Plan p = buildPlan(parseSpecText(contractionSpec(body, "k", dtype), "t.json"), makeTarget(target));
+        CHECK_MESSAGE(!ir::contains(p.body, ir::OpKind::Fma), p.target);
+        bool said = false;
+        for (const auto& [key, value] : p.semantics) said = said || (key == "order" && value == "sequential");
+        CHECK_MESSAGE(said, p.target);  // the exec driver then checks the results bit for bit
+      }
+  // Without it, the same spec fuses where the target can.
+  std::string any = mv;
+  any.replace(any.find("\"sequential\""), 12, "\"any\"");
+  CHECK(ir::contains(buildPlan(parseSpecText(spec(any), "t.json"), makeTarget(TargetRequest{"avx512", {}})).body, ir::OpKind::Fma));
+  // A schedule that runs l outside k changes the order of the terms: refused where it says so.
+  std::string reordered = acc;
+  reordered += R"J(,
+  "schedule": {"update": [{"reorder": ["k", "l"]}]})J";
+  const KernelSpec r = parseSpecText(spec(reordered), "t.json");
+  CHECK_THROWS_WITH_AS(buildPlan(r, makeTarget(TargetRequest{"avx2", {}})),
+                       doctest::Contains("changes the order of the reduction loops"), PlanError);
+  std::string kept = acc;
+  kept += R"J(,
+  "schedule": {"update": [{"reorder": ["l", "k"]}]})J";
+  CHECK_NOTHROW(buildPlan(parseSpecText(spec(kept), "t.json"), makeTarget(TargetRequest{"avx2", {}})));
+  // bf16 operands go through dot-product instructions that add products in pairs.
+  checkError(simdgen::testing::withBf16Operands(mv, {"w"}), "/order", "bf16 operand \"w\" is read by the bf16 dot-product instructions");
+  // Other kinds: where the key belongs.
+  const SpecError arg = errorOf(R"({"simdgen": 1, "name": "k", "kind": "arg_reduce", "op": "argmax", "order": "any",
+    "input": {"dtype": "f32", "shape": ["n"]}})");
+  CHECK(arg.pointer == "/order");
+  CHECK(std::string(arg.what()).find("belongs to kind \"reduce\" and \"contraction\"") != std::string::npos);
 }

@@ -400,8 +400,13 @@ class ContractionBuilder {
   bool hasFma() const {
     if (!target_.vectorBits || lanes_.lanes == 1) return false;  // scalar code: the C compiler contracts a * b + c
     if (!isFloat(c_.dtype)) return false;  // i32: multiply and add (compilers fuse them into mla on Arm)
+    if (sequential()) return false;        // each product rounded, then added: the plain loop's result
     return target_.module != LoweringModule::x86 || target_.maskRegisters || target_.has("fma");
   }
+  // order "sequential" on a float sum: every lane adds its products one by one in the reduction
+  // dims' order, each rounded, as the plain loop does (the vector dim is a parallel dim, so lanes
+  // never share a sum; blocks of the reduction continue from the sums so far).
+  bool sequential() const { return spec_.order == FloatOrder::sequential && isFloat(c_.dtype); }
 
   // MR x NR: as many accumulators as the registers hold beside NR operand vectors and one
   // broadcast, NR up to 4 (AVX-512 and Arm: 32 registers: 6 x 4 = 24; AVX2: 16: 6 x 2 = 12); a
@@ -512,7 +517,9 @@ class ContractionBuilder {
     t.lanes = target_.vectorBits ? target_.lanes(c_.dtype) : 1;
     t.scalable = lanes_.scalable;
     t.registers = target_.vectorBits ? target_.registers : 16;
-    t.fma = target_.vectorBits && isFloat(c_.dtype) && (target_.module != LoweringModule::x86 || target_.maskRegisters || target_.has("fma"));
+    t.fma = target_.vectorBits && isFloat(c_.dtype) && !sequential() &&
+            (target_.module != LoweringModule::x86 || target_.maskRegisters || target_.has("fma"));
+    t.sequential = sequential();
     t.notContiguous = notContiguous_;
     if (transposed_ >= 0) {  // vectorized through a transposing panel, unless the schedule packs nothing
       const bool none = s.packGiven && s.pack.empty();
@@ -1713,6 +1720,7 @@ class ContractionBuilder {
       steps += (steps.empty() ? "" : ", ") + step;  // commas outside parentheses: CMake lists split at ";"
     }
     sem.push_back({"epilogue", steps});
+    if (sequential()) sem.push_back({"order", "sequential"});
 
     std::string parallel, reduction;
     for (const ContractionDim& d : c_.dims) {
@@ -1733,7 +1741,9 @@ class ContractionBuilder {
     if (!spec_.description.empty()) doc.push_back("/// " + spec_.description);
     doc.push_back("///");
     doc.push_back("/// Tensors are indexed [outermost]...[innermost], dense row-major unless the spec gives strides.");
-    if (isFloat(c_.dtype))
+    if (sequential())
+      doc.push_back("/// order sequential: each sum adds its products one by one in the order of the reduction dims, each product and sum rounded (no fused multiply-add): bit for bit the plain C loop compiled without floating-point contraction.");
+    else if (isFloat(c_.dtype))
       doc.push_back("/// Sums may be reassociated and use fused multiply-adds: results match a double-precision sum to a few ulps times the length.");
     else
       doc.push_back("/// Products and sums are exact modulo 2^32 (they wrap like uint32_t arithmetic), so the order of the sum does not matter.");

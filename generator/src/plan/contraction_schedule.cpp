@@ -408,6 +408,9 @@ class Scheduler {
           }
         std::sort(at.begin(), at.end());
         for (size_t k = 0; k < at.size(); ++k) nest_.reductions[at[k]] = listed[k];
+        if (t_.sequential && !std::is_sorted(nest_.reductions.begin(), nest_.reductions.end()))
+          fail(d.pointer + "/reorder", "order \"sequential\" adds the products in the order the reduction dims are written, and this reorder "
+                                       "changes the order of the reduction loops; keep them in the spec's order or use order \"any\"");
         break;
       }
     }

@@ -53,6 +53,7 @@ struct ScheduleTarget {
   bool scalable = false;
   int registers = 16;
   bool fma = true;
+  bool sequential = false;  // order "sequential": the reduction loops keep the spec's order
   std::string notContiguous;  // why the vector dim cannot be loaded as vectors ("" if it can)
 };
 

@@ -39,7 +39,8 @@ constexpr std::string_view kTopKeys[] = {"$schema",  "simdgen", "name",     "des
                                          "inputs", "outputs", "params", "dtype", "dims", "operands",
                                          "init", "epilogue", "max_ulp", "parallel"};
 // Keys that belong to one kind only.
-constexpr std::string_view kReduceOnlyKeys[] = {"output", "strategy", "order"};
+constexpr std::string_view kReduceOnlyKeys[] = {"output", "strategy"};
+constexpr std::string_view kOrderKey[] = {"order"};  // kinds reduce and contraction
 constexpr std::string_view kArgReduceOnlyKeys[] = {"index", "index_type", "nan", "initial"};
 constexpr std::string_view kMapKeys[] = {"$schema", "simdgen", "name",    "description", "kind", "shape",
                                          "row_stride", "inputs", "outputs", "params",   "targets", "tail", "max_ulp",
@@ -70,7 +71,8 @@ constexpr std::string_view kScheduleKeys[] = {"accumulators", "unroll", "rows", 
 
 constexpr std::string_view kKindNames[] = {"reduce", "arg_reduce", "map", "transpose", "contraction"};
 constexpr std::string_view kContractionKeys[] = {"$schema", "simdgen", "name", "description", "kind", "dtype",
-                                                 "dims", "operands", "init", "output", "epilogue", "targets", "schedule", "parallel"};
+                                                 "dims", "operands", "init", "output", "epilogue", "targets", "schedule", "parallel",
+                                                 "order"};
 constexpr std::string_view kContractionOnlyKeys[] = {"dtype", "dims", "operands", "init", "epilogue"};
 constexpr std::string_view kContractionDTypes[] = {"f32", "f64", "i32"};
 // Operand storage of an i32 contraction: narrower integers, widened exactly (C's conversion).
@@ -300,7 +302,12 @@ class Parser {
     if (spec.kind == KernelKind::transpose) return parseTranspose(root, spec);
     foreignKeys(kMapOnlyKeys, "\"map\"");
     const bool arg = spec.kind == KernelKind::arg_reduce;
-    foreignKeys(arg ? Names(kReduceOnlyKeys) : Names(kArgReduceOnlyKeys), arg ? "\"reduce\"" : "\"arg_reduce\"");
+    if (arg) {
+      foreignKeys(kReduceOnlyKeys, "\"reduce\"");
+      foreignKeys(kOrderKey, "\"reduce\" and \"contraction\"");
+    } else {
+      foreignKeys(kArgReduceOnlyKeys, "\"arg_reduce\"");
+    }
     if (arg) return parseArgReduce(root, spec);
 
     std::string opName;
@@ -467,6 +474,9 @@ class Parser {
         fail("/dtype", "contraction supports f32, f64 and (exact, wrapping) i32 sums: allowed: " + join(kContractionDTypes) + "; found " + inQuotes(nameOf(c.dtype)));
     });
     attempt([&] { readTargets(member(root, "targets"), spec); });
+    attempt([&] {
+      if (const json* j = member(root, "order")) spec.order = static_cast<FloatOrder>(choose(*j, "/order", "order", kOrderNames));
+    });
     if (!dtypeRead) throw Stop{};  // the tensors' dtypes are checked against it
     spec.input = spec.output = c.dtype;
     std::vector<std::string> taken;  // public names: extents, strides, tensors, scalars
@@ -483,6 +493,10 @@ class Parser {
     }
     attempt([&] { c.output = readContractionTensor(required(root, "", "output"), "/output", c, claim, true); });
     stopIfFailed();  // the checks below read the operands and the output
+    for (const ContractionTensor& t : c.operands)
+      if (t.bf16 && spec.order == FloatOrder::sequential)
+        fail("/order", "order \"sequential\" needs each product rounded and added on its own, and bf16 operand " + inQuotes(t.name) +
+                           " is read by the bf16 dot-product instructions, which add products in pairs; store it as f32 or use order \"any\"");
     std::vector<int> seen(c.dims.size(), 0);
     for (std::size_t p = 0; p < c.output.index.size(); ++p) {
       const AffineIndex& ix = c.output.index[p];

@@ -97,6 +97,7 @@ struct Definition {
   std::string init = "zero";  // "zero", "output" or an input tensor
   std::string out;           // the output tensor
   std::vector<Step> epilogue;
+  bool sequential = false;  // order "sequential": the plain loop's sum, bit for bit (see Run::reference)
   bool relu_last() const { return !epilogue.empty() && epilogue.back().kind == Step::Kind::relu; }
 };
 
@@ -204,6 +205,7 @@ Definition parse(const Kernel& k) {
   def.init = k.semantic("init", "zero");
   if (def.init != "zero" && def.init != "output" && !is_input(k, def.init)) bad_definition(k, "init '" + def.init + "'");
   for (const std::string& s : steps(k.semantic("epilogue"))) def.epilogue.push_back(parse_step(k, s));
+  def.sequential = k.semantic("order", "any") == "sequential";
   for (const Step& s : def.epilogue)
     if (s.kind == Step::Kind::add && !is_input(k, s.tensor)) bad_definition(k, "add(" + s.tensor + "): no input tensor");
   // The output, the init tensor and added tensors are indexed by parallel dims only.
@@ -291,6 +293,7 @@ struct Want {
     Acc v, bound;
   };
   int64_t offset = 0, point = 0;  // element offset in the output; linear index of its parallel point
+  bool signed_zero = false;       // the one candidate is exact, a zero's sign included
   Acc magnitude = 0;              // |init| + sum |a * b| over the finite terms
   int n = 0;
   Cand c[6];
@@ -859,6 +862,11 @@ class Run : RunBase {
     const T *pa = values(def_.a), *pb = values(def_.b);
     const size_t count = size_t(n);
     std::vector<Acc> acc(count), mag(count), flush(count);
+    // order "sequential": the sum as the plain loop computes it in T, init first, then each
+    // product rounded to T and added, in the reduction dims' order (step() runs the last one
+    // innermost, as the spec's order); the product goes through a volatile so that no compiler
+    // contracts the two roundings into an FMA (aarch64 gcc does under its default -ffp-contract=fast).
+    std::vector<T> seq(def_.sequential ? count : 0);
     std::vector<char> daz_inf(count);
     const bool bf16_dot = !r_.bf16_.empty();
     std::vector<int64_t> x(ext_.size(), 0);
@@ -866,13 +874,19 @@ class Run : RunBase {
       for (int64_t j = 0; j < n; ++j) {
         if (inner != SIZE_MAX) x[inner] = j;
         acc[size_t(j)] = init_value(x);
+        if (def_.sequential) seq[size_t(j)] = T(acc[size_t(j)]);
         mag[size_t(j)] = finite_abs(acc[size_t(j)]);
         flush[size_t(j)] = 0, daz_inf[size_t(j)] = 0;
       }
       if (inner != SIZE_MAX) x[inner] = 0;
       if (!empty_box(red_, ext_)) do {
           const T *ra = pa + a.at(x), *rb = pb + b.at(x);
-          if (!bf16_dot) {
+          if (def_.sequential) {
+            for (int64_t j = 0; j < n; ++j) {
+              volatile T p = ra[ja[size_t(j)]] * rb[jb[size_t(j)]];
+              seq[size_t(j)] = T(seq[size_t(j)] + p);
+            }
+          } else if (!bf16_dot) {
             for (int64_t j = 0; j < n; ++j) {
               const Acc p = Acc(ra[ja[size_t(j)]]) * Acc(rb[jb[size_t(j)]]);
               acc[size_t(j)] += p;
@@ -892,7 +906,8 @@ class Run : RunBase {
         } while (step(x, red_, ext_));
       for (int64_t j = 0; j < n; ++j) {
         if (inner != SIZE_MAX) x[inner] = j;
-        wants_.push_back(expect(x, acc[size_t(j)], mag[size_t(j)], products, flush[size_t(j)], daz_inf[size_t(j)]));
+        if (def_.sequential) wants_.push_back(expect(x, Acc(seq[size_t(j)]), 0, products, 0, false, true));
+        else wants_.push_back(expect(x, acc[size_t(j)], mag[size_t(j)], products, flush[size_t(j)], daz_inf[size_t(j)]));
       }
       if (inner != SIZE_MAX) x[inner] = 0;
     } while (step(x, outer, ext_));
@@ -906,11 +921,14 @@ class Run : RunBase {
   // flushes subnormal partial sums: each product with a subnormal factor or below the smallest
   // normal may be lost (`flush`, the sum of their magnitudes), and each of the products + 1
   // additions may lose up to the smallest normal; a subnormal times an infinity may give NaN.
-  Want<Acc> expect(const std::vector<int64_t>& x, Acc sum, Acc magnitude, int64_t products, Acc flush = 0, bool daz_inf = false) {
+  // `exact`: `sum` is the kernel's sum itself (order "sequential"), no tolerance before the epilogue.
+  Want<Acc> expect(const std::vector<int64_t>& x, Acc sum, Acc magnitude, int64_t products, Acc flush = 0, bool daz_inf = false,
+                   bool exact = false) {
     Want<Acc> w;
     w.offset = mem(def_.out).access.at(x);
     for (size_t d : par_) w.point = w.point * ext_[d] + x[d];
-    Bound<T, Acc>::sum(w, sum, magnitude, products);
+    if (exact) w.add(sum, 0), w.signed_zero = def_.epilogue.empty();
+    else Bound<T, Acc>::sum(w, sum, magnitude, products);
     if (!r_.bf16_.empty()) {
       for (int i = 0; i < w.n; ++i)
         if (std::isfinite(w.c[i].v)) w.c[i].bound += flush + Acc(products + 1) * Acc(std::numeric_limits<T>::min());
@@ -939,6 +957,7 @@ class Run : RunBase {
       const T got = out[w.offset];
       bool ok = false;
       for (int i = 0; i < w.n && !ok; ++i) ok = Bound<T, Acc>::matches(w.c[i], Acc(got));
+      if (w.signed_zero && got == 0 && std::signbit(got) != std::signbit(w.c[0].v)) ok = false;
       if (def_.relu_last() && std::signbit(got)) ok = false;  // relu's results are +0.0 or positive
       if (!ok && bad++ == 0) r_.rep_.fail(head + ": " + mismatch(w, got));
     }
@@ -959,6 +978,7 @@ class Run : RunBase {
     }
     int64_t products = 1;
     for (size_t d : red_) products *= ext_[d];
+    if (def_.sequential) return at + "] = " + simdgen_test::show(got) + ", expected " + want + " (order sequential: the plain loop's sum over " + std::to_string(products) + " products, bit for bit)";
     return at + "] = " + simdgen_test::show(got) + ", expected " + want + (def_.relu_last() ? " (relu: never negative or -0.0)" : "") +
            " (bound from |init| + sum |a*b| = " + show_acc(w.magnitude) + " over " + std::to_string(products) + " products)";
   }
