@@ -10,8 +10,12 @@
 namespace simdgen::lift {
 using Kind = Sym::Kind;
 
+const char* const kReassociationRefusal =
+    "a float sum would be reassociated across vector lanes (and its products fused), which changes its rounding; pass --reassociate "
+    "to accept that";
+
 std::variant<ExprReduceLift, std::string> recognizeExprReduce(const LoopModel& loop, const Options& options, int mathUlp,
-                                                              const MapLift* seed) {
+                                                              const MapLift* seed, bool inOrder) {
   ExprReduceLift lift;
   std::vector<std::string> names;  // taken: the seed's outputs, the inputs and params, n
   if (seed) {
@@ -44,10 +48,9 @@ std::variant<ExprReduceLift, std::string> recognizeExprReduce(const LoopModel& l
       // The sum in the accumulator's own type, every step (no double sum of floats rounded back).
       if (!(top.type == acc.type) || !(carried->type == acc.type))
         return std::string(acc.name + " is computed in " + top.type.spelling + " and rounded to " + acc.type.spelling + " at every step");
-      if (!options.allowReassociation)
-        return std::string("a float sum would be reassociated across vector lanes (and its products fused), which changes its "
-                           "rounding; pass --reassociate to accept that");
-      lift.reassociates = true;
+      if (options.allowReassociation) lift.reassociates = true;
+      else if (inOrder) lift.sequential = true;
+      else return std::string(kReassociationRefusal);
     } else {
       if (top.type.isFloat) return std::string("an integer accumulator " + acc.name + " takes a float sum");
       // Integer + & | ^ modulo 2^bits: computing wider and truncating each step is the same as in the

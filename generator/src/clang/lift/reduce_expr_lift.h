@@ -24,6 +24,10 @@ struct ExprReduceLift {
   };
   std::vector<Accumulator> accumulators;  // one per map output, in order
   bool reassociates = false;
+  // A float sum lifted without --reassociate because the caller can keep its order (a row-wise
+  // sum of products: a contraction with order "sequential", one lane per row); the caller checks
+  // that form and refuses otherwise.
+  bool sequential = false;
   std::string summary;  // "reduce add (a * b) f32, 2 inputs"
 };
 
@@ -31,8 +35,11 @@ struct ExprReduceLift {
 // (floats: + with options.allowReassociation) and expr in the map family's language; or why not.
 // `seed`: the inputs, params and element-wise outputs of a loop that also stores arrays (their
 // names are kept, the reductions' names differ from them).
+// `inOrder`: a float sum without --reassociate is returned marked `sequential` instead of refused.
 std::variant<ExprReduceLift, std::string> recognizeExprReduce(const LoopModel& loop, const Options& options, int mathUlp,
-                                                              const MapLift* seed = nullptr);
+                                                              const MapLift* seed = nullptr, bool inOrder = false);
+// The reason a float sum of an expression is refused without --reassociate.
+extern const char* const kReassociationRefusal;
 // The remark for a loop that is neither a reduction of one array's elements (`plain`, why not)
 // nor of an expression (`expr`): the expression's reason where the loop has that shape.
 std::string exprReduceRefusal(const std::string& plain, const std::string& expr);

@@ -137,9 +137,33 @@ void ExprRows::model(RowsLift& lift, const std::vector<const BinaryOperator*>& s
       throw NotLiftable{"`" + acc.name + "` does not start from " + (acc.op == "and" ? "all ones" : acc.type.isFloat ? "+0" : "0") +
                         ", so the row's result is not the kernel's sum alone"};
   }
-  lift.recognition.kind = "map";
+  if (er.sequential) inOrder(lift);
+  lift.recognition.kind = er.sequential ? "contraction" : "map";
   lift.recognition.element = map.inputs.front().type;
   lift.recognition.summary = er.summary + ", over rows";
+}
+
+// A float sum without --reassociate keeps the loop's order only as a contraction with order
+// "sequential" (one lane per row, each product rounded and added in column order): the sum of one
+// product of a matrix element and an element of a row every row reads, y[r] = sum of W[r][c] * x[c].
+void ExprRows::inOrder(RowsLift& lift) const {
+  const ExprReduceLift& er = *lift.expr;
+  const MapLift& map = er.map;
+  const auto refuse = [](const std::string& why) {
+    return NotLiftable{std::string(kReassociationRefusal) + " (in the loop's order, simdgen lifts y[r] = sum of W[r][c] * x[c]; " + why + ")"};
+  };
+  if (er.accumulators.size() != 1) throw refuse("this row has " + std::to_string(er.accumulators.size()) + " sums");
+  const auto& acc = er.accumulators.front();  // acc -= t sums -(t): its expression below is no product
+  if (!map.params.empty() || map.maxUlp > 0 || map.inputs.size() != 2) throw refuse("this term is not a product of two elements");
+  const std::string a = map.inputs[0].name, b = map.inputs[1].name;
+  if (map.outputs.front().expr != a + " * " + b) throw refuse("this term is " + map.outputs.front().expr);
+  for (const auto& in : map.inputs)
+    if (in.type.dtype != acc.type.dtype) throw refuse("`" + in.base + "` is " + in.type.spelling + ", the sum " + acc.type.spelling);
+  for (const auto& in : lift.inputs)
+    if (in.perRow) throw refuse("a value per row takes part");
+  if (lift.inputs[0].stride.empty() == lift.inputs[1].stride.empty())
+    throw refuse(lift.inputs[0].stride.empty() ? "both elements are the same for every row" : "both elements change with the row");
+  lift.expr->summary = "sum in order of " + a + " * " + b + " (" + acc.type.dtype + ", a contraction)";
 }
 
 }  // namespace simdgen::lift

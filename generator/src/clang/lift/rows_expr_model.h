@@ -24,6 +24,9 @@ struct ExprRows {
   const std::map<std::string, const clang::VarDecl*>& localByName;
   // Fills lift.inputs, lift.outputs and lift.recognition from lift.expr; throws NotLiftable.
   void model(RowsLift& lift, const std::vector<const clang::BinaryOperator*>& stores) const;
+
+ private:
+  void inOrder(RowsLift& lift) const;
 };
 
 }  // namespace simdgen::lift

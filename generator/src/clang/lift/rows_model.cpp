@@ -128,7 +128,7 @@ std::variant<RowsLift, std::string> modelRows(const ForStmt& outer, ASTContext& 
     auto recognized = recognize(lift.inner, anyOrder);
     if (auto* why = std::get_if<std::string>(&recognized)) {
       // Not one array's reduction: a sum of an expression of several (a matrix-vector row)?
-      auto expr = recognizeExprReduce(lift.inner, options, mathUlp);
+      auto expr = recognizeExprReduce(lift.inner, options, mathUlp, nullptr, /*inOrder=*/true);
       if (auto* no = std::get_if<std::string>(&expr)) throw NotRows{"its loop over the row: " + exprReduceRefusal(*why, *no)};
       lift.expr = std::move(std::get<ExprReduceLift>(expr));
       ExprRows{ctx, rows, cols, locals, localByName}.model(lift, stores);
