@@ -28,6 +28,7 @@ BINARIES = {  # where each binary is, under the build directory
     "simdgen_bench_math": "bench/math/simdgen_bench_math",
     "simdgen_bench_parallel": "bench/parallel/simdgen_bench_parallel",
     "simdgen_bench_rgb": "bench/rgb/simdgen_bench_rgb",
+    "simdgen_bench_matvec_in_order": "bench/matvec_in_order/simdgen_bench_matvec_in_order",
 }
 THREADED = {"simdgen_bench_parallel"}
 
