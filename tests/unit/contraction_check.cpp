@@ -158,7 +158,8 @@ void checkPlansOf(const KernelSpec& s, const std::map<std::string, int64_t>& siz
   float scale = 1.0f;
   std::map<std::string, T> scalars;
   for (const EpilogueStep& e : c.epilogue)
-    if (e.kind == EpilogueStep::Kind::scale && !e.param.empty()) scalars[e.param] = T(int64_t(rng() % 9) - 4) / T(4) + T(0.125);
+    if ((e.kind == EpilogueStep::Kind::scale || e.kind == EpilogueStep::Kind::div) && !e.param.empty())
+      scalars[e.param] = T(int64_t(rng() % 9) - 4) / T(4) + T(0.125);  // never 0
 
   // The reference: every output point, in double.
   std::vector<double> want(mem.back().data.size()), bound(mem.back().data.size());
@@ -202,6 +203,11 @@ void checkPlansOf(const KernelSpec& s, const std::map<std::string, int64_t>& siz
         case EpilogueStep::Kind::scale: {
           const double f = e.param.empty() ? std::stod(e.factor) : scalars[e.param];
           sum *= f, err = err * std::fabs(f) + u * std::fabs(sum);
+          break;
+        }
+        case EpilogueStep::Kind::div: {
+          const double f = e.param.empty() ? std::stod(e.factor) : scalars[e.param];
+          sum /= f, err = err / std::fabs(f) + u * std::fabs(sum);
           break;
         }
         case EpilogueStep::Kind::add: sum += mem[added++].data[size_t(at(added - 1))], err += u * std::fabs(sum); break;

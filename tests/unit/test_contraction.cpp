@@ -526,3 +526,21 @@ TEST_CASE("contraction order sequential: no fused multiply-add on any target, th
   CHECK(arg.pointer == "/order");
   CHECK(std::string(arg.what()).find("belongs to kind \"reduce\" and \"contraction\"") != std::string::npos);
 }
+
+TEST_CASE("contraction epilogue div: each sum divided by a number or a runtime scalar, rounded once") {
+  const std::string scores = R"J(  "dims": [{"name": "t", "extent": "positions"}, {"name": "i", "extent": "head", "kind": "reduction"}],
+  "operands": [{"name": "q", "index": ["i"]}, {"name": "keys", "index": ["t", "i"], "strides": ["ld", 1]}],
+  "output": {"name": "att", "index": ["t"]},
+  "epilogue": [{"op": "div", "by": "d"}, {"op": "relu"}])J";
+  checkPlans(spec(scores), {{"positions", 37}, {"head", 19}, {"ld", 23}}, 41);
+  std::string literal = scores;
+  literal.replace(literal.find(R"J("by": "d")J"), 9, R"J("by": 2.5)J");
+  checkPlans(spec(literal), {{"positions", 9}, {"head", 5}, {"ld", 5}}, 42);
+  const KernelSpec s = parseSpecText(spec(scores), "t.json");
+  REQUIRE(s.contraction.epilogue.size() == 2);
+  CHECK(s.contraction.epilogue[0].kind == EpilogueStep::Kind::div);
+  CHECK(s.contraction.epilogue[0].param == "d");
+  const SpecError i32 = errorOf(contractionSpec(scores, "k", "i32"));
+  CHECK(i32.pointer == "/epilogue/0/op");
+  CHECK(std::string(i32.what()).find("div divides floats") != std::string::npos);
+}

@@ -209,7 +209,7 @@ class ContractionBuilder {
     plan_.params.insert(plan_.params.end(), extents_.begin(), extents_.end());
     int scalars = 0;
     for (const EpilogueStep& s : c_.epilogue)
-      if (s.kind == EpilogueStep::Kind::scale && !s.param.empty())
+      if ((s.kind == EpilogueStep::Kind::scale || s.kind == EpilogueStep::Kind::div) && !s.param.empty())
         plan_.params.push_back({ir::Param::Kind::scalar, scalarName_.emplace_back("scalar" + std::to_string(scalars++)), s.param, "", "", c_.dtype});
     plan_.tensors.push_back({"out", c_.dtype, true, out_.extents, out_.strides});
     plan_.params.push_back({ir::Param::Kind::tensor, "out", c_.output.name, "out", ""});
@@ -1522,7 +1522,8 @@ class ContractionBuilder {
       };
       if (step.kind == EpilogueStep::Kind::relu) splat("zero" + tag, zeroLiteral());
       if (step.kind == EpilogueStep::Kind::clamp) splat("lo" + tag, step.lo), splat("hi" + tag, step.hi);
-      if (step.kind == EpilogueStep::Kind::scale) splat("factor" + tag, step.param.empty() ? step.factor : scalarName_[size_t(scalars++)]);
+      if (step.kind == EpilogueStep::Kind::scale || step.kind == EpilogueStep::Kind::div)
+        splat("factor" + tag, step.param.empty() ? step.factor : scalarName_[size_t(scalars++)]);
       const PlannedTensor* addend = step.kind == EpilogueStep::Kind::add ? &inputs_[size_t(added++)] : nullptr;
       for (int r = 0; r < mr; ++r)
         for (int u = 0; u < nr; ++u) {
@@ -1534,6 +1535,7 @@ class ContractionBuilder {
               out.push_back(binary(ReduceOp::min, acc, acc, "hi" + tag, false));
               break;
             case EpilogueStep::Kind::scale: out.push_back(binary(ReduceOp::mul, acc, acc, "factor" + tag, false)); break;
+            case EpilogueStep::Kind::div: out.push_back(op(OpKind::Div, acc, lanes_, {acc, "factor" + tag}, false)); break;
             case EpilogueStep::Kind::add: {
               const std::string v = addend->name + "_r" + std::to_string(r) + "_v" + std::to_string(u);
               out.push_back(loadOf(*addend, v, r, u, pred));
@@ -1712,6 +1714,10 @@ class ContractionBuilder {
           step = "scale(" + (s.param.empty() ? s.factor : scalarName_[size_t(scalars++)]) + ")";
           formula = (s.param.empty() ? s.factor : s.param) + " * (" + formula + ")";
           break;
+        case EpilogueStep::Kind::div:
+          step = "div(" + (s.param.empty() ? s.factor : scalarName_[size_t(scalars++)]) + ")";
+          formula = "(" + formula + ") / " + (s.param.empty() ? s.factor : s.param);
+          break;
         case EpilogueStep::Kind::add:
           step = "add(in" + std::to_string(added++) + ")";
           formula = formula + " + " + s.operand.name + indexText(c_.output);
@@ -1876,7 +1882,11 @@ class ContractionBuilder {
     pad.resize(pad.size() - 2 * nest_.reductions.size());
     std::string result = "sums";
     for (const EpilogueStep& e : c_.epilogue)
-      result = std::string(e.kind == EpilogueStep::Kind::relu ? "relu" : e.kind == EpilogueStep::Kind::clamp ? "clamp" : e.kind == EpilogueStep::Kind::scale ? "scale" : "add") +
+      result = std::string(e.kind == EpilogueStep::Kind::relu    ? "relu"
+                           : e.kind == EpilogueStep::Kind::clamp ? "clamp"
+                           : e.kind == EpilogueStep::Kind::scale ? "scale"
+                           : e.kind == EpilogueStep::Kind::div   ? "div"
+                                                                 : "add") +
                "(" + result + ")";
     line(c_.output.name + indexText(c_.output) + " = " + result);
   }

@@ -73,11 +73,11 @@ struct ContractionTensor {
 };
 
 struct EpilogueStep {
-  enum class Kind { relu, clamp, scale, add };
+  enum class Kind { relu, clamp, scale, add, div };  // the order of kEpilogueOps (spec_parser.cpp)
   Kind kind = Kind::relu;
   std::string lo, hi;      // clamp: C literals of the dtype (lo <= hi)
-  std::string factor;      // scale: a C literal, or empty when `param` is set
-  std::string param;       // scale: the name of a runtime scalar of the dtype (the user's)
+  std::string factor;      // scale, div: a C literal, or empty when `param` is set
+  std::string param;       // scale, div: the name of a runtime scalar of the dtype (the user's)
   ContractionTensor operand;  // add: the tensor added at the output's index
 };
 

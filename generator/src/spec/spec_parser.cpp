@@ -90,7 +90,7 @@ constexpr std::string_view kReorderKeys[] = {"reorder"};
 constexpr std::string_view kVectorizeKeys[] = {"vectorize", "width"};
 constexpr std::string_view kUnrollKeys[] = {"unroll", "factor"};
 constexpr std::string_view kSplitTailNames[] = {"auto", "predicate", "guard", "shift_inwards", "round_up"};
-constexpr std::string_view kEpilogueOps[] = {"relu", "clamp", "scale", "add"};
+constexpr std::string_view kEpilogueOps[] = {"relu", "clamp", "scale", "add", "div"};
 constexpr std::string_view kStrategyNames[] = {"auto", "inner_parallel", "inner_reduction",
                                                "vector_accumulator"};
 constexpr std::string_view kTailNames[] = {"predicated", "scalar", "none"};
@@ -963,6 +963,9 @@ class Parser {
         if (lo.get<double>() > hi.get<double>()) fail(at + "/max", "max " + describe(hi) + " is below min " + describe(lo));
         break;
       }
+      case EpilogueStep::Kind::div:
+        if (c.dtype == DType::i32) fail(at + "/op", "div divides floats (rounded once, as C's x / by); an i32 contraction has relu, clamp, scale and add");
+        [[fallthrough]];
       case EpilogueStep::Kind::scale: {
         constexpr std::string_view keys[] = {"op", "by"};
         checkKeys(j, at, keys);

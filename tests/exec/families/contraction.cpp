@@ -77,9 +77,9 @@ struct Dim {
 };
 
 struct Step {
-  enum class Kind { relu, clamp, scale, add } kind = Kind::relu;
+  enum class Kind { relu, clamp, scale, add, div } kind = Kind::relu;
   double lo = 0, hi = 0;  // clamp
-  double factor = 1;      // scale by a literal ...
+  double factor = 1;      // scale (div) by a literal ...
   std::string param;      // ... or by this scalar parameter (plan name)
   std::string tensor;     // add
 };
@@ -143,8 +143,8 @@ Step parse_step(const Kernel& k, const std::string& text) {
   } else if (op == "clamp") {
     s.kind = Step::Kind::clamp, arity(2);
     if (!literal(args[0], &s.lo) || !literal(args[1], &s.hi)) bad_definition(k, "epilogue step '" + text + "': bounds are no literals");
-  } else if (op == "scale") {
-    s.kind = Step::Kind::scale, arity(1);
+  } else if (op == "scale" || op == "div") {
+    s.kind = op == "scale" ? Step::Kind::scale : Step::Kind::div, arity(1);
     if (!literal(args[0], &s.factor)) {
       // A scalar parameter, by its plan name or by the user's name (semantics name.<param>).
       for (const ScalarParam& p : k.scalar_params)
@@ -347,6 +347,10 @@ struct Bound {
           next.add(std::isnan(v) ? Acc(T(s.lo)) : std::min(std::max(v, Acc(T(s.lo))), Acc(T(s.hi))), b);
           break;
         case Step::Kind::scale: next.add(v * x, std::fabs(x) * b + u * (std::fabs(v * x) + std::fabs(x) * b) + kTiny); break;
+        case Step::Kind::div:  // rounded once, like scale; by zero: the infinity or NaN itself
+          if (x == 0) next.add(v / x, 0);
+          else next.add(v / x, b / std::fabs(x) + u * (std::fabs(v / x) + b / std::fabs(x)) + kTiny);
+          break;
         case Step::Kind::add: next.add(v + x, b + u * (std::fabs(v + x) + b)); break;
       }
     }
@@ -927,8 +931,8 @@ class Run : RunBase {
     Want<Acc> w;
     w.offset = mem(def_.out).access.at(x);
     for (size_t d : par_) w.point = w.point * ext_[d] + x[d];
-    if (exact) w.add(sum, 0), w.signed_zero = def_.epilogue.empty();
-    else Bound<T, Acc>::sum(w, sum, magnitude, products);
+    if (exact) return exactly(w, x, T(sum));
+    Bound<T, Acc>::sum(w, sum, magnitude, products);
     if (!r_.bf16_.empty()) {
       for (int i = 0; i < w.n; ++i)
         if (std::isfinite(w.c[i].v)) w.c[i].bound += flush + Acc(products + 1) * Acc(std::numeric_limits<T>::min());
@@ -936,10 +940,34 @@ class Run : RunBase {
     }
     for (const Step& s : def_.epilogue) {
       Acc factor = 0;
-      if (s.kind == Step::Kind::scale) factor = s.param.empty() ? Acc(T(s.factor)) : Acc(scalars_.at(s.param));
+      if (s.kind == Step::Kind::scale || s.kind == Step::Kind::div) factor = s.param.empty() ? Acc(T(s.factor)) : Acc(scalars_.at(s.param));
       if (s.kind == Step::Kind::add) factor = Acc(elems(s.tensor)[mem(s.tensor).access.at(x)]);
       Bound<T, Acc>::apply(w, s, factor);
     }
+    return w;
+  }
+
+  // Order "sequential": the epilogue in T as the kernel applies it, each step rounded (through a
+  // volatile, so that no compiler fuses a scale and an add), so one exact candidate; a zero's sign
+  // is checked where no relu or clamp (max/min, which may return either zero) comes last.
+  Want<Acc> exactly(Want<Acc>& w, const std::vector<int64_t>& x, T v) {
+    auto rounded = [](T r) {
+      volatile T k = r;
+      return T(k);
+    };
+    bool zeroSign = true;
+    for (const Step& s : def_.epilogue) {
+      const T f = s.kind == Step::Kind::scale || s.kind == Step::Kind::div ? (s.param.empty() ? T(s.factor) : scalars_.at(s.param)) : T(0);
+      switch (s.kind) {
+        case Step::Kind::relu: v = std::isnan(v) || !(v > 0) ? T(0) : v, zeroSign = false; break;
+        case Step::Kind::clamp: v = std::isnan(v) ? T(s.lo) : std::min(std::max(v, T(s.lo)), T(s.hi)), zeroSign = false; break;
+        case Step::Kind::scale: v = rounded(v * f), zeroSign = true; break;
+        case Step::Kind::div: v = rounded(v / f), zeroSign = true; break;
+        case Step::Kind::add: v = rounded(v + elems(s.tensor)[mem(s.tensor).access.at(x)]), zeroSign = true; break;
+      }
+    }
+    w.add(Acc(v), 0);
+    w.signed_zero = zeroSign;
     return w;
   }
 
@@ -1081,6 +1109,7 @@ class IntRun : RunBase {
           case Step::Kind::relu: v = std::max(v, 0); break;
           case Step::Kind::clamp: v = std::min(std::max(v, int32_t(s.lo)), int32_t(s.hi)); break;
           case Step::Kind::scale: v = int32_t(uint32_t(v) * uint32_t(s.param.empty() ? int32_t(s.factor) : scalars_.at(s.param))); break;
+          case Step::Kind::div: break;  // floats only (the spec refuses it on i32)
           case Step::Kind::add: {
             const Mem& t = mem(s.tensor);
             v = int32_t(uint32_t(v) + uint32_t(get(t, t.access.at(x))));
