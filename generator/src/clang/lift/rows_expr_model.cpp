@@ -137,6 +137,11 @@ void ExprRows::model(RowsLift& lift, const std::vector<const BinaryOperator*>& s
       throw NotLiftable{"`" + acc.name + "` does not start from " + (acc.op == "and" ? "all ones" : acc.type.isFloat ? "+0" : "0") +
                         ", so the row's result is not the kernel's sum alone"};
   }
+  // A division or scaling after the sum: only the contraction in order has the epilogue for it
+  // (and rounds it as the loop does), so it is taken with --reassociate too.
+  if (!lift.post.empty() && er.reassociates) er.sequential = true, er.reassociates = false;
+  if (!lift.post.empty() && !er.sequential)
+    throw NotLiftable{"`" + lift.post.front().text + "` follows the loop over the row: a division or a scaling only after a float sum of products"};
   if (er.sequential) inOrder(lift);
   lift.recognition.kind = er.sequential ? "contraction" : "map";
   lift.recognition.element = map.inputs.front().type;
@@ -163,7 +168,12 @@ void ExprRows::inOrder(RowsLift& lift) const {
     if (in.perRow) throw refuse("a value per row takes part");
   if (lift.inputs[0].stride.empty() == lift.inputs[1].stride.empty())
     throw refuse(lift.inputs[0].stride.empty() ? "both elements are the same for every row" : "both elements change with the row");
-  lift.expr->summary = "sum in order of " + a + " * " + b + " (" + acc.type.dtype + ", a contraction)";
+  std::string then;
+  for (const auto& step : lift.post) {
+    if (step.accumulator != acc.name) throw refuse("`" + step.text + "` changes another variable than the row's sum");
+    then += ", then " + step.text;
+  }
+  lift.expr->summary = "sum in order of " + a + " * " + b + " (" + acc.type.dtype + ", a contraction)" + then;
 }
 
 }  // namespace simdgen::lift

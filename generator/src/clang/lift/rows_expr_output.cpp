@@ -43,6 +43,27 @@ std::vector<std::string> strideNames(const RowsLift& rows) {
 
 }  // namespace
 
+namespace {
+
+// The scalar parameters of a sum in order's epilogue (`divisor`, `factor`, numbered past names
+// the kernel already has).
+std::vector<std::string> postNames(const RowsLift& rows) {
+  const MapLift& map = rows.expr->map;
+  std::set<std::string> taken = {"rows", "cols"};
+  for (const auto& in : map.inputs) taken.insert(in.name);
+  for (const auto& out : map.outputs) taken.insert(out.name);
+  for (const auto& s : strideNames(rows)) taken.insert(s);
+  std::vector<std::string> names;
+  for (const auto& step : rows.post) {
+    const std::string base = step.op == "div" ? "divisor" : "factor";
+    std::string name = base;
+    for (int k = 2; taken.count(name); ++k) name = base + std::to_string(k);
+    taken.insert(name);
+    names.push_back(name);
+  }
+  return names;
+}
+
 // A sum in order (rows_expr_model's inOrder): y[r] = sum over c of a[r][c] * x[c] (or x[c] *
 // a[r][c]) as a contraction with order "sequential"; its parameters come in the map spec's order
 // (operands, rows, cols, the stride, the output), so the call is the same.
@@ -70,10 +91,16 @@ nlohmann::ordered_json inOrderSpec(const RowsLift& rows, const std::vector<std::
     j["operands"].push_back(op);
   }
   j["output"] = {{"name", er.map.outputs.front().name}, {"index", {"r"}}};
+  if (!rows.post.empty()) {
+    j["epilogue"] = nlohmann::json::array();
+    for (const std::string& by : postNames(rows)) j["epilogue"].push_back({{"op", rows.post[j["epilogue"].size()].op}, {"by", by}});
+  }
   // No FMA is used in this order, so AVX2 needs no fma feature.
   j["targets"] = {"avx512", "avx2", "sve", "neon", "scalar"};
   return j;
 }
+
+}  // namespace
 
 std::string exprRowsSpecJson(const RowsLift& rows, const std::string& name, const std::string& description) {
   const auto strides = strideNames(rows);
@@ -141,6 +168,7 @@ std::string exprRowsReplacementCode(const RowsLift& rows, const std::string& nam
       args += ", " + strideVars[k];
     }
   for (const auto& p : er.map.params) args += ", " + p.text;
+  for (const auto& step : rows.post) args += ", " + paren(step.value);  // the epilogue's scalars, in its order
   for (const auto& out : rows.outputs) args += ", " + out;
   code += "  if (" + cond + ") {\n    " + name + "(" + args + ");\n" + counterFinals({&rows.outer, &rows.inner});
   code += "  } else {\n    " + rows.outer.loopText + "\n  }\n";

@@ -35,6 +35,15 @@ struct RowsLift {
   };
   std::vector<Input> inputs;         // one per expr->map.inputs
   std::vector<std::string> outputs;  // one per accumulator: where the first row's result goes
+  // Steps on the row's sum before it is stored (`score /= sqrtf(head_size);`, `acc *= scale;`),
+  // by a value the same for every row: a sum in order takes them as its contraction's epilogue.
+  struct PostStep {
+    std::string accumulator;  // the variable divided or multiplied
+    std::string op;           // "div" or "scale"
+    std::string value;        // the divisor or factor, as written (an argument of the call)
+    std::string text;         // the statement, for the remark
+  };
+  std::vector<PostStep> post;
 };
 
 // The spec ([rows, cols] input with a row stride) and the block that calls it for every row at

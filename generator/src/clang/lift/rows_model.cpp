@@ -63,6 +63,65 @@ std::optional<std::string> notIdentity(const Recognition& r, const APValue& v) {
   return std::string(v.isInt() ? llvm::toString(v.getInt(), 10) : std::to_string(x));
 }
 
+// A value every row computes alike: numbers, variables declared outside the row loop (not
+// volatile), casts, arithmetic and sqrt/sqrtf of those; no memory read, nothing the rows change.
+bool sameForEveryRow(const Expr* e, const VarDecl* counter, const std::map<const VarDecl*, const Expr*>& locals) {
+  e = e->IgnoreParens();
+  if (isa<IntegerLiteral>(e) || isa<FloatingLiteral>(e)) return true;
+  if (const auto* ref = dyn_cast<DeclRefExpr>(e)) {
+    const auto* v = dyn_cast<VarDecl>(ref->getDecl());
+    return v && v != counter && !locals.count(v) && !v->getType().isVolatileQualified() && v->getType()->isArithmeticType();
+  }
+  if (const auto* c = dyn_cast<CastExpr>(e)) {
+    if (c->getCastKind() == CK_LValueToRValue || c->getCastKind() == CK_IntegralCast || c->getCastKind() == CK_IntegralToFloating ||
+        c->getCastKind() == CK_FloatingCast || c->getCastKind() == CK_NoOp)
+      return sameForEveryRow(c->getSubExpr(), counter, locals);
+    return false;
+  }
+  if (const auto* b = dyn_cast<BinaryOperator>(e))
+    return (b->getOpcode() == BO_Add || b->getOpcode() == BO_Sub || b->getOpcode() == BO_Mul || b->getOpcode() == BO_Div) &&
+           sameForEveryRow(b->getLHS(), counter, locals) && sameForEveryRow(b->getRHS(), counter, locals);
+  if (const auto* u = dyn_cast<UnaryOperator>(e))
+    return (u->getOpcode() == UO_Minus || u->getOpcode() == UO_Plus) && sameForEveryRow(u->getSubExpr(), counter, locals);
+  if (const auto* call = dyn_cast<CallExpr>(e)) {
+    const FunctionDecl* f = call->getDirectCallee();
+    const std::string name = f ? f->getNameAsString() : "";
+    return (name == "sqrtf" || name == "sqrt") && call->getNumArgs() == 1 && sameForEveryRow(call->getArg(0), counter, locals);
+  }
+  return false;
+}
+
+// `acc /= v;`, `acc *= v;`, `acc = acc / v;` or `acc = acc * v;` on a local of the row loop, v the
+// same for every row and the operation done in acc's own type (C's computation type: a double v
+// would divide in double and round once more).
+std::optional<RowsLift::PostStep> postStep(const Stmt* s, ASTContext& ctx, const VarDecl* counter,
+                                           const std::map<const VarDecl*, const Expr*>& locals) {
+  const auto* b = dyn_cast<BinaryOperator>(s);
+  if (!b) return std::nullopt;
+  const auto* lhs = dyn_cast<DeclRefExpr>(b->getLHS()->IgnoreParens());
+  const auto* acc = lhs ? dyn_cast<VarDecl>(lhs->getDecl()) : nullptr;
+  if (!acc || !locals.count(acc) || !acc->getType()->isRealFloatingType()) return std::nullopt;
+  const Expr* value = nullptr;
+  BinaryOperatorKind op = BO_Comma;
+  QualType computation;
+  if (const auto* c = dyn_cast<CompoundAssignOperator>(b)) {
+    op = c->getOpcode() == BO_DivAssign ? BO_Div : c->getOpcode() == BO_MulAssign ? BO_Mul : BO_Comma;
+    value = c->getRHS();
+    computation = c->getComputationResultType();
+  } else if (b->getOpcode() == BO_Assign) {
+    const auto* rhs = dyn_cast<BinaryOperator>(b->getRHS()->IgnoreParenImpCasts());
+    const auto* self = rhs ? dyn_cast<DeclRefExpr>(rhs->getLHS()->IgnoreParenImpCasts()) : nullptr;
+    if (!rhs || !self || self->getDecl() != acc) return std::nullopt;
+    op = rhs->getOpcode();
+    value = rhs->getRHS();
+    computation = rhs->getType();
+  }
+  if ((op != BO_Div && op != BO_Mul) || !value) return std::nullopt;
+  if (ctx.getCanonicalType(computation) != ctx.getCanonicalType(acc->getType())) return std::nullopt;
+  if (!sameForEveryRow(value, counter, locals)) return std::nullopt;
+  return RowsLift::PostStep{acc->getNameAsString(), op == BO_Div ? "div" : "scale", sourceText(*value, ctx), sourceText(*s, ctx)};
+}
+
 }  // namespace
 
 bool hasInnerLoop(const ForStmt& loop) {
@@ -100,6 +159,11 @@ std::variant<RowsLift, std::string> modelRows(const ForStmt& outer, ASTContext& 
         if ((inner = dyn_cast<ForStmt>(s))) continue;
         throw NotRows{"`" + sourceText(*s, ctx) + "` comes before the loop over the row (only declarations may)"};
       }
+      if (stores.empty())
+        if (auto step = postStep(s, ctx, rows.counter, locals)) {
+          lift.post.push_back(*step);
+          continue;
+        }
       const auto* store = dyn_cast<BinaryOperator>(s);
       if (!store || store->getOpcode() != BO_Assign || !isa<ArraySubscriptExpr>(store->getLHS()->IgnoreParens()))
         throw NotRows{"`" + sourceText(*s, ctx) + "` follows the loop over the row (only stores of its results, out[r] = acc, may)"};
@@ -126,6 +190,9 @@ std::variant<RowsLift, std::string> modelRows(const ForStmt& outer, ASTContext& 
     for (const auto& c : lift.inner.carried)
       if (!localByName.count(c.name)) throw NotRows{"the row's accumulator `" + c.name + "` is not declared in the row loop"};
     auto recognized = recognize(lift.inner, anyOrder);
+    if (!lift.post.empty() && std::holds_alternative<Recognition>(recognized))
+      throw NotRows{"`" + lift.post.front().text + "` follows the loop over the row (only stores of its results, out[r] = acc, may; a division "
+                    "or a scaling only after a sum of products in order)"};
     if (auto* why = std::get_if<std::string>(&recognized)) {
       // Not one array's reduction: a sum of an expression of several (a matrix-vector row)?
       auto expr = recognizeExprReduce(lift.inner, options, mathUlp, nullptr, /*inOrder=*/true);
