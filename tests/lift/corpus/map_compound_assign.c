@@ -54,16 +54,18 @@ uint64_t compound(const float* x, const float* y, const uint8_t* u, const int16_
         ss[i] -= w[i] >> 2;
         ss[i] ^= 0x55;
     }
-    /* a matrix product in the i-k-j order: the innermost loop is an in-place axpy of a row */
+    /* a matrix product in the i-k-j order: for each i, the k-j nest adds rows of y weighted by
+       x[i][k] into c's row i in order (one contraction call per i, the loop's bits); the counters
+       are read after the nest */
     m = 0;
     j = k = 0;
     while ((m + 1) * (m + 1) <= n && m < 64) m++;
     memset(c, 0, sizeof c);
     // expect: not lifted: as a row-wise reduction
     for (i = 0; i < m; i++)
-        // expect: not lifted: as a row-wise reduction
+        // expect: lifted compound_lifted_7 (accumulate in order c[c] += x * y (f32, a contraction), over rows)
         for (k = 0; k < m; k++)
-            // expect: lifted compound_lifted_7 (map f32 -> f32 (2 inputs, 1 output))
+            // expect: part of the row lift
             for (j = 0; j < m; j++) c[i * m + j] += x[i * m + k] * y[k * m + j];
     return hashf(c, 64 * 64, hash(ss, sizeof ss, hash(us, sizeof us, hashf(zs, 100000, hashf(ys, 100000, hashf(xs, 100000, 0)))))) +
            (uint64_t)(i + j + k);

@@ -29,6 +29,7 @@
 #include "clang/lift/map_sums_lift.h"
 #include "clang/lift/recognize.h"
 #include "clang/lift/reduce_expr_lift.h"
+#include "clang/lift/accumulate_lift.h"
 #include "clang/lift/rows_model.h"
 #include "clang/lift/transpose_lift.h"
 
@@ -332,6 +333,16 @@ LiftResult runLift(const LiftRequest& request) {
           const ForStmt* inner = nullptr;
           auto rows = modelRows(*loop, ctx, options, request.mathUlp, inner);
           if (auto* reason = std::get_if<std::string>(&rows)) {
+            // Rows added into one vector in order (out[c] += w[r] * m[r][c])?
+            const ForStmt* accumulated = nullptr;
+            auto acc = modelAccumulate(*loop, ctx, accumulated);
+            if (auto* a = std::get_if<AccumulateLift>(&acc)) {
+              a->outer.loopText = tooling::getText(loopRange(*loop, ctx), ctx).str();
+              if (accept(a->summary, [&](const std::string& name) { return accumulateSpecJson(*a, name, description); },
+                         [&](const std::string& name) { return accumulateReplacementCode(*a, name, local); }))
+                seen.insert(accumulated);
+              continue;
+            }
             auto transpose = modelTranspose(*loop, ctx);
             if (auto* why = std::get_if<std::string>(&transpose)) {
               reject(why->rfind(kNotANest, 0) == 0 ? "as a row-wise reduction: " + *reason : "as a transpose: " + *why);
