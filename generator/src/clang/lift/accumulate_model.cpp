@@ -16,11 +16,6 @@ namespace {
 
 using namespace clang;
 
-bool identifierText(const std::string& t) {
-  if (t.empty() || std::isdigit(static_cast<unsigned char>(t[0]))) return false;
-  return std::all_of(t.begin(), t.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
-}
-
 struct Nest {
   ASTContext& ctx;
   const LoopHeader& rows;
@@ -71,21 +66,14 @@ std::variant<AccumulateLift, std::string> modelAccumulate(const ForStmt& outer, 
         if ((inner = dyn_cast<ForStmt>(s))) continue;
         const auto* decls = dyn_cast<DeclStmt>(s);
         if (!decls) throw NotLiftable{"`" + sourceText(*s, ctx) + "` comes before the loop over the row (only declarations may)"};
-        for (const Decl* d : decls->decls()) {
-          const auto* v = dyn_cast<VarDecl>(d);
-          if (!v || !v->hasInit() || !v->hasLocalStorage() || v->getType()->isReferenceType() || v->getType().isVolatileQualified())
-            throw NotLiftable{"`" + sourceText(*s, ctx) + "` is not a plain local with a value"};
-          locals[v] = v->getInit();
-        }
+        addRowLocals(*decls, ctx, locals);
       }
     }
     if (!inner) throw NotLiftable{"no loop over the row"};
     auto innerHead = loopHeader(*inner, ctx);
     if (auto* why = std::get_if<std::string>(&innerHead)) throw NotLiftable{"its loop over the row: " + *why};
     const LoopHeader& cols = std::get<LoopHeader>(innerHead);
-    for (const Expr* e : {cols.start, cols.end})
-      for (const VarDecl* v : referencedVars(e))
-        if (v == rows.counter || locals.count(v)) throw NotLiftable{"the row's length depends on the row"};
+    checkRowLength(cols.start, cols.end, rows.counter, locals);
 
     // The one statement: out[c] += x * y, or out[c] = out[c] + x * y.
     const Stmt* only = inner->getBody();

@@ -149,7 +149,34 @@ class MatrixAddress {
   const std::map<const VarDecl*, const Expr*>& locals_;
 };
 
+// A declaration before the loop over a row: each variable a plain local with a value (no static,
+// reference or volatile), recorded in `locals` with its initial value.
+inline void addRowLocals(const DeclStmt& decls, ASTContext& ctx, std::map<const VarDecl*, const Expr*>& locals) {
+  for (const Decl* d : decls.decls()) {
+    const auto* v = dyn_cast<VarDecl>(d);
+    if (!v || !v->hasInit() || !v->hasLocalStorage() || v->getType()->isReferenceType() || v->getType().isVolatileQualified())
+      throw NotLiftable{"`" + sourceText(decls, ctx) + "` is not a plain local with a value"};
+    locals[v] = v->getInit();
+  }
+}
+
+// The loop over a row runs the same columns in every row: its bounds read neither the row counter
+// nor the row loop's locals.
+inline void checkRowLength(const Expr* start, const Expr* end, const VarDecl* rowCounter, const std::map<const VarDecl*, const Expr*>& locals) {
+  for (const Expr* e : {start, end})
+    for (const VarDecl* v : referencedVars(e))
+      if (v == rowCounter || locals.count(v)) throw NotLiftable{"the row's length depends on the row"};
+}
+
 }  // namespace matrix_detail
 using matrix_detail::MatrixAddress;
+using matrix_detail::addRowLocals;
+using matrix_detail::checkRowLength;
+
+// `t` is a C identifier (an array named by a plain variable can name a spec's tensor).
+inline bool identifierText(const std::string& t) {
+  if (t.empty() || std::isdigit(static_cast<unsigned char>(t[0]))) return false;
+  return std::all_of(t.begin(), t.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
 
 }  // namespace simdgen::lift

@@ -19,11 +19,6 @@ std::string renameWord(const std::string& expr, const std::string& name, const s
   return std::regex_replace(expr, std::regex("\\b" + name + "\\b"), to);
 }
 
-bool identifierText(const std::string& t) {
-  if (t.empty() || std::isdigit(static_cast<unsigned char>(t[0]))) return false;
-  return std::all_of(t.begin(), t.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
-}
-
 // The kernel computes each row from nothing: the row's accumulator must start from the op's
 // identity (+0 for float sums: -0 + terms would keep a -0 the kernel's +0 start does not).
 bool startsFromIdentity(const std::string& op, const Expr* init, const ASTContext& ctx) {

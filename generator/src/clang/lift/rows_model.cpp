@@ -148,12 +148,7 @@ std::variant<RowsLift, std::string> modelRows(const ForStmt& outer, ASTContext& 
     for (const Stmt* s : body->body()) {
       if (!inner) {
         if (const auto* decls = dyn_cast<DeclStmt>(s)) {
-          for (const Decl* d : decls->decls()) {
-            const auto* v = dyn_cast<VarDecl>(d);
-            if (!v || !v->hasInit() || !v->hasLocalStorage() || v->getType()->isReferenceType() || v->getType().isVolatileQualified())
-              throw NotRows{"`" + sourceText(*s, ctx) + "` is not a plain local with a value"};
-            locals[v] = v->getInit();
-          }
+          addRowLocals(*decls, ctx, locals);
           continue;
         }
         if ((inner = dyn_cast<ForStmt>(s))) continue;
@@ -174,9 +169,7 @@ std::variant<RowsLift, std::string> modelRows(const ForStmt& outer, ASTContext& 
     auto innerHead = loopHeader(*inner, ctx);
     if (auto* why = std::get_if<std::string>(&innerHead)) throw NotRows{"its loop over the row: " + *why};
     const LoopHeader& cols = std::get<LoopHeader>(innerHead);
-    for (const Expr* e : {cols.start, cols.end})
-      for (const VarDecl* v : referencedVars(e))
-        if (v == rows.counter || locals.count(v)) throw NotRows{"the row's length depends on the row"};
+    checkRowLength(cols.start, cols.end, rows.counter, locals);
     auto innerModel = modelLoop(*inner, ctx);
     if (auto* why = std::get_if<std::string>(&innerModel)) throw NotRows{"its loop over the row: " + *why};
     lift.inner = std::get<LoopModel>(innerModel);
