@@ -60,6 +60,15 @@ int64_t TensorLayout::offset(const ContractionTensor& t, const std::vector<int64
   return o;
 }
 
+bool TensorLayout::inside(const ContractionTensor& t, const std::vector<int64_t>& point) const {
+  for (size_t q = 0; q < t.index.size(); ++q) {
+    int64_t v = t.index[q].constant;
+    for (const auto& term : t.index[q].terms) v += term.coef * point[size_t(term.dim)];
+    if (v < 0 || v >= extents[q]) return false;
+  }
+  return true;
+}
+
 TensorLayout layoutOf(const ContractionTensor& t, const std::vector<int64_t>& ext, std::map<std::string, int64_t>& runtime, std::mt19937_64& rng) {
   TensorLayout m;
   for (const AffineIndex& ix : t.index) {
@@ -67,6 +76,8 @@ TensorLayout layoutOf(const ContractionTensor& t, const std::vector<int64_t>& ex
     for (const auto& term : ix.terms) e += term.coef * (ext[size_t(term.dim)] - 1);
     m.extents.push_back(std::max<int64_t>(e, 0));
   }
+  for (size_t q = 0; q < t.extents.size(); ++q)  // a padded operand: its own extents (numbers or the dims' names)
+    m.extents[q] = t.extents[q].isStatic() ? *t.extents[q].value : runtime.at(t.extents[q].name);
   m.strides.assign(t.index.size(), 0);
   int64_t dense = 1;
   for (size_t q = t.index.size(); q-- > 0;) {
@@ -186,6 +197,8 @@ void checkPlansOf(const KernelSpec& s, const std::map<std::string, int64_t>& siz
         point[r] = 0;
         return;
       }
+      // A padded operand's read outside its extents is a zero: the product is +-0 (finite data).
+      if (!mem[0].inside(*tensors[0], point) || !mem[1].inside(*tensors[1], point)) return void(++terms);
       const double p = double(mem[0].data[size_t(at(0))]) * mem[1].data[size_t(at(1))];
       sum += p, abs += std::fabs(p), ++terms;
     };

@@ -21,6 +21,9 @@ struct TensorLayout {
   int64_t blockStride = 0;  // an operand packed ahead in blocks (ContractionTensor::packBlock)
   // The element of t at a point of the contraction's dims.
   int64_t offset(const ContractionTensor& t, const std::vector<int64_t>& point) const;
+  // Whether every position of t at the point lies inside its extents (a padded operand reads a
+  // zero where one does not; others always do).
+  bool inside(const ContractionTensor& t, const std::vector<int64_t>& point) const;
 };
 // t's layout for the dims' extents `ext`; runtime strides are chosen once into `runtime`.
 TensorLayout layoutOf(const ContractionTensor& t, const std::vector<int64_t>& ext, std::map<std::string, int64_t>& runtime, std::mt19937_64& rng);

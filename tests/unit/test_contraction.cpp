@@ -55,12 +55,12 @@ TEST_CASE("contraction spec: errors say where and what is allowed") {
   checkError(R"J(  "dims": [{"name": "i", "extent": 4}, {"name": "k", "extent": 4, "kind": "reduction"}],
   "operands": [{"name": "a", "index": ["i", "k - 1"]}, {"name": "b", "index": ["k"]}],
   "output": {"name": "c", "index": ["i"]})J",
-             "/operands/0/index/1", "unexpected '-'");
-  // A "same" convolution's window offset: the message says what to do until padding is read.
+             "/operands/0/index/1", "reads before the tensor's first element");
+  // A "same" convolution's window offset: the message says how to read the padding.
   checkError(R"J(  "dims": [{"name": "y", "extent": "h"}, {"name": "ky", "extent": 3, "kind": "reduction"}],
   "operands": [{"name": "a", "index": ["y + ky - 1"]}, {"name": "b", "index": ["ky"]}],
   "output": {"name": "c", "index": ["y"]})J",
-             "/operands/0/index/0", "pad the tensor with zeros by that many elements on each side and index it without the offset");
+             "/operands/0/index/0", "make the operand padded, \"padding\": \"zero\" with its real \"extents\"");
   checkError(R"J(  "dims": [{"name": "i", "extent": 4}, {"name": "k", "extent": 4, "kind": "reduction"}],
   "operands": [{"name": "a", "index": ["i", "k*i"]}, {"name": "b", "index": ["k"]}],
   "output": {"name": "c", "index": ["i"]})J",
@@ -543,4 +543,87 @@ TEST_CASE("contraction epilogue div: each sum divided by a number or a runtime s
   const SpecError i32 = errorOf(contractionSpec(scores, "k", "i32"));
   CHECK(i32.pointer == "/epilogue/0/op");
   CHECK(std::string(i32.what()).find("div divides floats") != std::string::npos);
+}
+
+TEST_CASE("contraction padding: reads outside a padded operand's extents are zeros, on every target") {
+  // "Same" convolutions: the interior tiles unchecked, the border ones checking each read. Images
+  // of 1, 2 and 3 pixels (every tile on the border), wider ones (interior tiles too).
+  const std::string conv = R"J(  "dims": [{"name": "n", "extent": "batch"}, {"name": "y", "extent": "h"}, {"name": "x", "extent": "w"},
+           {"name": "co", "extent": "cout"}, {"name": "ky", "extent": 3, "kind": "reduction"},
+           {"name": "kx", "extent": 3, "kind": "reduction"}, {"name": "ci", "extent": "cin", "kind": "reduction"}],
+  "operands": [{"name": "input", "index": ["n", "y + ky - 1", "x + kx - 1", "ci"], "padding": "zero", "extents": ["batch", "h", "w", "cin"]},
+               {"name": "weight", "index": ["ky", "kx", "ci", "co"]}],
+  "init": {"name": "bias", "index": ["co"]},
+  "output": {"name": "output", "index": ["n", "y", "x", "co"]},
+  "epilogue": [{"op": "relu"}])J";
+  for (int64_t h : {1, 3, 5})
+    for (int64_t w : {1, 2, 9, 16}) checkPlans(spec(conv), {{"batch", 2}, {"h", h}, {"w", w}, {"cout", 19}, {"cin", 3}}, uint64_t(h * 100 + w));
+  // A 5 x 5 window padded by 2, a 1-D one padded on one side only ("x + k - 2" over a longer
+  // extent), static extents.
+  const std::string wide = R"J(  "dims": [{"name": "y", "extent": "h"}, {"name": "x", "extent": "w"}, {"name": "co", "extent": 9},
+           {"name": "ky", "extent": 5, "kind": "reduction"}, {"name": "kx", "extent": 5, "kind": "reduction"}],
+  "operands": [{"name": "input", "index": ["y + ky - 2", "x + kx - 2"], "padding": "zero", "extents": ["h", "w"]},
+               {"name": "weight", "index": ["ky", "kx", "co"]}],
+  "output": {"name": "output", "index": ["y", "x", "co"]})J";
+  checkPlans(spec(wide), {{"h", 6}, {"w", 13}}, 41);
+  const std::string causal = R"J(  "dims": [{"name": "x", "extent": 20}, {"name": "c", "extent": "ch"}, {"name": "k", "extent": 4, "kind": "reduction"}],
+  "operands": [{"name": "signal", "index": ["x + k - 3", "c"], "padding": "zero", "extents": [20, "ch"]},
+               {"name": "taps", "index": ["k", "c"]}],
+  "output": {"name": "output", "index": ["x", "c"]})J";
+  checkPlans(spec(causal), {{"ch", 17}}, 42);
+  // Depthwise: the padded operand runs along the vector dim (whole vectors loaded or zero).
+  const std::string depthwise = R"J(  "dims": [{"name": "y", "extent": "h"}, {"name": "x", "extent": "w"}, {"name": "c", "extent": "ch"},
+           {"name": "ky", "extent": 3, "kind": "reduction"}, {"name": "kx", "extent": 3, "kind": "reduction"}],
+  "operands": [{"name": "input", "index": ["y + ky - 1", "x + kx - 1", "c"], "padding": "zero", "extents": ["h", "w", "ch"]},
+               {"name": "weight", "index": ["ky", "kx", "c"]}],
+  "output": {"name": "output", "index": ["y", "x", "c"]})J";
+  checkPlans(spec(depthwise), {{"h", 4}, {"w", 11}, {"ch", 21}}, 43);
+  // Planar (CHW) input of an HWC output: the padded operand steps by h * w along the vector dim,
+  // so its vectors are gathers (never a transposing panel: a panel would drop the padding).
+  const std::string planar = R"J(  "dims": [{"name": "y", "extent": "h"}, {"name": "x", "extent": "w"}, {"name": "c", "extent": "ch"},
+           {"name": "ky", "extent": 3, "kind": "reduction"}, {"name": "kx", "extent": 3, "kind": "reduction"}],
+  "operands": [{"name": "input", "index": ["c", "y + ky - 1", "x + kx - 1"], "padding": "zero", "extents": ["ch", "h", "w"]},
+               {"name": "weight", "index": ["ky", "kx", "c"]}],
+  "output": {"name": "output", "index": ["y", "x", "c"]})J";
+  checkPlans(spec(planar), {{"h", 3}, {"w", 7}, {"ch", 19}}, 49);
+  // Byte and i16 groups (vpdpbusd, usdot, sdot with an offset, vpmaddwd pairs): a border tile
+  // loads a group only when its pixel lies inside, else a zero group.
+  uint64_t seed = 44;
+  for (const char* a : {"u8", "i8", "i16"}) {
+    std::string text = conv;
+    text.replace(text.find("\"padding\""), 0, "\"dtype\": \"" + std::string(a) + "\", ");
+    text.replace(text.find("\"index\": [\"ky\", \"kx\", \"ci\", \"co\"]"), 0, "\"dtype\": \"i8\", ");
+    text = contractionSpec(text, "k", "i32");
+    for (int64_t w : {2, 9}) checkIntPlans(text, {{"batch", 1}, {"h", 3}, {"w", w}, {"cout", 37}, {"cin", 7}}, seed++);
+  }
+  // The plan says how it reads the padding, and the border check is in the plan, not the interior's.
+  const ir::Plan p = buildPlan(parseSpecText(spec(conv), "t.json"), makeTarget(TargetRequest{"avx2", {"fma"}}));
+  bool said = false;
+  for (const std::string& line : p.summary) said = said || line.find("padding: input") != std::string::npos;
+  CHECK(said);
+  CHECK(p.print().find("if pad_slack >= 0") != std::string::npos);
+}
+
+TEST_CASE("contraction padding: errors say where and what is allowed") {
+  const std::string head = R"J(  "dims": [{"name": "n", "extent": "h"}, {"name": "c", "extent": "w"}, {"name": "k", "extent": 3, "kind": "reduction"}],
+  )J";
+  auto with = [&](const std::string& a, const std::string& output = R"J({"name": "o", "index": ["n", "c"]})J") {
+    return head + R"J("operands": [)J" + a + R"J(, {"name": "b", "index": ["k", "c"]}],
+  "output": )J" + output;
+  };
+  checkError(with(R"J({"name": "a", "index": ["n + k - 1", "c"]})J"), "/operands/0/index/0", "reads before the tensor's first element");
+  checkError(with(R"J({"name": "a", "index": ["n + k - 1", "c"], "padding": "zero"})J"), "/operands/0/padding", "needs \"extents\"");
+  checkError(with(R"J({"name": "a", "index": ["n + k", "c"], "extents": ["h", "w"]})J"), "/operands/0/extents", "add \"padding\": \"zero\"");
+  checkError(with(R"J({"name": "a", "index": ["n + k - 1", "c"], "padding": "edge", "extents": ["h", "w"]})J"), "/operands/0/padding", "zero");
+  checkError(with(R"J({"name": "a", "index": ["n + k - 1", "c"], "padding": "zero", "extents": ["h"]})J"), "/operands/0/extents", "one extent per index entry (2)");
+  checkError(with(R"J({"name": "a", "index": ["n + k - 1", "c"], "padding": "zero", "extents": ["hh", "w"]})J"), "/operands/0/extents/0",
+             "\"hh\" is no dim's extent");
+  checkError(with(R"J({"name": "a", "index": ["n + k - 1", "c"], "padding": "zero", "extents": ["h", "w"], "pack": "ahead"})J"), "/operands/0/pack",
+             "cannot be packed ahead");
+  checkError(with(R"J({"name": "a", "index": ["n", "c + k - 1"], "padding": "zero", "extents": ["h", "w"]})J"), "/operands/0/index/1",
+             "the output's innermost dim");
+  checkError(with(R"J({"name": "a", "index": ["n - k", "c"], "padding": "zero", "extents": ["h", "w"]})J"), "/operands/0/index/0",
+             "only an integer may be subtracted");
+  checkError(with(R"J({"name": "a", "index": ["n + k", "c"]})J", R"J({"name": "o", "index": ["n", "c"], "padding": "zero", "extents": ["h", "w"]})J"),
+             "/output/padding", "only an operand");
 }

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 #include "ir/simplify.h"
@@ -158,6 +159,8 @@ class ContractionBuilder {
       for (const AffineIndex::Term& term : ix.terms) e = e + dimExtent(term.dim) * term.coef + Index::constant(-term.coef);
       p.extents.push_back(e.simplified());
     }
+    if (t.padded())  // its real extents: the reads outside them are checked (paddedReads)
+      for (size_t q = 0; q < t.extents.size(); ++q) p.extents[q] = strideOf(t.extents[q]);
     p.strides.resize(t.index.size());
     p.block = t.packBlock;
     Index dense = Index::constant(1);
@@ -324,7 +327,7 @@ class ContractionBuilder {
                        " (vector loads need consecutive elements)";
       // A matmul's transposed B: packed into the panel element by element, it is read as vectors.
       const int k = t == &inputs_[0] ? 0 : t == &inputs_[1] ? 1 : -1;
-      if (k >= 0 && transposed_ < 0 && !lanes_.scalable && packShape(k).empty()) {
+      if (k >= 0 && transposed_ < 0 && !lanes_.scalable && packShape(k).empty() && !t->spec->padded()) {
         transposed_ = k;
         continue;
       }
@@ -630,6 +633,8 @@ class ContractionBuilder {
       if (nest_.unroll.count(d)) return 0;
     const PlannedTensor &b = inputs_[size_t(packed)], &a = inputs_[size_t(1 - packed)];
     if (stepAlong(a, kdim_).constantValue() != int64_t{1}) return 0;
+    for (size_t p = 0; p < a.spec->index.size(); ++p)  // a group's steps would straddle the padding
+      if (readsOutside(c_, *a.spec, p) && a.spec->index[p].uses(kdim_)) return 0;
     if (packed == transposed_ && stepAlong(b, kdim_).constantValue() != int64_t{1}) return 0;
     if (target_.has("bf16") && a.spec->bf16 && b.spec->bf16) return 2;
     const DType na = a.spec->narrow.value_or(DType::i32), nb = b.spec->narrow.value_or(DType::i32);
@@ -707,6 +712,7 @@ class ContractionBuilder {
   // Why operand k cannot be packed ("" if it can).
   std::string packable(int k) {
     if (lanes_.lanes == 1) return "the kernel is one lane wide";
+    if (inputs_[size_t(k)].spec->padded()) return "it is padded (a panel would copy it without its zeros)";
     if (std::string why = packShape(k, true); !why.empty()) return why;
     if (!outerK_.empty() && !dotGroup(k))
       return "packing needs exactly one reduction dim unless the reduction takes dot-product groups (byte quads, bf16 or i16 pairs; found " +
@@ -1110,7 +1116,7 @@ class ContractionBuilder {
         l.tensor = a.name;
         l.index = groupAt(r);
         l.packedElements = true;
-        body.push_back(l);
+        pushChecked(body, a, r, l);
         body.push_back(op(OpKind::Splat, x + "_halves", VecType{DType::u16, L}, {x + "_bytes2"}));
         body.push_back(op(OpKind::Bitcast, x + "_pairs", VecType{*a.spec->narrow, 2 * L}, {x + "_halves"}));
         body.push_back(op(OpKind::Extend, x + "_i16", VecType{DType::i16, 2 * L}, {x + "_pairs"}));
@@ -1120,9 +1126,14 @@ class ContractionBuilder {
         l.tensor = a.name;
         l.index = groupAt(r);
         l.packedElements = true;
-        body.push_back(l);
+        pushChecked(body, a, r, l);
       }
-      if (!whole) lastGroup(body, a, groupAt(r), x + "_group", k);  // its parts past k_end zero
+      if (!whole) {  // its parts past k_end zero
+        ir::Block parts;
+        lastGroup(parts, a, groupAt(r), x + "_group", k);
+        if (checks(a)) guardedLoads(body, a, r, x + "_group", VecType{DType::u32, 1}, std::move(parts));
+        else body.insert(body.end(), parts.begin(), parts.end());
+      }
       if (!bytePairs) body.push_back(op(OpKind::Splat, x, wide, {x + "_group"}));
       if (offsetBytes()) {  // a + 128 as unsigned bytes (bytes80)
         Stmt o = op(OpKind::Binary, x + "_offset", wide, {x, "bytes80"});
@@ -1415,7 +1426,7 @@ class ContractionBuilder {
         for (int r = 0; r < mr; ++r) out.push_back(op(OpKind::Sub, accName(r, u), lanes_, {accName(r, u), "panel_sums_v" + std::to_string(u)}, false));
       }
     }
-    ir::Block body = group_ && packing_ ? dotReduction(mr, nr, pred) : reductionLoops(0, mr, nr, pred);
+    ir::Block body = reductionBody(mr, nr, pred);
     out.insert(out.end(), body.begin(), body.end());
     if (packing_ && !c_.epilogue.empty()) {
       ir::Block last;
@@ -1434,6 +1445,90 @@ class ContractionBuilder {
       }
     return out;
   }
+
+  // ---- padded operands ----
+  // A tile whose reads all fall inside the padded operands' extents (pad_slack >= 0: the interior
+  // of a "same" convolution) runs the plain reduction; the others (its border) run it again with
+  // each read of a padded operand checked: a zero outside the extents, as over a zero-padded copy.
+  bool hasPadding() const { return c_.operands[0].padded() || c_.operands[1].padded(); }
+  ir::Block reductionBody(int mr, int nr, const std::string& pred) {
+    auto reduction = [&]() { return group_ && packing_ ? dotReduction(mr, nr, pred) : reductionLoops(0, mr, nr, pred); };
+    if (!hasPadding()) return reduction();
+    ir::Block out = slackLets(mr);
+    ir::Block inside = reduction();
+    checkPadding_ = true;
+    ir::Block border = reduction();
+    checkPadding_ = false;
+    out.push_back(ir::ifIndex(sym("pad_slack"), ir::Cmp::ge, Index::constant(0), std::move(inside), "the tile reads inside the padded operands' extents"));
+    out.push_back(ir::ifLess(sym("pad_slack"), Index::constant(0), std::move(border), "the tile reads padding: each read checked, zero outside the extents"));
+    return out;
+  }
+  // Position p of operand t at the loop variables (tile row `row`; a reduction dim at its loop
+  // variable, or at `reductionAt` when set: 0 or its last step).
+  Index positionIndex(const PlannedTensor& t, size_t p, int row, std::optional<bool> reductionLast = std::nullopt) const {
+    const AffineIndex& ix = t.spec->index[p];
+    Index value = Index::constant(ix.constant);
+    for (const AffineIndex::Term& term : ix.terms) {
+      Index v = sym(loopVar(term.dim));
+      if (c_.dims[size_t(term.dim)].reduction && reductionLast) v = *reductionLast ? dimExtent(term.dim) - Index::constant(1) : Index::constant(0);
+      else if (auto off = stepOffset_.find(term.dim); off != stepOffset_.end()) v = v + Index::constant(off->second);
+      if (term.dim == tdim_) v = v + Index::constant(row);
+      value = value + v * term.coef;
+    }
+    return value.simplified();
+  }
+  // pad_slack: the least distance, over the tile's rows and every reduction step, between a
+  // padded read and the edge of its extent (negative: some read falls outside).
+  ir::Block slackLets(int mr) const {
+    std::vector<Index> terms;
+    for (const PlannedTensor& t : inputs_)
+      for (size_t p = 0; p < t.spec->index.size(); ++p) {
+        if (&t - inputs_.data() >= 2 || !readsOutside(c_, *t.spec, p)) continue;
+        if (t.spec->index[p].constant < 0) terms.push_back(positionIndex(t, p, 0, false));
+        terms.push_back((t.extents[p] - Index::constant(1) - positionIndex(t, p, mr - 1, true)).simplified());
+      }
+    ir::Block out;
+    for (size_t k = 0; k < terms.size(); ++k) {
+      const std::string name = k + 1 == terms.size() ? "pad_slack" : "pad_slack" + std::to_string(k);
+      out.push_back(k == 0 ? ir::letIndex(name, terms[0]) : ir::letMin(name, sym(out.back().var), terms[k]));
+    }
+    return out;
+  }
+  // `loads` (which assign dst, of type `type`) run only where row `row`'s reads of t fall inside
+  // its extents; elsewhere dst is zero.
+  void guardedLoads(ir::Block& out, const PlannedTensor& t, int row, const std::string& dst, VecType type, ir::Block loads) const {
+    Stmt zero = op(OpKind::Splat, dst, type);
+    zero.literal = type.elem == c_.dtype ? zeroLiteral() : "0";
+    out.push_back(zero);
+    for (Stmt& s : loads)
+      if (s.dst == dst) s.declare = false;
+    for (size_t p = t.spec->index.size(); p-- > 0;) {
+      if (!readsOutside(c_, *t.spec, p)) continue;
+      const Index at = positionIndex(t, p, row);
+      ir::Block inside;
+      inside.push_back(ir::ifLess(at, t.extents[p], std::move(loads)));
+      loads = std::move(inside);
+      if (!surelyNonNegative(at)) {
+        ir::Block above;
+        above.push_back(ir::ifIndex(at, ir::Cmp::ge, Index::constant(0), std::move(loads)));
+        loads = std::move(above);
+      }
+    }
+    out.insert(out.end(), loads.begin(), loads.end());
+  }
+  // The one-load block `load` of row `row` of t, checked when t's padding is (checks).
+  void pushChecked(ir::Block& out, const PlannedTensor& t, int row, const Stmt& load) const {
+    if (!checks(t)) return out.push_back(load);
+    guardedLoads(out, t, row, load.dst, load.type, ir::Block{load});
+  }
+  // Loop variables and extents are never negative: an index of them with positive coefficients
+  // and a constant of at least 0 is not either.
+  static bool surelyNonNegative(const Index& x) {
+    for (const ir::Term& t : x.terms)
+      if (t.coef < 0) return false;
+    return true;
+  }
+  bool checks(const PlannedTensor& t) const { return checkPadding_ && t.spec->padded() && &t - inputs_.data() < 2; }
 
   // The reduction loops from nest_.reductions[level] inward (outermost first); an unrolled one
   // (the update's "unroll") runs copies of its body at step offsets 0..u-1, then single steps.
@@ -1483,7 +1578,13 @@ class ContractionBuilder {
         if (byVec) name += "_v" + std::to_string(u);
         if (!byRow && !byVec) name += "_elem";  // one element for the whole tile
         name += copy;
-        pushLoad(body, loadOf(t, name, std::max(r, 0), u, pred));
+        if (checks(t)) {
+          ir::Block loads;
+          pushLoad(loads, loadOf(t, name, std::max(r, 0), u, pred));
+          guardedLoads(body, t, std::max(r, 0), name, lanes_, std::move(loads));
+        } else {
+          pushLoad(body, loadOf(t, name, std::max(r, 0), u, pred));
+        }
         for (int rr = 0; rr < mr; ++rr)
           for (int uu = 0; uu < nr; ++uu)
             if ((!byRow || rr == r) && (!byVec || uu == u)) value[size_t(k)][size_t(rr)][size_t(uu)] = name;
@@ -1665,6 +1766,11 @@ class ContractionBuilder {
     return text;
   }
   std::string indexText(const ContractionTensor& t) const { return indexText(t.index); }
+  static std::string extentsText(const ContractionTensor& t) {
+    std::string s;
+    for (const Extent& e : t.extents) s += "[" + (e.isStatic() ? std::to_string(*e.value) : e.name) + "]";
+    return s;
+  }
   static std::string indexText(const std::vector<AffineIndex>& index) {
     std::string s;
     for (const AffineIndex& ix : index) s += "[" + ix.text + "]";
@@ -1694,6 +1800,8 @@ class ContractionBuilder {
     for (const PlannedTensor& t : inputs_) sem.push_back({t.name + ".index", semanticIndex(*t.spec)});
     for (const PlannedTensor& t : inputs_)
       if (t.spec->bf16) sem.push_back({t.name + ".storage", "bf16"});
+    for (const PlannedTensor& t : inputs_)
+      if (t.spec->padded()) sem.push_back({t.name + ".padding", "zero"});
     for (const PlannedTensor& t : inputs_)
       if (t.block) {  // the exec driver's reference reads the blocked copy (see PlannedTensor)
         sem.push_back({t.name + ".block", std::to_string(t.block)});
@@ -1762,6 +1870,9 @@ class ContractionBuilder {
       else if (t.narrow)
         doc.push_back("/// " + t.name + " holds " + std::string(nameOf(*t.narrow)) + " values, widened exactly to i32 where they are read.");
     for (const ContractionTensor& t : c_.operands)
+      if (t.padded())
+        doc.push_back("/// " + t.name + " is padded: its extents are " + extentsText(t) + ", and an index outside them reads a zero (the result is the kernel's over a zero-padded copy).");
+    for (const ContractionTensor& t : c_.operands)
       if (t.packedFrom)
         doc.push_back("/// " + t.name + " is " + t.packedFrom->name + indexText(t.packedFrom->index) + " packed ahead (\"pack\": \"ahead\") by " + spec_.name +
                       "_pack_" + t.packedFrom->name + "(), below: made once, read by every call.");
@@ -1796,6 +1907,10 @@ class ContractionBuilder {
            "; subnormal inputs and sums flushed to zero), the broadcast operand's pair as one u32");
     else note("per step of " + (red.empty() ? std::string("the tile") : red) + ": " + (hasFma() ? "fused multiply-adds" : "multiplies and adds") +
          "; init and epilogue fused into the tile (each output element is written once)");
+    for (const ContractionTensor& t : c_.operands)
+      if (t.padded())
+        note("padding: " + t.name + indexText(t) + " reads zeros outside its extents " + extentsText(t) +
+             "; a tile whose reads all fall inside runs unchecked, the others (the border) check each read of " + t.name);
     note("tails: " + dimName(vdim_) + ": " + vectorTailText() + (tdim_ >= 0 ? "; " + dimName(tdim_) + ": " + rowTailText() : ""));
     printNest();
   }
@@ -1925,6 +2040,7 @@ class ContractionBuilder {
   std::string notContiguous_;  // why the vector dim is one lane wide ("" if it is not)
   bool shiftedVec_ = false, shiftedRow_ = false;  // planning a shifted last tile (j_last, i_last)
   std::map<int, int64_t> stepOffset_;  // reduction dim -> offset of the unrolled copy being planned
+  bool checkPadding_ = false;  // planning a border tile: reads of padded operands are checked
   // 128 KiB (Eigen's limit for stack temporaries), not an L1-sized 32: the panel streams well from
   // L2, and every block of KC steps reloads and stores the output's tiles once more (1024^3 1.2x
   // faster; measurements in docs/design.md). A transposing copy writes its panel one lane at a

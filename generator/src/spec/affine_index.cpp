@@ -19,16 +19,15 @@ class AffineParser {
     out.text = text_;
     skip();
     if (at_ == text_.size()) throw ExprError(0, "empty index: expected a dim name such as " + example());
+    bool negative = false;
     for (;;) {
-      term(out);
+      term(out, negative);
       skip();
       if (at_ == text_.size()) break;
-      if (text_[at_] == '-')  // "y + ky - 1": a window that starts before the tensor, as "same" padding does
-        throw ExprError(at_, "unexpected '-': an index is a sum of dims, dims times positive integers, and integers (e.g. \"y + rz\", "
-                             "\"2*x + ry\"); a window that reaches before the tensor (\"same\" padding, \"y + ky - 1\") is not read "
-                             "yet: pad the tensor with zeros by that many elements on each side and index it without the offset (\"y + ky\")");
-      if (text_[at_] != '+')
-        throw ExprError(at_, std::string("unexpected '") + text_[at_] + "': an index is a sum of dims, dims times positive integers, and integers (e.g. \"y + rz\", \"2*x + ry\")");
+      if (text_[at_] != '+' && text_[at_] != '-')
+        throw ExprError(at_, std::string("unexpected '") + text_[at_] + "': an index is a sum of dims, dims times positive integers, and integers, "
+                             "minus integers (e.g. \"y + rz\", \"2*x + ry\", \"y + ky - 1\")");
+      negative = text_[at_] == '-';
       ++at_;
     }
     return out;
@@ -40,10 +39,19 @@ class AffineParser {
   }
   std::string example() const { return dims_.empty() ? "\"i\"" : "\"" + dims_.front().name + "\""; }
 
-  // integer, name, integer '*' name or name '*' integer
-  void term(AffineIndex& out) {
+  // integer, name, integer '*' name or name '*' integer; after '-' an integer only ("y + ky - 1":
+  // a window that starts before the tensor, which only a padded operand may read).
+  void term(AffineIndex& out, bool negative) {
     skip();
     const size_t start = at_;
+    if (negative) {
+      if (at_ >= text_.size() || !std::isdigit(static_cast<unsigned char>(text_[at_])))
+        throw ExprError(at_, "only an integer may be subtracted (\"y + ky - 1\"): dims have positive coefficients");
+      out.constant -= integer();
+      skip();
+      if (at_ < text_.size() && text_[at_] == '*') throw ExprError(at_, "only an integer may be subtracted (\"y + ky - 1\"): dims have positive coefficients");
+      return;
+    }
     if (at_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[at_]))) {
       const int64_t n = integer();
       skip();

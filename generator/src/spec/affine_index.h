@@ -11,8 +11,10 @@
 namespace simdgen {
 
 // Parses `text` over `dims` (by name). Grammar (whitespace free between tokens):
-//   index := term ('+' term)*      term := integer | name | integer '*' name | name '*' integer
-// Coefficients are positive; a dim appears at most once; constants add up. Throws ExprError
+//   index := term (('+' term) | ('-' integer))*
+//   term := integer | name | integer '*' name | name '*' integer
+// Coefficients are positive; a dim appears at most once; constants add up (and may be negative:
+// the spec parser allows that for padded operands only). Throws ExprError
 // (with the offset of the offending character).
 AffineIndex parseAffineIndex(const std::string& text, const std::vector<ContractionDim>& dims);
 

@@ -70,6 +70,11 @@ struct ContractionTensor {
   // stored so and widened exactly (C's conversion) where they are read; products and sums are i32,
   // wrapping. A copy packed ahead keeps them narrow.
   std::optional<DType> narrow;
+  // Operands only ("padding": "zero" with "extents"): the tensor's real extent per dimension; an
+  // index outside [0, extent) reads a zero (the kernel computes as over a zero-padded copy). Empty:
+  // the extents the indices span, which every index stays inside.
+  std::vector<Extent> extents;
+  bool padded() const { return !extents.empty(); }
 };
 
 struct EpilogueStep {
@@ -97,5 +102,16 @@ struct ContractionSpec {
   // no entry covers gets the default (plan/contraction_builder.cpp).
   std::vector<ContractionSchedule> schedules;
 };
+
+// Whether position p of operand t may be read outside its extent (a padded operand's position,
+// except a plain dim indexed over that dim's own extent): the kernel checks those reads.
+inline bool readsOutside(const ContractionSpec& c, const ContractionTensor& t, std::size_t p) {
+  if (!t.padded()) return false;
+  const int d = t.index[p].plainDim();
+  if (d < 0) return true;
+  const Extent& dim = c.dims[size_t(d)].extent;
+  const Extent& own = t.extents[p];
+  return !(dim.isStatic() ? own.isStatic() && *own.value >= *dim.value : !own.isStatic() && own.name == dim.name);
+}
 
 }  // namespace simdgen

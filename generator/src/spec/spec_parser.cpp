@@ -79,8 +79,9 @@ constexpr std::string_view kContractionDTypes[] = {"f32", "f64", "i32"};
 constexpr std::string_view kNarrowOperandDTypes[] = {"i8", "u8", "i16", "u16"};
 constexpr std::string_view kDimKeys[] = {"name", "extent", "kind"};
 constexpr std::string_view kDimKinds[] = {"parallel", "reduction"};
-constexpr std::string_view kTensorKeys[] = {"name", "index", "strides", "pack", "dtype"};
+constexpr std::string_view kTensorKeys[] = {"name", "index", "strides", "pack", "dtype", "padding", "extents"};
 constexpr std::string_view kPackNames[] = {"ahead"};
+constexpr std::string_view kPaddingNames[] = {"zero"};
 constexpr std::string_view kAddedTensorKeys[] = {"op", "name", "strides"};
 constexpr std::string_view kInitNames[] = {"zero", "output"};
 constexpr std::string_view kContractionScheduleKeys[] = {"targets", "output", "init", "update", "compute_at", "store_at", "pack"};
@@ -507,6 +508,7 @@ class Parser {
         fail(at, "dim " + inQuotes(c.dims[size_t(d)].name) + " is a reduction dim: it is summed over and cannot index the output; make it \"parallel\" or remove it from the output's index");
       if (seen[size_t(d)]++) fail(at, "dim " + inQuotes(c.dims[size_t(d)].name) + " indexes the output twice");
     }
+    checkPaddedPositions(c);
     for (std::size_t d = 0; d < c.dims.size(); ++d) {
       const std::string at = "/dims/" + std::to_string(d);
       if (!c.dims[d].reduction && !seen[d])
@@ -775,7 +777,56 @@ class Parser {
       t.bf16 = bf16;
       if (narrow) t.narrow = *parseDType(name);
     }
+    readPadding(obj, at, t, c, operand);
     return t;
+  }
+
+  // "padding": "zero" with "extents" (operands only): reads outside the extents are zeros. An
+  // index with a negative offset ("y + ky - 1") needs it.
+  void readPadding(const json& obj, const std::string& at, ContractionTensor& t, const ContractionSpec& c, bool operand) const {
+    const json* padding = member(obj, "padding");
+    const json* extents = member(obj, "extents");
+    if (padding || extents) {
+      const std::string where = at + (padding ? "/padding" : "/extents");
+      if (!operand)
+        fail(where, "only an operand (\"operands\") can be padded: the kernel reads the init and added tensors and writes the output inside their extents");
+      if (!padding)
+        fail(at + "/extents", "\"extents\" gives a padded operand's real size: add \"padding\": \"zero\" (reads outside the extents are zeros), or drop "
+                              "\"extents\" (the tensor then spans what its indices reach)");
+      choose(*padding, at + "/padding", "padding", kPaddingNames);
+      if (!extents)
+        fail(at + "/padding", "a padded operand needs \"extents\", its real extent per dimension (numbers or dims' extent names, e.g. [\"batch\", "
+                              "\"height\", \"width\", \"in_channels\"]): the kernel reads zeros outside them");
+      if (member(obj, "pack"))
+        fail(at + "/pack", "a padded operand cannot be packed ahead (the copy would hold its zeros): drop \"pack\" or the padding");
+      if (!extents->is_array() || extents->size() != t.index.size())
+        fail(at + "/extents", "expected one extent per index entry (" + std::to_string(t.index.size()) + "), each a number or a dim's extent name, found " + describe(*extents));
+      for (std::size_t p = 0; p < extents->size(); ++p) {
+        const std::string ep = at + "/extents/" + std::to_string(p);
+        const json& e = (*extents)[p];
+        if (auto v = asInt(e)) {
+          if (*v < 0 || *v > kMaxExtent) fail(ep, "a static extent must be from 0 to 2^40 elements, found " + describe(e));
+          t.extents.push_back(Extent{*v, ""});
+          continue;
+        }
+        if (!e.is_string()) fail(ep, "expected a number of elements (0 to 2^40) or a dim's extent name, found " + describe(e));
+        const Extent x = readExtent(e, ep);
+        if (!isExtentName(c, x.name)) {
+          std::string names;
+          for (const ContractionDim& d : c.dims)
+            if (!d.extent.isStatic() && names.find(inQuotes(d.extent.name)) == std::string::npos) names += (names.empty() ? "" : ", ") + inQuotes(d.extent.name);
+          fail(ep, inQuotes(x.name) + " is no dim's extent; a padded operand's extents are numbers or the dims' runtime extents (" +
+                       (names.empty() ? std::string("this spec has none") : names) + ")");
+        }
+        t.extents.push_back(x);
+      }
+    }
+    for (std::size_t p = 0; p < t.index.size(); ++p)
+      if (t.index[p].constant < 0 && !t.padded())
+        fail(at + "/index/" + std::to_string(p),
+             "the index " + inQuotes(t.index[p].text) + " reads before the tensor's first element (a window that starts outside it, as \"same\" "
+             "padding does): make the operand padded, \"padding\": \"zero\" with its real \"extents\", and the kernel reads zeros "
+             "outside them" + (operand ? "" : " (operands only)"));
   }
 
   // Operands with "pack": "ahead" (spec/contraction_spec.h): checked, then rewritten into the
@@ -892,6 +943,20 @@ class Parser {
       out.push_back(e);
     }
     return out;
+  }
+
+  // A padded operand's positions whose index may leave the extent are checked per tile row; the
+  // output's innermost dim (the vector dim: lanes of one vector) may not index them, so that a
+  // vector's lanes are all inside or all outside.
+  void checkPaddedPositions(const ContractionSpec& c) const {
+    const int vdim = c.output.index.back().plainDim();
+    for (const ContractionTensor& t : c.operands)
+      for (std::size_t p = 0; p < t.extents.size(); ++p)
+        if (readsOutside(c, t, p) && t.index[p].uses(vdim))
+          fail(t.pointer + "/index/" + std::to_string(p),
+               "the padded index " + inQuotes(t.index[p].text) + " uses " + inQuotes(c.dims[size_t(vdim)].name) +
+                   ", the output's innermost dim (the kernel's vectors run along it): padding along it is not supported; lay the output out "
+                   "with another dim innermost (NHWC's channels), or give this position the dim's own extent and no offset");
   }
 
   // An init operand (a bias) is indexed by plain parallel dims, each at most once.

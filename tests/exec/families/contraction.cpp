@@ -243,6 +243,17 @@ struct Access {
   std::vector<int64_t> coef;
   size_t block_dim = SIZE_MAX;
   int64_t block = 0, block_skip = 0;
+  // A padded tensor ("<name>.padding": "zero"): each position's index and extent; a point
+  // outside them reads a zero (the kernel's result over a zero-padded copy).
+  std::vector<std::pair<Affine, int64_t>> bounds;
+  bool inside(const std::vector<int64_t>& x) const {
+    for (const auto& [ix, e] : bounds) {
+      int64_t v = ix.constant;
+      for (size_t d = 0; d < x.size(); ++d) v += ix.coef[d] * x[d];
+      if (v < 0 || v >= e) return false;
+    }
+    return true;
+  }
   int64_t at(const std::vector<int64_t>& x) const {
     int64_t o = constant;
     for (size_t d = 0; d < x.size(); ++d) o += coef[d] * x[d];
@@ -563,7 +574,11 @@ class Runner {
       const int64_t e = m.extents.back();
       m.span = m.span == 0 ? 0 : (e + block - 1) / block * block_stride;  // whole blocks
     }
-    check_in_bounds(m, env);
+    if (k_.semantic(t.name + ".padding", "") == "zero") {
+      for (size_t p = 0; p < index.size(); ++p) m.access.bounds.push_back({index[p], m.extents[p]});
+    } else {
+      check_in_bounds(m, env);
+    }
     static_cast<PlacedBytes&>(m) = place_bytes(m.span, element_bytes(t), q.misalign, q.guard, kSlack);
     return m;
   }
@@ -883,22 +898,34 @@ class Run : RunBase {
         flush[size_t(j)] = 0, daz_inf[size_t(j)] = 0;
       }
       if (inner != SIZE_MAX) x[inner] = 0;
+      // Operand m's element at (x, inner = j): a zero where a padded operand's index leaves it.
+      auto element = [&](const Access& m, const T* base, int64_t off, const std::vector<int64_t>& along, int64_t j) {
+        if (!m.bounds.empty()) {
+          if (inner != SIZE_MAX) x[inner] = j;
+          const bool in = m.inside(x);
+          if (inner != SIZE_MAX) x[inner] = 0;
+          if (!in) return T(0);
+        }
+        return base[off + along[size_t(j)]];
+      };
       if (!empty_box(red_, ext_)) do {
-          const T *ra = pa + a.at(x), *rb = pb + b.at(x);
+          const int64_t oa = a.at(x), ob = b.at(x);
+          auto ea = [&](int64_t j) { return element(a, pa, oa, ja, j); };
+          auto eb = [&](int64_t j) { return element(b, pb, ob, jb, j); };
           if (def_.sequential) {
             for (int64_t j = 0; j < n; ++j) {
-              volatile T p = ra[ja[size_t(j)]] * rb[jb[size_t(j)]];
+              volatile T p = ea(j) * eb(j);
               seq[size_t(j)] = T(seq[size_t(j)] + p);
             }
           } else if (!bf16_dot) {
             for (int64_t j = 0; j < n; ++j) {
-              const Acc p = Acc(ra[ja[size_t(j)]]) * Acc(rb[jb[size_t(j)]]);
+              const Acc p = Acc(ea(j)) * Acc(eb(j));
               acc[size_t(j)] += p;
               mag[size_t(j)] += finite_abs(p);
             }
           } else {  // and what vdpbf16ps may flush to zero (see expect)
             for (int64_t j = 0; j < n; ++j) {
-              const T xa = ra[ja[size_t(j)]], xb = rb[jb[size_t(j)]];
+              const T xa = ea(j), xb = eb(j);
               const Acc p = Acc(xa) * Acc(xb);
               acc[size_t(j)] += p;
               mag[size_t(j)] += finite_abs(p);
@@ -1101,7 +1128,8 @@ class IntRun : RunBase {
         acc = uint32_t(get(t, t.access.at(x)));
       }
       if (!empty_box(red_, ext_)) do
-          acc += uint32_t(uint64_t(get(a, a.access.at(x)) * get(b, b.access.at(x))));  // |product| < 2^62
+          if (a.access.inside(x) && b.access.inside(x))  // a padded operand's zeros add nothing
+            acc += uint32_t(uint64_t(get(a, a.access.at(x)) * get(b, b.access.at(x))));  // |product| < 2^62
         while (step(x, red_, ext_));
       int32_t v = int32_t(acc);
       for (const Step& s : def_.epilogue) {
