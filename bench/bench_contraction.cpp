@@ -14,7 +14,10 @@
 //     registers (peers_contraction_peak.h), so that every table can give a
 //     fraction of a peak measured in the same run.
 //
-// Names: "matmul/<M>x<N>x<K>/<impl>", "conv/seed/<impl>", "conv_u8i8/seed/<impl>",
+//   - the seed convolution with "same" padding (an 80 x 100 input read as it is): the generated
+//     padded kernel, the seed kernel over a padded copy made per call, oneDNN's padded
+//     convolution and the clang-19 loop that skips the window's reads outside;
+// Names: "matmul/<M>x<N>x<K>/<impl>", "conv/seed/<impl>", "conv_same/seed/<impl>", "conv_u8i8/seed/<impl>",
 // "conv_bf16/seed/<impl>", "peak/<impl>".
 // Every row has the counter GFLOP, a rate: GFLOP/s of CPU time (an FMA is 2 flops).
 // Inputs are uniform in [-1, 1) from a fixed seed, shared by every
@@ -114,6 +117,22 @@ double conv_exact(const Problem& p, int64_t at) {
   return s > 0 ? s : 0;
 }
 
+// "Same" padding: the input is H x W, the window's reads outside it are zeros.
+double conv_same_exact(const Problem& p, int64_t at) {
+  using C = SeedConv;
+  const int64_t co = at % C::CO, x = at / C::CO % C::W, y = at / (C::CO * C::W) % C::H,
+                n = at / (C::CO * C::W * C::H);
+  double s = p.bias[co];
+  for (int64_t rz = 0; rz < 3; ++rz)
+    for (int64_t ry = 0; ry < 3; ++ry) {
+      const int64_t iy = y + rz - 1, ix = x + ry - 1;
+      if (iy < 0 || iy >= C::H || ix < 0 || ix >= C::W) continue;
+      for (int64_t rx = 0; rx < C::CI; ++rx)
+        s += double(p.b[((rx * 3 + rz) * 3 + ry) * C::CO + co]) * double(p.a[((n * C::H + iy) * C::W + ix) * C::CI + rx]);
+    }
+  return s > 0 ? s : 0;
+}
+
 ProblemKind matmul_problem(const MatmulSize& s) {
   Problem p{};
   p.a = random_input("a", s.m * s.k);
@@ -184,6 +203,16 @@ ProblemKind conv_problem() {
   p.bias = random_input("conv.bias", SeedConv::CO);
   return {"conv/seed", p, SeedConv::kOutput, SeedConv::kFlops, conv_exact,
           [](const Problem& q) { plain_seed_conv_clang19(q.b, q.a, q.bias, q.out); }};
+}
+
+// The seed convolution with "same" padding: the same filter and bias, an unpadded H x W input.
+ProblemKind conv_same_problem() {
+  Problem p{};
+  p.a = random_input("conv.input.same", SeedConv::kInputSame);
+  p.b = random_input("conv.filter", SeedConv::kFilter);
+  p.bias = random_input("conv.bias", SeedConv::CO);
+  return {"conv_same/seed", p, SeedConv::kOutput, SeedConv::kFlops, conv_same_exact,
+          [](const Problem& q) { plain_seed_conv_same_clang19(q.b, q.a, q.bias, q.out); }};
 }
 
 // The seed convolution on integers (u8 input, i8 filter, bias -128..127), for the int8 kernels:
@@ -349,6 +378,20 @@ std::vector<Peer> conv_peers() {
   return peers;
 }
 
+std::vector<Peer> conv_same_peers() {
+  std::vector<Peer> peers = simdgen_conv_same_peers();
+#define SIMDGEN_ADD_PLAIN(suffix)                                                           \
+  peers.push_back({"plain." #suffix, [](const Problem& p) {                                 \
+                     return Prepared{                                                       \
+                         [p] { plain_seed_conv_same_##suffix(p.b, p.a, p.bias, p.out); },   \
+                         [p] { return static_cast<const float*>(p.out); }};                 \
+                   }});
+  SIMDGEN_CONTRACTION_PLAIN_PEER_BUILDS(SIMDGEN_ADD_PLAIN)
+#undef SIMDGEN_ADD_PLAIN
+  for (Peer& p : onednn_conv_same_peers()) peers.push_back(std::move(p));
+  return peers;
+}
+
 // The FMA peak rows: "peak/fma.zmm16" and "peak/fma.ymm12" (chains in the name).
 void add_peak(const std::string& impl, float (*kernel)(float), bool supported, int chains,
               int lanes) {
@@ -378,6 +421,8 @@ void register_contraction_benchmarks() {
 
   const ProblemKind conv = conv_problem();
   for (const Peer& peer : conv_peers()) add(conv, peer);
+  const ProblemKind conv_same = conv_same_problem();
+  for (const Peer& peer : conv_same_peers()) add(conv_same, peer);
   const ProblemKind conv_u8i8 = conv_u8i8_problem();
   std::vector<Peer> conv_int8 = simdgen_conv_u8i8_peers();
   for (Peer& p : onednn_conv_u8i8_peers()) conv_int8.push_back(std::move(p));

@@ -21,6 +21,7 @@ namespace simdgen_bench {
 struct SeedConv {
   static constexpr int64_t N = 5, CI = 128, CO = 128, W = 100, H = 80;
   static constexpr int64_t kInput = N * (H + 2) * (W + 2) * CI;
+  static constexpr int64_t kInputSame = N * H * W * CI;  // "same" padding: the unpadded image
   static constexpr int64_t kFilter = CI * 3 * 3 * CO;
   static constexpr int64_t kOutput = N * H * W * CO;
   static constexpr double kFlops = 2.0 * N * H * W * CO * CI * 9;  // one FMA = 2 flops
@@ -72,6 +73,7 @@ std::vector<Peer> onednn_bf16_matmul_peers();
 // (u8 x s8 -> s32, plain layouts), "onednn.packed" (weights reordered once to its layout).
 std::vector<Peer> onednn_u8i8_matmul_peers();
 std::vector<Peer> onednn_i8i8_matmul_peers();  // the same with s8 a (-128..127)
+std::vector<Peer> onednn_conv_same_peers();  // the same with padding 1 (oneDNN's padded convolution)
 std::vector<Peer> onednn_conv_peers();      // "onednn" (preferred layouts), "onednn.nhwc"
 std::vector<Peer> onednn_conv_u8i8_peers();  // the same in u8 x s8 -> s32 (bias s32, ReLU)
 std::vector<Peer> onednn_conv_bf16_peers();  // the same in bf16 x bf16 -> f32 (bias f32, ReLU)
@@ -90,6 +92,7 @@ std::vector<Peer> simdgen_i8i8_matmul_peers();  // the same with bench_matmul_i8
 std::vector<Peer> simdgen_u8u8_matmul_peers();  // the same with bench_matmul_u8u8 (u8 a and b)
 std::vector<Peer> simdgen_i16i16_matmul_peers();  // the same with bench_matmul_i16i16 (i16 a and b, int8 values)
 std::vector<Peer> simdgen_conv_peers();
+std::vector<Peer> simdgen_conv_same_peers();  // "same" padding: the padded kernel, and a padded copy + the seed kernel
 // The quantized seed convolution (u8 input 0..255, i8 filter, integer bias; i32 output compared as
 // floats): "simdgen" (bench_seed_conv_u8i8), its variants, "simdgen_f32" (the f32 kernel on the
 // same values).

@@ -133,14 +133,15 @@ enum class ConvTypes { f32, u8s8, bf16 };
 // reordered once, outside the timing; the s32 output converted to floats for the check). bf16:
 // bf16 source and weights (values bf16 represents exactly, reordered once), f32 bias and
 // destination.
-Prepared conv(const Problem& p, bool nhwc, ConvTypes types = ConvTypes::f32) {
+// pad 1: "same" padding, the source H x W (the padded seed convolution).
+Prepared conv(const Problem& p, bool nhwc, ConvTypes types = ConvTypes::f32, int64_t pad = 0) {
   using C = SeedConv;
   const bool int8 = types == ConvTypes::u8s8, bf16 = types == ConvTypes::bf16;
   // Logical dims are always (N, C, H, W) and (OC, IC, KH, KW); the tags give
   // the physical order. The benchmark's filter[ci][kh][kw][co] is ihwo.
   const dt src_t = int8 ? dt::u8 : bf16 ? dt::bf16 : dt::f32, w_t = int8 ? dt::s8 : bf16 ? dt::bf16 : dt::f32,
            out_t = int8 ? dt::s32 : dt::f32;
-  const memory::desc user_src({C::N, C::CI, C::H + 2, C::W + 2}, dt::f32, tag::nhwc),
+  const memory::desc user_src({C::N, C::CI, C::H + 2 - 2 * pad, C::W + 2 - 2 * pad}, dt::f32, tag::nhwc),
       user_w({C::CO, C::CI, 3, 3}, dt::f32, tag::ihwo), user_bias({C::CO}, dt::f32, tag::a),
       bias_md({C::CO}, out_t, tag::a), user_dst({C::N, C::CO, C::H, C::W}, out_t, tag::nhwc);
   const memory::desc src_md(user_src.dims(), src_t, nhwc ? tag::nhwc : tag::any), w_md(user_w.dims(), w_t, tag::any),
@@ -152,7 +153,7 @@ Prepared conv(const Problem& p, bool nhwc, ConvTypes types = ConvTypes::f32) {
   const dnnl::convolution_forward::primitive_desc pd(
       dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
                                       dnnl::algorithm::convolution_direct, src_md, w_md, bias_md,
-                                      dst_md, {1, 1}, {0, 0}, {0, 0}),
+                                      dst_md, {1, 1}, {pad, pad}, {pad, pad}),
       attr, cpu());
 
   auto s = std::make_shared<dnnl::stream>(cpu());
@@ -229,6 +230,10 @@ std::vector<Peer> conv_peers(ConvTypes types) {
 }
 
 std::vector<Peer> onednn_conv_peers() { return conv_peers(ConvTypes::f32); }
+std::vector<Peer> onednn_conv_same_peers() {
+  return {{"onednn", [](const Problem& p) { return conv(p, false, ConvTypes::f32, 1); }},
+          {"onednn.nhwc", [](const Problem& p) { return conv(p, true, ConvTypes::f32, 1); }}};
+}
 std::vector<Peer> onednn_conv_u8i8_peers() { return conv_peers(ConvTypes::u8s8); }
 std::vector<Peer> onednn_conv_bf16_peers() { return conv_peers(ConvTypes::bf16); }
 

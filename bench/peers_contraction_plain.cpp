@@ -49,4 +49,30 @@ void PEER(plain_seed_conv)(const float* __restrict filter, const float* __restri
       }
 }
 
+// The loop a person writes for "same" padding: the window's rows and columns outside the image
+// skipped (the same sums as over a zero-padded copy: every skipped product is +-0).
+void PEER(plain_seed_conv_same)(const float* __restrict filter, const float* __restrict input,
+                                const float* __restrict bias, float* __restrict output) {
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t y = 0; y < H; ++y)
+      for (int64_t x = 0; x < W; ++x) {
+        float* __restrict out = output + ((n * H + y) * W + x) * CO;
+        for (int64_t co = 0; co < CO; ++co) out[co] = bias[co];
+        for (int64_t rz = 0; rz < 3; ++rz) {
+          const int64_t iy = y + rz - 1;
+          if (iy < 0 || iy >= H) continue;
+          for (int64_t ry = 0; ry < 3; ++ry) {
+            const int64_t ix = x + ry - 1;
+            if (ix < 0 || ix >= W) continue;
+            for (int64_t rx = 0; rx < CI; ++rx) {
+              const float in = input[((n * H + iy) * W + ix) * CI + rx];
+              const float* __restrict f = filter + ((rx * 3 + rz) * 3 + ry) * CO;
+              for (int64_t co = 0; co < CO; ++co) out[co] += f[co] * in;
+            }
+          }
+        }
+        for (int64_t co = 0; co < CO; ++co) out[co] = out[co] > 0.0f ? out[co] : 0.0f;
+      }
+}
+
 }  // namespace simdgen_bench

@@ -17,7 +17,10 @@ namespace simdgen_bench {
                                  int64_t k, int64_t lda, int64_t ldb, int64_t ldc, float* c);  \
   /* The seed convolution (SeedConv in peers_contraction.h), channel loop innermost. */        \
   void plain_seed_conv_##suffix(const float* filter, const float* input, const float* bias,   \
-                                float* output);
+                                float* output);                                                 \
+  /* The seed convolution with "same" padding: the input is H x W, reads outside are skipped. */ \
+  void plain_seed_conv_same_##suffix(const float* filter, const float* input, const float* bias, \
+                                     float* output);
 SIMDGEN_CONTRACTION_PLAIN_PEER_BUILDS(SIMDGEN_DECLARE_CONTRACTION_PLAIN)
 #undef SIMDGEN_DECLARE_CONTRACTION_PLAIN
 }  // namespace simdgen_bench

@@ -26,6 +26,8 @@
 #include "bench_seed_conv.h"
 #include "bench_seed_conv_bf16.h"
 #include "bench_seed_conv_packed.h"
+#include "bench_seed_conv_same.h"
+#include "bench_seed_conv_same_packed.h"
 #include "bench_seed_conv_schedule.h"
 #include "bench_seed_conv_u8i8.h"
 
@@ -290,6 +292,36 @@ std::vector<Peer> simdgen_conv_peers() {
   peers.push_back(conv_peer("simdgen_seed_schedule", bench_seed_conv_schedule));
   peers.push_back(conv_packed_peer("simdgen_packed", false));
   peers.push_back(conv_packed_peer("simdgen_packed_each_call", true));
+  return peers;
+}
+
+// "Same" padding: the padded kernel reading the H x W image as it is ("simdgen" and its variants;
+// "simdgen_packed" with the filter packed ahead), and what a user without padding support runs: the image copied into the middle of a zeroed
+// (H + 2) x (W + 2) buffer on every call (its border zeroed once, untimed), then the seed kernel
+// ("simdgen_padded_copy").
+std::vector<Peer> simdgen_conv_same_peers() {
+#define ENTRY(v) SIMDGEN_VARIANT_ENTRY(bench_seed_conv_same, v)
+  std::vector<Peer> peers = dispatched_peers<ConvFn>(conv_peer, bench_seed_conv_same, {SIMDGEN_bench_seed_conv_same_VARIANTS(ENTRY)});
+#undef ENTRY
+  peers.push_back({"simdgen_packed", [](const Problem& p) {  // the filter packed ahead, untimed (as oneDNN's reorder)
+                     std::shared_ptr<float> packed = aligned_floats(bench_seed_conv_same_packed_filter_packed_elements());
+                     bench_seed_conv_same_packed_pack_filter(p.b, packed.get());
+                     return Prepared{[p, packed] { bench_seed_conv_same_packed(packed.get(), p.a, p.bias, p.out); },
+                                     [p] { return static_cast<const float*>(p.out); }};
+                   }});
+  peers.push_back({"simdgen_padded_copy", [](const Problem& p) {
+                     using C = SeedConv;
+                     std::shared_ptr<float> padded = aligned_floats(C::kInput);
+                     std::fill(padded.get(), padded.get() + C::kInput, 0.0f);
+                     return Prepared{[p, padded] {
+                                       for (int64_t n = 0; n < C::N; ++n)
+                                         for (int64_t y = 0; y < C::H; ++y)
+                                           std::memcpy(padded.get() + ((n * (C::H + 2) + y + 1) * (C::W + 2) + 1) * C::CI,
+                                                       p.a + (n * C::H + y) * C::W * C::CI, size_t(C::W * C::CI) * sizeof(float));
+                                       bench_seed_conv(p.b, padded.get(), p.bias, p.out);
+                                     },
+                                     [p] { return static_cast<const float*>(p.out); }};
+                   }});
   return peers;
 }
 
