@@ -24,7 +24,9 @@ code=$?
 set -e
 [[ $code == 2 && $out == *"-DSIMDGEN_WITH_CLANG=OFF"* ]] || fail "lift: exit $code, '$out'"
 "$bin" list > /dev/null
-"$bin" validate "$root"/specs/*.json > /dev/null
+# validate plans every target as generate does: one spec per family here (generate --check
+# below runs every spec through the same planning; validating them all too doubled this test).
+"$bin" validate "$root"/specs/{rowsum_i8,argmax_f32,map_exp_log_f32_f64,transpose_16x16_f32,conv_same_u8i8_i32}.json > /dev/null
 "$bin" explain "$root/specs/rowsum_i8.json" > /dev/null
 # The same bytes as the clang build: the checked-in output is up to date for the light binary.
 "$bin" generate --check "$root"/specs/*.json -o "$root/generated" ||
