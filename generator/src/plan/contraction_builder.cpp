@@ -159,7 +159,7 @@ class ContractionBuilder {
       for (const AffineIndex::Term& term : ix.terms) e = e + dimExtent(term.dim) * term.coef + Index::constant(-term.coef);
       p.extents.push_back(e.simplified());
     }
-    if (t.padded())  // its real extents: the reads outside them are checked (paddedReads)
+    if (t.padded())  // its real extents: the reads outside them are checked (guardedLoads)
       for (size_t q = 0; q < t.extents.size(); ++q) p.extents[q] = strideOf(t.extents[q]);
     p.strides.resize(t.index.size());
     p.block = t.packBlock;
@@ -1464,7 +1464,7 @@ class ContractionBuilder {
     return out;
   }
   // Position p of operand t at the loop variables (tile row `row`; a reduction dim at its loop
-  // variable, or at `reductionAt` when set: 0 or its last step).
+  // variable, or with `reductionLast` set at its first (false) or last (true) step).
   Index positionIndex(const PlannedTensor& t, size_t p, int row, std::optional<bool> reductionLast = std::nullopt) const {
     const AffineIndex& ix = t.spec->index[p];
     Index value = Index::constant(ix.constant);
