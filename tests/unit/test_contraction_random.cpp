@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Random contractions: specs drawn from a fixed seed (dims of both kinds, static and runtime
-// extents, windows and strided indices, runtime strides, every init and epilogue, operands packed
-// ahead, schedules that split and unroll) run through checkPlans, which compares every plan
+// extents, windows and strided indices, zero-padded windows, runtime strides, every init and
+// epilogue, operands packed ahead, schedules that split and unroll) run through checkPlans, which compares every plan
 // (generic targets at 128..2048 bits and each real target) in the interpreter with the
 // definition computed in double. A spec the parser or the scheduler refuses must be refused with
 // a SpecError or a PlanError (a message that says where); anything else is a bug.
@@ -50,6 +50,7 @@ RandomContraction randomContraction(uint64_t seed) {
   out.exact = dtype == "i32";
   const int parallel = int(1 + d.below(3)), reductions = int(1 + d.below(3));
   std::vector<std::string> par, red, dims;
+  std::map<std::string, std::string> extentJson;  // dim -> its extent as JSON (a number or a runtime name)
   for (int k = 0; k < parallel; ++k) par.push_back("p" + std::to_string(k));
   for (int k = 0; k < reductions; ++k) red.push_back("r" + std::to_string(k));
   // Extents: static 1..9, or runtime (0..13; the vector dim up to 40 to cross several vectors).
@@ -57,14 +58,15 @@ RandomContraction randomContraction(uint64_t seed) {
     const bool runtime = d.chance(50);
     const int64_t value = d.chance(10) ? 0 : 1 + d.below(name == "p0" ? 40 : 9);
     if (runtime) out.sizes["n_" + name] = value;
-    dims.push_back(R"({"name": ")" + name + R"(", "extent": )" + (runtime ? jsonString("n_" + name) : std::to_string(std::max<int64_t>(value, 1))) + "}");
+    extentJson[name] = runtime ? jsonString("n_" + name) : std::to_string(std::max<int64_t>(value, 1));
+    dims.push_back(R"({"name": ")" + name + R"(", "extent": )" + extentJson[name] + "}");
   }
   for (const std::string& name : red) {
     const bool runtime = d.chance(40);
     const int64_t value = d.chance(5) ? 0 : 1 + d.below(7);
     if (runtime) out.sizes["n_" + name] = value;
-    dims.push_back(R"({"name": ")" + name + R"(", "extent": )" + (runtime ? jsonString("n_" + name) : std::to_string(std::max<int64_t>(value, 1))) +
-                   R"(, "kind": "reduction"})");
+    extentJson[name] = runtime ? jsonString("n_" + name) : std::to_string(std::max<int64_t>(value, 1));
+    dims.push_back(R"({"name": ")" + name + R"(", "extent": )" + extentJson[name] + R"(, "kind": "reduction"})");
   }
   // The output: every parallel dim once, p0 innermost (the vector dim) most of the time.
   std::vector<std::string> outIndex = par;
@@ -102,12 +104,34 @@ RandomContraction randomContraction(uint64_t seed) {
       }
     }
   }
+  // Padding now and then (its own draws, so that the specs above stay those of earlier runs): a
+  // window off the vector dim starts 1 or 2 before the tensor, whose extent along it is its
+  // parallel dim's; the operand's other entries span their dims' extents.
+  Draw padDraw(seed * 0x9e3779b97f4a7c15u + 7);
+  std::vector<std::string> paddedExtents[2];
+  for (int k = 0; k < 2; ++k)
+    for (std::string& e : index[size_t(k)]) {
+      const size_t plus = e.find(" + ");
+      if (plus == std::string::npos) continue;
+      std::string p = e.substr(0, plus);
+      if (p.rfind("2*", 0) == 0) p = p.substr(2);
+      if (p == outIndex.back() || !padDraw.chance(40)) continue;
+      e += " - " + std::to_string(1 + padDraw.below(2));
+      paddedExtents[k].assign(index[size_t(k)].size(), "");
+    }
+  for (int k = 0; k < 2; ++k)
+    for (size_t q = 0; q < paddedExtents[k].size(); ++q) {
+      const std::string& e = index[size_t(k)][q];
+      const std::string first = e.substr(0, e.find(' '));
+      paddedExtents[k][q] = extentJson.at(first.rfind("2*", 0) == 0 ? first.substr(2) : first);
+    }
   std::vector<std::string> operands;
   for (int k = 0; k < 2; ++k) {
     const std::string name = k ? "b" : "a";
     std::vector<std::string> entries;
     for (const std::string& e : index[size_t(k)]) entries.push_back(jsonString(e));
     std::string o = R"({"name": ")" + name + R"(", "index": )" + list(entries);
+    if (!paddedExtents[k].empty()) o += R"(, "padding": "zero", "extents": )" + list(paddedExtents[k]);
     if (out.exact) o += R"(, "dtype": ")" + d.pick(std::vector<std::string>{"i32", "i8", "u8", "i16", "u16", "i8", "u8"}) + "\"";
     if (d.chance(30)) {  // runtime strides: the checker pads them; the innermost stays 1 or not
       std::vector<std::string> strides;
