@@ -44,6 +44,7 @@ __attribute__((unused)) static inline unsigned long simdgen_arm_hwcap(int word) 
 // Plan summary (`simdgen explain` prints the full plans):
 //   avx512+vnni: identical to avx512 for this kernel, not emitted
 //   avx512+gfni: identical to avx512 for this kernel, not emitted
+//   avx512+vbmi: identical to avx512 for this kernel, not emitted
 //   sve2: identical to sve for this kernel, not emitted
 //   neon+dotprod: identical to neon for this kernel, not emitted
 
@@ -1018,7 +1019,16 @@ bool argmax_i16_init_known(const char* requested) {
       "avx512_gfni_vpopcnt avx512+gfni+vpopcnt avx512_gfni_vnni_vpopcnt avx512+gfni+vnni+vpopcnt "
       "avx512_bf16_vpopcnt avx512+bf16+vpopcnt avx512_bf16_vnni_vpopcnt avx512+bf16+vnni+vpopcnt "
       "avx512_bf16_gfni_vpopcnt avx512+bf16+gfni+vpopcnt avx512_bf16_gfni_vnni_vpopcnt "
-      "avx512+bf16+gfni+vnni+vpopcnt"
+      "avx512+bf16+gfni+vnni+vpopcnt avx512_vbmi avx512+vbmi avx512_vbmi_vnni avx512+vbmi+vnni "
+      "avx512_gfni_vbmi avx512+gfni+vbmi avx512_gfni_vbmi_vnni avx512+gfni+vbmi+vnni "
+      "avx512_bf16_vbmi avx512+bf16+vbmi avx512_bf16_vbmi_vnni avx512+bf16+vbmi+vnni "
+      "avx512_bf16_gfni_vbmi avx512+bf16+gfni+vbmi avx512_bf16_gfni_vbmi_vnni "
+      "avx512+bf16+gfni+vbmi+vnni avx512_vbmi_vpopcnt avx512+vbmi+vpopcnt avx512_vbmi_vnni_vpopcnt "
+      "avx512+vbmi+vnni+vpopcnt avx512_gfni_vbmi_vpopcnt avx512+gfni+vbmi+vpopcnt "
+      "avx512_gfni_vbmi_vnni_vpopcnt avx512+gfni+vbmi+vnni+vpopcnt avx512_bf16_vbmi_vpopcnt "
+      "avx512+bf16+vbmi+vpopcnt avx512_bf16_vbmi_vnni_vpopcnt avx512+bf16+vbmi+vnni+vpopcnt "
+      "avx512_bf16_gfni_vbmi_vpopcnt avx512+bf16+gfni+vbmi+vpopcnt "
+      "avx512_bf16_gfni_vbmi_vnni_vpopcnt avx512+bf16+gfni+vbmi+vnni+vpopcnt"
 #elif defined(__aarch64__)
       " neon neon_dotprod neon+dotprod neon_i8mm neon+i8mm neon_dotprod_i8mm neon+dotprod+i8mm "
       "neon_bf16 neon+bf16 neon_bf16_dotprod neon+bf16+dotprod neon_bf16_i8mm neon+bf16+i8mm "

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// Interleaved RGB bytes -> three f32 planes (issue 72 item 6): the generated kernel (strided u8
-// inputs at a stride of 3: vpshufb de-interleaving on AVX2) against Highway's LoadInterleaved3 and
-// the plain loop under clang++-19 and g++-12 (-O3 -march=native). Every implementation's planes
-// are checked bit for bit against a scalar reference before it is timed.
+// Interleaved RGB bytes -> three f32 planes, and -> HSV's value bytes (issue 72 item 6): the
+// generated kernels (strided u8 inputs at a stride of 3: vpshufb de-interleaving on x86) against
+// Highway's LoadInterleaved3 and the plain loop under clang++-19 and g++-12 (-O3 -march=native).
+// Every implementation's output is checked bit for bit against a scalar reference before it is
+// timed. The value kernel's bytes fill 64-lane vectors on AVX-512, the planes' 16-lane ones.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +17,7 @@
 
 #include "peers_rgb.h"
 #include "rgb_to_planar_f32.h"
+#include "rgb_value_u8.h"
 
 namespace {
 
@@ -64,17 +67,69 @@ Fn simdgen(void (*kernel)(const uint8_t*, const uint8_t*, const uint8_t*, int64_
   return [kernel](const uint8_t* rgb, int64_t n, float s, float* r, float* g, float* b) { kernel(rgb, rgb + 1, rgb + 2, n, s, r, g, b); };
 }
 
+using ValueFn = void (*)(const uint8_t*, int64_t, uint8_t*);
+
+void checkValue(const std::string& name, ValueFn fn, int64_t n) {
+  Image im(n);
+  std::vector<uint8_t> value(size_t(n) + 1, 0xA5);
+  fn(im.rgb.data(), n, value.data());
+  for (int64_t i = 0; i < n; ++i) {
+    const uint8_t* p = &im.rgb[size_t(3 * i)];
+    const uint8_t want = std::max(std::max(p[0], p[1]), p[2]);
+    if (value[size_t(i)] != want) {
+      std::fprintf(stderr, "%s: pixel %lld of %lld differs from the reference\n", name.c_str(), (long long)i, (long long)n);
+      std::abort();
+    }
+  }
+  if (value[size_t(n)] != 0xA5) {
+    std::fprintf(stderr, "%s: wrote past the last pixel\n", name.c_str());
+    std::abort();
+  }
+}
+
+void addValue(const std::string& impl, ValueFn fn, int64_t w, int64_t h) {
+  const int64_t n = w * h;
+  const std::string name = "value/" + impl + "/" + std::to_string(w) + "x" + std::to_string(h);
+  benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
+    checkValue(name, fn, n);
+    Image im(n);
+    std::vector<uint8_t> value(static_cast<size_t>(n));
+    for (auto _ : state) {
+      fn(im.rgb.data(), n, value.data());
+      benchmark::DoNotOptimize(value.data());
+      benchmark::ClobberMemory();
+    }
+    state.counters["pixels_per_ns"] = benchmark::Counter(double(n) * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+    state.SetBytesProcessed(int64_t(state.iterations()) * n * (3 + 1));
+  });
+}
+
+template <void (*Kernel)(const uint8_t*, const uint8_t*, const uint8_t*, int64_t, uint8_t*)>
+void simdgenValue(const uint8_t* rgb, int64_t n, uint8_t* value) {
+  Kernel(rgb, rgb + 1, rgb + 2, n, value);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   for (const auto& [w, h] : std::vector<std::pair<int64_t, int64_t>>{{1920, 1080}, {64, 64}, {640, 480}}) {
     add("simdgen", simdgen(rgb_to_planar_f32), w, h);
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")) add("simdgen.avx512", simdgen(rgb_to_planar_f32_avx512), w, h);
+    const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw"), vbmi = avx512 && __builtin_cpu_supports("avx512vbmi");
+    if (vbmi) add("simdgen.avx512_vbmi", simdgen(rgb_to_planar_f32_avx512_vbmi), w, h);
+    if (avx512) add("simdgen.avx512", simdgen(rgb_to_planar_f32_avx512), w, h);
     if (__builtin_cpu_supports("avx2")) add("simdgen.avx2", simdgen(rgb_to_planar_f32_avx2), w, h);
     add("simdgen.scalar", simdgen(rgb_to_planar_f32_scalar), w, h);
     add("hwy", rgb_hwy, w, h);
     add("plain.clang19", rgb_plain_clang19, w, h);
     add("plain.gcc12", rgb_plain_gcc12, w, h);
+    addValue("simdgen", simdgenValue<rgb_value_u8>, w, h);
+    if (vbmi) addValue("simdgen.avx512_vbmi", simdgenValue<rgb_value_u8_avx512_vbmi>, w, h);
+    if (avx512) addValue("simdgen.avx512", simdgenValue<rgb_value_u8_avx512>, w, h);
+    if (__builtin_cpu_supports("avx2")) addValue("simdgen.avx2", simdgenValue<rgb_value_u8_avx2>, w, h);
+    addValue("simdgen.scalar", simdgenValue<rgb_value_u8_scalar>, w, h);
+    addValue("hwy", value_hwy, w, h);
+    addValue("plain.clang19", value_plain_clang19, w, h);
+    addValue("plain.gcc12", value_plain_gcc12, w, h);
   }
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();

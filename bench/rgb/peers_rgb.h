@@ -9,3 +9,8 @@ void rgb_plain_gcc12(const uint8_t* rgb, int64_t n, float scale, float* r, float
 // Highway 1.0.3: LoadInterleaved3, then each byte vector promoted to four f32 vectors (static
 // dispatch: the target -march=native gives).
 void rgb_hwy(const uint8_t* rgb, int64_t n, float scale, float* r, float* g, float* b);
+
+// RGB bytes -> HSV's value (the largest channel), one byte per pixel.
+void value_plain_clang19(const uint8_t* rgb, int64_t n, uint8_t* value);
+void value_plain_gcc12(const uint8_t* rgb, int64_t n, uint8_t* value);
+void value_hwy(const uint8_t* rgb, int64_t n, uint8_t* value);

@@ -36,3 +36,19 @@ void rgb_hwy(const uint8_t* rgb, int64_t n, float scale, float* r, float* g, flo
     b[i] = static_cast<float>(rgb[3 * i + 2]) * scale;
   }
 }
+
+void value_hwy(const uint8_t* rgb, int64_t n, uint8_t* value) {
+  const hn::ScalableTag<uint8_t> d8;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d8));
+  int64_t i = 0;
+  for (; i + lanes <= n; i += lanes) {
+    hn::Vec<decltype(d8)> vr, vg, vb;
+    hn::LoadInterleaved3(d8, rgb + 3 * i, vr, vg, vb);
+    hn::StoreU(hn::Max(hn::Max(vr, vg), vb), d8, value + i);
+  }
+  for (; i < n; ++i) {
+    const uint8_t r = rgb[3 * i], g = rgb[3 * i + 1], b = rgb[3 * i + 2];
+    const uint8_t m = r > g ? r : g;
+    value[i] = m > b ? m : b;
+  }
+}

@@ -12,3 +12,11 @@ void CAT(rgb_plain, PEER_SUFFIX)(const uint8_t* rgb, int64_t n, float scale, flo
     b[i] = (float)rgb[3 * i + 2] * scale;
   }
 }
+
+void CAT(value_plain, PEER_SUFFIX)(const uint8_t* rgb, int64_t n, uint8_t* value) {
+  for (int64_t i = 0; i < n; ++i) {
+    const uint8_t r = rgb[3 * i], g = rgb[3 * i + 1], b = rgb[3 * i + 2];
+    const uint8_t m = r > g ? r : g;
+    value[i] = m > b ? m : b;
+  }
+}

@@ -181,7 +181,7 @@ TEST_CASE("spec: defaults") {
   CHECK_FALSE(s.rowStride);
   std::vector<std::string> targets;
   for (const auto& t : s.targets) targets.push_back(t.spelling());
-  CHECK(targets == std::vector<std::string>{"avx512+vnni", "avx512+gfni", "avx512", "avx2", "sve2", "sve", "neon+dotprod", "neon", "scalar"});
+  CHECK(targets == std::vector<std::string>{"avx512+vnni", "avx512+gfni", "avx512+vbmi", "avx512", "avx2", "sve2", "sve", "neon+dotprod", "neon", "scalar"});
   CHECK(s.targets[0].isa == "avx512");
   CHECK(s.targets[0].features == std::vector<std::string>{"vnni"});
   CHECK(s.strategy == Strategy::automatic);

@@ -22,6 +22,9 @@ constexpr IsaFeature kAvx512Features[] = {
     // 8/16; Ice Lake and Zen 4 on have both).
     {"vpopcnt", "avx512vpopcntdq,avx512bitalg",
      "__builtin_cpu_supports(\"avx512vpopcntdq\") && __builtin_cpu_supports(\"avx512bitalg\")"},
+    // vbmi: vpermb/vpermt2b, byte permutes across the register (Ice Lake, Zen 4 on): 8/16-bit
+    // lanes at a static stride of 2..4 (RGB channels) from whole loads, two or three shuffles each.
+    {"vbmi", "avx512vbmi", "__builtin_cpu_supports(\"avx512vbmi\")"},
 };
 
 // Linux reports Arm features in AT_HWCAP / AT_HWCAP2 (bits from <asm/hwcap.h>); simdgen_arm_hwcap
@@ -63,7 +66,7 @@ constexpr IsaInfo kIsas[] = {
      ""},
 };
 
-constexpr std::string_view kDefaultTargets[] = {"avx512+vnni", "avx512+gfni", "avx512", "avx2", "sve2", "sve", "neon+dotprod", "neon", "scalar"};
+constexpr std::string_view kDefaultTargets[] = {"avx512+vnni", "avx512+gfni", "avx512+vbmi", "avx512", "avx2", "sve2", "sve", "neon+dotprod", "neon", "scalar"};
 
 }  // namespace
 

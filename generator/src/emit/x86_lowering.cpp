@@ -364,13 +364,22 @@ struct X86Writer {
     if (from == t && s.pred.empty()) {
       const auto fixed = s.stride.constantValue();
       if (fixed && *fixed >= 2 && *fixed <= 4 && bits == 512 && bitsOf(t) == 32) return permutedLoads(int(*fixed));
-      if (fixed && *fixed >= 2 && *fixed <= 4 && bitsOf(t) <= 16 && bits >= 64 && s.readAhead >= 0) return shuffledLoads(int(*fixed));
+      if (fixed && *fixed >= 2 && *fixed <= 4 && bitsOf(t) <= 16 && bits >= 64 && s.readAhead >= 0)
+        return cx.target.has("vbmi") && bits >= 128 ? permutedByteLoads(int(*fixed)) : shuffledLoads(int(*fixed));
       return insertedLoads("");
     }
     // A partial vector (a prefix of lanes): the same inserts, each past lane 0 under its own test
     // (a masked vgatherdps and the offsets it needs cost more than the loads at small n).
-    if (const auto range = s.pred.empty() ? std::nullopt : laneRange(s.pred, cx); from == t && range && !range->last)
+    if (const auto range = s.pred.empty() ? std::nullopt : laneRange(s.pred, cx); from == t && range && !range->last) {
+      // AVX-512: the whole vectors' shuffles over chunks loaded under byte masks (vmovdqu8 reads
+      // nothing past the last active lane's element and zeroes the rest: the fill when it is 0).
+      const auto fixed = s.stride.constantValue();
+      const bool zeroFill = s.literal.empty() || s.literal == "0";
+      if (kmasks(cx) && fixed && *fixed >= 2 && *fixed <= 4 && bitsOf(t) <= 16 && bits >= 64 && zeroFill)
+        return cx.target.has("vbmi") && bits >= 128 ? permutedByteLoads(int(*fixed), range->count.str())
+                                                    : shuffledLoads(int(*fixed), range->count.str());
       return insertedLoads(range->count.str());
+    }
     // Hardware gathers take 32-bit lane offsets: a static stride too large for them goes through the tile.
     const auto fixed = s.stride.constantValue();
     const bool hw = bitsOf(t) == bitsOf(from) && bitsOf(t) >= 32 && !(fixed && *fixed > 2147483647 / lanes);
@@ -511,50 +520,132 @@ struct X86Writer {
     assign(v);
   }
 
+  // AVX512_VBMI: 8/16-bit lanes at a static stride of 2..4 from `stride` whole-vector loads
+  // covering the span, permuted bytewise across the register: vpermt2b picks from the first two
+  // loads, a merge-masked vpermb (the third) or vpermt2b (the third and fourth) fills the bytes
+  // past them. Two or three shuffles per vector where vpshufb needs one per 16-byte chunk and the
+  // inserts (measured on Zen 4 in bench/rgb). With a lane count (an AVX-512 partial vector) each
+  // load is masked to stop after the last active lane's element, and zeroes the lanes after it.
+  void permutedByteLoads(int stride, const std::string& count = "") {
+    const DType t = s.type.elem;
+    const int bits = s.type.bits(), eb = bitsOf(t) / 8, width = bits / 8;  // bytes per register
+    const std::string p = pfx(bits), reg = "__m" + std::to_string(bits) + "i", maskType = "__mmask" + std::to_string(width);
+    const std::string at = s.dst + "_at", readable = s.dst + "_bytes";
+    cx.instructions.insert("strided 8/16-bit lanes at a static stride of 2..4: whole-vector loads permuted by vpermt2b/vpermb (VBMI)");
+    out.push_back("const " + ctype(t) + "* " + at + " = " + in(s.index) + ";");
+    if (!count.empty()) {
+      cx.helpers.insert("lanes_below");
+      out.push_back("const int64_t " + readable + " = (" + count + ") * " + std::to_string(stride * eb) + " - " + std::to_string((stride - 1) * eb) +
+                    ";");
+    }
+    std::vector<std::string> loads;
+    for (int k = 0; k < stride; ++k) {
+      const std::string ptr = "(const void*)(" + at + " + " + std::to_string(k * width / eb) + ")";
+      const std::string name = s.dst + "_" + std::to_string(k);
+      std::string load = count.empty() ? (bits == 512 ? call("_mm512_loadu_si512", {ptr}) : call(p + "loadu_si" + std::to_string(bits), {"(const " + reg + "*)" + ptr}))
+                                       : call(p + "maskz_loadu_epi8", {"(" + maskType + ")simdgen_lanes_below(" + readable + " - " + std::to_string(k * width) + ", " +
+                                                                           std::to_string(width) + ")",
+                                                                       ptr});
+      out.push_back("const " + reg + " " + name + " = " + load + ";");
+      loads.push_back(name);
+    }
+    // Output byte o comes from byte src(o) of the span; pair q of loads covers bytes [2q, 2q + 2) * width.
+    const auto src = [&](int o) { return (o / eb) * stride * eb + o % eb; };
+    std::string v;
+    for (int q = 0; 2 * q < stride; ++q) {
+      std::vector<std::string> index(size_t(width), "0");
+      uint64_t mine = 0;
+      std::string lanesText;
+      for (int o = 0; o < width; ++o) {
+        if (src(o) / (2 * width) != q) continue;
+        index[size_t(o)] = std::to_string(src(o) - 2 * q * width);
+        mine |= uint64_t(1) << o;
+        lanesText += " " + std::to_string(o) + "<-" + index[size_t(o)];
+      }
+      const bool single = 2 * q + 1 >= stride;  // the last load on its own (a stride of 3)
+      const std::string name = "deinterleave" + std::string(nameOf(t)) + "_" + std::to_string(stride) + "_" + std::to_string(bits) + "_" + std::to_string(q);
+      cx.hoist("// " + std::string(single ? "vpermb" : "vpermt2b") + " index for a stride of " + std::to_string(stride) + ", " + std::to_string(bits) +
+               "-bit vectors, loads " + std::to_string(2 * q) + (single ? "" : " and " + std::to_string(2 * q + 1)) + " (byte <- byte of " +
+               (single ? "the load" : "the pair") + "):" + lanesText);
+      // _mm512_set_epi8 takes its bytes from the highest (GCC 12 has no _mm512_setr_epi8).
+      std::vector<std::string> order = index;
+      if (bits == 512) std::reverse(order.begin(), order.end());
+      cx.hoist("const " + reg + " " + name + " = " + call(p + (bits == 512 ? "set_epi8" : "setr_epi8"), order) + ";");
+      const std::string pick = single ? call(p + "permutexvar_epi8", {name, loads[size_t(2 * q)]})
+                                      : call(p + "permutex2var_epi8", {loads[size_t(2 * q)], name, loads[size_t(2 * q + 1)]});
+      if (v.empty()) {
+        v = pick;
+        continue;
+      }
+      char hex[32];
+      std::snprintf(hex, sizeof hex, "0x%llxull", (unsigned long long)mine);
+      const std::string k = "(" + maskType + ")" + hex;
+      v = single ? call(p + "mask_permutexvar_epi8", {v, k, name, loads[size_t(2 * q)]}) : call(p + "mask_blend_epi8", {k, v, pick});
+    }
+    assign(v);
+  }
+
   // 8/16-bit lanes at a static stride of 2..4 whose whole span may be read (the plan's readAhead:
   // lanes * stride elements from the first): each 128-bit block of the result gathers its lanes
   // from `stride` consecutive 16-byte chunks of the input, one vpshufb per chunk (the same table
   // in every block: blocks start lanes-per-block * stride elements apart), OR-ed together. A
-  // 256-bit vector loads each chunk's two blocks into the halves of one register first. 64 to 256
-  // bits (the plan offers no more: map_builder's structureReadAhead).
-  void shuffledLoads(int stride) {
+  // 256-bit vector loads each chunk's two blocks into the halves of one register first. A 512-bit
+  // vector is two such 256-bit halves joined by vinserti64x4: measured on Zen 4 (bench/rgb), zmm
+  // vpshufb over four vinserti32x4 runs at 0.67x the 256-bit form, and vpermb needs VBMI, which
+  // the avx512 targets do not assume.
+  // With a lane count (a partial vector on AVX-512), each chunk is loaded under a byte mask that
+  // stops after the last active lane's element.
+  void shuffledLoads(int stride, const std::string& count = "") {
     const DType t = s.type.elem;
     const int bits = s.type.bits(), eb = bitsOf(t) / 8;
     const int blockBytes = std::min(bits / 8, 16), blocks = std::max(1, bits / 128);
-    if (blocks > 2) throw std::logic_error("internal error: shuffled strided loads of " + std::to_string(bits) + " bits");
+    if (blocks > 4) throw std::logic_error("internal error: shuffled strided loads of " + std::to_string(bits) + " bits");
     const int span = blockBytes * stride;  // input bytes per block
     const std::string at = s.dst + "_at";
     cx.instructions.insert("strided 8/16-bit lanes at a static stride of 2..4: whole 16-byte loads and vpshufb");
     out.push_back("const " + ctype(t) + "* " + at + " = " + in(s.index) + ";");
-    std::string v;
-    for (int j = 0; j * 16 < span; ++j) {
-      const int bytes = std::min(16, span - 16 * j);  // 16, or 8 (the second chunk of a 64-bit vector at a stride of 3)
-      std::vector<std::string> table;
-      std::string lanesText;
-      for (int o = 0; o < 16; ++o) {
-        const int from = o < blockBytes ? (o / eb) * stride * eb + o % eb - 16 * j : -1;
-        table.push_back(from >= 0 && from < bytes ? std::to_string(from) : "-128");
-        if (from >= 0 && from < bytes) lanesText += " " + std::to_string(o) + "<-" + std::to_string(from);
-      }
-      const std::string name = "deinterleave" + std::string(nameOf(t)) + "_" + std::to_string(stride) + "_" + std::to_string(j) +
-                               (blockBytes < 16 ? "_half" : "");
-      cx.hoist("// vpshufb table for a stride of " + std::to_string(stride) + ", chunk " + std::to_string(j) + " (byte <- byte of the chunk):" +
-               lanesText);
-      cx.hoist("const __m128i " + name + " = " + call("_mm_setr_epi8", table) + ";");
-      auto chunk = [&](int b) {
-        const std::string ptr = "(const void*)(" + at + " + " + std::to_string((b * span + 16 * j) / eb) + ")";
-        return bytes == 16 ? call("_mm_loadu_si128", {"(const __m128i*)" + ptr}) : call("_mm_loadl_epi64", {"(const __m128i*)" + ptr});
-      };
-      std::string x = chunk(0), mask = name, shuffle = "_mm_shuffle_epi8";
-      if (blocks == 2) {
-        x = call("_mm256_inserti128_si256", {call("_mm256_castsi128_si256", {x}), chunk(1), "1"});
-        mask = call("_mm256_broadcastsi128_si256", {name});
-        shuffle = "_mm256_shuffle_epi8";
-      }
-      const std::string part = call(shuffle, {x, mask});
-      v = v.empty() ? part : call(blocks == 1 ? "_mm_or_si128" : "_mm256_or_si256", {v, part});
+    const std::string readable = s.dst + "_bytes";  // bytes from `at` a partial vector may read
+    if (!count.empty()) {
+      cx.helpers.insert("lanes_below");
+      out.push_back("const int64_t " + readable + " = (" + count + ") * " + std::to_string(stride * eb) + " - " + std::to_string((stride - 1) * eb) +
+                    ";");
     }
-    assign(v);
+    // Blocks first .. first + n - 1 (n is 1 or 2) as one 128- or 256-bit vector.
+    auto part = [&](int first, int n) {
+      std::string v;
+      for (int j = 0; j * 16 < span; ++j) {
+        const int bytes = std::min(16, span - 16 * j);  // 16, or 8 (the second chunk of a 64-bit vector at a stride of 3)
+        std::vector<std::string> table;
+        std::string lanesText;
+        for (int o = 0; o < 16; ++o) {
+          const int from = o < blockBytes ? (o / eb) * stride * eb + o % eb - 16 * j : -1;
+          table.push_back(from >= 0 && from < bytes ? std::to_string(from) : "-128");
+          if (from >= 0 && from < bytes) lanesText += " " + std::to_string(o) + "<-" + std::to_string(from);
+        }
+        const std::string name = "deinterleave" + std::string(nameOf(t)) + "_" + std::to_string(stride) + "_" + std::to_string(j) +
+                                 (blockBytes < 16 ? "_half" : "");
+        cx.hoist("// vpshufb table for a stride of " + std::to_string(stride) + ", chunk " + std::to_string(j) + " (byte <- byte of the chunk):" +
+                 lanesText);
+        cx.hoist("const __m128i " + name + " = " + call("_mm_setr_epi8", table) + ";");
+        auto chunk = [&](int b) {
+          const int offset = (first + b) * span + 16 * j;  // bytes
+          const std::string ptr = "(const void*)(" + at + " + " + std::to_string(offset / eb) + ")";
+          if (!count.empty())
+            return call("_mm_maskz_loadu_epi8", {"(__mmask16)simdgen_lanes_below(" + readable + " - " + std::to_string(offset) + ", 16)", ptr});
+          return bytes == 16 ? call("_mm_loadu_si128", {"(const __m128i*)" + ptr}) : call("_mm_loadl_epi64", {"(const __m128i*)" + ptr});
+        };
+        std::string shuffled = call("_mm_shuffle_epi8", {chunk(0), name});
+        if (n == 2)
+          shuffled = call("_mm256_shuffle_epi8", {call("_mm256_inserti128_si256", {call("_mm256_castsi128_si256", {chunk(0)}), chunk(1), "1"}),
+                                                  call("_mm256_broadcastsi128_si256", {name})});
+        v = v.empty() ? shuffled : call(n == 1 ? "_mm_or_si128" : "_mm256_or_si256", {v, shuffled});
+      }
+      return v;
+    };
+    if (blocks < 4) return assign(part(0, blocks));
+    out.push_back("const __m256i " + s.dst + "_lo = " + part(0, 2) + ";");
+    out.push_back("const __m256i " + s.dst + "_hi = " + part(2, 2) + ";");
+    assign(call("_mm512_inserti64x4", {call("_mm512_castsi256_si512", {s.dst + "_lo"}), s.dst + "_hi", "1"}));
   }
 
   void extend() {

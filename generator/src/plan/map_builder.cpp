@@ -292,7 +292,13 @@ class MapBuilder {
       note("whole vectors: " + std::to_string(unroll) + " per iteration (unrolled), then one per iteration");
     } else if (const int ahead = structureReadAhead(v); ahead >= 0) {
       out.push_back(structureLoop(c, v, ahead));
-      out.push_back(ir::forLoop(c, Index::constant(0), sym(cols_), lanesOf(v), elements(c, true, "", ""), true, "whole vectors, strided inputs lane by lane"));
+      // AVX-512's masked tail reads the structures under byte masks (up to a whole vector of
+      // lanes): the lane-by-lane whole vector before it would only be slower.
+      const bool maskedStructures = target_.module == LoweringModule::x86 && target_.maskRegisters &&
+                                    spec_.tail == TailPolicy::predicated && !overlapsLastVector();
+      if (!maskedStructures)
+        out.push_back(
+            ir::forLoop(c, Index::constant(0), sym(cols_), lanesOf(v), elements(c, true, "", ""), true, "whole vectors, strided inputs lane by lane"));
     } else {
       out.push_back(ir::forLoop(c, Index::constant(0), sym(cols_), lanesOf(v), elements(c, true, "", ""), false, "whole vectors"));
     }
@@ -690,7 +696,7 @@ class MapBuilder {
   //   on V1 (0.7-0.9x) and ld4d on V2 (0.6x).
   // A NEON fractional vector (narrow values of a mixed-width plan) takes the low lanes of a 64-
   // or 128-bit load; SVE keeps such values one per wide container, where no structure load fits.
-  // - x86 8- and 16-bit lanes of vectors of 64 to 256 bits, at a stride of 2 to 4: whole 16-byte
+  // - x86 8- and 16-bit lanes of vectors of 64 to 512 bits, at a stride of 2 to 4: whole 16-byte
   //   chunks de-interleaved by vpshufb (the lowering's shuffledLoads; x86 has no byte gather, and
   //   otherwise inserts every lane on its own).
   int structureReadAhead(VecType v, int input = -1) const {
@@ -702,8 +708,8 @@ class MapBuilder {
       const auto stride = layouts_[size_t(k)].col.constantValue();
       if ((input >= 0 && k != input) || !stride || *stride < 2 || *stride > 4) continue;
       const int bits = bitsOf(spec_.mapInputs[size_t(k)].dtype);
-      if (x86) {  // up to 256 bits: a 512-bit form (vpshufb on zmm) waits for a machine that runs it
-        if (bits <= 16 && v.lanes * bits >= 64 && v.lanes * bits <= 256) ahead = std::max(ahead, 0);
+      if (x86) {
+        if (bits <= 16 && v.lanes * bits >= 64 && v.lanes * bits <= 512) ahead = std::max(ahead, 0);
         continue;
       }
       if (sve) {
