@@ -3,11 +3,14 @@
 // loops (docs/parallel.md, issue 69): row sums of 8192 x 4096 f32 (memory-bound: the fraction of
 // the read bandwidth), a 4096 x 4096 f32 transpose, softmax over 4096 rows of 4096 (exp-bound), a
 // 1024^3 f32 matmul split by rows of C.
-// simdgen/Nt: the kernel through a runtime/simdgen_threads.h pool of N threads.
+// simdgen/N: the kernel through a runtime/simdgen_threads.h pool of N threads; openmp_loop/N and
+// onednn/N (oneDNN's primitives, SIMDGEN_BENCH_ONEDNN) with OpenMP at N threads.
 #include <benchmark/benchmark.h>
 #include <omp.h>
 
 #include <cmath>
+#include <cstdio>
+#include <functional>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -17,6 +20,9 @@
 #include "par_softmax_f32.h"
 #include "par_transpose_f32.h"
 #include "simdgen_threads.h"
+#if SIMDGEN_BENCH_ONEDNN
+#include "peers_parallel_onednn.h"
+#endif
 
 namespace {
 
@@ -158,8 +164,94 @@ void matmulOpenmp(benchmark::State& st) {
   st.counters["gflops"] = benchmark::Counter(2.0 * kMm * kMm * kMm * double(st.iterations()) / 1e9, benchmark::Counter::kIsRate);
 }
 
+#if SIMDGEN_BENCH_ONEDNN
+// --- oneDNN: each output checked against a scalar reference (in double) before it is timed -------
+void require(bool ok, const char* what) {
+  if (!ok) {
+    std::fprintf(stderr, "onednn peer: %s differs from the reference\n", what);
+    std::abort();
+  }
+}
+bool near(double got, double want, double scale) { return std::fabs(got - want) <= 1e-5 * scale + 1e-30; }
+
+void timeOnednn(benchmark::State& st, const std::function<void()>& fn) {
+  omp_set_num_threads(int(st.range(0)));
+  for (auto _ : st) fn();
+  omp_set_num_threads(omp_get_num_procs());
+}
+
+void rowsumOnednn(benchmark::State& st) {
+  static const std::vector<float> a = randomFloats(size_t(kRows * kCols));
+  std::vector<float> out(kRows);
+  const auto fn = simdgen_bench::onednnRowSums(a.data(), out.data(), kRows, kCols);
+  fn();
+  for (int64_t r = 0; r < kRows; r += 97) {
+    double s = 0, m = 0;
+    for (int64_t c = 0; c < kCols; ++c) s += a[size_t(r * kCols + c)], m += std::fabs(a[size_t(r * kCols + c)]);
+    require(near(out[size_t(r)], s, m), "a row sum");
+  }
+  timeOnednn(st, fn);
+  benchmark::DoNotOptimize(out.data());
+  counters(st, double(kRows * kCols * 4));
+}
+void transposeOnednn(benchmark::State& st) {
+  static const std::vector<float> a = randomFloats(size_t(kSide * kSide));
+  std::vector<float> out(size_t(kSide * kSide));
+  const auto fn = simdgen_bench::onednnTranspose(a.data(), out.data(), kSide, kSide);
+  fn();
+  for (int64_t r = 0; r < kSide; ++r)
+    for (int64_t c = 0; c < kSide; ++c) require(out[size_t(c * kSide + r)] == a[size_t(r * kSide + c)], "the transpose");
+  timeOnednn(st, fn);
+  benchmark::DoNotOptimize(out.data());
+  counters(st, double(kSide * kSide * 8));
+}
+void softmaxOnednn(benchmark::State& st) {
+  static const std::vector<float> x = randomFloats(size_t(kSoftRows * kCols));
+  std::vector<float> y(size_t(kSoftRows * kCols));
+  const auto fn = simdgen_bench::onednnSoftmax(x.data(), y.data(), kSoftRows, kCols);
+  fn();
+  for (int64_t r = 0; r < kSoftRows; r += 101) {
+    const float* row = &x[size_t(r * kCols)];
+    double m = -INFINITY, s = 0;
+    for (int64_t c = 0; c < kCols; ++c) m = std::fmax(m, double(row[c]));
+    for (int64_t c = 0; c < kCols; ++c) s += std::exp(double(row[c]) - m);
+    for (int64_t c = 0; c < kCols; ++c) {
+      const double want = std::exp(double(row[c]) - m) / s;
+      require(near(y[size_t(r * kCols + c)], want, want * 10), "a softmax row");
+    }
+  }
+  timeOnednn(st, fn);
+  benchmark::DoNotOptimize(y.data());
+  counters(st, double(kSoftRows * kCols * 8));
+}
+void matmulOnednn(benchmark::State& st) {
+  static const std::vector<float> a = randomFloats(size_t(kMm * kMm)), b = randomFloats(size_t(kMm * kMm));
+  std::vector<float> c(size_t(kMm * kMm));
+  const auto fn = simdgen_bench::onednnMatmul(a.data(), b.data(), c.data(), kMm, kMm, kMm);
+  fn();
+  for (int64_t i = 0; i < kMm; i += 61)
+    for (int64_t j = 0; j < kMm; j += 67) {
+      double s = 0, m = 0;
+      for (int64_t k = 0; k < kMm; ++k) {
+        const double p = double(a[size_t(i * kMm + k)]) * double(b[size_t(k * kMm + j)]);
+        s += p, m += std::fabs(p);
+      }
+      require(near(c[size_t(i * kMm + j)], s, m), "a matmul element");
+    }
+  timeOnednn(st, fn);
+  benchmark::DoNotOptimize(c.data());
+  st.counters["gflops"] = benchmark::Counter(2.0 * kMm * kMm * kMm * double(st.iterations()) / 1e9, benchmark::Counter::kIsRate);
+}
+#endif
+
 }  // namespace
 
+#if SIMDGEN_BENCH_ONEDNN
+BENCHMARK(matmulOnednn)->Name("parallel/matmul_1024/onednn")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(rowsumOnednn)->Name("parallel/rowsum_8192x4096/onednn")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(transposeOnednn)->Name("parallel/transpose_4096/onednn")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(softmaxOnednn)->Name("parallel/softmax_4096x4096/onednn")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+#endif
 BENCHMARK(matmulSimdgen)->Name("parallel/matmul_1024/simdgen")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(matmulOpenmp)->Name("parallel/matmul_1024/openmp_loop")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(rowsumSimdgen)->Name("parallel/rowsum_8192x4096/simdgen")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
