@@ -128,6 +128,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // element widths differ (8 to 64 bits): 8 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
 // whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: scalar cleanup loop after the whole vectors
+// uses float to 8/16-bit integers: clamped as floats, one conversion, vpmov narrowing
 // uses vpmov/vpmovs/vpmovus narrowing, vcvtpd2ps, vcvtqq2ps between element widths
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
 
@@ -145,17 +146,14 @@ map_convert_f64_i16_avx512(const double* in0, const int32_t* in1, const int16_t*
     __m512d x_v_0 = _mm512_loadu_pd(in0 + i);
     __m256i a_v_0 = _mm256_loadu_si256((const __m256i*)(in1 + i));
     __m128i h_v_0 = _mm_loadu_si128((const __m128i*)(in2 + i));
-    __m512d t0_0_w_r = _mm512_roundscale_pd(x_v_0, 0x09);
-    __m512i t0_0_w = _mm512_maskz_mov_epi64(
-        _mm512_cmp_pd_mask(x_v_0, x_v_0, _CMP_ORD_Q),
-        _mm512_mask_mov_epi64(
-            _mm512_cvttpd_epi64(t0_0_w_r),
-            _mm512_cmp_pd_mask(t0_0_w_r, _mm512_set1_pd(9223372036854775808.0), _CMP_GE_OQ),
-            _mm512_set1_epi64((long long)(9223372036854775807ll))));
-    __m128i t0_0 = _mm512_cvtsepi64_epi16(t0_0_w);
-    __m512d t1_0_w_r = _mm512_roundscale_pd(x_v_0, 0x0A);
-    __m512i t1_0_w = _mm512_cvttpd_epu64(_mm512_max_pd(t1_0_w_r, _mm512_setzero_pd()));
-    __m128i t1_0 = _mm512_cvtusepi64_epi8(t1_0_w);
+    __m512d t0_0_w_c =
+        _mm512_min_pd(_mm512_set1_pd(32767.0), _mm512_max_pd(_mm512_set1_pd(-32768.0), x_v_0));
+    __m512i t0_0_w = _mm512_cvt_roundpd_epi64(t0_0_w_c, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+    __m128i t0_0 = _mm512_cvtepi64_epi16(t0_0_w);
+    __m512d t1_0_w_c =
+        _mm512_min_pd(_mm512_set1_pd(255.0), _mm512_max_pd(_mm512_setzero_pd(), x_v_0));
+    __m512i t1_0_w = _mm512_cvt_roundpd_epi64(t1_0_w_c, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+    __m128i t1_0 = _mm512_cvtepi64_epi8(t1_0_w);
     __m512d t2_0 = _mm512_mul_pd(x_v_0, k0);
     __m512d t3_0_r = t2_0;
     __m512i t3_0 = _mm512_maskz_mov_epi64(
@@ -190,17 +188,14 @@ map_convert_f64_i16_avx512(const double* in0, const int32_t* in1, const int16_t*
     __m512d x_v_1 = _mm512_loadu_pd(in0 + i + 8);
     __m256i a_v_1 = _mm256_loadu_si256((const __m256i*)(in1 + i + 8));
     __m128i h_v_1 = _mm_loadu_si128((const __m128i*)(in2 + i + 8));
-    __m512d t0_1_w_r = _mm512_roundscale_pd(x_v_1, 0x09);
-    __m512i t0_1_w = _mm512_maskz_mov_epi64(
-        _mm512_cmp_pd_mask(x_v_1, x_v_1, _CMP_ORD_Q),
-        _mm512_mask_mov_epi64(
-            _mm512_cvttpd_epi64(t0_1_w_r),
-            _mm512_cmp_pd_mask(t0_1_w_r, _mm512_set1_pd(9223372036854775808.0), _CMP_GE_OQ),
-            _mm512_set1_epi64((long long)(9223372036854775807ll))));
-    __m128i t0_1 = _mm512_cvtsepi64_epi16(t0_1_w);
-    __m512d t1_1_w_r = _mm512_roundscale_pd(x_v_1, 0x0A);
-    __m512i t1_1_w = _mm512_cvttpd_epu64(_mm512_max_pd(t1_1_w_r, _mm512_setzero_pd()));
-    __m128i t1_1 = _mm512_cvtusepi64_epi8(t1_1_w);
+    __m512d t0_1_w_c =
+        _mm512_min_pd(_mm512_set1_pd(32767.0), _mm512_max_pd(_mm512_set1_pd(-32768.0), x_v_1));
+    __m512i t0_1_w = _mm512_cvt_roundpd_epi64(t0_1_w_c, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+    __m128i t0_1 = _mm512_cvtepi64_epi16(t0_1_w);
+    __m512d t1_1_w_c =
+        _mm512_min_pd(_mm512_set1_pd(255.0), _mm512_max_pd(_mm512_setzero_pd(), x_v_1));
+    __m512i t1_1_w = _mm512_cvt_roundpd_epi64(t1_1_w_c, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+    __m128i t1_1 = _mm512_cvtepi64_epi8(t1_1_w);
     __m512d t2_1 = _mm512_mul_pd(x_v_1, k0);
     __m512d t3_1_r = t2_1;
     __m512i t3_1 = _mm512_maskz_mov_epi64(

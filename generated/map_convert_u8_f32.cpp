@@ -192,6 +192,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // element widths differ (8 to 32 bits): 16 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
 // whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// uses float to 8/16-bit integers: clamped as floats, one conversion, vpmov narrowing
 // uses masked loads (AVX-512 k-registers) for the tail
 // uses vpmov/vpmovs/vpmovus narrowing, vcvtpd2ps, vcvtqq2ps between element widths
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
@@ -212,9 +213,11 @@ map_convert_u8_f32_avx512(const uint8_t* in0, const float* in1, int64_t n, float
       __m512 t0_0 = _mm512_cvtepi32_ps(t0_0_w);
       __m512 t1_0 = _mm512_mul_ps(t0_0, k0);
       __m512 t2_0 = _mm512_add_ps(t1_0, x_v_0);
-      __m512 t3_0_w_r = _mm512_roundscale_ps(t2_0, 0x08);
-      __m512i t3_0_w = _mm512_cvttps_epu32(_mm512_max_ps(t3_0_w_r, _mm512_setzero_ps()));
-      __m128i t3_0 = _mm512_cvtusepi32_epi8(t3_0_w);
+      __m512 t3_0_w_c =
+          _mm512_min_ps(_mm512_set1_ps(255.0f), _mm512_max_ps(_mm512_setzero_ps(), t2_0));
+      __m512i t3_0_w =
+          _mm512_cvt_roundps_epi32(t3_0_w_c, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+      __m128i t3_0 = _mm512_cvtepi32_epi8(t3_0_w);
       __m512i t4_0_w = _mm512_cvtepu8_epi32(px_v_0);
       __m512i t4_0 = t4_0_w;
       __m512 t5_0_r = _mm512_roundscale_ps(x_v_0, 0x09);
@@ -251,9 +254,11 @@ map_convert_u8_f32_avx512(const uint8_t* in0, const float* in1, int64_t n, float
       __m512 t0_1 = _mm512_cvtepi32_ps(t0_1_w);
       __m512 t1_1 = _mm512_mul_ps(t0_1, k0);
       __m512 t2_1 = _mm512_add_ps(t1_1, x_v_1);
-      __m512 t3_1_w_r = _mm512_roundscale_ps(t2_1, 0x08);
-      __m512i t3_1_w = _mm512_cvttps_epu32(_mm512_max_ps(t3_1_w_r, _mm512_setzero_ps()));
-      __m128i t3_1 = _mm512_cvtusepi32_epi8(t3_1_w);
+      __m512 t3_1_w_c =
+          _mm512_min_ps(_mm512_set1_ps(255.0f), _mm512_max_ps(_mm512_setzero_ps(), t2_1));
+      __m512i t3_1_w =
+          _mm512_cvt_roundps_epi32(t3_1_w_c, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+      __m128i t3_1 = _mm512_cvtepi32_epi8(t3_1_w);
       __m512i t4_1_w = _mm512_cvtepu8_epi32(px_v_1);
       __m512i t4_1 = t4_1_w;
       __m512 t5_1_r = _mm512_roundscale_ps(x_v_1, 0x09);
@@ -293,9 +298,11 @@ map_convert_u8_f32_avx512(const uint8_t* in0, const float* in1, int64_t n, float
       __m512 t11 = _mm512_cvtepi32_ps(t11_w);
       __m512 t12 = _mm512_mul_ps(t11, k0);
       __m512 t13 = _mm512_add_ps(t12, x_v);
-      __m512 t14_w_r = _mm512_roundscale_ps(t13, 0x08);
-      __m512i t14_w = _mm512_cvttps_epu32(_mm512_max_ps(t14_w_r, _mm512_setzero_ps()));
-      __m128i t14 = _mm512_cvtusepi32_epi8(t14_w);
+      __m512 t14_w_c =
+          _mm512_min_ps(_mm512_set1_ps(255.0f), _mm512_max_ps(_mm512_setzero_ps(), t13));
+      __m512i t14_w =
+          _mm512_cvt_roundps_epi32(t14_w_c, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+      __m128i t14 = _mm512_cvtepi32_epi8(t14_w);
       __m512i t15_w = _mm512_cvtepu8_epi32(px_v);
       __m512i t15 = t15_w;
       __m512 t16_r = _mm512_roundscale_ps(x_v, 0x09);
@@ -337,9 +344,11 @@ map_convert_u8_f32_avx512(const uint8_t* in0, const float* in1, int64_t n, float
     __m512 t22_tail = _mm512_cvtepi32_ps(t22_tail_w);
     __m512 t23_tail = _mm512_mul_ps(t22_tail, k0);
     __m512 t24_tail = _mm512_add_ps(t23_tail, x_v_tail);
-    __m512 t25_tail_w_r = _mm512_roundscale_ps(t24_tail, 0x08);
-    __m512i t25_tail_w = _mm512_cvttps_epu32(_mm512_max_ps(t25_tail_w_r, _mm512_setzero_ps()));
-    __m128i t25_tail = _mm512_cvtusepi32_epi8(t25_tail_w);
+    __m512 t25_tail_w_c =
+        _mm512_min_ps(_mm512_set1_ps(255.0f), _mm512_max_ps(_mm512_setzero_ps(), t24_tail));
+    __m512i t25_tail_w =
+        _mm512_cvt_roundps_epi32(t25_tail_w_c, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m128i t25_tail = _mm512_cvtepi32_epi8(t25_tail_w);
     __m512i t26_tail_w = _mm512_cvtepu8_epi32(px_v_tail);
     __m512i t26_tail = t26_tail_w;
     __m512 t27_tail_r = _mm512_roundscale_ps(x_v_tail, 0x09);

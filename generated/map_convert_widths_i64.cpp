@@ -201,6 +201,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // element widths differ (8 to 64 bits): 8 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
 // whole vectors: 2 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// uses float to 8/16-bit integers: clamped as floats, one conversion, vpmov narrowing
 // uses masked loads (AVX-512 k-registers) for the tail
 // uses vpmov/vpmovs/vpmovus narrowing, vcvtpd2ps, vcvtqq2ps between element widths
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
@@ -310,29 +311,25 @@ map_convert_widths_i64_avx512(const int8_t* in0, const uint8_t* in1, const int16
                 _mm512_cmp_pd_mask(t51_0_r, _mm512_set1_pd(9223372036854775808.0), _CMP_GE_OQ),
                 _mm512_set1_epi64((long long)(9223372036854775807ll))));
         __m512i t52_0 = _mm512_sub_epi64(t50_0, t51_0);
-        __m512d t53_0_w_r = _mm512_roundscale_pd(y_v_0, 0x09);
-        __m512i t53_0_w = _mm512_maskz_mov_epi64(
-            _mm512_cmp_pd_mask(y_v_0, y_v_0, _CMP_ORD_Q),
-            _mm512_mask_mov_epi64(
-                _mm512_cvttpd_epi64(t53_0_w_r),
-                _mm512_cmp_pd_mask(t53_0_w_r, _mm512_set1_pd(9223372036854775808.0), _CMP_GE_OQ),
-                _mm512_set1_epi64((long long)(9223372036854775807ll))));
-        __m128i t53_0 = _mm512_cvtsepi64_epi8(t53_0_w);
-        __m256 t54_0_w_r = _mm256_roundscale_ps(x_v_0, 0x0A);
-        __m256i t54_0_w = _mm256_maskz_mov_epi32(
-            _mm256_cmp_ps_mask(x_v_0, x_v_0, _CMP_ORD_Q),
-            _mm256_mask_mov_epi32(
-                _mm256_cvttps_epi32(t54_0_w_r),
-                _mm256_cmp_ps_mask(t54_0_w_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ),
-                _mm256_set1_epi32((int)(2147483647))));
-        __m128i t54_0 = _mm256_cvtsepi32_epi8(t54_0_w);
+        __m512d t53_0_w_c =
+            _mm512_min_pd(_mm512_set1_pd(127.0), _mm512_max_pd(_mm512_set1_pd(-128.0), y_v_0));
+        __m512i t53_0_w =
+            _mm512_cvt_roundpd_epi64(t53_0_w_c, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+        __m128i t53_0 = _mm512_cvtepi64_epi8(t53_0_w);
+        __m256 t54_0_w_c =
+            _mm256_min_ps(_mm256_set1_ps(127.0f), _mm256_max_ps(_mm256_set1_ps(-128.0f), x_v_0));
+        __m256i t54_0_w = _mm256_cvttps_epi32(_mm256_roundscale_ps(t54_0_w_c, 0x0A));
+        __m128i t54_0 = _mm256_cvtepi32_epi8(t54_0_w);
         __m128i t55_0 = _mm_add_epi8(t53_0, t54_0);
-        __m512d t56_0_w_r = _mm512_roundscale_pd(y_v_0, 0x0A);
-        __m512i t56_0_w = _mm512_cvttpd_epu64(_mm512_max_pd(t56_0_w_r, _mm512_setzero_pd()));
-        __m128i t56_0 = _mm512_cvtusepi64_epi16(t56_0_w);
-        __m256 t57_0_w_r = x_v_0;
-        __m256i t57_0_w = _mm256_cvttps_epu32(_mm256_max_ps(t57_0_w_r, _mm256_setzero_ps()));
-        __m128i t57_0 = _mm256_cvtusepi32_epi16(t57_0_w);
+        __m512d t56_0_w_c =
+            _mm512_min_pd(_mm512_set1_pd(65535.0), _mm512_max_pd(_mm512_setzero_pd(), y_v_0));
+        __m512i t56_0_w =
+            _mm512_cvt_roundpd_epi64(t56_0_w_c, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+        __m128i t56_0 = _mm512_cvtepi64_epi16(t56_0_w);
+        __m256 t57_0_w_c =
+            _mm256_min_ps(_mm256_set1_ps(65535.0f), _mm256_max_ps(_mm256_setzero_ps(), x_v_0));
+        __m256i t57_0_w = _mm256_cvttps_epi32(t57_0_w_c);
+        __m128i t57_0 = _mm256_cvtepi32_epi16(t57_0_w);
         __m128i t58_0 = _mm_add_epi16(t56_0, t57_0);
         __m512i t59_0 = _mm512_cvtepi8_epi64(a_v_0);
         __mmask8 t60_0 = _mm512_cmp_epi64_mask(t59_0, g_v_0, _MM_CMPINT_NLE);
@@ -438,29 +435,25 @@ map_convert_widths_i64_avx512(const int8_t* in0, const uint8_t* in1, const int16
                 _mm512_cmp_pd_mask(t51_1_r, _mm512_set1_pd(9223372036854775808.0), _CMP_GE_OQ),
                 _mm512_set1_epi64((long long)(9223372036854775807ll))));
         __m512i t52_1 = _mm512_sub_epi64(t50_1, t51_1);
-        __m512d t53_1_w_r = _mm512_roundscale_pd(y_v_1, 0x09);
-        __m512i t53_1_w = _mm512_maskz_mov_epi64(
-            _mm512_cmp_pd_mask(y_v_1, y_v_1, _CMP_ORD_Q),
-            _mm512_mask_mov_epi64(
-                _mm512_cvttpd_epi64(t53_1_w_r),
-                _mm512_cmp_pd_mask(t53_1_w_r, _mm512_set1_pd(9223372036854775808.0), _CMP_GE_OQ),
-                _mm512_set1_epi64((long long)(9223372036854775807ll))));
-        __m128i t53_1 = _mm512_cvtsepi64_epi8(t53_1_w);
-        __m256 t54_1_w_r = _mm256_roundscale_ps(x_v_1, 0x0A);
-        __m256i t54_1_w = _mm256_maskz_mov_epi32(
-            _mm256_cmp_ps_mask(x_v_1, x_v_1, _CMP_ORD_Q),
-            _mm256_mask_mov_epi32(
-                _mm256_cvttps_epi32(t54_1_w_r),
-                _mm256_cmp_ps_mask(t54_1_w_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ),
-                _mm256_set1_epi32((int)(2147483647))));
-        __m128i t54_1 = _mm256_cvtsepi32_epi8(t54_1_w);
+        __m512d t53_1_w_c =
+            _mm512_min_pd(_mm512_set1_pd(127.0), _mm512_max_pd(_mm512_set1_pd(-128.0), y_v_1));
+        __m512i t53_1_w =
+            _mm512_cvt_roundpd_epi64(t53_1_w_c, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+        __m128i t53_1 = _mm512_cvtepi64_epi8(t53_1_w);
+        __m256 t54_1_w_c =
+            _mm256_min_ps(_mm256_set1_ps(127.0f), _mm256_max_ps(_mm256_set1_ps(-128.0f), x_v_1));
+        __m256i t54_1_w = _mm256_cvttps_epi32(_mm256_roundscale_ps(t54_1_w_c, 0x0A));
+        __m128i t54_1 = _mm256_cvtepi32_epi8(t54_1_w);
         __m128i t55_1 = _mm_add_epi8(t53_1, t54_1);
-        __m512d t56_1_w_r = _mm512_roundscale_pd(y_v_1, 0x0A);
-        __m512i t56_1_w = _mm512_cvttpd_epu64(_mm512_max_pd(t56_1_w_r, _mm512_setzero_pd()));
-        __m128i t56_1 = _mm512_cvtusepi64_epi16(t56_1_w);
-        __m256 t57_1_w_r = x_v_1;
-        __m256i t57_1_w = _mm256_cvttps_epu32(_mm256_max_ps(t57_1_w_r, _mm256_setzero_ps()));
-        __m128i t57_1 = _mm256_cvtusepi32_epi16(t57_1_w);
+        __m512d t56_1_w_c =
+            _mm512_min_pd(_mm512_set1_pd(65535.0), _mm512_max_pd(_mm512_setzero_pd(), y_v_1));
+        __m512i t56_1_w =
+            _mm512_cvt_roundpd_epi64(t56_1_w_c, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+        __m128i t56_1 = _mm512_cvtepi64_epi16(t56_1_w);
+        __m256 t57_1_w_c =
+            _mm256_min_ps(_mm256_set1_ps(65535.0f), _mm256_max_ps(_mm256_setzero_ps(), x_v_1));
+        __m256i t57_1_w = _mm256_cvttps_epi32(t57_1_w_c);
+        __m128i t57_1 = _mm256_cvtepi32_epi16(t57_1_w);
         __m128i t58_1 = _mm_add_epi16(t56_1, t57_1);
         __m512i t59_1 = _mm512_cvtepi8_epi64(a_v_1);
         __mmask8 t60_1 = _mm512_cmp_epi64_mask(t59_1, g_v_1, _MM_CMPINT_NLE);
@@ -568,29 +561,25 @@ map_convert_widths_i64_avx512(const int8_t* in0, const uint8_t* in1, const int16
                 _mm512_cmp_pd_mask(t114_r, _mm512_set1_pd(9223372036854775808.0), _CMP_GE_OQ),
                 _mm512_set1_epi64((long long)(9223372036854775807ll))));
         __m512i t115 = _mm512_sub_epi64(t113, t114);
-        __m512d t116_w_r = _mm512_roundscale_pd(y_v, 0x09);
-        __m512i t116_w = _mm512_maskz_mov_epi64(
-            _mm512_cmp_pd_mask(y_v, y_v, _CMP_ORD_Q),
-            _mm512_mask_mov_epi64(
-                _mm512_cvttpd_epi64(t116_w_r),
-                _mm512_cmp_pd_mask(t116_w_r, _mm512_set1_pd(9223372036854775808.0), _CMP_GE_OQ),
-                _mm512_set1_epi64((long long)(9223372036854775807ll))));
-        __m128i t116 = _mm512_cvtsepi64_epi8(t116_w);
-        __m256 t117_w_r = _mm256_roundscale_ps(x_v, 0x0A);
-        __m256i t117_w = _mm256_maskz_mov_epi32(
-            _mm256_cmp_ps_mask(x_v, x_v, _CMP_ORD_Q),
-            _mm256_mask_mov_epi32(
-                _mm256_cvttps_epi32(t117_w_r),
-                _mm256_cmp_ps_mask(t117_w_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ),
-                _mm256_set1_epi32((int)(2147483647))));
-        __m128i t117 = _mm256_cvtsepi32_epi8(t117_w);
+        __m512d t116_w_c =
+            _mm512_min_pd(_mm512_set1_pd(127.0), _mm512_max_pd(_mm512_set1_pd(-128.0), y_v));
+        __m512i t116_w =
+            _mm512_cvt_roundpd_epi64(t116_w_c, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+        __m128i t116 = _mm512_cvtepi64_epi8(t116_w);
+        __m256 t117_w_c =
+            _mm256_min_ps(_mm256_set1_ps(127.0f), _mm256_max_ps(_mm256_set1_ps(-128.0f), x_v));
+        __m256i t117_w = _mm256_cvttps_epi32(_mm256_roundscale_ps(t117_w_c, 0x0A));
+        __m128i t117 = _mm256_cvtepi32_epi8(t117_w);
         __m128i t118 = _mm_add_epi8(t116, t117);
-        __m512d t119_w_r = _mm512_roundscale_pd(y_v, 0x0A);
-        __m512i t119_w = _mm512_cvttpd_epu64(_mm512_max_pd(t119_w_r, _mm512_setzero_pd()));
-        __m128i t119 = _mm512_cvtusepi64_epi16(t119_w);
-        __m256 t120_w_r = x_v;
-        __m256i t120_w = _mm256_cvttps_epu32(_mm256_max_ps(t120_w_r, _mm256_setzero_ps()));
-        __m128i t120 = _mm256_cvtusepi32_epi16(t120_w);
+        __m512d t119_w_c =
+            _mm512_min_pd(_mm512_set1_pd(65535.0), _mm512_max_pd(_mm512_setzero_pd(), y_v));
+        __m512i t119_w =
+            _mm512_cvt_roundpd_epi64(t119_w_c, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+        __m128i t119 = _mm512_cvtepi64_epi16(t119_w);
+        __m256 t120_w_c =
+            _mm256_min_ps(_mm256_set1_ps(65535.0f), _mm256_max_ps(_mm256_setzero_ps(), x_v));
+        __m256i t120_w = _mm256_cvttps_epi32(t120_w_c);
+        __m128i t120 = _mm256_cvtepi32_epi16(t120_w);
         __m128i t121 = _mm_add_epi16(t119, t120);
         __m512i t122 = _mm512_cvtepi8_epi64(a_v);
         __mmask8 t123 = _mm512_cmp_epi64_mask(t122, g_v, _MM_CMPINT_NLE);
@@ -707,29 +696,25 @@ map_convert_widths_i64_avx512(const int8_t* in0, const uint8_t* in1, const int16
               _mm512_cmp_pd_mask(t177_tail_r, _mm512_set1_pd(9223372036854775808.0), _CMP_GE_OQ),
               _mm512_set1_epi64((long long)(9223372036854775807ll))));
       __m512i t178_tail = _mm512_sub_epi64(t176_tail, t177_tail);
-      __m512d t179_tail_w_r = _mm512_roundscale_pd(y_v_tail, 0x09);
-      __m512i t179_tail_w = _mm512_maskz_mov_epi64(
-          _mm512_cmp_pd_mask(y_v_tail, y_v_tail, _CMP_ORD_Q),
-          _mm512_mask_mov_epi64(
-              _mm512_cvttpd_epi64(t179_tail_w_r),
-              _mm512_cmp_pd_mask(t179_tail_w_r, _mm512_set1_pd(9223372036854775808.0), _CMP_GE_OQ),
-              _mm512_set1_epi64((long long)(9223372036854775807ll))));
-      __m128i t179_tail = _mm512_cvtsepi64_epi8(t179_tail_w);
-      __m256 t180_tail_w_r = _mm256_roundscale_ps(x_v_tail, 0x0A);
-      __m256i t180_tail_w = _mm256_maskz_mov_epi32(
-          _mm256_cmp_ps_mask(x_v_tail, x_v_tail, _CMP_ORD_Q),
-          _mm256_mask_mov_epi32(
-              _mm256_cvttps_epi32(t180_tail_w_r),
-              _mm256_cmp_ps_mask(t180_tail_w_r, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ),
-              _mm256_set1_epi32((int)(2147483647))));
-      __m128i t180_tail = _mm256_cvtsepi32_epi8(t180_tail_w);
+      __m512d t179_tail_w_c =
+          _mm512_min_pd(_mm512_set1_pd(127.0), _mm512_max_pd(_mm512_set1_pd(-128.0), y_v_tail));
+      __m512i t179_tail_w =
+          _mm512_cvt_roundpd_epi64(t179_tail_w_c, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+      __m128i t179_tail = _mm512_cvtepi64_epi8(t179_tail_w);
+      __m256 t180_tail_w_c =
+          _mm256_min_ps(_mm256_set1_ps(127.0f), _mm256_max_ps(_mm256_set1_ps(-128.0f), x_v_tail));
+      __m256i t180_tail_w = _mm256_cvttps_epi32(_mm256_roundscale_ps(t180_tail_w_c, 0x0A));
+      __m128i t180_tail = _mm256_cvtepi32_epi8(t180_tail_w);
       __m128i t181_tail = _mm_add_epi8(t179_tail, t180_tail);
-      __m512d t182_tail_w_r = _mm512_roundscale_pd(y_v_tail, 0x0A);
-      __m512i t182_tail_w = _mm512_cvttpd_epu64(_mm512_max_pd(t182_tail_w_r, _mm512_setzero_pd()));
-      __m128i t182_tail = _mm512_cvtusepi64_epi16(t182_tail_w);
-      __m256 t183_tail_w_r = x_v_tail;
-      __m256i t183_tail_w = _mm256_cvttps_epu32(_mm256_max_ps(t183_tail_w_r, _mm256_setzero_ps()));
-      __m128i t183_tail = _mm256_cvtusepi32_epi16(t183_tail_w);
+      __m512d t182_tail_w_c =
+          _mm512_min_pd(_mm512_set1_pd(65535.0), _mm512_max_pd(_mm512_setzero_pd(), y_v_tail));
+      __m512i t182_tail_w =
+          _mm512_cvt_roundpd_epi64(t182_tail_w_c, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+      __m128i t182_tail = _mm512_cvtepi64_epi16(t182_tail_w);
+      __m256 t183_tail_w_c =
+          _mm256_min_ps(_mm256_set1_ps(65535.0f), _mm256_max_ps(_mm256_setzero_ps(), x_v_tail));
+      __m256i t183_tail_w = _mm256_cvttps_epi32(t183_tail_w_c);
+      __m128i t183_tail = _mm256_cvtepi32_epi16(t183_tail_w);
       __m128i t184_tail = _mm_add_epi16(t182_tail, t183_tail);
       __m512i t185_tail = _mm512_cvtepi8_epi64(a_v_tail);
       __mmask8 t186_tail = _mm512_cmp_epi64_mask(t185_tail, g_v_tail, _MM_CMPINT_NLE);

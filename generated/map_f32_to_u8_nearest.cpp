@@ -121,6 +121,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // element widths differ (8 to 32 bits): 16 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
 // whole vectors: 4 per iteration (unrolled), then one per iteration
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// uses float to 8/16-bit integers: clamped as floats, one conversion, vpmov narrowing
 // uses masked loads (AVX-512 k-registers) for the tail
 // uses vpmov/vpmovs/vpmovus narrowing, vcvtpd2ps, vcvtqq2ps between element widths
 
@@ -134,32 +135,41 @@ map_f32_to_u8_nearest_avx512(const float* in0, int64_t n, float scalar0, uint8_t
     // whole vectors, 4 per iteration
     for (; i + 64 <= n; i += 64) {
       __m512 t0_0 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i), k0);
-      __m512 t1_0_w_r = _mm512_roundscale_ps(t0_0, 0x08);
-      __m512i t1_0_w = _mm512_cvttps_epu32(_mm512_max_ps(t1_0_w_r, _mm512_setzero_ps()));
-      __m128i t1_0 = _mm512_cvtusepi32_epi8(t1_0_w);
+      __m512 t1_0_w_c =
+          _mm512_min_ps(_mm512_set1_ps(255.0f), _mm512_max_ps(_mm512_setzero_ps(), t0_0));
+      __m512i t1_0_w =
+          _mm512_cvt_roundps_epi32(t1_0_w_c, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+      __m128i t1_0 = _mm512_cvtepi32_epi8(t1_0_w);
       _mm_storeu_si128((__m128i*)(out0 + i), t1_0);
       __m512 t0_1 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i + 16), k0);
-      __m512 t1_1_w_r = _mm512_roundscale_ps(t0_1, 0x08);
-      __m512i t1_1_w = _mm512_cvttps_epu32(_mm512_max_ps(t1_1_w_r, _mm512_setzero_ps()));
-      __m128i t1_1 = _mm512_cvtusepi32_epi8(t1_1_w);
+      __m512 t1_1_w_c =
+          _mm512_min_ps(_mm512_set1_ps(255.0f), _mm512_max_ps(_mm512_setzero_ps(), t0_1));
+      __m512i t1_1_w =
+          _mm512_cvt_roundps_epi32(t1_1_w_c, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+      __m128i t1_1 = _mm512_cvtepi32_epi8(t1_1_w);
       _mm_storeu_si128((__m128i*)(out0 + i + 16), t1_1);
       __m512 t0_2 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i + 32), k0);
-      __m512 t1_2_w_r = _mm512_roundscale_ps(t0_2, 0x08);
-      __m512i t1_2_w = _mm512_cvttps_epu32(_mm512_max_ps(t1_2_w_r, _mm512_setzero_ps()));
-      __m128i t1_2 = _mm512_cvtusepi32_epi8(t1_2_w);
+      __m512 t1_2_w_c =
+          _mm512_min_ps(_mm512_set1_ps(255.0f), _mm512_max_ps(_mm512_setzero_ps(), t0_2));
+      __m512i t1_2_w =
+          _mm512_cvt_roundps_epi32(t1_2_w_c, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+      __m128i t1_2 = _mm512_cvtepi32_epi8(t1_2_w);
       _mm_storeu_si128((__m128i*)(out0 + i + 32), t1_2);
       __m512 t0_3 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i + 48), k0);
-      __m512 t1_3_w_r = _mm512_roundscale_ps(t0_3, 0x08);
-      __m512i t1_3_w = _mm512_cvttps_epu32(_mm512_max_ps(t1_3_w_r, _mm512_setzero_ps()));
-      __m128i t1_3 = _mm512_cvtusepi32_epi8(t1_3_w);
+      __m512 t1_3_w_c =
+          _mm512_min_ps(_mm512_set1_ps(255.0f), _mm512_max_ps(_mm512_setzero_ps(), t0_3));
+      __m512i t1_3_w =
+          _mm512_cvt_roundps_epi32(t1_3_w_c, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+      __m128i t1_3 = _mm512_cvtepi32_epi8(t1_3_w);
       _mm_storeu_si128((__m128i*)(out0 + i + 48), t1_3);
     }
     // whole vectors, one per iteration
     for (; i + 16 <= n; i += 16) {
       __m512 t2 = _mm512_mul_ps(_mm512_loadu_ps(in0 + i), k0);
-      __m512 t3_w_r = _mm512_roundscale_ps(t2, 0x08);
-      __m512i t3_w = _mm512_cvttps_epu32(_mm512_max_ps(t3_w_r, _mm512_setzero_ps()));
-      __m128i t3 = _mm512_cvtusepi32_epi8(t3_w);
+      __m512 t3_w_c = _mm512_min_ps(_mm512_set1_ps(255.0f), _mm512_max_ps(_mm512_setzero_ps(), t2));
+      __m512i t3_w =
+          _mm512_cvt_roundps_epi32(t3_w_c, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+      __m128i t3 = _mm512_cvtepi32_epi8(t3_w);
       _mm_storeu_si128((__m128i*)(out0 + i), t3);
     }
   }
@@ -168,9 +178,11 @@ map_f32_to_u8_nearest_avx512(const float* in0, int64_t n, float scalar0, uint8_t
     const __mmask16 active = (__mmask16)_bzhi_u32(~0u, (unsigned)(n - i));
     __m512 x_v_tail = _mm512_mask_loadu_ps(_mm512_setzero_ps(), active, in0 + i);
     __m512 t4_tail = _mm512_mul_ps(x_v_tail, k0);
-    __m512 t5_tail_w_r = _mm512_roundscale_ps(t4_tail, 0x08);
-    __m512i t5_tail_w = _mm512_cvttps_epu32(_mm512_max_ps(t5_tail_w_r, _mm512_setzero_ps()));
-    __m128i t5_tail = _mm512_cvtusepi32_epi8(t5_tail_w);
+    __m512 t5_tail_w_c =
+        _mm512_min_ps(_mm512_set1_ps(255.0f), _mm512_max_ps(_mm512_setzero_ps(), t4_tail));
+    __m512i t5_tail_w =
+        _mm512_cvt_roundps_epi32(t5_tail_w_c, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m128i t5_tail = _mm512_cvtepi32_epi8(t5_tail_w);
     _mm_mask_storeu_epi8(out0 + i, active, t5_tail);
   }
 }

@@ -112,6 +112,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // element widths differ (8 to 32 bits): 16 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
 // strided inputs with a constant stride of 2 to 4: 8/16-bit lanes from whole 16-byte loads de-interleaved by vpshufb (32-bit and wider lanes as before), except in the last column of a row
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// uses float to 8/16-bit integers: clamped as floats, one conversion, vpmov narrowing
 // uses strided 8/16-bit lanes at a static stride of 2..4: whole-vector loads permuted by vpermt2b/vpermb (VBMI)
 // uses vpmov/vpmovs/vpmovus narrowing, vcvtpd2ps, vcvtqq2ps between element widths
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
@@ -167,9 +168,10 @@ map_strided_rgb_to_gray_avx512_vbmi(const uint8_t* in0, const uint8_t* in1, cons
       __m512 t5 = _mm512_cvtepi32_ps(t5_w);
       __m512 t6 = _mm512_mul_ps(k2, t5);
       __m512 t7 = _mm512_add_ps(t4, t6);
-      __m512 t8_w_r = _mm512_roundscale_ps(t7, 0x08);
-      __m512i t8_w = _mm512_cvttps_epu32(_mm512_max_ps(t8_w_r, _mm512_setzero_ps()));
-      __m128i t8 = _mm512_cvtusepi32_epi8(t8_w);
+      __m512 t8_w_c = _mm512_min_ps(_mm512_set1_ps(255.0f), _mm512_max_ps(_mm512_setzero_ps(), t7));
+      __m512i t8_w =
+          _mm512_cvt_roundps_epi32(t8_w_c, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+      __m128i t8 = _mm512_cvtepi32_epi8(t8_w);
       _mm_storeu_si128((__m128i*)(out0 + c + cols * r), t8);
     }
     // the rest: one partial vector, its loads and stores masked
@@ -227,9 +229,11 @@ map_strided_rgb_to_gray_avx512_vbmi(const uint8_t* in0, const uint8_t* in1, cons
       __m512 t14_tail = _mm512_cvtepi32_ps(t14_tail_w);
       __m512 t15_tail = _mm512_mul_ps(k2, t14_tail);
       __m512 t16_tail = _mm512_add_ps(t13_tail, t15_tail);
-      __m512 t17_tail_w_r = _mm512_roundscale_ps(t16_tail, 0x08);
-      __m512i t17_tail_w = _mm512_cvttps_epu32(_mm512_max_ps(t17_tail_w_r, _mm512_setzero_ps()));
-      __m128i t17_tail = _mm512_cvtusepi32_epi8(t17_tail_w);
+      __m512 t17_tail_w_c =
+          _mm512_min_ps(_mm512_set1_ps(255.0f), _mm512_max_ps(_mm512_setzero_ps(), t16_tail));
+      __m512i t17_tail_w =
+          _mm512_cvt_roundps_epi32(t17_tail_w_c, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+      __m128i t17_tail = _mm512_cvtepi32_epi8(t17_tail_w);
       _mm_mask_storeu_epi8(out0 + c + cols * r, (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - c)),
                            t17_tail);
     }
@@ -241,6 +245,7 @@ map_strided_rgb_to_gray_avx512_vbmi(const uint8_t* in0, const uint8_t* in1, cons
 // element widths differ (8 to 32 bits): 16 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
 // strided inputs with a constant stride of 2 to 4: 8/16-bit lanes from whole 16-byte loads de-interleaved by vpshufb (32-bit and wider lanes as before), except in the last column of a row
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
+// uses float to 8/16-bit integers: clamped as floats, one conversion, vpmov narrowing
 // uses strided 8/16-bit lanes at a static stride of 2..4: whole 16-byte loads and vpshufb
 // uses vpmov/vpmovs/vpmovus narrowing, vcvtpd2ps, vcvtqq2ps between element widths
 // uses vpmovsx/vpmovzx/vcvtps2pd widening between element widths
@@ -305,9 +310,10 @@ map_strided_rgb_to_gray_avx512(const uint8_t* in0, const uint8_t* in1, const uin
       __m512 t5 = _mm512_cvtepi32_ps(t5_w);
       __m512 t6 = _mm512_mul_ps(k2, t5);
       __m512 t7 = _mm512_add_ps(t4, t6);
-      __m512 t8_w_r = _mm512_roundscale_ps(t7, 0x08);
-      __m512i t8_w = _mm512_cvttps_epu32(_mm512_max_ps(t8_w_r, _mm512_setzero_ps()));
-      __m128i t8 = _mm512_cvtusepi32_epi8(t8_w);
+      __m512 t8_w_c = _mm512_min_ps(_mm512_set1_ps(255.0f), _mm512_max_ps(_mm512_setzero_ps(), t7));
+      __m512i t8_w =
+          _mm512_cvt_roundps_epi32(t8_w_c, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+      __m128i t8 = _mm512_cvtepi32_epi8(t8_w);
       _mm_storeu_si128((__m128i*)(out0 + c + cols * r), t8);
     }
     // the rest: one partial vector, its loads and stores masked
@@ -371,9 +377,11 @@ map_strided_rgb_to_gray_avx512(const uint8_t* in0, const uint8_t* in1, const uin
       __m512 t14_tail = _mm512_cvtepi32_ps(t14_tail_w);
       __m512 t15_tail = _mm512_mul_ps(k2, t14_tail);
       __m512 t16_tail = _mm512_add_ps(t13_tail, t15_tail);
-      __m512 t17_tail_w_r = _mm512_roundscale_ps(t16_tail, 0x08);
-      __m512i t17_tail_w = _mm512_cvttps_epu32(_mm512_max_ps(t17_tail_w_r, _mm512_setzero_ps()));
-      __m128i t17_tail = _mm512_cvtusepi32_epi8(t17_tail_w);
+      __m512 t17_tail_w_c =
+          _mm512_min_ps(_mm512_set1_ps(255.0f), _mm512_max_ps(_mm512_setzero_ps(), t16_tail));
+      __m512i t17_tail_w =
+          _mm512_cvt_roundps_epi32(t17_tail_w_c, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+      __m128i t17_tail = _mm512_cvtepi32_epi8(t17_tail_w);
       _mm_mask_storeu_epi8(out0 + c + cols * r, (__mmask16)_bzhi_u32(~0u, (unsigned)(cols - c)),
                            t17_tail);
     }

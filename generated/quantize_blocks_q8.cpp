@@ -72,6 +72,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // element widths differ (8 to 32 bits): 16 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
 // 2 passes over each row: a pass starts once the row values it uses (reductions of earlier passes) are known
+// uses float to 8/16-bit integers: clamped as floats, one conversion, vpmov narrowing
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses vpmov/vpmovs/vpmovus narrowing, vcvtpd2ps, vcvtqq2ps between element widths
 
@@ -117,14 +118,11 @@ quantize_blocks_q8_avx512(const float* in0, int64_t rows, float* out0, int8_t* o
     int64_t c2 = 0;
     for (; c2 + 16 <= kCols; c2 += 16) {
       __m512 t5 = _mm512_mul_ps(_mm512_loadu_ps(in0 + c2 + kCols * r), t4_row_x2);
-      __m512 t6_w_r = _mm512_roundscale_ps(t5, 0x08);
-      __m512i t6_w = _mm512_maskz_mov_epi32(
-          _mm512_cmp_ps_mask(t5, t5, _CMP_ORD_Q),
-          _mm512_mask_mov_epi32(
-              _mm512_cvttps_epi32(t6_w_r),
-              _mm512_cmp_ps_mask(t6_w_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
-              _mm512_set1_epi32((int)(2147483647))));
-      __m128i t6 = _mm512_cvtsepi32_epi8(t6_w);
+      __m512 t6_w_c =
+          _mm512_min_ps(_mm512_set1_ps(127.0f), _mm512_max_ps(_mm512_set1_ps(-128.0f), t5));
+      __m512i t6_w =
+          _mm512_cvt_roundps_epi32(t6_w_c, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+      __m128i t6 = _mm512_cvtepi32_epi8(t6_w);
       _mm_storeu_si128((__m128i*)(out1 + c2 + kCols * r), t6);
     }
   }

@@ -128,6 +128,7 @@ static inline void simdgen_store_prefix(void* to, uint8x16_t v, int64_t bytes) {
 // tail: one predicated partial vector after the whole vectors (nothing outside the arrays is read or written)
 // element widths differ (8 to 32 bits): 16 lanes per vector, the widest type's; narrower values fill the low lanes of their registers
 // 2 passes over each row: a pass starts once the row values it uses (reductions of earlier passes) are known
+// uses float to 8/16-bit integers: clamped as floats, one conversion, vpmov narrowing
 // uses log2-step horizontal reduction (extract halves, then byte shifts)
 // uses masked loads (AVX-512 k-registers) for the tail
 // uses vpmov/vpmovs/vpmovus narrowing, vcvtpd2ps, vcvtqq2ps between element widths
@@ -198,57 +199,42 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void quan
       // whole vectors, 4 per iteration
       for (; c2 + 64 <= cols; c2 += 64) {
         __m512 t4_0 = _mm512_mul_ps(_mm512_loadu_ps(in0 + c2 + cols * r), t3_row_x2);
-        __m512 t5_0_w_r = _mm512_roundscale_ps(t4_0, 0x08);
-        __m512i t5_0_w = _mm512_maskz_mov_epi32(
-            _mm512_cmp_ps_mask(t4_0, t4_0, _CMP_ORD_Q),
-            _mm512_mask_mov_epi32(
-                _mm512_cvttps_epi32(t5_0_w_r),
-                _mm512_cmp_ps_mask(t5_0_w_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
-                _mm512_set1_epi32((int)(2147483647))));
-        __m128i t5_0 = _mm512_cvtsepi32_epi8(t5_0_w);
+        __m512 t5_0_w_c =
+            _mm512_min_ps(_mm512_set1_ps(127.0f), _mm512_max_ps(_mm512_set1_ps(-128.0f), t4_0));
+        __m512i t5_0_w =
+            _mm512_cvt_roundps_epi32(t5_0_w_c, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        __m128i t5_0 = _mm512_cvtepi32_epi8(t5_0_w);
         _mm_storeu_si128((__m128i*)(out1 + c2 + cols * r), t5_0);
         __m512 t4_1 = _mm512_mul_ps(_mm512_loadu_ps(in0 + c2 + cols * r + 16), t3_row_x2);
-        __m512 t5_1_w_r = _mm512_roundscale_ps(t4_1, 0x08);
-        __m512i t5_1_w = _mm512_maskz_mov_epi32(
-            _mm512_cmp_ps_mask(t4_1, t4_1, _CMP_ORD_Q),
-            _mm512_mask_mov_epi32(
-                _mm512_cvttps_epi32(t5_1_w_r),
-                _mm512_cmp_ps_mask(t5_1_w_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
-                _mm512_set1_epi32((int)(2147483647))));
-        __m128i t5_1 = _mm512_cvtsepi32_epi8(t5_1_w);
+        __m512 t5_1_w_c =
+            _mm512_min_ps(_mm512_set1_ps(127.0f), _mm512_max_ps(_mm512_set1_ps(-128.0f), t4_1));
+        __m512i t5_1_w =
+            _mm512_cvt_roundps_epi32(t5_1_w_c, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        __m128i t5_1 = _mm512_cvtepi32_epi8(t5_1_w);
         _mm_storeu_si128((__m128i*)(out1 + c2 + cols * r + 16), t5_1);
         __m512 t4_2 = _mm512_mul_ps(_mm512_loadu_ps(in0 + c2 + cols * r + 32), t3_row_x2);
-        __m512 t5_2_w_r = _mm512_roundscale_ps(t4_2, 0x08);
-        __m512i t5_2_w = _mm512_maskz_mov_epi32(
-            _mm512_cmp_ps_mask(t4_2, t4_2, _CMP_ORD_Q),
-            _mm512_mask_mov_epi32(
-                _mm512_cvttps_epi32(t5_2_w_r),
-                _mm512_cmp_ps_mask(t5_2_w_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
-                _mm512_set1_epi32((int)(2147483647))));
-        __m128i t5_2 = _mm512_cvtsepi32_epi8(t5_2_w);
+        __m512 t5_2_w_c =
+            _mm512_min_ps(_mm512_set1_ps(127.0f), _mm512_max_ps(_mm512_set1_ps(-128.0f), t4_2));
+        __m512i t5_2_w =
+            _mm512_cvt_roundps_epi32(t5_2_w_c, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        __m128i t5_2 = _mm512_cvtepi32_epi8(t5_2_w);
         _mm_storeu_si128((__m128i*)(out1 + c2 + cols * r + 32), t5_2);
         __m512 t4_3 = _mm512_mul_ps(_mm512_loadu_ps(in0 + c2 + cols * r + 48), t3_row_x2);
-        __m512 t5_3_w_r = _mm512_roundscale_ps(t4_3, 0x08);
-        __m512i t5_3_w = _mm512_maskz_mov_epi32(
-            _mm512_cmp_ps_mask(t4_3, t4_3, _CMP_ORD_Q),
-            _mm512_mask_mov_epi32(
-                _mm512_cvttps_epi32(t5_3_w_r),
-                _mm512_cmp_ps_mask(t5_3_w_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
-                _mm512_set1_epi32((int)(2147483647))));
-        __m128i t5_3 = _mm512_cvtsepi32_epi8(t5_3_w);
+        __m512 t5_3_w_c =
+            _mm512_min_ps(_mm512_set1_ps(127.0f), _mm512_max_ps(_mm512_set1_ps(-128.0f), t4_3));
+        __m512i t5_3_w =
+            _mm512_cvt_roundps_epi32(t5_3_w_c, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        __m128i t5_3 = _mm512_cvtepi32_epi8(t5_3_w);
         _mm_storeu_si128((__m128i*)(out1 + c2 + cols * r + 48), t5_3);
       }
       // whole vectors, one per iteration
       for (; c2 + 16 <= cols; c2 += 16) {
         __m512 t6 = _mm512_mul_ps(_mm512_loadu_ps(in0 + c2 + cols * r), t3_row_x2);
-        __m512 t7_w_r = _mm512_roundscale_ps(t6, 0x08);
-        __m512i t7_w = _mm512_maskz_mov_epi32(
-            _mm512_cmp_ps_mask(t6, t6, _CMP_ORD_Q),
-            _mm512_mask_mov_epi32(
-                _mm512_cvttps_epi32(t7_w_r),
-                _mm512_cmp_ps_mask(t7_w_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
-                _mm512_set1_epi32((int)(2147483647))));
-        __m128i t7 = _mm512_cvtsepi32_epi8(t7_w);
+        __m512 t7_w_c =
+            _mm512_min_ps(_mm512_set1_ps(127.0f), _mm512_max_ps(_mm512_set1_ps(-128.0f), t6));
+        __m512i t7_w =
+            _mm512_cvt_roundps_epi32(t7_w_c, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        __m128i t7 = _mm512_cvtepi32_epi8(t7_w);
         _mm_storeu_si128((__m128i*)(out1 + c2 + cols * r), t7);
       }
     }
@@ -258,14 +244,11 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void quan
       __m512 x_v_tail_p2 =
           _mm512_mask_loadu_ps(_mm512_setzero_ps(), active_p2, in0 + c2 + cols * r);
       __m512 t8_tail = _mm512_mul_ps(x_v_tail_p2, t3_row_x2);
-      __m512 t9_tail_w_r = _mm512_roundscale_ps(t8_tail, 0x08);
-      __m512i t9_tail_w = _mm512_maskz_mov_epi32(
-          _mm512_cmp_ps_mask(t8_tail, t8_tail, _CMP_ORD_Q),
-          _mm512_mask_mov_epi32(
-              _mm512_cvttps_epi32(t9_tail_w_r),
-              _mm512_cmp_ps_mask(t9_tail_w_r, _mm512_set1_ps(2147483648.0f), _CMP_GE_OQ),
-              _mm512_set1_epi32((int)(2147483647))));
-      __m128i t9_tail = _mm512_cvtsepi32_epi8(t9_tail_w);
+      __m512 t9_tail_w_c =
+          _mm512_min_ps(_mm512_set1_ps(127.0f), _mm512_max_ps(_mm512_set1_ps(-128.0f), t8_tail));
+      __m512i t9_tail_w =
+          _mm512_cvt_roundps_epi32(t9_tail_w_c, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+      __m128i t9_tail = _mm512_cvtepi32_epi8(t9_tail_w);
       _mm_mask_storeu_epi8(out1 + c2 + cols * r, active_p2, t9_tail);
     }
   }

@@ -52,6 +52,8 @@ class ScalarLowering final : public IsaLowering {
       case OpKind::GatherRows:
         return w.assign(carry("(" + c::ctype(t) + ")" + w.src() + "[" + s.index.str() + "]"));
       case OpKind::Convert: {
+        if (s.saturateTo)  // set only on vector steps (map_builder's convertSteps)
+          throw std::logic_error("internal error: a one-lane conversion saturating to a narrower type");
         const std::vector<std::string> lines = c::convertLines(w.decl(), s.dst, s.args[0], w.typeOf(s.args[0]).elem, t, rop, s.conv);
         w.out.insert(w.out.end(), lines.begin(), lines.end());
         return;

@@ -1000,6 +1000,25 @@ void convert(X86Writer& x) {
     const std::string top = call(p + "slli_epi32", {castTo(big, f, bits, "si"), "31"});
     const std::string over = castTo(call(p + "cmp_ps", {m, p + "set1_ps(4294967296.0f)", "_CMP_GE_OQ"}), f, bits, "si");
     return x.assign(call(p + "or_" + si(bits), {call(p + "xor_" + si(bits), {call(p + "cvttps_epi32", {low}), top}), over}));
+  } else if (k && s.saturateTo) {  // a float to an integer, clamped to a narrower one's range
+    // max(lo, x) returns x when x is NaN (vmaxps/vminps return their second operand), so NaN
+    // reaches the conversion, which gives the integer indefinite 0x80..0: its low bits are 0.
+    const std::string fs = fsfx(f), suffix = f == DType::f32 ? "f" : "";
+    const int nb = bitsOf(*s.saturateTo);
+    const bool sgn = isSigned(*s.saturateTo);
+    const std::string lo = sgn ? "-" + std::to_string(uint64_t{1} << (nb - 1)) + ".0" + suffix : "0.0" + suffix;
+    const std::string hi = std::to_string(sgn ? (uint64_t{1} << (nb - 1)) - 1 : (uint64_t{1} << nb) - 1) + ".0" + suffix;
+    const std::string clamped = s.dst + "_c";
+    x.cx.instructions.insert("float to 8/16-bit integers: clamped as floats, one conversion, vpmov narrowing");
+    x.out.push_back(regType(f, bits) + " " + clamped + " = " +
+                    call(p + "min_" + fs, {splatExpr(f, bits, hi), call(p + "max_" + fs, {splatExpr(f, bits, lo), a})}) + ";");
+    const std::string to = isFloat(f) && bitsOf(f) == 64 ? "epi64" : "epi32";
+    if (bits == 512 && mode != ConvMode::trunc) {  // the rounding embedded in the conversion
+      const char* rounding = mode == ConvMode::nearest ? "_MM_FROUND_TO_NEAREST_INT" : mode == ConvMode::floor ? "_MM_FROUND_TO_NEG_INF" : "_MM_FROUND_TO_POS_INF";
+      return x.assign(call(p + "cvt_round" + fs + "_" + to, {clamped, std::string(rounding) + " | _MM_FROUND_NO_EXC"}));
+    }
+    const char* imm = mode == ConvMode::nearest ? "0x08" : mode == ConvMode::floor ? "0x09" : "0x0A";
+    return x.assign(call(p + "cvtt" + fs + "_" + to, {mode == ConvMode::trunc ? clamped : call(p + "roundscale_" + fs, {clamped, imm})}));
   } else if (k || (eb == 32 && isSigned(t))) {  // a float to an integer
     const std::string fs = fsfx(f);
     const char* imm = mode == ConvMode::nearest ? "0x08" : mode == ConvMode::floor ? "0x09" : "0x0A";

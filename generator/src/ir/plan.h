@@ -260,6 +260,11 @@ struct Stmt {
   std::string literal;            // Splat value, predicated Load/GatherRows fill
   int part = 0;                   // Extend; ShiftLeft/ShiftRight: the count
   ConvMode conv = ConvMode::plain;  // Convert; Round: the direction
+  // Convert, float to integer (x86 k-mask targets): the value saturates to this narrower integer
+  // type's range instead of the result type's (a NaN lane is any value whose low bits of that
+  // width are 0), and the next step narrows it wrapping: one clamp in the float domain where the
+  // result type's saturation took compares and blends.
+  std::optional<DType> saturateTo;
   int group = 1;                  // DotAccumulate
   FoldNetwork network;            // ReduceRows
   Shuffle shuffle;                // Shuffle

@@ -1146,6 +1146,12 @@ class MapBuilder {
       // Unsigned when the target converts to unsigned natively (AVX-512, Arm): one op fewer.
       const bool unsignedNative = !(target_.module == LoweringModule::x86 && !target_.maskRegisters);
       step(OpKind::Convert, x, integerOf(unsignedNative ? to : DType::i8, fb), mode, mid);
+      if (target_.module == LoweringModule::x86 && target_.maskRegisters) {
+        // AVX-512: clamped to `to`'s range as floats, then narrowed by its low bits (vpmovdb).
+        out.back().saturateTo = to;
+        step(OpKind::Convert, mid, to, ConvMode::wrap, dst);
+        return;
+      }
       step(OpKind::Convert, mid, to, ConvMode::sat, dst);
       return;
     }

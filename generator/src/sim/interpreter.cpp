@@ -357,7 +357,9 @@ struct Machine {
       }
       case OpKind::Convert: {
         const Value& a = var(s.args[0]);
-        for (int l = 0; l < lanes; ++l) v.lanes[l] = convert(a.type.elem, t, a.lanes[l], s.conv);
+        for (int l = 0; l < lanes; ++l)
+          v.lanes[l] = s.saturateTo ? convert(*s.saturateTo, t, convert(a.type.elem, *s.saturateTo, a.lanes[l], s.conv), ConvMode::plain)
+                                    : convert(a.type.elem, t, a.lanes[l], s.conv);
         break;
       }
       case OpKind::Binary: {
