@@ -4,7 +4,9 @@
 // the read bandwidth), a 4096 x 4096 f32 transpose, softmax over 4096 rows of 4096 (exp-bound), a
 // 1024^3 f32 matmul split by rows of C.
 // simdgen/N: the kernel through a runtime/simdgen_threads.h pool of N threads; openmp_loop/N and
-// onednn/N (oneDNN's primitives, SIMDGEN_BENCH_ONEDNN) with OpenMP at N threads.
+// onednn/N (oneDNN's primitives, SIMDGEN_BENCH_ONEDNN) with OpenMP at N threads; openblas/N and
+// blis/N: their pthread builds' sgemm at N threads (skipped where Debian's libopenblas0-pthread or
+// libblis4-pthread is not installed).
 #include <benchmark/benchmark.h>
 #include <omp.h>
 
@@ -19,6 +21,7 @@
 #include "par_rowsum_f32.h"
 #include "par_softmax_f32.h"
 #include "par_transpose_f32.h"
+#include "peers_parallel_blas.h"
 #include "simdgen_threads.h"
 #if SIMDGEN_BENCH_ONEDNN
 #include "peers_parallel_onednn.h"
@@ -244,14 +247,34 @@ void matmulOnednn(benchmark::State& st) {
 }
 #endif
 
+// OpenBLAS or BLIS (pthread builds) at st.range(0) threads, checked as oneDNN's matmul is.
+template <bool (*Sgemm)(int, const float*, const float*, float*, int64_t, int64_t, int64_t)> void matmulBlas(benchmark::State& st) {
+  static const std::vector<float> a = randomFloats(size_t(kMm * kMm)), b = randomFloats(size_t(kMm * kMm));
+  std::vector<float> c(size_t(kMm * kMm));
+  const int threads = int(st.range(0));
+  if (!Sgemm(threads, a.data(), b.data(), c.data(), kMm, kMm, kMm)) {
+    st.SkipWithError("the library's pthread build is not installed");
+    return;
+  }
+  for (int64_t i = 0; i < kMm; i += 61)
+    for (int64_t j = 0; j < kMm; j += 67) {
+      double sum = 0, mag = 0;
+      for (int64_t k = 0; k < kMm; ++k) {
+        const double p = double(a[size_t(i * kMm + k)]) * double(b[size_t(k * kMm + j)]);
+        sum += p, mag += std::fabs(p);
+      }
+      if (std::fabs(c[size_t(i * kMm + j)] - sum) > 1e-5 * mag + 1e-30) {
+        std::fprintf(stderr, "blas peer: a matmul element differs from the reference\n");
+        std::abort();
+      }
+    }
+  for (auto _ : st) Sgemm(threads, a.data(), b.data(), c.data(), kMm, kMm, kMm);
+  benchmark::DoNotOptimize(c.data());
+  st.counters["gflops"] = benchmark::Counter(2.0 * kMm * kMm * kMm * double(st.iterations()) / 1e9, benchmark::Counter::kIsRate);
+}
+
 }  // namespace
 
-#if SIMDGEN_BENCH_ONEDNN
-BENCHMARK(matmulOnednn)->Name("parallel/matmul_1024/onednn")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(rowsumOnednn)->Name("parallel/rowsum_8192x4096/onednn")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(transposeOnednn)->Name("parallel/transpose_4096/onednn")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(softmaxOnednn)->Name("parallel/softmax_4096x4096/onednn")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
-#endif
 BENCHMARK(matmulSimdgen)->Name("parallel/matmul_1024/simdgen")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(matmulOpenmp)->Name("parallel/matmul_1024/openmp_loop")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(rowsumSimdgen)->Name("parallel/rowsum_8192x4096/simdgen")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
@@ -260,4 +283,14 @@ BENCHMARK(transposeSimdgen)->Name("parallel/transpose_4096/simdgen")->Arg(1)->Ar
 BENCHMARK(transposeOpenmp)->Name("parallel/transpose_4096/openmp_loop")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(softmaxSimdgen)->Name("parallel/softmax_4096x4096/simdgen")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(softmaxOpenmp)->Name("parallel/softmax_4096x4096/openmp_loop")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+#if SIMDGEN_BENCH_ONEDNN
+BENCHMARK(matmulOnednn)->Name("parallel/matmul_1024/onednn")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(rowsumOnednn)->Name("parallel/rowsum_8192x4096/onednn")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(transposeOnednn)->Name("parallel/transpose_4096/onednn")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(softmaxOnednn)->Name("parallel/softmax_4096x4096/onednn")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+#endif
+// Last: OpenBLAS's pthread workers keep spinning for a while after a call, which would take the
+// second core from every 2-thread benchmark registered after them.
+BENCHMARK(matmulBlas<simdgen_bench::blisSgemm>)->Name("parallel/matmul_1024/blis")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(matmulBlas<simdgen_bench::openblasSgemm>)->Name("parallel/matmul_1024/openblas")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();
