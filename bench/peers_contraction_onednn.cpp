@@ -16,6 +16,7 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include "onednn_common.h"
 #include "peers_contraction.h"
 
 namespace simdgen_bench {
@@ -25,14 +26,8 @@ using dnnl::memory;
 using tag = memory::format_tag;
 using dt = memory::data_type;
 
-dnnl::engine& cpu() {
-  static dnnl::engine engine(dnnl::engine::kind::cpu, 0);
-  return engine;
-}
-
-memory wrap(const memory::desc& md, const float* p) {
-  return memory(md, cpu(), const_cast<float*>(p));
-}
+using simdgen_bench_onednn::cpu;
+using simdgen_bench_onednn::wrap;
 
 // `from` in the layout `to_md` asks for: the same memory if it already has it.
 memory reordered(memory from, const memory::desc& to_md, dnnl::stream& s) {

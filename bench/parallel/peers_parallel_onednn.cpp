@@ -7,6 +7,8 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include "../onednn_common.h"
+
 namespace simdgen_bench {
 namespace {
 
@@ -14,16 +16,12 @@ using dnnl::memory;
 using tag = memory::format_tag;
 using dt = memory::data_type;
 
-dnnl::engine& engine() {
-  static dnnl::engine e(dnnl::engine::kind::cpu, 0);
-  return e;
-}
-
-memory wrap(const memory::desc& md, const float* p) { return memory(md, engine(), const_cast<float*>(p)); }
+using simdgen_bench_onednn::wrap;
+using simdgen_bench_onednn::cpu;
 
 // One primitive with its arguments, executed on a stream that waits for it.
 std::function<void()> runner(dnnl::primitive prim, std::unordered_map<int, memory> args) {
-  auto stream = std::make_shared<dnnl::stream>(engine());
+  auto stream = std::make_shared<dnnl::stream>(cpu());
   return [prim, args, stream] {
     prim.execute(*stream, args);
     stream->wait();
@@ -34,19 +32,19 @@ std::function<void()> runner(dnnl::primitive prim, std::unordered_map<int, memor
 
 std::function<void()> onednnMatmul(const float* a, const float* b, float* c, int64_t m, int64_t k, int64_t n) {
   const memory::desc amd({m, k}, dt::f32, tag::ab), bmd({k, n}, dt::f32, tag::ab), cmd({m, n}, dt::f32, tag::ab);
-  const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(amd, bmd, cmd), engine());
+  const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(amd, bmd, cmd), cpu());
   return runner(dnnl::matmul(pd), {{DNNL_ARG_SRC, wrap(amd, a)}, {DNNL_ARG_WEIGHTS, wrap(bmd, b)}, {DNNL_ARG_DST, wrap(cmd, c)}});
 }
 
 std::function<void()> onednnSoftmax(const float* x, float* y, int64_t rows, int64_t cols) {
   const memory::desc md({rows, cols}, dt::f32, tag::ab);
-  const dnnl::softmax_forward::primitive_desc pd(dnnl::softmax_forward::desc(dnnl::prop_kind::forward_inference, md, 1), engine());
+  const dnnl::softmax_forward::primitive_desc pd(dnnl::softmax_forward::desc(dnnl::prop_kind::forward_inference, md, 1), cpu());
   return runner(dnnl::softmax_forward(pd), {{DNNL_ARG_SRC, wrap(md, x)}, {DNNL_ARG_DST, wrap(md, y)}});
 }
 
 std::function<void()> onednnRowSums(const float* x, float* out, int64_t rows, int64_t cols) {
   const memory::desc src({rows, cols}, dt::f32, tag::ab), dst({rows, 1}, dt::f32, tag::ab);
-  const dnnl::reduction::primitive_desc pd(dnnl::reduction::desc(dnnl::algorithm::reduction_sum, src, dst, 0.f, 0.f), engine());
+  const dnnl::reduction::primitive_desc pd(dnnl::reduction::desc(dnnl::algorithm::reduction_sum, src, dst, 0.f, 0.f), cpu());
   return runner(dnnl::reduction(pd), {{DNNL_ARG_SRC, wrap(src, x)}, {DNNL_ARG_DST, wrap(dst, out)}});
 }
 

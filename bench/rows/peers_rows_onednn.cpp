@@ -16,6 +16,7 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include "../onednn_common.h"
 #include "peers_rows.h"
 
 namespace simdgen_bench_rows {
@@ -26,17 +27,14 @@ using dnnl::memory;
 using tag = memory::format_tag;
 using dt = memory::data_type;
 
-dnnl::engine& cpu() {
-  static dnnl::engine engine(dnnl::engine::kind::cpu, 0);
-  return engine;
-}
+using simdgen_bench_onednn::cpu;
+using simdgen_bench_onednn::wrap;
 
 dnnl::stream& stream() {
   static dnnl::stream s(cpu());
   return s;
 }
 
-memory wrap(const memory::desc& md, const void* p) { return memory(md, cpu(), const_cast<void*>(p)); }
 
 struct Prepared {
   dnnl::primitive prim;
