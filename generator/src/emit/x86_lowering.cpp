@@ -364,8 +364,7 @@ struct X86Writer {
     if (from == t && s.pred.empty()) {
       const auto fixed = s.stride.constantValue();
       if (fixed && *fixed >= 2 && *fixed <= 4 && bits == 512 && bitsOf(t) == 32) return permutedLoads(int(*fixed));
-      if (fixed && *fixed >= 2 && *fixed <= 4 && bitsOf(t) <= 16 && bits >= 64 && s.readAhead >= 0)
-        return cx.target.has("vbmi") && bits >= 128 ? permutedByteLoads(int(*fixed)) : shuffledLoads(int(*fixed));
+      if (const int structure = byteStructureStride(); structure && s.readAhead >= 0) return byteStructureLoads(structure, "");
       return insertedLoads("");
     }
     // A partial vector (a prefix of lanes): the same inserts, each past lane 0 under its own test
@@ -373,11 +372,8 @@ struct X86Writer {
     if (const auto range = s.pred.empty() ? std::nullopt : laneRange(s.pred, cx); from == t && range && !range->last) {
       // AVX-512: the whole vectors' shuffles over chunks loaded under byte masks (vmovdqu8 reads
       // nothing past the last active lane's element and zeroes the rest: the fill when it is 0).
-      const auto fixed = s.stride.constantValue();
       const bool zeroFill = s.literal.empty() || s.literal == "0";
-      if (kmasks(cx) && fixed && *fixed >= 2 && *fixed <= 4 && bitsOf(t) <= 16 && bits >= 64 && zeroFill)
-        return cx.target.has("vbmi") && bits >= 128 ? permutedByteLoads(int(*fixed), range->count.str())
-                                                    : shuffledLoads(int(*fixed), range->count.str());
+      if (const int structure = byteStructureStride(); structure && kmasks(cx) && zeroFill) return byteStructureLoads(structure, range->count.str());
       return insertedLoads(range->count.str());
     }
     // Hardware gathers take 32-bit lane offsets: a static stride too large for them goes through the tile.
@@ -526,18 +522,39 @@ struct X86Writer {
   // past them. Two or three shuffles per vector where vpshufb needs one per 16-byte chunk and the
   // inserts (measured on Zen 4 in bench/rgb). With a lane count (an AVX-512 partial vector) each
   // load is masked to stop after the last active lane's element, and zeroes the lanes after it.
-  void permutedByteLoads(int stride, const std::string& count = "") {
-    const DType t = s.type.elem;
-    const int bits = s.type.bits(), eb = bitsOf(t) / 8, width = bits / 8;  // bytes per register
-    const std::string p = pfx(bits), reg = "__m" + std::to_string(bits) + "i", maskType = "__mmask" + std::to_string(width);
+  // The static stride (2..4) of 8/16-bit lanes in a vector of 64 bits or more that whole loads
+  // and shuffles read as structures; 0 for any other load.
+  int byteStructureStride() const {
+    const auto fixed = s.stride.constantValue();
+    const bool fits = bitsOf(s.type.elem) <= 16 && s.type.bits() >= 64 && fixed && *fixed >= 2 && *fixed <= 4;
+    return fits ? int(*fixed) : 0;
+  }
+  // VBMI's byte permutes from 128 bits on, else vpshufb per 16-byte chunk.
+  void byteStructureLoads(int stride, const std::string& count) {
+    if (cx.target.has("vbmi") && s.type.bits() >= 128) return permutedByteLoads(stride, count);
+    shuffledLoads(stride, count);
+  }
+
+  // The structures' first element (`<dst>_at`) and, with a lane count, how many bytes from it a
+  // partial vector may read (`<dst>_bytes`: up to the last active lane's element).
+  std::pair<std::string, std::string> structureStart(int stride, const std::string& count) {
+    const int eb = bitsOf(s.type.elem) / 8;
     const std::string at = s.dst + "_at", readable = s.dst + "_bytes";
-    cx.instructions.insert("strided 8/16-bit lanes at a static stride of 2..4: whole-vector loads permuted by vpermt2b/vpermb (VBMI)");
-    out.push_back("const " + ctype(t) + "* " + at + " = " + in(s.index) + ";");
+    out.push_back("const " + ctype(s.type.elem) + "* " + at + " = " + in(s.index) + ";");
     if (!count.empty()) {
       cx.helpers.insert("lanes_below");
       out.push_back("const int64_t " + readable + " = (" + count + ") * " + std::to_string(stride * eb) + " - " + std::to_string((stride - 1) * eb) +
                     ";");
     }
+    return {at, readable};
+  }
+
+  void permutedByteLoads(int stride, const std::string& count) {
+    const DType t = s.type.elem;
+    const int bits = s.type.bits(), eb = bitsOf(t) / 8, width = bits / 8;  // bytes per register
+    const std::string p = pfx(bits), reg = "__m" + std::to_string(bits) + "i", maskType = "__mmask" + std::to_string(width);
+    cx.instructions.insert("strided 8/16-bit lanes at a static stride of 2..4: whole-vector loads permuted by vpermt2b/vpermb (VBMI)");
+    const auto [at, readable] = structureStart(stride, count);
     std::vector<std::string> loads;
     for (int k = 0; k < stride; ++k) {
       const std::string ptr = "(const void*)(" + at + " + " + std::to_string(k * width / eb) + ")";
@@ -595,21 +612,14 @@ struct X86Writer {
   // the avx512 targets do not assume.
   // With a lane count (a partial vector on AVX-512), each chunk is loaded under a byte mask that
   // stops after the last active lane's element.
-  void shuffledLoads(int stride, const std::string& count = "") {
+  void shuffledLoads(int stride, const std::string& count) {
     const DType t = s.type.elem;
     const int bits = s.type.bits(), eb = bitsOf(t) / 8;
     const int blockBytes = std::min(bits / 8, 16), blocks = std::max(1, bits / 128);
     if (blocks > 4) throw std::logic_error("internal error: shuffled strided loads of " + std::to_string(bits) + " bits");
     const int span = blockBytes * stride;  // input bytes per block
-    const std::string at = s.dst + "_at";
     cx.instructions.insert("strided 8/16-bit lanes at a static stride of 2..4: whole 16-byte loads and vpshufb");
-    out.push_back("const " + ctype(t) + "* " + at + " = " + in(s.index) + ";");
-    const std::string readable = s.dst + "_bytes";  // bytes from `at` a partial vector may read
-    if (!count.empty()) {
-      cx.helpers.insert("lanes_below");
-      out.push_back("const int64_t " + readable + " = (" + count + ") * " + std::to_string(stride * eb) + " - " + std::to_string((stride - 1) * eb) +
-                    ";");
-    }
+    const auto [at, readable] = structureStart(stride, count);
     // Blocks first .. first + n - 1 (n is 1 or 2) as one 128- or 256-bit vector.
     auto part = [&](int first, int n) {
       std::string v;
