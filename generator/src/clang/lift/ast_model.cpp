@@ -328,6 +328,8 @@ class Evaluator {
   // Element-wise loops: stores `base[i + k] = value` are recorded here instead of refused.
   void allowStores(std::vector<MapStore>* stores) { stores_ = stores; }
   const std::set<std::string>& memoryScalars() const { return memoryScalars_; }
+  // The runtime strides read as unit strides (`x[i * incx]`): the call is made only when each is 1.
+  const std::set<std::string>& unitStrides() const { return unitStrides_; }
 
  private:
   void checkScalarLocal(const VarDecl* v) {
@@ -366,6 +368,7 @@ class Evaluator {
     bool ok = true;
     long long counter = 0, constant = 0;
     std::string stride;  // the counter times this (a column of a matrix), instead of the counter alone
+    const Expr* strideExpr = nullptr;
     std::vector<std::pair<int, std::string>> terms;  // sign and text of each invariant term
   };
 
@@ -385,6 +388,15 @@ class Evaluator {
       throw NotLifted{"the array `" + sourceText(*base, ctx_) + "` in `" + sourceText(whole, ctx_) + "` changes in the loop or has side effects"};
     }
     if (idx) decompose(idx, 1, index);
+    if (stores_ && index.ok && index.counter == 0 && index.strideExpr && !index.strideExpr->isIntegerConstantExpr(ctx_) &&
+        hoistable(index.strideExpr)) {
+      // A runtime stride of an element-wise loop (BLAS's `y[i * incy] += alpha * x[i * incx]`),
+      // nearly always 1 where it is called: the kernel reads the unit stride and the call is
+      // made only when the stride is 1 (tested once before it); else the loop runs as written.
+      unitStrides_.insert(index.stride);
+      index.counter = 1;
+      index.stride.clear();
+    }
     if (!index.ok || !((index.counter == 1 && index.stride.empty()) || (index.counter == 0 && !index.stride.empty())))
       throw NotLifted{"the index `" + (idx ? sourceText(*idx, ctx_) : sourceText(whole, ctx_)) + "` is not `" + induction_->getNameAsString() +
                       " + constant` or plus a value the loop does not change (indirect accesses are not lifted)"};
@@ -485,7 +497,7 @@ class Evaluator {
                (isCounter(mul->getLHS()) || isCounter(mul->getRHS()))) {
       const Expr* stride = isCounter(mul->getLHS()) ? mul->getRHS() : mul->getLHS();
       if (sign < 0 || !out.stride.empty() || !invariant(stride)) out.ok = false;
-      else out.stride = sourceText(*stride, ctx_);
+      else out.stride = sourceText(*stride, ctx_), out.strideExpr = stride;
     } else if (const VarDecl* v = referencedVar(e); v && isa<DeclRefExpr>(e) && secondary_.count(v) && !v->getType()->isPointerType()) {
       stepWith(v, sign, out);
     } else if (const VarDecl* v = referencedVar(e); v && isa<DeclRefExpr>(e) && v->hasInit() && !written_.count(v) &&
@@ -707,6 +719,7 @@ class Evaluator {
   std::vector<MapStore>* stores_ = nullptr;
   std::vector<std::string> guards_;  // the loop-invariant conditions of the enclosing `if`s, as source text
   std::set<std::string> memoryScalars_;
+  std::set<std::string> unitStrides_;
   int inlineDepth_ = 0;
   std::map<const VarDecl*, long long> secondary_;
   std::set<const VarDecl*> advanced_;  // the secondary counters the body has stepped so far
@@ -1032,6 +1045,10 @@ std::variant<MapModel, std::string> modelMap(const ForStmt& loop, ASTContext& ct
         throw NotLifted{"`" + st.base + "` and `" + m.stores.front().base +
                         "` are stored under different loop-invariant conditions (one call stores both)"};
     m.memoryScalars.assign(eval.memoryScalars().begin(), eval.memoryScalars().end());
+    for (const std::string& stride : eval.unitStrides()) {
+      const bool word = std::all_of(stride.begin(), stride.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+      m.guards.push_back((word ? stride : "(" + stride + ")") + " == 1");
+    }
     return m;
   } catch (const NotLifted& n) {
     return n.reason;
