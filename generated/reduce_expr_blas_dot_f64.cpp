@@ -138,8 +138,8 @@ reduce_expr_blas_dot_f64_avx512(const double* in0, const double* in1, int64_t n,
         __m512d t8_tail = _mm512_andnot_pd(_mm512_set1_pd(-0.0), x_v_tail);
         __m512d acc0_0_all = _mm512_fmadd_pd(x_v_tail, y_v_tail, acc0_0);
         acc0_0 = _mm512_mask_blend_pd(active, acc0_0, acc0_0_all);
-        __m512d t8_tail_active = _mm512_mask_blend_pd(active, k0, t8_tail);
-        acc1_0 = _mm512_add_pd(acc1_0, t8_tail_active);
+        __m512d t8_tail_r1_active = _mm512_mask_blend_pd(active, k0, t8_tail);
+        acc1_0 = _mm512_add_pd(acc1_0, t8_tail_r1_active);
       }
     }
     // strided input: gathered lanes
@@ -216,8 +216,8 @@ reduce_expr_blas_dot_f64_avx512(const double* in0, const double* in1, int64_t n,
         __m512d t5_tail = _mm512_andnot_pd(_mm512_set1_pd(-0.0), x_v_tail);
         __m512d acc0_0_all = _mm512_fmadd_pd(x_v_tail, y_v_tail, acc0_0);
         acc0_0 = _mm512_mask_blend_pd(active, acc0_0, acc0_0_all);
-        __m512d t5_tail_active = _mm512_mask_blend_pd(active, k0, t5_tail);
-        acc1_0 = _mm512_add_pd(acc1_0, t5_tail_active);
+        __m512d t5_tail_r1_active = _mm512_mask_blend_pd(active, k0, t5_tail);
+        acc1_0 = _mm512_add_pd(acc1_0, t5_tail_r1_active);
       }
     }
   }
@@ -328,8 +328,8 @@ reduce_expr_blas_dot_f64_avx512(const double* in0, const double* in1, int64_t n,
       __m512d t2_tail = _mm512_andnot_pd(_mm512_set1_pd(-0.0), x_v_tail);
       __m512d acc0_0_all = _mm512_fmadd_pd(x_v_tail, y_v_tail, acc0_0);
       acc0_0 = _mm512_mask_blend_pd(active, acc0_0, acc0_0_all);
-      __m512d t2_tail_active = _mm512_mask_blend_pd(active, k0, t2_tail);
-      acc1_0 = _mm512_add_pd(acc1_0, t2_tail_active);
+      __m512d t2_tail_r1_active = _mm512_mask_blend_pd(active, k0, t2_tail);
+      acc1_0 = _mm512_add_pd(acc1_0, t2_tail_r1_active);
     }
   }
   acc0_0 = _mm512_add_pd(acc0_0, acc0_1);
@@ -411,8 +411,8 @@ __attribute__((target("+sve"))) void reduce_expr_blas_dot_f64_sve(const double* 
         svfloat64_t y_v_tail = svld1_f64(active, in1 + i);
         svfloat64_t t8_tail = svabs_f64_x(svptrue_b64(), x_v_tail);
         acc0_0 = svmla_f64_m(active, acc0_0, x_v_tail, y_v_tail);
-        svfloat64_t t8_tail_active = svsel_f64(active, t8_tail, k0);
-        acc1_0 = svadd_f64_x(svptrue_b64(), acc1_0, t8_tail_active);
+        svfloat64_t t8_tail_r1_active = svsel_f64(active, t8_tail, k0);
+        acc1_0 = svadd_f64_x(svptrue_b64(), acc1_0, t8_tail_r1_active);
       }
     }
     // strided input: gathered lanes
@@ -453,8 +453,8 @@ __attribute__((target("+sve"))) void reduce_expr_blas_dot_f64_sve(const double* 
             svld1_gather_s64index_f64(active, (in1 + i * stride2), offsets64_stride2);
         svfloat64_t t5_tail = svabs_f64_x(svptrue_b64(), x_v_tail);
         acc0_0 = svmla_f64_m(active, acc0_0, x_v_tail, y_v_tail);
-        svfloat64_t t5_tail_active = svsel_f64(active, t5_tail, k0);
-        acc1_0 = svadd_f64_x(svptrue_b64(), acc1_0, t5_tail_active);
+        svfloat64_t t5_tail_r1_active = svsel_f64(active, t5_tail, k0);
+        acc1_0 = svadd_f64_x(svptrue_b64(), acc1_0, t5_tail_r1_active);
       }
     }
   }
@@ -500,8 +500,8 @@ __attribute__((target("+sve"))) void reduce_expr_blas_dot_f64_sve(const double* 
           svld1_gather_s64index_f64(active, (in1 + i * stride2), offsets64_stride2);
       svfloat64_t t2_tail = svabs_f64_x(svptrue_b64(), x_v_tail);
       acc0_0 = svmla_f64_m(active, acc0_0, x_v_tail, y_v_tail);
-      svfloat64_t t2_tail_active = svsel_f64(active, t2_tail, k0);
-      acc1_0 = svadd_f64_x(svptrue_b64(), acc1_0, t2_tail_active);
+      svfloat64_t t2_tail_r1_active = svsel_f64(active, t2_tail, k0);
+      acc1_0 = svadd_f64_x(svptrue_b64(), acc1_0, t2_tail_r1_active);
     }
   }
   acc0_0 = svadd_f64_x(svptrue_b64(), acc0_0, acc0_1);
@@ -568,8 +568,8 @@ __attribute__((target("avx2,fma"))) void reduce_expr_blas_dot_f64_avx2_fma(
         __m256d t8_tail = _mm256_andnot_pd(_mm256_set1_pd(-0.0), x_v_tail);
         __m256d acc0_0_all = _mm256_fmadd_pd(x_v_tail, y_v_tail, acc0_0);
         acc0_0 = _mm256_blendv_pd(acc0_0, acc0_0_all, _mm256_castsi256_pd(active));
-        __m256d t8_tail_active = _mm256_blendv_pd(k0, t8_tail, _mm256_castsi256_pd(active));
-        acc1_0 = _mm256_add_pd(acc1_0, t8_tail_active);
+        __m256d t8_tail_r1_active = _mm256_blendv_pd(k0, t8_tail, _mm256_castsi256_pd(active));
+        acc1_0 = _mm256_add_pd(acc1_0, t8_tail_r1_active);
       }
     }
     // strided input: gathered lanes
@@ -623,8 +623,8 @@ __attribute__((target("avx2,fma"))) void reduce_expr_blas_dot_f64_avx2_fma(
         __m256d t5_tail = _mm256_andnot_pd(_mm256_set1_pd(-0.0), x_v_tail);
         __m256d acc0_0_all = _mm256_fmadd_pd(x_v_tail, y_v_tail, acc0_0);
         acc0_0 = _mm256_blendv_pd(acc0_0, acc0_0_all, _mm256_castsi256_pd(active));
-        __m256d t5_tail_active = _mm256_blendv_pd(k0, t5_tail, _mm256_castsi256_pd(active));
-        acc1_0 = _mm256_add_pd(acc1_0, t5_tail_active);
+        __m256d t5_tail_r1_active = _mm256_blendv_pd(k0, t5_tail, _mm256_castsi256_pd(active));
+        acc1_0 = _mm256_add_pd(acc1_0, t5_tail_r1_active);
       }
     }
   }
@@ -692,8 +692,8 @@ __attribute__((target("avx2,fma"))) void reduce_expr_blas_dot_f64_avx2_fma(
       __m256d t2_tail = _mm256_andnot_pd(_mm256_set1_pd(-0.0), x_v_tail);
       __m256d acc0_0_all = _mm256_fmadd_pd(x_v_tail, y_v_tail, acc0_0);
       acc0_0 = _mm256_blendv_pd(acc0_0, acc0_0_all, _mm256_castsi256_pd(active));
-      __m256d t2_tail_active = _mm256_blendv_pd(k0, t2_tail, _mm256_castsi256_pd(active));
-      acc1_0 = _mm256_add_pd(acc1_0, t2_tail_active);
+      __m256d t2_tail_r1_active = _mm256_blendv_pd(k0, t2_tail, _mm256_castsi256_pd(active));
+      acc1_0 = _mm256_add_pd(acc1_0, t2_tail_r1_active);
     }
   }
   acc0_0 = _mm256_add_pd(acc0_0, acc0_1);
@@ -765,8 +765,8 @@ void reduce_expr_blas_dot_f64_neon(const double* in0, const double* in1, int64_t
         float64x2_t y_v_tail = vreinterpretq_f64_u8(simdgen_load_prefix(in1 + i, (n - i) * 8));
         float64x2_t t8_tail = vabsq_f64(x_v_tail);
         acc0_0 = vbslq_f64(active, vfmaq_f64(acc0_0, x_v_tail, y_v_tail), acc0_0);
-        float64x2_t t8_tail_active = vbslq_f64(active, t8_tail, k0);
-        acc1_0 = vaddq_f64(acc1_0, t8_tail_active);
+        float64x2_t t8_tail_r1_active = vbslq_f64(active, t8_tail, k0);
+        acc1_0 = vaddq_f64(acc1_0, t8_tail_r1_active);
       }
     }
     // strided input: gathered lanes
@@ -812,8 +812,8 @@ void reduce_expr_blas_dot_f64_neon(const double* in0, const double* in1, int64_t
         if (1 < n - i) y_v_tail = vld1q_lane_f64((in1 + i * stride2 + 1 * stride2), y_v_tail, 1);
         float64x2_t t5_tail = vabsq_f64(x_v_tail);
         acc0_0 = vbslq_f64(active, vfmaq_f64(acc0_0, x_v_tail, y_v_tail), acc0_0);
-        float64x2_t t5_tail_active = vbslq_f64(active, t5_tail, k0);
-        acc1_0 = vaddq_f64(acc1_0, t5_tail_active);
+        float64x2_t t5_tail_r1_active = vbslq_f64(active, t5_tail, k0);
+        acc1_0 = vaddq_f64(acc1_0, t5_tail_r1_active);
       }
     }
   }
@@ -868,8 +868,8 @@ void reduce_expr_blas_dot_f64_neon(const double* in0, const double* in1, int64_t
       if (1 < n - i) y_v_tail = vld1q_lane_f64((in1 + i * stride2 + 1 * stride2), y_v_tail, 1);
       float64x2_t t2_tail = vabsq_f64(x_v_tail);
       acc0_0 = vbslq_f64(active, vfmaq_f64(acc0_0, x_v_tail, y_v_tail), acc0_0);
-      float64x2_t t2_tail_active = vbslq_f64(active, t2_tail, k0);
-      acc1_0 = vaddq_f64(acc1_0, t2_tail_active);
+      float64x2_t t2_tail_r1_active = vbslq_f64(active, t2_tail, k0);
+      acc1_0 = vaddq_f64(acc1_0, t2_tail_r1_active);
     }
   }
   acc0_0 = vaddq_f64(acc0_0, acc0_1);

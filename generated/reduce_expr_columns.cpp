@@ -1125,15 +1125,15 @@ __attribute__((target("avx2"))) void reduce_expr_columns_avx2(
       __m128 col_exp_next_tail = _mm_add_ps(col_exp_sofar_tail, t21_tail_33);
       simdgen_store_prefix16((uint8_t*)(out4 + c), _mm_castps_si128(col_exp_next_tail),
                              (cols - c) * 4);
-      __m256i t22_tail_in_m = _mm256_blendv_epi8(k17, k16, active);
-      __m128i t22_tail_in_mw_lo = _mm256_castsi256_si128(t22_tail_in_m);
-      __m128i t22_tail_in_mw_hi = _mm256_extracti128_si256(t22_tail_in_m, 1);
-      __m128i t22_tail_in_mw = _mm_castps_si128(_mm_shuffle_ps(
-          _mm_castsi128_ps(t22_tail_in_mw_lo), _mm_castsi128_ps(t22_tail_in_mw_hi), 0x88));
-      __m128i t22_tail_in_p =
-          _mm_xor_si128(_mm_cmpeq_epi32(t22_tail_in_mw, k2), _mm_set1_epi32(-1));
-      __m128 t22_tail_active = _mm_blendv_ps(k18, t22_tail, _mm_castsi128_ps(t22_tail_in_p));
-      acc5_0 = _mm_add_ps(acc5_0, t22_tail_active);
+      __m256i t22_tail_r5_in_m = _mm256_blendv_epi8(k17, k16, active);
+      __m128i t22_tail_r5_in_mw_lo = _mm256_castsi256_si128(t22_tail_r5_in_m);
+      __m128i t22_tail_r5_in_mw_hi = _mm256_extracti128_si256(t22_tail_r5_in_m, 1);
+      __m128i t22_tail_r5_in_mw = _mm_castps_si128(_mm_shuffle_ps(
+          _mm_castsi128_ps(t22_tail_r5_in_mw_lo), _mm_castsi128_ps(t22_tail_r5_in_mw_hi), 0x88));
+      __m128i t22_tail_r5_in_p =
+          _mm_xor_si128(_mm_cmpeq_epi32(t22_tail_r5_in_mw, k2), _mm_set1_epi32(-1));
+      __m128 t22_tail_r5_active = _mm_blendv_ps(k18, t22_tail, _mm_castsi128_ps(t22_tail_r5_in_p));
+      acc5_0 = _mm_add_ps(acc5_0, t22_tail_r5_active);
       simdgen_store_prefix16((uint8_t*)(out6 + c + r * stride), _mm_castps_si128(t23_tail),
                              (cols - c) * 4);
     }

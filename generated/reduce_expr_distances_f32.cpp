@@ -165,10 +165,10 @@ reduce_expr_distances_f32_avx512(const float* in0, const float* in1, int64_t n, 
     acc1_0 = _mm512_mask_blend_ps(active, acc1_0, acc1_0_all);
     __m512 acc2_0_all = _mm512_fmadd_ps(t8_tail, t9_tail, acc2_0);
     acc2_0 = _mm512_mask_blend_ps(active, acc2_0, acc2_0_all);
-    __m512 t10_tail_active = _mm512_mask_blend_ps(active, k0, t10_tail);
-    acc3_0 = _mm512_add_ps(acc3_0, t10_tail_active);
-    __m512 t11_tail_active = _mm512_mask_blend_ps(active, k1, t11_tail);
-    acc4_0 = _mm512_max_ps(t11_tail_active, acc4_0);
+    __m512 t10_tail_r3_active = _mm512_mask_blend_ps(active, k0, t10_tail);
+    acc3_0 = _mm512_add_ps(acc3_0, t10_tail_r3_active);
+    __m512 t11_tail_r4_active = _mm512_mask_blend_ps(active, k1, t11_tail);
+    acc4_0 = _mm512_max_ps(t11_tail_r4_active, acc4_0);
   }
   acc0_0 = _mm512_add_ps(acc0_0, acc0_1);
   __m256 rowval0_h256 =
@@ -309,11 +309,11 @@ __attribute__((target("+sve"))) void reduce_expr_distances_f32_sve(const float* 
     acc0_0 = svmla_f32_m(active, acc0_0, a_v_tail, b_v_tail);
     acc1_0 = svmla_f32_m(active, acc1_0, a_v_tail, a_v_tail);
     acc2_0 = svmla_f32_m(active, acc2_0, t8_tail, t9_tail);
-    svfloat32_t t10_tail_active = svsel_f32(active, t10_tail, k0);
-    acc3_0 = svadd_f32_x(svptrue_b32(), acc3_0, t10_tail_active);
-    svfloat32_t t11_tail_active = svsel_f32(active, t11_tail, k1);
-    acc4_0 =
-        svsel_f32(svcmpgt_f32(svptrue_b32(), t11_tail_active, acc4_0), t11_tail_active, acc4_0);
+    svfloat32_t t10_tail_r3_active = svsel_f32(active, t10_tail, k0);
+    acc3_0 = svadd_f32_x(svptrue_b32(), acc3_0, t10_tail_r3_active);
+    svfloat32_t t11_tail_r4_active = svsel_f32(active, t11_tail, k1);
+    acc4_0 = svsel_f32(svcmpgt_f32(svptrue_b32(), t11_tail_r4_active, acc4_0), t11_tail_r4_active,
+                       acc4_0);
   }
   acc0_0 = svadd_f32_x(svptrue_b32(), acc0_0, acc0_1);
   float rowval0 = svaddv_f32(svptrue_b32(), acc0_0);
@@ -420,10 +420,10 @@ __attribute__((target("avx2,fma"))) void reduce_expr_distances_f32_avx2_fma(
     acc1_0 = _mm256_blendv_ps(acc1_0, acc1_0_all, _mm256_castsi256_ps(active));
     __m256 acc2_0_all = _mm256_fmadd_ps(t8_tail, t9_tail, acc2_0);
     acc2_0 = _mm256_blendv_ps(acc2_0, acc2_0_all, _mm256_castsi256_ps(active));
-    __m256 t10_tail_active = _mm256_blendv_ps(k0, t10_tail, _mm256_castsi256_ps(active));
-    acc3_0 = _mm256_add_ps(acc3_0, t10_tail_active);
-    __m256 t11_tail_active = _mm256_blendv_ps(k1, t11_tail, _mm256_castsi256_ps(active));
-    acc4_0 = _mm256_max_ps(t11_tail_active, acc4_0);
+    __m256 t10_tail_r3_active = _mm256_blendv_ps(k0, t10_tail, _mm256_castsi256_ps(active));
+    acc3_0 = _mm256_add_ps(acc3_0, t10_tail_r3_active);
+    __m256 t11_tail_r4_active = _mm256_blendv_ps(k1, t11_tail, _mm256_castsi256_ps(active));
+    acc4_0 = _mm256_max_ps(t11_tail_r4_active, acc4_0);
   }
   acc0_0 = _mm256_add_ps(acc0_0, acc0_1);
   __m128 rowval0_h = _mm_add_ps(_mm256_castps256_ps128(acc0_0), _mm256_extractf128_ps(acc0_0, 1));
@@ -559,14 +559,14 @@ __attribute__((target("avx2"))) void reduce_expr_distances_f32_avx2(const float*
     __m256 t20_tail = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), a_v_tail);
     __m256 t14_tail_active = _mm256_blendv_ps(k0, t14_tail, _mm256_castsi256_ps(active));
     acc0_0 = _mm256_add_ps(acc0_0, t14_tail_active);
-    __m256 t15_tail_active = _mm256_blendv_ps(k0, t15_tail, _mm256_castsi256_ps(active));
-    acc1_0 = _mm256_add_ps(acc1_0, t15_tail_active);
-    __m256 t18_tail_active = _mm256_blendv_ps(k0, t18_tail, _mm256_castsi256_ps(active));
-    acc2_0 = _mm256_add_ps(acc2_0, t18_tail_active);
-    __m256 t19_tail_active = _mm256_blendv_ps(k0, t19_tail, _mm256_castsi256_ps(active));
-    acc3_0 = _mm256_add_ps(acc3_0, t19_tail_active);
-    __m256 t20_tail_active = _mm256_blendv_ps(k1, t20_tail, _mm256_castsi256_ps(active));
-    acc4_0 = _mm256_max_ps(t20_tail_active, acc4_0);
+    __m256 t15_tail_r1_active = _mm256_blendv_ps(k0, t15_tail, _mm256_castsi256_ps(active));
+    acc1_0 = _mm256_add_ps(acc1_0, t15_tail_r1_active);
+    __m256 t18_tail_r2_active = _mm256_blendv_ps(k0, t18_tail, _mm256_castsi256_ps(active));
+    acc2_0 = _mm256_add_ps(acc2_0, t18_tail_r2_active);
+    __m256 t19_tail_r3_active = _mm256_blendv_ps(k0, t19_tail, _mm256_castsi256_ps(active));
+    acc3_0 = _mm256_add_ps(acc3_0, t19_tail_r3_active);
+    __m256 t20_tail_r4_active = _mm256_blendv_ps(k1, t20_tail, _mm256_castsi256_ps(active));
+    acc4_0 = _mm256_max_ps(t20_tail_r4_active, acc4_0);
   }
   acc0_0 = _mm256_add_ps(acc0_0, acc0_1);
   __m128 rowval0_h = _mm_add_ps(_mm256_castps256_ps128(acc0_0), _mm256_extractf128_ps(acc0_0, 1));
@@ -691,10 +691,10 @@ void reduce_expr_distances_f32_neon(const float* in0, const float* in1, int64_t 
     acc0_0 = vbslq_f32(active, vfmaq_f32(acc0_0, a_v_tail, b_v_tail), acc0_0);
     acc1_0 = vbslq_f32(active, vfmaq_f32(acc1_0, a_v_tail, a_v_tail), acc1_0);
     acc2_0 = vbslq_f32(active, vfmaq_f32(acc2_0, t8_tail, t9_tail), acc2_0);
-    float32x4_t t10_tail_active = vbslq_f32(active, t10_tail, k0);
-    acc3_0 = vaddq_f32(acc3_0, t10_tail_active);
-    float32x4_t t11_tail_active = vbslq_f32(active, t11_tail, k1);
-    acc4_0 = vbslq_f32(vcgtq_f32(t11_tail_active, acc4_0), t11_tail_active, acc4_0);
+    float32x4_t t10_tail_r3_active = vbslq_f32(active, t10_tail, k0);
+    acc3_0 = vaddq_f32(acc3_0, t10_tail_r3_active);
+    float32x4_t t11_tail_r4_active = vbslq_f32(active, t11_tail, k1);
+    acc4_0 = vbslq_f32(vcgtq_f32(t11_tail_r4_active, acc4_0), t11_tail_r4_active, acc4_0);
   }
   acc0_0 = vaddq_f32(acc0_0, acc0_1);
   float rowval0 = vaddvq_f32(acc0_0);

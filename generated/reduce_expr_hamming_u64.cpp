@@ -158,10 +158,10 @@ reduce_expr_hamming_u64_avx512_vpopcnt(const uint64_t* in0, const uint64_t* in1,
       __m512i t17_tail = _mm512_popcnt_epi64(t16_tail);
       __m512i t13_tail_active = _mm512_mask_blend_epi64(active, k0, t13_tail);
       acc0_0 = _mm512_add_epi64(acc0_0, t13_tail_active);
-      __m512i t15_tail_active = _mm512_mask_blend_epi64(active, k0, t15_tail);
-      acc1_0 = _mm512_add_epi64(acc1_0, t15_tail_active);
-      __m512i t17_tail_active = _mm512_mask_blend_epi64(active, k0, t17_tail);
-      acc2_0 = _mm512_add_epi64(acc2_0, t17_tail_active);
+      __m512i t15_tail_r1_active = _mm512_mask_blend_epi64(active, k0, t15_tail);
+      acc1_0 = _mm512_add_epi64(acc1_0, t15_tail_r1_active);
+      __m512i t17_tail_r2_active = _mm512_mask_blend_epi64(active, k0, t17_tail);
+      acc2_0 = _mm512_add_epi64(acc2_0, t17_tail_r2_active);
     }
     acc0_0 = _mm512_add_epi64(acc0_0, acc0_1);
     __m256i rowval0_h256 =
@@ -335,10 +335,10 @@ reduce_expr_hamming_u64_avx512(const uint64_t* in0, const uint64_t* in1, int64_t
           _mm512_setzero_si512());
       __m512i t13_tail_active = _mm512_mask_blend_epi64(active, k0, t13_tail);
       acc0_0 = _mm512_add_epi64(acc0_0, t13_tail_active);
-      __m512i t15_tail_active = _mm512_mask_blend_epi64(active, k0, t15_tail);
-      acc1_0 = _mm512_add_epi64(acc1_0, t15_tail_active);
-      __m512i t17_tail_active = _mm512_mask_blend_epi64(active, k0, t17_tail);
-      acc2_0 = _mm512_add_epi64(acc2_0, t17_tail_active);
+      __m512i t15_tail_r1_active = _mm512_mask_blend_epi64(active, k0, t15_tail);
+      acc1_0 = _mm512_add_epi64(acc1_0, t15_tail_r1_active);
+      __m512i t17_tail_r2_active = _mm512_mask_blend_epi64(active, k0, t17_tail);
+      acc2_0 = _mm512_add_epi64(acc2_0, t17_tail_r2_active);
     }
     acc0_0 = _mm512_add_epi64(acc0_0, acc0_1);
     __m256i rowval0_h256 =
@@ -446,10 +446,10 @@ __attribute__((target("+sve"))) void reduce_expr_hamming_u64_sve(const uint64_t*
       svuint64_t t17_tail = svcnt_u64_x(svptrue_b64(), t16_tail);
       svuint64_t t13_tail_active = svsel_u64(active, t13_tail, k0);
       acc0_0 = svadd_u64_x(svptrue_b64(), acc0_0, t13_tail_active);
-      svuint64_t t15_tail_active = svsel_u64(active, t15_tail, k0);
-      acc1_0 = svadd_u64_x(svptrue_b64(), acc1_0, t15_tail_active);
-      svuint64_t t17_tail_active = svsel_u64(active, t17_tail, k0);
-      acc2_0 = svadd_u64_x(svptrue_b64(), acc2_0, t17_tail_active);
+      svuint64_t t15_tail_r1_active = svsel_u64(active, t15_tail, k0);
+      acc1_0 = svadd_u64_x(svptrue_b64(), acc1_0, t15_tail_r1_active);
+      svuint64_t t17_tail_r2_active = svsel_u64(active, t17_tail, k0);
+      acc2_0 = svadd_u64_x(svptrue_b64(), acc2_0, t17_tail_r2_active);
     }
     acc0_0 = svadd_u64_x(svptrue_b64(), acc0_0, acc0_1);
     uint64_t rowval0 = (uint64_t)(uint64_t)svaddv_u64(svptrue_b64(), acc0_0);
@@ -611,10 +611,10 @@ __attribute__((target("avx2"))) void reduce_expr_hamming_u64_avx2(const uint64_t
           _mm256_setzero_si256());
       __m256i t13_tail_active = _mm256_blendv_epi8(k0, t13_tail, active);
       acc0_0 = _mm256_add_epi64(acc0_0, t13_tail_active);
-      __m256i t15_tail_active = _mm256_blendv_epi8(k0, t15_tail, active);
-      acc1_0 = _mm256_add_epi64(acc1_0, t15_tail_active);
-      __m256i t17_tail_active = _mm256_blendv_epi8(k0, t17_tail, active);
-      acc2_0 = _mm256_add_epi64(acc2_0, t17_tail_active);
+      __m256i t15_tail_r1_active = _mm256_blendv_epi8(k0, t15_tail, active);
+      acc1_0 = _mm256_add_epi64(acc1_0, t15_tail_r1_active);
+      __m256i t17_tail_r2_active = _mm256_blendv_epi8(k0, t17_tail, active);
+      acc2_0 = _mm256_add_epi64(acc2_0, t17_tail_r2_active);
     }
     acc0_0 = _mm256_add_epi64(acc0_0, acc0_1);
     __m128i rowval0_h =
@@ -726,10 +726,10 @@ void reduce_expr_hamming_u64_neon(const uint64_t* in0, const uint64_t* in1, int6
           vpaddlq_u32(vpaddlq_u16(vpaddlq_u8(vcntq_u8(vreinterpretq_u8_u64(t16_tail)))));
       uint64x2_t t13_tail_active = vbslq_u64(active, t13_tail, k0);
       acc0_0 = vaddq_u64(acc0_0, t13_tail_active);
-      uint64x2_t t15_tail_active = vbslq_u64(active, t15_tail, k0);
-      acc1_0 = vaddq_u64(acc1_0, t15_tail_active);
-      uint64x2_t t17_tail_active = vbslq_u64(active, t17_tail, k0);
-      acc2_0 = vaddq_u64(acc2_0, t17_tail_active);
+      uint64x2_t t15_tail_r1_active = vbslq_u64(active, t15_tail, k0);
+      acc1_0 = vaddq_u64(acc1_0, t15_tail_r1_active);
+      uint64x2_t t17_tail_r2_active = vbslq_u64(active, t17_tail, k0);
+      acc2_0 = vaddq_u64(acc2_0, t17_tail_r2_active);
     }
     acc0_0 = vaddq_u64(acc0_0, acc0_1);
     uint64_t rowval0 = vaddvq_u64(acc0_0);

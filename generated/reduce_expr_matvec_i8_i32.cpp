@@ -198,8 +198,8 @@ reduce_expr_matvec_i8_i32_avx512(const int8_t* in0, const int8_t* in1, int64_t r
       __m512i t14_tail = _mm512_mask_blend_epi32(t13_tail, k2, k1);
       __m512i t12_tail_active = _mm512_mask_blend_epi32(active, k2, t12_tail);
       acc0_0 = _mm512_add_epi32(acc0_0, t12_tail_active);
-      __m512i t14_tail_active = _mm512_mask_blend_epi32(active, k2, t14_tail);
-      acc1_0 = _mm512_add_epi32(acc1_0, t14_tail_active);
+      __m512i t14_tail_r1_active = _mm512_mask_blend_epi32(active, k2, t14_tail);
+      acc1_0 = _mm512_add_epi32(acc1_0, t14_tail_r1_active);
     }
     acc0_0 = _mm512_add_epi32(acc0_0, acc0_1);
     __m256i rowval0_h256 =
@@ -296,8 +296,8 @@ __attribute__((target("+sve"))) void reduce_expr_matvec_i8_i32_sve(const int8_t*
       svint32_t t14_tail = svsel_s32(t13_tail, k1, k2);
       svint32_t t12_tail_active = svsel_s32(active, t12_tail, k2);
       acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, t12_tail_active);
-      svint32_t t14_tail_active = svsel_s32(active, t14_tail, k2);
-      acc1_0 = svadd_s32_x(svptrue_b32(), acc1_0, t14_tail_active);
+      svint32_t t14_tail_r1_active = svsel_s32(active, t14_tail, k2);
+      acc1_0 = svadd_s32_x(svptrue_b32(), acc1_0, t14_tail_r1_active);
     }
     acc0_0 = svadd_s32_x(svptrue_b32(), acc0_0, acc0_1);
     uint32_t rowval0 = (uint32_t)(int32_t)(uint32_t)svaddv_s32(svptrue_b32(), acc0_0);
@@ -397,8 +397,8 @@ __attribute__((target("avx2"))) void reduce_expr_matvec_i8_i32_avx2(const int8_t
       __m256i t14_tail = _mm256_blendv_epi8(k2, k1, t14_tail_p);
       __m256i t12_tail_active = _mm256_blendv_epi8(k2, t12_tail, active);
       acc0_0 = _mm256_add_epi32(acc0_0, t12_tail_active);
-      __m256i t14_tail_active = _mm256_blendv_epi8(k2, t14_tail, active);
-      acc1_0 = _mm256_add_epi32(acc1_0, t14_tail_active);
+      __m256i t14_tail_r1_active = _mm256_blendv_epi8(k2, t14_tail, active);
+      acc1_0 = _mm256_add_epi32(acc1_0, t14_tail_r1_active);
     }
     acc0_0 = _mm256_add_epi32(acc0_0, acc0_1);
     __m128i rowval0_h =
@@ -504,8 +504,8 @@ void reduce_expr_matvec_i8_i32_neon(const int8_t* in0, const int8_t* in1, int64_
       int32x4_t t14_tail = vbslq_s32(t14_tail_p, k1, k2);
       int32x4_t t12_tail_active = vbslq_s32(active, t12_tail, k2);
       acc0_0 = vaddq_s32(acc0_0, t12_tail_active);
-      int32x4_t t14_tail_active = vbslq_s32(active, t14_tail, k2);
-      acc1_0 = vaddq_s32(acc1_0, t14_tail_active);
+      int32x4_t t14_tail_r1_active = vbslq_s32(active, t14_tail, k2);
+      acc1_0 = vaddq_s32(acc1_0, t14_tail_r1_active);
     }
     acc0_0 = vaddq_s32(acc0_0, acc0_1);
     uint32_t rowval0 = (uint32_t)vaddvq_s32(acc0_0);

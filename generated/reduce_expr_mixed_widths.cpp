@@ -230,10 +230,10 @@ reduce_expr_mixed_widths_avx512(const float* in0, const double* in1, const int8_
       acc0_0 = _mm256_add_ps(acc0_0, t9_tail_active);
       __m512d acc1_0_all = _mm512_fmadd_pd(d_v_tail, d_v_tail, acc1_0);
       acc1_0 = _mm512_mask_blend_pd(active, acc1_0, acc1_0_all);
-      __m128i q_v_tail_active = _mm_mask_blend_epi8(active, k4, q_v_tail);
-      acc2_0 = _mm_max_epi8(acc2_0, q_v_tail_active);
-      __m128i t11_tail_active = _mm_mask_blend_epi16(active, k2, t11_tail);
-      acc3_0 = _mm_add_epi16(acc3_0, t11_tail_active);
+      __m128i q_v_tail_r2_active = _mm_mask_blend_epi8(active, k4, q_v_tail);
+      acc2_0 = _mm_max_epi8(acc2_0, q_v_tail_r2_active);
+      __m128i t11_tail_r3_active = _mm_mask_blend_epi16(active, k2, t11_tail);
+      acc3_0 = _mm_add_epi16(acc3_0, t11_tail_r3_active);
     }
     acc0_0 = _mm256_add_ps(acc0_0, acc0_1);
     __m512d acc0_0_wide = _mm512_cvtps_pd(acc0_0);
@@ -376,10 +376,10 @@ __attribute__((target("+sve"))) void reduce_expr_mixed_widths_sve(
       svfloat32_t t9_tail_active = svsel_f32(active, t9_tail, k3);
       acc0_0 = svadd_f32_x(svptrue_b32(), acc0_0, t9_tail_active);
       acc1_0 = svmla_f64_m(active, acc1_0, d_v_tail, d_v_tail);
-      svint8_t q_v_tail_active = svsel_s8(active, q_v_tail, k4);
-      acc2_0 = svmax_s8_x(svptrue_b8(), acc2_0, q_v_tail_active);
-      svint16_t t11_tail_active = svsel_s16(active, t11_tail, k2);
-      acc3_0 = svadd_s16_x(svptrue_b16(), acc3_0, t11_tail_active);
+      svint8_t q_v_tail_r2_active = svsel_s8(active, q_v_tail, k4);
+      acc2_0 = svmax_s8_x(svptrue_b8(), acc2_0, q_v_tail_r2_active);
+      svint16_t t11_tail_r3_active = svsel_s16(active, t11_tail, k2);
+      acc3_0 = svadd_s16_x(svptrue_b16(), acc3_0, t11_tail_r3_active);
     }
     acc0_0 = svadd_f32_x(svptrue_b32(), acc0_0, acc0_1);
     svfloat64_t acc0_0_wide = svcvt_f64_f32_x(svptrue_b64(), acc0_0);
@@ -537,32 +537,33 @@ __attribute__((target("avx2,fma"))) void reduce_expr_mixed_widths_avx2_fma(
       acc0_0 = _mm_add_ps(acc0_0, t9_tail_active);
       __m256d acc1_0_all = _mm256_fmadd_pd(d_v_tail, d_v_tail, acc1_0);
       acc1_0 = _mm256_blendv_pd(acc1_0, acc1_0_all, _mm256_castsi256_pd(active));
-      __m256i q_v_tail_in_m = _mm256_blendv_epi8(k4, k3, active);
-      __m128i q_v_tail_in_mw_lo = _mm256_castsi256_si128(q_v_tail_in_m);
-      __m128i q_v_tail_in_mw_hi = _mm256_extracti128_si256(q_v_tail_in_m, 1);
-      __m128i q_v_tail_in_mw_32 = _mm_castps_si128(_mm_shuffle_ps(
-          _mm_castsi128_ps(q_v_tail_in_mw_lo), _mm_castsi128_ps(q_v_tail_in_mw_hi), 0x88));
-      __m128i q_v_tail_in_mw_16 =
-          _mm_packus_epi32(_mm_and_si128(q_v_tail_in_mw_32, _mm_set1_epi32(0xFFFF)),
-                           _mm_and_si128(q_v_tail_in_mw_32, _mm_set1_epi32(0xFFFF)));
-      __m128i q_v_tail_in_mw =
-          _mm_packus_epi16(_mm_and_si128(q_v_tail_in_mw_16, _mm_set1_epi16(0x00FF)),
-                           _mm_and_si128(q_v_tail_in_mw_16, _mm_set1_epi16(0x00FF)));
-      __m128i q_v_tail_in_p = _mm_xor_si128(_mm_cmpeq_epi8(q_v_tail_in_mw, k7), _mm_set1_epi32(-1));
-      __m128i q_v_tail_active = _mm_blendv_epi8(k8, q_v_tail, q_v_tail_in_p);
-      acc2_0 = _mm_max_epi8(acc2_0, q_v_tail_active);
-      __m256i t11_tail_in_m = _mm256_blendv_epi8(k4, k3, active);
-      __m128i t11_tail_in_mw_lo = _mm256_castsi256_si128(t11_tail_in_m);
-      __m128i t11_tail_in_mw_hi = _mm256_extracti128_si256(t11_tail_in_m, 1);
-      __m128i t11_tail_in_mw_32 = _mm_castps_si128(_mm_shuffle_ps(
-          _mm_castsi128_ps(t11_tail_in_mw_lo), _mm_castsi128_ps(t11_tail_in_mw_hi), 0x88));
-      __m128i t11_tail_in_mw =
-          _mm_packus_epi32(_mm_and_si128(t11_tail_in_mw_32, _mm_set1_epi32(0xFFFF)),
-                           _mm_and_si128(t11_tail_in_mw_32, _mm_set1_epi32(0xFFFF)));
-      __m128i t11_tail_in_p =
-          _mm_xor_si128(_mm_cmpeq_epi16(t11_tail_in_mw, k2), _mm_set1_epi32(-1));
-      __m128i t11_tail_active = _mm_blendv_epi8(k2, t11_tail, t11_tail_in_p);
-      acc3_0 = _mm_add_epi16(acc3_0, t11_tail_active);
+      __m256i q_v_tail_r2_in_m = _mm256_blendv_epi8(k4, k3, active);
+      __m128i q_v_tail_r2_in_mw_lo = _mm256_castsi256_si128(q_v_tail_r2_in_m);
+      __m128i q_v_tail_r2_in_mw_hi = _mm256_extracti128_si256(q_v_tail_r2_in_m, 1);
+      __m128i q_v_tail_r2_in_mw_32 = _mm_castps_si128(_mm_shuffle_ps(
+          _mm_castsi128_ps(q_v_tail_r2_in_mw_lo), _mm_castsi128_ps(q_v_tail_r2_in_mw_hi), 0x88));
+      __m128i q_v_tail_r2_in_mw_16 =
+          _mm_packus_epi32(_mm_and_si128(q_v_tail_r2_in_mw_32, _mm_set1_epi32(0xFFFF)),
+                           _mm_and_si128(q_v_tail_r2_in_mw_32, _mm_set1_epi32(0xFFFF)));
+      __m128i q_v_tail_r2_in_mw =
+          _mm_packus_epi16(_mm_and_si128(q_v_tail_r2_in_mw_16, _mm_set1_epi16(0x00FF)),
+                           _mm_and_si128(q_v_tail_r2_in_mw_16, _mm_set1_epi16(0x00FF)));
+      __m128i q_v_tail_r2_in_p =
+          _mm_xor_si128(_mm_cmpeq_epi8(q_v_tail_r2_in_mw, k7), _mm_set1_epi32(-1));
+      __m128i q_v_tail_r2_active = _mm_blendv_epi8(k8, q_v_tail, q_v_tail_r2_in_p);
+      acc2_0 = _mm_max_epi8(acc2_0, q_v_tail_r2_active);
+      __m256i t11_tail_r3_in_m = _mm256_blendv_epi8(k4, k3, active);
+      __m128i t11_tail_r3_in_mw_lo = _mm256_castsi256_si128(t11_tail_r3_in_m);
+      __m128i t11_tail_r3_in_mw_hi = _mm256_extracti128_si256(t11_tail_r3_in_m, 1);
+      __m128i t11_tail_r3_in_mw_32 = _mm_castps_si128(_mm_shuffle_ps(
+          _mm_castsi128_ps(t11_tail_r3_in_mw_lo), _mm_castsi128_ps(t11_tail_r3_in_mw_hi), 0x88));
+      __m128i t11_tail_r3_in_mw =
+          _mm_packus_epi32(_mm_and_si128(t11_tail_r3_in_mw_32, _mm_set1_epi32(0xFFFF)),
+                           _mm_and_si128(t11_tail_r3_in_mw_32, _mm_set1_epi32(0xFFFF)));
+      __m128i t11_tail_r3_in_p =
+          _mm_xor_si128(_mm_cmpeq_epi16(t11_tail_r3_in_mw, k2), _mm_set1_epi32(-1));
+      __m128i t11_tail_r3_active = _mm_blendv_epi8(k2, t11_tail, t11_tail_r3_in_p);
+      acc3_0 = _mm_add_epi16(acc3_0, t11_tail_r3_active);
     }
     acc0_0 = _mm_add_ps(acc0_0, acc0_1);
     __m256d acc0_0_wide = _mm256_cvtps_pd(acc0_0);
@@ -719,20 +720,20 @@ void reduce_expr_mixed_widths_neon(const float* in0, const double* in1, const in
       float32x4_t t9_tail_active = vbslq_f32(t9_tail_in_p, t9_tail, k6);
       acc0_0 = vaddq_f32(acc0_0, t9_tail_active);
       acc1_0 = vbslq_f64(active, vfmaq_f64(acc1_0, d_v_tail, d_v_tail), acc1_0);
-      int64x2_t q_v_tail_in_m = vbslq_s64(active, k3, k4);
-      int8x16_t q_v_tail_in_mw = vcombine_s8(
-          vmovn_s16(vcombine_s16(vmovn_s32(vcombine_s32(vmovn_s64(q_v_tail_in_m), vdup_n_s32(0))),
-                                 vdup_n_s16(0))),
+      int64x2_t q_v_tail_r2_in_m = vbslq_s64(active, k3, k4);
+      int8x16_t q_v_tail_r2_in_mw = vcombine_s8(
+          vmovn_s16(vcombine_s16(
+              vmovn_s32(vcombine_s32(vmovn_s64(q_v_tail_r2_in_m), vdup_n_s32(0))), vdup_n_s16(0))),
           vdup_n_s8(0));
-      uint8x16_t q_v_tail_in_p = vmvnq_u8(vceqq_s8(q_v_tail_in_mw, k7));
-      int8x16_t q_v_tail_active = vbslq_s8(q_v_tail_in_p, q_v_tail, k8);
-      acc2_0 = vmaxq_s8(acc2_0, q_v_tail_active);
-      int64x2_t t11_tail_in_m = vbslq_s64(active, k3, k4);
-      int16x8_t t11_tail_in_mw = vcombine_s16(
-          vmovn_s32(vcombine_s32(vmovn_s64(t11_tail_in_m), vdup_n_s32(0))), vdup_n_s16(0));
-      uint16x8_t t11_tail_in_p = vmvnq_u16(vceqq_s16(t11_tail_in_mw, k2));
-      int16x8_t t11_tail_active = vbslq_s16(t11_tail_in_p, t11_tail, k2);
-      acc3_0 = vaddq_s16(acc3_0, t11_tail_active);
+      uint8x16_t q_v_tail_r2_in_p = vmvnq_u8(vceqq_s8(q_v_tail_r2_in_mw, k7));
+      int8x16_t q_v_tail_r2_active = vbslq_s8(q_v_tail_r2_in_p, q_v_tail, k8);
+      acc2_0 = vmaxq_s8(acc2_0, q_v_tail_r2_active);
+      int64x2_t t11_tail_r3_in_m = vbslq_s64(active, k3, k4);
+      int16x8_t t11_tail_r3_in_mw = vcombine_s16(
+          vmovn_s32(vcombine_s32(vmovn_s64(t11_tail_r3_in_m), vdup_n_s32(0))), vdup_n_s16(0));
+      uint16x8_t t11_tail_r3_in_p = vmvnq_u16(vceqq_s16(t11_tail_r3_in_mw, k2));
+      int16x8_t t11_tail_r3_active = vbslq_s16(t11_tail_r3_in_p, t11_tail, k2);
+      acc3_0 = vaddq_s16(acc3_0, t11_tail_r3_active);
     }
     acc0_0 = vaddq_f32(acc0_0, acc0_1);
     float64x2_t acc0_0_wide = vcvt_f64_f32(vget_low_f32(acc0_0));

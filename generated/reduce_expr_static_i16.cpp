@@ -192,10 +192,10 @@ reduce_expr_static_i16_avx512(const int16_t* in0, const int16_t* in1, uint16_t* 
     __m512i t14_tail = _mm512_mullo_epi32(t12_tail, t13_tail);
     __m256i t11_tail_active = _mm256_mask_blend_epi16(active, k0, t11_tail);
     acc0_0 = _mm256_max_epu16(acc0_0, t11_tail_active);
-    __m256i a_v_tail_active = _mm256_mask_blend_epi16(active, k1, a_v_tail);
-    acc1_0 = _mm256_max_epi16(acc1_0, a_v_tail_active);
-    __m512i t14_tail_active = _mm512_mask_blend_epi32(active, k2, t14_tail);
-    acc2_0 = _mm512_add_epi32(acc2_0, t14_tail_active);
+    __m256i a_v_tail_r1_active = _mm256_mask_blend_epi16(active, k1, a_v_tail);
+    acc1_0 = _mm256_max_epi16(acc1_0, a_v_tail_r1_active);
+    __m512i t14_tail_r2_active = _mm512_mask_blend_epi32(active, k2, t14_tail);
+    acc2_0 = _mm512_add_epi32(acc2_0, t14_tail_r2_active);
     acc0_0 = _mm256_max_epu16(acc0_0, acc0_1);
     __m512i acc0_0_wide = _mm512_cvtepu16_epi32(acc0_0);
     __m256i rowval0_wide_h256 = _mm256_max_epu32(_mm512_castsi512_si256(acc0_0_wide),
@@ -325,10 +325,10 @@ __attribute__((target("+sve"))) void reduce_expr_static_i16_sve(const int16_t* i
       svint32_t t14_tail = svmul_s32_x(svptrue_b32(), t12_tail, t13_tail);
       svuint16_t t11_tail_active = svsel_u16(active, t11_tail, k0);
       acc0_0 = svmax_u16_x(svptrue_b16(), acc0_0, t11_tail_active);
-      svint16_t a_v_tail_active = svsel_s16(active, a_v_tail, k1);
-      acc1_0 = svmax_s16_x(svptrue_b16(), acc1_0, a_v_tail_active);
-      svint32_t t14_tail_active = svsel_s32(active, t14_tail, k2);
-      acc2_0 = svadd_s32_x(svptrue_b32(), acc2_0, t14_tail_active);
+      svint16_t a_v_tail_r1_active = svsel_s16(active, a_v_tail, k1);
+      acc1_0 = svmax_s16_x(svptrue_b16(), acc1_0, a_v_tail_r1_active);
+      svint32_t t14_tail_r2_active = svsel_s32(active, t14_tail, k2);
+      acc2_0 = svadd_s32_x(svptrue_b32(), acc2_0, t14_tail_r2_active);
     }
     acc0_0 = svmax_u16_x(svptrue_b16(), acc0_0, acc0_1);
     svuint32_t acc0_0_wide = svexth_u32_x(svptrue_b32(), svreinterpret_u32_u16(acc0_0));
@@ -437,17 +437,18 @@ __attribute__((target("avx2"))) void reduce_expr_static_i16_avx2(const int16_t* 
     __m128i t11_tail_in_p = _mm_xor_si128(_mm_cmpeq_epi16(t11_tail_in_mw, k2), _mm_set1_epi32(-1));
     __m128i t11_tail_active = _mm_blendv_epi8(k3, t11_tail, t11_tail_in_p);
     acc0_0 = _mm_max_epu16(acc0_0, t11_tail_active);
-    __m256i a_v_tail_in_m = _mm256_blendv_epi8(k1, k0, active);
-    __m128i a_v_tail_in_mw_lo = _mm256_castsi256_si128(a_v_tail_in_m);
-    __m128i a_v_tail_in_mw_hi = _mm256_extracti128_si256(a_v_tail_in_m, 1);
-    __m128i a_v_tail_in_mw =
-        _mm_packus_epi32(_mm_and_si128(a_v_tail_in_mw_lo, _mm_set1_epi32(0xFFFF)),
-                         _mm_and_si128(a_v_tail_in_mw_hi, _mm_set1_epi32(0xFFFF)));
-    __m128i a_v_tail_in_p = _mm_xor_si128(_mm_cmpeq_epi16(a_v_tail_in_mw, k2), _mm_set1_epi32(-1));
-    __m128i a_v_tail_active = _mm_blendv_epi8(k4, a_v_tail, a_v_tail_in_p);
-    acc1_0 = _mm_max_epi16(acc1_0, a_v_tail_active);
-    __m256i t14_tail_active = _mm256_blendv_epi8(k1, t14_tail, active);
-    acc2_0 = _mm256_add_epi32(acc2_0, t14_tail_active);
+    __m256i a_v_tail_r1_in_m = _mm256_blendv_epi8(k1, k0, active);
+    __m128i a_v_tail_r1_in_mw_lo = _mm256_castsi256_si128(a_v_tail_r1_in_m);
+    __m128i a_v_tail_r1_in_mw_hi = _mm256_extracti128_si256(a_v_tail_r1_in_m, 1);
+    __m128i a_v_tail_r1_in_mw =
+        _mm_packus_epi32(_mm_and_si128(a_v_tail_r1_in_mw_lo, _mm_set1_epi32(0xFFFF)),
+                         _mm_and_si128(a_v_tail_r1_in_mw_hi, _mm_set1_epi32(0xFFFF)));
+    __m128i a_v_tail_r1_in_p =
+        _mm_xor_si128(_mm_cmpeq_epi16(a_v_tail_r1_in_mw, k2), _mm_set1_epi32(-1));
+    __m128i a_v_tail_r1_active = _mm_blendv_epi8(k4, a_v_tail, a_v_tail_r1_in_p);
+    acc1_0 = _mm_max_epi16(acc1_0, a_v_tail_r1_active);
+    __m256i t14_tail_r2_active = _mm256_blendv_epi8(k1, t14_tail, active);
+    acc2_0 = _mm256_add_epi32(acc2_0, t14_tail_r2_active);
     acc0_0 = _mm_max_epu16(acc0_0, acc0_1);
     __m256i acc0_0_wide = _mm256_cvtepu16_epi32(acc0_0);
     __m128i rowval0_wide_h = _mm_max_epu32(_mm256_castsi256_si128(acc0_0_wide),
@@ -572,13 +573,13 @@ void reduce_expr_static_i16_neon(const int16_t* in0, const int16_t* in1, uint16_
     uint16x8_t t11_tail_in_p = vmvnq_u16(vceqq_s16(t11_tail_in_mw, k2));
     uint16x8_t t11_tail_active = vbslq_u16(t11_tail_in_p, t11_tail, k3);
     acc0_0 = vmaxq_u16(acc0_0, t11_tail_active);
-    int32x4_t a_v_tail_in_m = vbslq_s32(active, k0, k1);
-    int16x8_t a_v_tail_in_mw = vcombine_s16(vmovn_s32(a_v_tail_in_m), vdup_n_s16(0));
-    uint16x8_t a_v_tail_in_p = vmvnq_u16(vceqq_s16(a_v_tail_in_mw, k2));
-    int16x8_t a_v_tail_active = vbslq_s16(a_v_tail_in_p, a_v_tail, k4);
-    acc1_0 = vmaxq_s16(acc1_0, a_v_tail_active);
-    int32x4_t t14_tail_active = vbslq_s32(active, t14_tail, k1);
-    acc2_0 = vaddq_s32(acc2_0, t14_tail_active);
+    int32x4_t a_v_tail_r1_in_m = vbslq_s32(active, k0, k1);
+    int16x8_t a_v_tail_r1_in_mw = vcombine_s16(vmovn_s32(a_v_tail_r1_in_m), vdup_n_s16(0));
+    uint16x8_t a_v_tail_r1_in_p = vmvnq_u16(vceqq_s16(a_v_tail_r1_in_mw, k2));
+    int16x8_t a_v_tail_r1_active = vbslq_s16(a_v_tail_r1_in_p, a_v_tail, k4);
+    acc1_0 = vmaxq_s16(acc1_0, a_v_tail_r1_active);
+    int32x4_t t14_tail_r2_active = vbslq_s32(active, t14_tail, k1);
+    acc2_0 = vaddq_s32(acc2_0, t14_tail_r2_active);
     acc0_0 = vmaxq_u16(acc0_0, acc0_1);
     uint32x4_t acc0_0_wide = vmovl_u16(vget_low_u16(acc0_0));
     uint32_t rowval0_wide = vmaxvq_u32(acc0_0_wide);

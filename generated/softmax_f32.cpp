@@ -326,8 +326,8 @@ __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,bmi2,fma"))) void soft
       __m512 t5_tail_14 = _mm512_add_ps(t5_tail_13, k11);
       __m512 t5_tail_15 = _mm512_scalef_ps(t5_tail_14, t5_tail_3);
       _mm512_mask_storeu_ps(out2 + c2 + r * stride, active_p2, t5_tail_15);
-      __m512 t5_tail_15_active = _mm512_mask_blend_ps(active_p2, k12, t5_tail_15);
-      acc1_0 = _mm512_add_ps(acc1_0, t5_tail_15_active);
+      __m512 t5_tail_15_r1_active = _mm512_mask_blend_ps(active_p2, k12, t5_tail_15);
+      acc1_0 = _mm512_add_ps(acc1_0, t5_tail_15_r1_active);
     }
     acc1_0 = _mm512_add_ps(acc1_0, acc1_1);
     acc1_2 = _mm512_add_ps(acc1_2, acc1_3);
@@ -664,8 +664,8 @@ __attribute__((target("+sve"))) void softmax_f32_sve(const float* in0, int64_t r
       svfloat32_t t5_tail_26 = svmul_f32_x(svptrue_b32(), t5_tail_14, t5_tail_21);
       svfloat32_t t5_tail_27 = svmul_f32_x(svptrue_b32(), t5_tail_26, t5_tail_25);
       svst1_f32(active_p2, out2 + c2 + r * stride, t5_tail_27);
-      svfloat32_t t5_tail_27_active = svsel_f32(active_p2, t5_tail_27, k13);
-      acc1_0 = svadd_f32_x(svptrue_b32(), acc1_0, t5_tail_27_active);
+      svfloat32_t t5_tail_27_r1_active = svsel_f32(active_p2, t5_tail_27, k13);
+      acc1_0 = svadd_f32_x(svptrue_b32(), acc1_0, t5_tail_27_r1_active);
     }
     acc1_0 = svadd_f32_x(svptrue_b32(), acc1_0, acc1_1);
     acc1_2 = svadd_f32_x(svptrue_b32(), acc1_2, acc1_3);
@@ -967,8 +967,9 @@ __attribute__((target("avx2,fma"))) void softmax_f32_avx2_fma(const float* in0, 
       __m256 t5_tail_27 = _mm256_mul_ps(t5_tail_26, t5_tail_25);
       simdgen_store_words32(out2 + c2 + r * stride, _mm256_castps_si256(t5_tail_27),
                             (cols - c2) * 4);
-      __m256 t5_tail_27_active = _mm256_blendv_ps(k13, t5_tail_27, _mm256_castsi256_ps(active_p2));
-      acc1_0 = _mm256_add_ps(acc1_0, t5_tail_27_active);
+      __m256 t5_tail_27_r1_active =
+          _mm256_blendv_ps(k13, t5_tail_27, _mm256_castsi256_ps(active_p2));
+      acc1_0 = _mm256_add_ps(acc1_0, t5_tail_27_r1_active);
     }
     acc1_0 = _mm256_add_ps(acc1_0, acc1_1);
     acc1_2 = _mm256_add_ps(acc1_2, acc1_3);
@@ -1326,8 +1327,9 @@ __attribute__((target("avx2"))) void softmax_f32_avx2(const float* in0, int64_t 
       __m256 t5_tail_33 = _mm256_mul_ps(t5_tail_32, t5_tail_31);
       simdgen_store_words32(out2 + c2 + r * stride, _mm256_castps_si256(t5_tail_33),
                             (cols - c2) * 4);
-      __m256 t5_tail_33_active = _mm256_blendv_ps(k13, t5_tail_33, _mm256_castsi256_ps(active_p2));
-      acc1_0 = _mm256_add_ps(acc1_0, t5_tail_33_active);
+      __m256 t5_tail_33_r1_active =
+          _mm256_blendv_ps(k13, t5_tail_33, _mm256_castsi256_ps(active_p2));
+      acc1_0 = _mm256_add_ps(acc1_0, t5_tail_33_r1_active);
     }
     acc1_0 = _mm256_add_ps(acc1_0, acc1_1);
     acc1_2 = _mm256_add_ps(acc1_2, acc1_3);
@@ -1655,10 +1657,10 @@ void softmax_f32_neon(const float* in0, int64_t rows, int64_t cols, int64_t stri
       float32x4_t t5_tail_27 = vmulq_f32(t5_tail_26, t5_tail_25);
       simdgen_store_prefix(out2 + c2 + r * stride, vreinterpretq_u8_f32(t5_tail_27),
                            (cols - c2) * 4);
-      float32x4_t t5_tail_27_active =
+      float32x4_t t5_tail_27_r1_active =
           vbslq_f32(vcltq_u32(vld1q_u32(simdgen_iota_u32), vdupq_n_u32((uint32_t)(cols - c2))),
                     t5_tail_27, k13);
-      acc1_0 = vaddq_f32(acc1_0, t5_tail_27_active);
+      acc1_0 = vaddq_f32(acc1_0, t5_tail_27_r1_active);
     }
     acc1_0 = vaddq_f32(acc1_0, acc1_1);
     acc1_2 = vaddq_f32(acc1_2, acc1_3);

@@ -955,8 +955,11 @@ class MapBuilder {
     const MapOutput& o = spec_.mapOutputs[k];
     const std::string acc = accName(k, accCopy(vector, suffix));
     if (!pred.empty()) {
-      const std::string p = predicateFor(pred, loopType_.elem, o.dtype, x + "_in", out);
-      Stmt sel = ir::op(OpKind::Select, x + "_active", t, {p, x, constant(identityLiteral(*o.reduce, o.dtype), t)});
+      // Names per output: two reductions of one value (min and max of `a`) each select their own identity.
+      const std::string named = x + (k ? "_r" + std::to_string(k) : "");
+      const std::string p = predicateFor(pred, loopType_.elem, o.dtype, named + "_in", out);
+      const std::string active = named + "_active";
+      Stmt sel = ir::op(OpKind::Select, active, t, {p, x, constant(identityLiteral(*o.reduce, o.dtype), t)});
       sel.declare = true;
       out.push_back(sel);
       x = sel.dst;
