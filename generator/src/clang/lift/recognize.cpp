@@ -19,51 +19,8 @@ void collectLoads(const SymPtr& s, std::vector<SymPtr>& out) {
 
 bool isLoad(const Sym& s) { return stripCasts(s).kind == Kind::load; }
 
-// Each conversion on the way from the element to `s` keeps every value (no narrowing, no
-// signed -> unsigned reinterpretation).
-bool chainPreservesValues(const Sym& s) {
-  if (s.kind != Kind::cast) return true;
-  const Sym& inner = *s.args[0];
-  return preservesValues(inner.type, s.type) && chainPreservesValues(inner);
-}
-
 // The element type itself (the load's type).
 const ScalarType& elementOf(const Sym& s) { return stripCasts(s).type; }
-
-std::string flip(const std::string& rel) {  // a rel b  <=>  b flip(rel) a
-  if (rel == "<") return ">";
-  if (rel == "<=") return ">=";
-  if (rel == ">") return "<";
-  return "<=";
-}
-std::string negate(const std::string& rel) {  // !(a rel b) <=> a negate(rel) b, for integers
-  if (rel == "<") return ">=";
-  if (rel == "<=") return ">";
-  if (rel == ">") return "<=";
-  return "<";
-}
-
-// Peels `!` off a select's condition by swapping its branches.
-struct Select {
-  const Sym* cond;
-  const Sym* ifTrue;
-  const Sym* ifFalse;
-};
-Select normalized(const Sym& s) {
-  Select r{s.args[0].get(), s.args[1].get(), s.args[2].get()};
-  for (;;) {
-    // A comparison's 0/1 converted to bool or int (C's `bool b = x > m;`) tests the same.
-    if (r.cond->kind == Kind::cast && (stripCasts(*r.cond).kind == Kind::compare || stripCasts(*r.cond).kind == Kind::logical_not)) {
-      r.cond = &stripCasts(*r.cond);
-    } else if (r.cond->kind == Kind::logical_not) {
-      r.cond = r.cond->args[0].get();
-      std::swap(r.ifTrue, r.ifFalse);
-    } else {
-      break;
-    }
-  }
-  return r;
-}
 
 // A min/max step `acc = cond ? x : acc` (or its mirror): when does x replace acc?
 struct MinMaxStep {
@@ -73,7 +30,7 @@ struct MinMaxStep {
 };
 
 std::variant<MinMaxStep, std::string> minMaxStep(const Sym& top, const std::string& acc, const ScalarType& accType) {
-  Select sel = normalized(top);
+  Select sel = normalizedSelect(top);
   const Sym& c = *sel.cond;
   if (c.kind != Kind::compare) return std::string("the condition " + render(c) + " is not a comparison of the element with " + acc);
   if (c.op == "==" || c.op == "!=") return std::string("an equality test (" + render(c) + ") selects no minimum or maximum");
@@ -81,7 +38,7 @@ std::variant<MinMaxStep, std::string> minMaxStep(const Sym& top, const std::stri
   const Sym& rhs = *c.args[1];
   std::string rel;
   if (isLoad(lhs) && isCarried(rhs, acc)) rel = c.op;
-  else if (isCarried(lhs, acc) && isLoad(rhs)) rel = flip(c.op);
+  else if (isCarried(lhs, acc) && isLoad(rhs)) rel = flipRelation(c.op);
   else return std::string("the comparison " + render(c) + " is not between the element and " + acc);
   // Both sides compare by value: no sign reinterpretation on the way into the comparison.
   if (!chainPreservesValues(isLoad(lhs) ? lhs : rhs) || !preservesValues(accType, (isLoad(lhs) ? rhs : lhs).type))
@@ -95,7 +52,7 @@ std::variant<MinMaxStep, std::string> minMaxStep(const Sym& top, const std::stri
     if (accType.isFloat)
       return std::string("a NaN element replaces " + acc + " in this form (the comparison is false, so the other branch "
                          "takes the element); write `if (x > " + acc + ") " + acc + " = x;` or fmax to ignore NaN");
-    step.replaceRel = negate(rel);
+    step.replaceRel = negateRelation(rel);
     step.loadInTrueBranch = false;
   } else {
     return std::string("the selected values are not the element and " + acc);
@@ -201,7 +158,7 @@ Result reduceOf(const CarriedVar& acc, const Options& options) {
     auto step = minMaxStep(top, acc.name, acc.type);
     if (auto* why = std::get_if<std::string>(&step)) return *why;
     const auto& s = std::get<MinMaxStep>(step);
-    const Select sel = normalized(top);
+    const Select sel = normalizedSelect(top);
     r.element = elementOf(s.loadInTrueBranch ? *sel.ifTrue : *sel.ifFalse);
     r.op = s.replaceRel[0] == '>' ? "max" : "min";
     r.combineRel = s.replaceRel;
@@ -220,7 +177,7 @@ Result argReduceOf(const CarriedVar& value, const CarriedVar& index) {
   auto step = minMaxStep(vtop, value.name, value.type);
   if (auto* why = std::get_if<std::string>(&step)) return *why;
   const auto& s = std::get<MinMaxStep>(step);
-  const Select isel = normalized(itop);
+  const Select isel = normalizedSelect(itop);
   if (!sameSym(makeSym(*isel.cond), makeSym(*s.cond))) {
     if (uses(*isel.cond, Kind::select))
       return std::string("the index's comparison uses " + value.name + " as already updated in this iteration "
@@ -238,7 +195,7 @@ Result argReduceOf(const CarriedVar& value, const CarriedVar& index) {
   r.accType = value.type;
   r.indexName = index.name;
   r.indexType = index.type;
-  const Select vsel = normalized(vtop);
+  const Select vsel = normalizedSelect(vtop);
   r.element = elementOf(s.loadInTrueBranch ? *vsel.ifTrue : *vsel.ifFalse);
   r.op = s.replaceRel[0] == '>' ? "argmax" : "argmin";
   r.lastIndex = s.replaceRel.size() == 2;

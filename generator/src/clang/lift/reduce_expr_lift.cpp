@@ -14,6 +14,56 @@ const char* const kReassociationRefusal =
     "a float sum would be reassociated across vector lanes (and its products fused), which changes its rounding; pass --reassociate "
     "to accept that";
 
+namespace {
+
+// acc = min/max(acc, t) as C writes it: `if (t < acc) acc = t;`, `acc = t > acc ? t : acc`,
+// `if (acc < t) acc = t;`: the comparison reads the term that replaces acc (t reads no
+// accumulator). The map family's min/max keep the value so far on NaN terms, as these forms do; a
+// float form where a NaN term would replace acc (`acc = acc > t ? acc : t`) is refused.
+struct MinMaxUpdate {
+  std::string op;          // min or max
+  std::string replaceRel;  // t replaces acc when `t replaceRel acc`
+  const Sym* term = nullptr;
+};
+
+std::variant<MinMaxUpdate, std::string> minMaxUpdate(const Sym& top, const CarriedVar& acc) {
+  const Select sel = normalizedSelect(top);
+  const Sym& c = *sel.cond;
+  const std::string what = "the update of " + acc.name + " (" + render(top) + ")";
+  if (c.kind != Kind::compare || c.op == "==" || c.op == "!=") return what + " is not a minimum or maximum: its condition is no ordering";
+  const int carriedSide = isCarried(*c.args[0], acc.name) ? 0 : isCarried(*c.args[1], acc.name) ? 1 : -1;
+  if (carriedSide < 0 || uses(*c.args[1 - carriedSide], Kind::carried))
+    return what + " compares something other than " + acc.name + " with a term";
+  const Sym& compared = *c.args[1 - carriedSide];
+  const std::string rel = carriedSide == 1 ? c.op : flipRelation(c.op);  // compared rel acc
+  MinMaxUpdate u;
+  const Sym* assigned = nullptr;
+  if (isCarried(*sel.ifFalse, acc.name) && !uses(*sel.ifTrue, Kind::carried)) {
+    assigned = sel.ifTrue;
+    u.replaceRel = rel;
+  } else if (isCarried(*sel.ifTrue, acc.name) && !uses(*sel.ifFalse, Kind::carried)) {
+    if (acc.type.isFloat)
+      return "a NaN term replaces " + acc.name + " in this form (the comparison is false, so the other branch takes it); write `if (t > " +
+             acc.name + ") " + acc.name + " = t;` to ignore NaN";
+    assigned = sel.ifFalse;
+    u.replaceRel = negateRelation(rel);
+  } else {
+    return what + " does not choose between " + acc.name + " and a term";
+  }
+  // The same value compared and assigned, each conversion on the way keeping its values, and acc
+  // compared by value: then the kernel's min/max in acc's type picks what the loop picks.
+  const Sym& value = stripCasts(*assigned);
+  const Sym& accSide = *c.args[size_t(carriedSide)];
+  if (!sameSym(std::make_shared<const Sym>(stripCasts(compared)), std::make_shared<const Sym>(value)) || !chainPreservesValues(compared) ||
+      !chainPreservesValues(*assigned) || !preservesValues(value.type, acc.type) || !chainPreservesValues(accSide))
+    return what + " compares and assigns different values, or converts one to a type that cannot hold it";
+  u.op = u.replaceRel[0] == '<' ? "min" : "max";
+  u.term = &value;
+  return u;
+}
+
+}  // namespace
+
 std::variant<ExprReduceLift, std::string> recognizeExprReduce(const LoopModel& loop, const Options& options, int mathUlp,
                                                               const MapLift* seed, bool inOrder) {
   ExprReduceLift lift;
@@ -29,6 +79,22 @@ std::variant<ExprReduceLift, std::string> recognizeExprReduce(const LoopModel& l
     if (acc.type.dtype.empty()) return std::string("the variable " + acc.name + " has a type simdgen cannot hold (" + acc.type.spelling + ")");
     // acc = (T)(acc OP e): C computes in the promoted type and converts back.
     const Sym& top = acc.next->kind == Kind::cast ? *acc.next->args[0] : *acc.next;
+    if (top.kind == Kind::select) {
+      auto mm = minMaxUpdate(top, acc);
+      if (auto* why = std::get_if<std::string>(&mm)) return *why;
+      const MinMaxUpdate& u = std::get<MinMaxUpdate>(mm);
+      if (!uses(*u.term, Kind::load)) return std::string("the term compared with " + acc.name + " reads no array element");
+      std::string why;
+      auto e = mapExpression(lift.map, *u.term, acc.type, mathUlp, why);
+      if (!e) return "the term compared with " + acc.name + ": " + why;
+      MapLift::Array out;
+      out.base = acc.name;
+      out.type = acc.type;
+      out.expr = *e;
+      lift.map.outputs.push_back(out);
+      lift.accumulators.push_back({acc.name, acc.type, u.op, u.replaceRel});
+      continue;
+    }
     if (top.kind != Kind::binary) return std::string("the update of " + acc.name + " (" + render(top) + ") is not a sum (or & | ^) of terms");
     const char* op = nullptr;
     for (auto [sym, name] : ops)
@@ -80,8 +146,11 @@ std::variant<ExprReduceLift, std::string> recognizeExprReduce(const LoopModel& l
     names.push_back(out.name);
   }
   std::string what;
-  for (const auto& out : lift.map.outputs) what += (what.empty() ? "" : ", ") + out.expr;
-  lift.summary = "reduce " + lift.accumulators[0].op + " over " + what + " (" + lift.accumulators[0].type.dtype + ", " +
+  bool oneOp = true;
+  for (const auto& a : lift.accumulators) oneOp = oneOp && a.op == lift.accumulators[0].op;
+  for (size_t k = 0; k < lift.map.outputs.size(); ++k)
+    what += (k ? ", " : "") + (oneOp ? "" : lift.accumulators[k].op + " of ") + lift.map.outputs[k].expr;
+  lift.summary = (oneOp ? "reduce " + lift.accumulators[0].op + " over " : "reduce ") + what + " (" + lift.accumulators[0].type.dtype + ", " +
                  std::to_string(lift.map.inputs.size()) + " input" + (lift.map.inputs.size() > 1 ? "s" : "") + ")";
   return lift;
 }
@@ -138,7 +207,11 @@ std::string exprReduceCombine(const ExprReduceLift& lift, const std::string& loc
   for (size_t k = 0; k < lift.accumulators.size(); ++k) {
     const auto& a = lift.accumulators[k];
     const std::string r = local + "r" + std::to_string(k);
-    if (a.type.isFloat) {
+    if (a.op == "min" || a.op == "max") {
+      // The loop's own rule: an empty or all-NaN range gives +-inf (or the type's limit), which
+      // never replaces; a NaN accumulator stays NaN, as in the loop.
+      body += "    if (" + r + " " + a.combine + " " + a.name + ") " + a.name + " = " + r + ";\n";
+    } else if (a.type.isFloat) {
       body += "    " + a.name + " = " + a.name + " " + a.combine + " " + r + ";\n";
     } else {
       // In unsigned arithmetic: it wraps like the loop's accumulator, without signed overflow.

@@ -19,8 +19,10 @@ struct ExprReduceLift {
   struct Accumulator {
     std::string name;  // the carried variable
     ScalarType type;
-    std::string op;      // the spec's reduce op: add, and, or, xor
-    std::string combine; // the C operator that adds the kernel's result to the accumulator (acc -= t: +, the kernel sums -t)
+    std::string op;      // the spec's reduce op: add, and, or, xor, min, max
+    // The C operator that adds the kernel's result to the accumulator (acc -= t: +, the kernel
+    // sums -t); for min and max the relation under which the result replaces it (`<`, `>=`, ...).
+    std::string combine;
   };
   std::vector<Accumulator> accumulators;  // one per map output, in order
   bool reassociates = false;
@@ -32,7 +34,8 @@ struct ExprReduceLift {
 };
 
 // Every accumulator of the loop is `acc = acc OP expr(elements, scalars)` with OP one of + - & | ^
-// (floats: + with options.allowReassociation) and expr in the map family's language; or why not.
+// (floats: + with options.allowReassociation), or a minimum or maximum of acc and such an
+// expression (`if (t > acc) acc = t;`), and expr in the map family's language; or why not.
 // `seed`: the inputs, params and element-wise outputs of a loop that also stores arrays (their
 // names are kept, the reductions' names differ from them).
 // `inOrder`: a float sum without --reassociate is returned marked `sequential` instead of refused.

@@ -23,6 +23,7 @@ std::string renameWord(const std::string& expr, const std::string& name, const s
 // identity (+0 for float sums: -0 + terms would keep a -0 the kernel's +0 start does not).
 bool startsFromIdentity(const std::string& op, const Expr* init, const ASTContext& ctx) {
   Expr::EvalResult result;
+  if (op != "add" && op != "and" && op != "or" && op != "xor") return false;  // min/max rows: not lifted
   if (!init->EvaluateAsRValue(result, ctx) || result.HasSideEffects) return false;
   const APValue& v = result.Val;
   if (v.isFloat()) return op == "add" && v.getFloat().isPosZero();

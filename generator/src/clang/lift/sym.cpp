@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "clang/lift/sym.h"
 
+#include <utility>
+
 namespace simdgen::lift {
 
 bool preservesValues(const ScalarType& from, const ScalarType& to) {
@@ -37,6 +39,41 @@ bool uses(const Sym& s, Sym::Kind kind, const std::string& name) {
 bool isCarried(const Sym& s, const std::string& name) {
   const Sym& b = stripCasts(s);
   return b.kind == Sym::Kind::carried && b.name == name;
+}
+
+bool chainPreservesValues(const Sym& s) {
+  if (s.kind != Sym::Kind::cast) return true;
+  const Sym& inner = *s.args[0];
+  return preservesValues(inner.type, s.type) && chainPreservesValues(inner);
+}
+
+std::string flipRelation(const std::string& rel) {
+  if (rel == "<") return ">";
+  if (rel == "<=") return ">=";
+  if (rel == ">") return "<";
+  return "<=";
+}
+std::string negateRelation(const std::string& rel) {
+  if (rel == "<") return ">=";
+  if (rel == "<=") return ">";
+  if (rel == ">") return "<=";
+  return "<";
+}
+
+Select normalizedSelect(const Sym& s) {
+  Select r{s.args[0].get(), s.args[1].get(), s.args[2].get()};
+  for (;;) {
+    if (r.cond->kind == Sym::Kind::cast &&
+        (stripCasts(*r.cond).kind == Sym::Kind::compare || stripCasts(*r.cond).kind == Sym::Kind::logical_not)) {
+      r.cond = &stripCasts(*r.cond);
+    } else if (r.cond->kind == Sym::Kind::logical_not) {
+      r.cond = r.cond->args[0].get();
+      std::swap(r.ifTrue, r.ifFalse);
+    } else {
+      break;
+    }
+  }
+  return r;
 }
 
 std::string render(const Sym& s) {

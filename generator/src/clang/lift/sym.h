@@ -73,5 +73,19 @@ bool uses(const Sym& s, Sym::Kind kind, const std::string& name = "");
 bool isCarried(const Sym& s, const std::string& name);
 // A readable rendering for remarks: (acc + (int)a[i]).
 std::string render(const Sym& s);
+// Each conversion on the way from the element to `s` keeps every value (no narrowing, no
+// signed -> unsigned reinterpretation).
+bool chainPreservesValues(const Sym& s);
+// a rel b <=> b flipRelation(rel) a; !(a rel b) <=> a negateRelation(rel) b (for integers).
+std::string flipRelation(const std::string& rel);
+std::string negateRelation(const std::string& rel);
+// A select with the `!`s peeled off its condition (the branches swapped for each) and a
+// comparison's 0/1 converted to bool or int (C's `bool b = x > m;`) read as the comparison.
+struct Select {
+  const Sym* cond;
+  const Sym* ifTrue;
+  const Sym* ifFalse;
+};
+Select normalizedSelect(const Sym& s);
 
 }  // namespace simdgen::lift
