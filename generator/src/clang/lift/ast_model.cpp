@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "clang/lift/ast_model.h"
 
+#include <algorithm>
 #include <cctype>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -277,7 +279,9 @@ class Evaluator {
       if (un->getOpcode() == UO_LNot)
         return makeSym(Sym{Sym::Kind::logical_not, scalarTypeOf(e->getType(), ctx_), "", "", 0, {eval(un->getSubExpr(), env)}});
       if (un->getOpcode() == UO_Deref) {
-        if (const VarDecl* p = referencedVar(un->getSubExpr()); p && secondary_.count(p)) return element(*un, un->getSubExpr(), nullptr, false);
+        bool pre = false;
+        if (const VarDecl* p = referencedVar(un->getSubExpr()); (p && secondary_.count(p)) || steppedVar(un->getSubExpr(), pre))
+          return element(*un, un->getSubExpr(), nullptr, false);
         throw NotLifted{"`" + sourceText(*e, ctx_) + "` reads through a pointer other than a[i]"};
       }
       if (un->getOpcode() == UO_Minus) {
@@ -311,12 +315,22 @@ class Evaluator {
     secondary_ = std::move(steps);
     loopStart_ = std::move(loopStart);
   }
-  // `*p` of a pointer that walks with the loop (else null).
+  // `*p` (or `*p++`, `*--p`) of a pointer that walks with the loop (else null).
   const UnaryOperator* walkingDeref(const Expr* e) const {
     const auto* u = dyn_cast<UnaryOperator>(e->IgnoreParens());
     if (!u || u->getOpcode() != UO_Deref) return nullptr;
+    bool pre = false;
     const VarDecl* p = referencedVar(u->getSubExpr());
-    return p && secondary_.count(p) ? u : nullptr;
+    return (p && secondary_.count(p)) || steppedVar(u->getSubExpr(), pre) ? u : nullptr;
+  }
+  // `v++`, `++v`, `v--` or `--v` of a variable that steps with the loop: v (pre: the step comes first).
+  const VarDecl* steppedVar(const Expr* e, bool& pre) const {
+    const auto* u = dyn_cast<UnaryOperator>(e->IgnoreParenImpCasts());
+    if (!u || !u->isIncrementDecrementOp() || !isa<DeclRefExpr>(u->getSubExpr()->IgnoreParens())) return nullptr;
+    const VarDecl* v = referencedVar(u->getSubExpr());
+    if (!v || !secondary_.count(v)) return nullptr;
+    pre = u->isPrefix();
+    return v;
   }
   // The statement that steps a secondary counter (null for any other).
   const VarDecl* secondaryUpdate(const Stmt* s) const {
@@ -380,11 +394,15 @@ class Evaluator {
   SymPtr element(const Expr& whole, const Expr* base, const Expr* idx, bool stored) {
     if (whole.getType().isVolatileQualified()) throw NotLifted{"the elements of `" + sourceText(whole, ctx_) + "` are volatile"};
     Index index;
-    const VarDecl* walking = referencedVar(base);
-    if (walking && isa<DeclRefExpr>(base->IgnoreParenImpCasts()) && secondary_.count(walking) && walking->getType()->isPointerType()) {
-      if (secondary_.at(walking) != 1) throw NotLifted{"`" + walking->getNameAsString() + "` steps by more than one element"};
+    bool pre = false;
+    const VarDecl* stepped = steppedVar(base, pre);  // *p++, *--p: the element before or after the step
+    const VarDecl* walking = stepped ? stepped : referencedVar(base);
+    if (walking && (stepped || isa<DeclRefExpr>(base->IgnoreParenImpCasts())) && secondary_.count(walking) && walking->getType()->isPointerType()) {
+      if (std::abs(secondary_.at(walking)) != 1) throw NotLifted{"`" + walking->getNameAsString() + "` steps by more than one element"};
+      if (stepped && pre) advanced_.insert(stepped);
       stepWith(walking, 1, index, true);
-    } else if (!invariant(base)) {
+      if (stepped && !pre) advanced_.insert(stepped);
+    } else if (stepped || !invariant(base)) {
       throw NotLifted{"the array `" + sourceText(*base, ctx_) + "` in `" + sourceText(whole, ctx_) + "` changes in the loop or has side effects"};
     }
     if (idx) decompose(idx, 1, index);
@@ -400,7 +418,7 @@ class Evaluator {
     if (!index.ok || !((index.counter == 1 && index.stride.empty()) || (index.counter == 0 && !index.stride.empty())))
       throw NotLifted{"the index `" + (idx ? sourceText(*idx, ctx_) : sourceText(whole, ctx_)) + "` is not `" + induction_->getNameAsString() +
                       " + constant` or plus a value the loop does not change (indirect accesses are not lifted)"};
-    std::string pointer = sourceText(*base, ctx_);
+    std::string pointer = stepped ? stepped->getNameAsString() : sourceText(*base, ctx_);  // `p`, not `p++`
     for (const auto& [sign, term] : index.terms) pointer += (sign > 0 ? " + " : " - ") + term;
     if (stores_ && !stored)
       for (const MapStore& st : *stores_)
@@ -500,6 +518,12 @@ class Evaluator {
       else out.stride = sourceText(*stride, ctx_), out.strideExpr = stride;
     } else if (const VarDecl* v = referencedVar(e); v && isa<DeclRefExpr>(e) && secondary_.count(v) && !v->getType()->isPointerType()) {
       stepWith(v, sign, out);
+    } else if (bool pre = false; steppedVar(e, pre) && !steppedVar(e, pre)->getType()->isPointerType()) {
+      // a[k++]: the position before the step (a[++k]: after it), and k has stepped from here on.
+      const VarDecl* k = steppedVar(e, pre);
+      if (pre) advanced_.insert(k);
+      stepWith(k, sign, out);
+      if (!pre) advanced_.insert(k);
     } else if (const VarDecl* v = referencedVar(e); v && isa<DeclRefExpr>(e) && v->hasInit() && !written_.count(v) &&
                                                       !declaredBeforeLoop(v) && !v->getType().isVolatileQualified()) {
       // A local of the body that names a position (`int index = b * n + i;`), never assigned again.
@@ -870,14 +894,56 @@ LoopHeader header(const ForStmt& loop, ASTContext& ctx, const std::set<const Var
   return h;
 }
 
+// `v++`, `++v`, `v--`, `--v` inside the statement `s` of the body's own block (`*dp++ = *sp++ + 1;`,
+// `a[t4++] += s * b[t8++];`, `T x = *sp++;`), evaluated once whenever `s` runs: not in a branch of
+// `?:`, `&&` or `||`, and `v` named nowhere else in `s` (C leaves such a read unsequenced). Its step.
+std::optional<long long> stepInside(const Stmt* s, const VarDecl* v) {
+  if (!isa<Expr>(s) && !isa<DeclStmt>(s)) return std::nullopt;
+  int names = 0;
+  std::optional<long long> step;
+  bool conditional = false;
+  std::function<void(const Stmt*, bool)> walk = [&](const Stmt* x, bool branch) {
+    if (!x) return;
+    if (const auto* r = dyn_cast<DeclRefExpr>(x); r && r->getDecl() == v) ++names;
+    if (const auto* u = dyn_cast<UnaryOperator>(x); u && u->isIncrementDecrementOp() && isa<DeclRefExpr>(u->getSubExpr()->IgnoreParens()) &&
+                                                   referencedVar(u->getSubExpr()) == v) {
+      step = u->isIncrementOp() ? 1 : -1;
+      conditional = conditional || branch;
+    }
+    if (const auto* c = dyn_cast<AbstractConditionalOperator>(x)) {
+      walk(c->getCond(), branch);
+      walk(c->getTrueExpr(), true);
+      walk(c->getFalseExpr(), true);
+      return;
+    }
+    if (const auto* b = dyn_cast<BinaryOperator>(x); b && b->isLogicalOp()) {
+      walk(b->getLHS(), branch);
+      walk(b->getRHS(), true);
+      return;
+    }
+    if (const auto* d = dyn_cast<DeclStmt>(x)) {
+      for (const Decl* decl : d->decls())
+        if (const auto* var = dyn_cast<VarDecl>(decl); var && var->hasInit()) walk(var->getInit(), branch);
+      return;
+    }
+    for (const Stmt* child : x->children()) walk(child, branch);
+  };
+  walk(s, false);
+  if (!step || conditional || names != 1) return std::nullopt;
+  return step;
+}
+
 // Variables declared before the loop that step with it: written once per iteration by a
 // statement of the body's own block (never under a condition) that adds a constant (`j++`,
-// `dp++`, `k += 2`), integers or pointers no pointer reaches. The model gets their final values.
+// `dp++`, `k += 2`) or inside one (`*dp++ = *sp++;`), integers or pointers no pointer reaches.
+// The model gets their final values.
 std::map<const VarDecl*, long long> secondaryCounters(const ForStmt& loop, ASTContext& ctx, const std::set<const VarDecl*>& written,
                                                        const VarDecl* counter, LoopModel& m) {
   std::map<const VarDecl*, long long> steps;
-  const auto* body = dyn_cast<CompoundStmt>(loop.getBody());
-  if (!body) return steps;
+  // The body's own statements: a block's, or the one statement of a brace-less body.
+  std::vector<const Stmt*> statements;
+  if (const auto* block = dyn_cast<CompoundStmt>(loop.getBody())) statements.assign(block->body_begin(), block->body_end());
+  else statements.push_back(loop.getBody());
   const SourceManager& sm = ctx.getSourceManager();
   const Stmt* function = enclosingFunctionBody(loop, ctx);
   std::string finals;
@@ -904,8 +970,8 @@ std::map<const VarDecl*, long long> secondaryCounters(const ForStmt& loop, ASTCo
     w.TraverseStmt(const_cast<Stmt*>(loop.getBody()));
     if (w.count != 1) continue;
     std::optional<long long> step;
-    for (const Stmt* child : body->body())
-      if ((step = stepOf(child, v, ctx))) break;
+    for (const Stmt* child : statements)
+      if ((step = stepOf(child, v, ctx)) || (step = stepInside(child, v))) break;
     if (!step) continue;
     steps[v] = *step;
     const std::string name = v->getNameAsString(), count = "(" + rangeCount(m) + ")";
