@@ -787,7 +787,18 @@ ScalarType scalarTypeOf(QualType type, const ASTContext& ctx) {
 namespace {
 
 // The `for` statement's own parts: for (T i = start; i < end; ++i), end fixed by the body.
-LoopHeader header(const ForStmt& loop, ASTContext& ctx, const std::set<const VarDecl*>& written) {
+// The operands of a chain of commas, in order (`a, b, c`); the expression itself if it is none.
+void commaParts(const Expr* e, std::vector<const Expr*>& out) {
+  e = e->IgnoreParens();
+  if (const auto* b = dyn_cast<BinaryOperator>(e); b && b->isCommaOp()) {
+    commaParts(b->getLHS(), out);
+    commaParts(b->getRHS(), out);
+  } else {
+    out.push_back(e);
+  }
+}
+
+LoopHeader header(const ForStmt& loop, ASTContext& ctx, const std::set<const VarDecl*>& written, bool allowExtra = false) {
   LoopHeader h;
   LoopModel& m = h.model;
   // for (T i = start; ...), the counter the loop's own; or C89's `T i; ... for (i = start; ...)` and
@@ -795,7 +806,51 @@ LoopHeader header(const ForStmt& loop, ASTContext& ctx, const std::set<const Var
   const VarDecl* i = nullptr;
   const Expr* start = nullptr;
   bool outside = false;
-  if (const auto* init = dyn_cast_or_null<DeclStmt>(loop.getInit())) {
+  // C89 headers that set and step other variables too: `for (i = 0, sp = dp = row; ...; i++, sp++)`.
+  std::vector<const Expr*> initParts, incParts;
+  if (const auto* e = dyn_cast_or_null<Expr>(loop.getInit())) commaParts(e, initParts);
+  if (loop.getInc()) commaParts(loop.getInc(), incParts);
+  const BinaryOperator* counterInit = nullptr;
+  if (initParts.size() > 1) {
+    // The counter: the integer an assignment of the init starts, the condition tests and the
+    // increment steps by one (`i` of `for (i = 0, dp = row; i < n; i++, dp++)`).
+    const std::vector<const VarDecl*> tested = loop.getCond() ? referencedVars(loop.getCond()) : std::vector<const VarDecl*>();
+    int candidates = 0;
+    for (const Expr* part : initParts)
+      if (const auto* a = dyn_cast<BinaryOperator>(part); a && a->getOpcode() == BO_Assign && isa<DeclRefExpr>(a->getLHS()->IgnoreParens())) {
+        const VarDecl* v = referencedVar(a->getLHS());
+        if (!v->getType()->isIntegerType() || std::find(tested.begin(), tested.end(), v) == tested.end()) continue;
+        if (std::any_of(incParts.begin(), incParts.end(), [&](const Expr* step) { return isUnitStep(step, v, ctx); })) ++candidates, counterInit = a;
+      }
+    if (candidates != 1) throw NotLifted{"the loop's start `" + sourceText(*loop.getInit(), ctx) + "` is not `counter = value`"};
+    // The others run again before the kernel call: they must give the same values each time (no
+    // side effects, no variable the init assigns on their right-hand sides).
+    std::set<const VarDecl*> assigned;
+    std::vector<const Expr*> values;
+    for (const Expr* part : initParts) {
+      const Expr* e = part;
+      while (const auto* a = dyn_cast<BinaryOperator>(e->IgnoreParens())) {
+        if (a->getOpcode() != BO_Assign || !isa<DeclRefExpr>(a->getLHS()->IgnoreParens())) break;
+        assigned.insert(referencedVar(a->getLHS()));
+        e = a->getRHS();
+      }
+      if (part == counterInit) continue;
+      if (e == part || e->HasSideEffects(ctx))
+        throw NotLifted{"the loop's start `" + sourceText(*part, ctx) + "` is not an assignment of a value without side effects"};
+      values.push_back(e);
+      h.initExtra += sourceText(*part, ctx) + "; ";
+    }
+    values.push_back(counterInit->getRHS());  // which runs after them in the rewrite
+    for (const Expr* e : values)
+      for (const VarDecl* v : referencedVars(e))
+        if (assigned.count(v))
+          throw NotLifted{"the loop's start assigns `" + v->getNameAsString() + "` and reads it (`" + sourceText(*e, ctx) + "`)"};
+  }
+  if (counterInit) {
+    i = referencedVar(counterInit->getLHS());
+    start = counterInit->getRHS();
+    outside = true;
+  } else if (const auto* init = dyn_cast_or_null<DeclStmt>(loop.getInit())) {
     i = init->isSingleDecl() ? dyn_cast<VarDecl>(init->getSingleDecl()) : nullptr;
     if (!i || !i->hasInit()) throw NotLifted{"the `for` declares more than its counter, or a counter with no start value"};
     start = i->getInit();
@@ -882,9 +937,32 @@ LoopHeader header(const ForStmt& loop, ASTContext& ctx, const std::set<const Var
     const long long n = last.Val.getInt().getExtValue() - past - first.Val.getInt().getExtValue() + (m.inclusive ? 1 : 0);
     m.tripCount = n > 0 ? n : 0;
   }
-  if (!loop.getInc() || !isUnitStep(loop.getInc(), i, ctx))
+  // The increment: the counter's step by one, and constant steps of other variables (`sp++`,
+  // `dp += 2`), which act after the body as a step at its end would.
+  int counterSteps = 0;
+  for (const Expr* part : incParts) {
+    if (isUnitStep(part, i, ctx)) {
+      ++counterSteps;
+      continue;
+    }
+    const auto* u = dyn_cast<UnaryOperator>(part);
+    const auto* b = dyn_cast<BinaryOperator>(part);
+    const Expr* target = u ? u->getSubExpr() : b ? b->getLHS() : nullptr;
+    const VarDecl* v = target && isa<DeclRefExpr>(target->IgnoreParens()) ? referencedVar(target) : nullptr;
+    const auto step = v && v != i ? stepOf(part, v, ctx) : std::nullopt;
+    if (!step || h.incSteps.count(v)) {
+      counterSteps = 0;
+      break;
+    }
+    h.incSteps[v] = *step;
+  }
+  if (counterSteps != 1)
     throw NotLifted{"the counter does not step by 1 (`" + (loop.getInc() ? sourceText(*loop.getInc(), ctx) : std::string()) +
                     "`): strided loops are not lifted yet"};
+  if (!allowExtra && (!h.initExtra.empty() || !h.incSteps.empty()))
+    throw NotLifted{"the `for` also sets or steps other variables than its counter (`" +
+                    (loop.getInit() ? sourceText(*loop.getInit(), ctx) : std::string()) + "; ...; " + sourceText(*loop.getInc(), ctx) +
+                    "`): only a loop without a nest is lifted with those"};
   m.loopText = sourceText(loop, ctx);
   if (outside) {
     // What the counter holds after a non-empty range: the bound (one past it for <=).
@@ -938,7 +1016,8 @@ std::optional<long long> stepInside(const Stmt* s, const VarDecl* v) {
 // `dp++`, `k += 2`) or inside one (`*dp++ = *sp++;`), integers or pointers no pointer reaches.
 // The model gets their final values.
 std::map<const VarDecl*, long long> secondaryCounters(const ForStmt& loop, ASTContext& ctx, const std::set<const VarDecl*>& written,
-                                                       const VarDecl* counter, LoopModel& m) {
+                                                       const VarDecl* counter, LoopModel& m,
+                                                       const std::map<const VarDecl*, long long>& incSteps = {}) {
   std::map<const VarDecl*, long long> steps;
   // The body's own statements: a block's, or the one statement of a brace-less body.
   std::vector<const Stmt*> statements;
@@ -951,9 +1030,13 @@ std::map<const VarDecl*, long long> secondaryCounters(const ForStmt& loop, ASTCo
     if (v == counter || !sm.isBeforeInTranslationUnit(v->getLocation(), loop.getBeginLoc())) continue;
     const ScalarType t = scalarTypeOf(v->getType(), ctx);
     const bool pointer = v->getType()->isPointerType() && !v->getType()->getPointeeType()->isVoidType();
+    const auto inHeader = incSteps.find(v);  // stepped by the `for`'s increment, after the body
     if ((!pointer && (t.dtype.empty() || t.isFloat)) || !v->hasLocalStorage() || v->isStaticLocal() || v->getType()->isReferenceType() ||
-        v->getType().isVolatileQualified() || addressTaken(v, function))
+        v->getType().isVolatileQualified() || addressTaken(v, function)) {
+      if (inHeader != incSteps.end())
+        throw NotLifted{"the `for` steps `" + v->getNameAsString() + "`, which is not a local integer or pointer whose address is never taken"};
       continue;
+    }
     struct Writes : RecursiveASTVisitor<Writes> {
       const VarDecl* v;
       int count = 0;
@@ -968,10 +1051,15 @@ std::map<const VarDecl*, long long> secondaryCounters(const ForStmt& loop, ASTCo
     } w;
     w.v = v;
     w.TraverseStmt(const_cast<Stmt*>(loop.getBody()));
-    if (w.count != 1) continue;
+    if (inHeader != incSteps.end() && w.count != 0)
+      throw NotLifted{"the `for` steps `" + v->getNameAsString() + "`, which its body changes too"};
+    if (inHeader == incSteps.end() && w.count != 1) continue;
     std::optional<long long> step;
-    for (const Stmt* child : statements)
+    if (inHeader != incSteps.end()) step = inHeader->second;
+    for (const Stmt* child : statements) {
+      if (step) break;
       if ((step = stepOf(child, v, ctx)) || (step = stepInside(child, v))) break;
+    }
     if (!step) continue;
     steps[v] = *step;
     const std::string name = v->getNameAsString(), count = "(" + rangeCount(m) + ")";
@@ -1035,23 +1123,33 @@ std::variant<LoopHeader, std::string> loopHeader(const ForStmt& loop, ASTContext
   }
 }
 
+std::string loopInitExtra(const ForStmt& loop, ASTContext& ctx) {
+  try {
+    return header(loop, ctx, writesOf(loop, ctx).vars, /*allowExtra=*/true).initExtra;
+  } catch (const NotLifted&) {
+    return "";
+  }
+}
+
 std::variant<LoopModel, std::string> modelLoop(const ForStmt& loop, ASTContext& ctx) {
   try {
     const WriteCollector writes = writesOf(loop, ctx);
-    LoopHeader h = header(loop, ctx, writes.vars);
+    LoopHeader h = header(loop, ctx, writes.vars, /*allowExtra=*/true);
     LoopModel& m = h.model;
     const VarDecl* i = h.counter;
     if (!writes.otherWrite.empty())
       throw NotLifted{"the loop writes to memory (`" + writes.otherWrite + "`), which may alias its input; "
                       "accumulate in a local variable and store it after the loop"};
+    std::set<const VarDecl*> written = writes.vars;  // and those the `for`'s increment steps
+    for (const auto& [v, step] : h.incSteps) written.insert(v);
 
     // The body, evaluated once with every variable it writes standing for its old value.
-    Evaluator eval(ctx, i, writes.vars, loop);
-    const auto steps = secondaryCounters(loop, ctx, writes.vars, i, m);
+    Evaluator eval(ctx, i, written, loop);
+    const auto steps = secondaryCounters(loop, ctx, written, i, m, h.incSteps);
     eval.allowSecondary(steps, rangeStart(m));
     Evaluator::Env env;
     const SourceManager& sm = ctx.getSourceManager();
-    for (const VarDecl* v : writes.vars) {
+    for (const VarDecl* v : written) {
       if (!sm.isBeforeInTranslationUnit(v->getLocation(), loop.getBeginLoc()) || steps.count(v)) continue;  // the body's own
       if (v->getType().isVolatileQualified()) throw NotLifted{"`" + v->getNameAsString() + "` is volatile"};
       env[v] = makeSym(Sym{Sym::Kind::carried, scalarTypeOf(v->getType(), ctx), "", v->getNameAsString(), 0, {}});
@@ -1077,12 +1175,14 @@ std::variant<LoopModel, std::string> modelLoop(const ForStmt& loop, ASTContext& 
 std::variant<MapModel, std::string> modelMap(const ForStmt& loop, ASTContext& ctx) {
   try {
     const WriteCollector writes = writesOf(loop, ctx);
-    LoopHeader h = header(loop, ctx, writes.vars);
+    LoopHeader h = header(loop, ctx, writes.vars, /*allowExtra=*/true);
     MapModel m;
     m.loop = h.model;
-    Evaluator eval(ctx, h.counter, writes.vars, loop);
+    std::set<const VarDecl*> written = writes.vars;  // and those the `for`'s increment steps
+    for (const auto& [v, step] : h.incSteps) written.insert(v);
+    Evaluator eval(ctx, h.counter, written, loop);
     eval.allowStores(&m.stores);
-    const auto steps = secondaryCounters(loop, ctx, writes.vars, h.counter, m.loop);
+    const auto steps = secondaryCounters(loop, ctx, written, h.counter, m.loop, h.incSteps);
     eval.allowSecondary(steps, rangeStart(m.loop));
     // Variables declared before the loop that it changes: accumulators beside the stores
     // (`x[i] = e; sum += x[i];`), for map_sums to recognise.

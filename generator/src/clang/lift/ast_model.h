@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Builds a LoopModel from a `for` statement by evaluating its body symbolically (clang side).
+#include <map>
 #include <string>
 #include <variant>
 #include <vector>
@@ -29,8 +30,15 @@ struct LoopHeader {
   const clang::VarDecl* counter = nullptr;
   const clang::Expr* start = nullptr;
   const clang::Expr* end = nullptr;
+  // C89's other variables of the header: `for (i = 0, sp = dp = row; ...; i++, sp++)`.
+  std::string initExtra;  // the other assignments of the init as statements (`sp = dp = row;`)
+  std::map<const clang::VarDecl*, long long> incSteps;  // variables the increment steps besides the counter
 };
+// A nest's loops take no other variables in their headers (only 1-D loops do: modelLoop, modelMap).
 std::variant<LoopHeader, std::string> loopHeader(const clang::ForStmt& loop, clang::ASTContext& ctx);
+// The assignments a 1-D loop's init makes besides its counter's, as statements to run before the
+// kernel call (`sp = dp = row;`); empty when there are none or the header is not one lift takes.
+std::string loopInitExtra(const clang::ForStmt& loop, clang::ASTContext& ctx);
 
 // An element-wise loop's stores, or why it is not one.
 std::variant<MapModel, std::string> modelMap(const clang::ForStmt& loop, clang::ASTContext& ctx);

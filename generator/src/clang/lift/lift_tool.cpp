@@ -320,7 +320,11 @@ LiftResult runLift(const LiftRequest& request) {
           remark.text = "lifted: " + name + " (" + summary + ")" + (earlier.empty() ? "" : ", already rewritten");
           result.remarks.push_back(remark);
           if (request.rewrite && earlier.empty()) {
-            llvm::Error e = edits.add(tooling::Replacement(sm, loopRange(*loop, ctx), code(name), ctx.getLangOpts()));
+            // The other assignments of a C89 header (`for (i = 0, sp = row; ...)`) run first: the
+            // call reads those variables; the loop, if it runs, makes them again.
+            std::string replacement = code(name);
+            if (const std::string extra = loopInitExtra(*loop, ctx); !extra.empty()) replacement = "{\n" + extra + "\n" + replacement + "\n}";
+            llvm::Error e = edits.add(tooling::Replacement(sm, loopRange(*loop, ctx), replacement, ctx.getLangOpts()));
             if (e) result.errors.push_back(file + ": error: " + llvm::toString(std::move(e)));
             includes.insert(name);
           }
