@@ -28,7 +28,7 @@ float accumulate_in_order(const float* att, const float* values, int n, float bi
         // expect: part of the row lift
         for (int i = 0; i < head; i++) yb[i] = yb[i] + values[t * head + i] * att[t];
     }
-    // expect: not lifted: the loop writes to memory
+    // expect: not lifted: the same element in every row
     for (int t = 0; t < rows; t++) {
         // expect: lifted
         for (int i = 0; i < head; i++) xb[i] += att[t] * values[t * head + i] * 0.5f;

@@ -1214,6 +1214,7 @@ std::variant<MapModel, std::string> modelMap(const ForStmt& loop, ASTContext& ct
     for (const std::string& stride : eval.unitStrides()) {
       const bool word = std::all_of(stride.begin(), stride.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
       m.guards.push_back((word ? stride : "(" + stride + ")") + " == 1");
+      ++m.strideGuards;
     }
     return m;
   } catch (const NotLifted& n) {

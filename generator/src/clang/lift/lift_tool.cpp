@@ -30,6 +30,7 @@
 #include "clang/lift/recognize.h"
 #include "clang/lift/reduce_expr_lift.h"
 #include "clang/lift/accumulate_lift.h"
+#include "clang/lift/rows_map_model.h"
 #include "clang/lift/rows_model.h"
 #include "clang/lift/transpose_lift.h"
 
@@ -347,9 +348,23 @@ LiftResult runLift(const LiftRequest& request) {
                 seen.insert(accumulated);
               continue;
             }
+            // Element-wise over the rows of matrices (out[r * ld + c] = f(a[r * lda + c], ...))?
+            const ForStmt* mapped = nullptr;
+            bool innerIsMap = false;
+            auto rowsMap = modelRowsMap(*loop, ctx, request.mathUlp, mapped, innerIsMap);
+            if (auto* m = std::get_if<RowsMapLift>(&rowsMap)) {
+              m->outer.loopText = tooling::getText(loopRange(*loop, ctx), ctx).str();
+              if (accept(m->summary, [&](const std::string& name) { return rowsMapSpecJson(*m, name, description); },
+                         [&](const std::string& name) { return rowsMapReplacementCode(*m, name, local); }))
+                seen.insert(mapped);
+              continue;
+            }
             auto transpose = modelTranspose(*loop, ctx);
             if (auto* why = std::get_if<std::string>(&transpose)) {
-              reject(why->rfind(kNotANest, 0) == 0 ? "as a row-wise reduction: " + *reason : "as a transpose: " + *why);
+              // The nest's inner loop is element-wise: say why the nest is not one element-wise call.
+              reject(innerIsMap                    ? "as an element-wise nest: " + std::get<std::string>(rowsMap)
+                     : why->rfind(kNotANest, 0) != 0 ? "as a transpose: " + *why
+                                                     : "as a row-wise reduction: " + *reason);
               continue;
             }
             TransposeLift& t = std::get<TransposeLift>(transpose);

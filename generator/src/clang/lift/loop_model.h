@@ -45,6 +45,7 @@ struct MapModel {
   LoopModel loop;  // its `carried`: accumulators the loop also changes (`sum += x[i]` beside the stores)
   std::vector<MapStore> stores;  // in source order
   std::vector<std::string> guards;  // every store's loop-invariant conditions: the call is made only when they hold
+  size_t strideGuards = 0;          // of which the last are `stride == 1` (x[i * stride], read at a unit stride)
   std::vector<std::string> memoryScalars;  // scalars the loop reads from memory a store might reach (globals, ...)
 };
 

@@ -11,6 +11,7 @@
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Expr.h>
+#include <llvm/ADT/StringExtras.h>
 
 #include "clang/lift/ast_model.h"
 #include "clang/lift/lift_output.h"
@@ -43,27 +44,38 @@ class MatrixAddress {
   std::vector<std::string> terms;
   bool rowsOfArray = false;
 
-  // Adds the terms of an integer expression, with their sign.
-  void index(const Expr* e, int sign) {
+  // Adds the terms of an integer expression, with their sign, times `scale` (a fixed value's text;
+  // empty: 1): `(b * n + i) * size + j` is b * n * size + i * size + j.
+  void index(const Expr* e, int sign, const std::string& scale = "") {
     e = e->IgnoreParenImpCasts();
-    if (isCounter(e, inner_)) {
-      inner.unit += sign;
-    } else if (isCounter(e, outer_)) {
-      outer.unit += sign;
+    auto scaled = [&](const std::string& t) { return scale.empty() ? t : paren(t) + " * " + paren(scale); };
+    if (isCounter(e, inner_) || isCounter(e, outer_)) {
+      Counter& c = isCounter(e, inner_) ? inner : outer;
+      if (scale.empty()) {
+        c.unit += sign;
+      } else {
+        if (sign < 0 || !c.stride.empty()) throw NotLiftable{"the position does not advance by one stride per row"};
+        c.stride = scale;
+      }
     } else if (auto c = e->getIntegerConstantExpr(ctx_)) {
-      constant += sign * c->getExtValue();
+      if (scale.empty()) constant += sign * c->getExtValue();
+      else if (c->getExtValue() != 0) terms.push_back((sign > 0 ? " + " : " - ") + scaled(llvm::toString(*c, 10)));
     } else if (const auto* bin = dyn_cast<BinaryOperator>(e); bin && (bin->getOpcode() == BO_Add || bin->getOpcode() == BO_Sub)) {
-      index(bin->getLHS(), sign);
-      index(bin->getRHS(), bin->getOpcode() == BO_Add ? sign : -sign);
+      index(bin->getLHS(), sign, scale);
+      index(bin->getRHS(), bin->getOpcode() == BO_Add ? sign : -sign, scale);
     } else if (bin && bin->getOpcode() == BO_Mul && (counterOf(bin->getLHS()) || counterOf(bin->getRHS()))) {
       const bool left = counterOf(bin->getLHS()) != nullptr;
       const Expr* stride = left ? bin->getRHS() : bin->getLHS();
       if (!fixed(stride)) throw NotLiftable{"the stride `" + sourceText(*stride, ctx_) + "` changes inside the loops"};
       Counter& c = counterOf(left ? bin->getLHS() : bin->getRHS()) == outer_ ? outer : inner;
       if (sign < 0 || !c.stride.empty()) throw NotLiftable{"the position does not advance by one stride per row"};
-      c.stride = sourceText(*stride, ctx_);
+      c.stride = scaled(sourceText(*stride, ctx_));
+    } else if (bin && bin->getOpcode() == BO_Mul && !fixed(e) && (fixed(bin->getLHS()) || fixed(bin->getRHS()))) {
+      // (a sum with a counter) * a fixed value: each term times it
+      const bool left = fixed(bin->getLHS());
+      index(left ? bin->getRHS() : bin->getLHS(), sign, scaled(sourceText(*(left ? bin->getLHS() : bin->getRHS()), ctx_)));
     } else if (fixed(e)) {
-      terms.push_back((sign > 0 ? " + " : " - ") + paren(sourceText(*e, ctx_)));
+      terms.push_back((sign > 0 ? " + " : " - ") + scaled(sourceText(*e, ctx_)));
     } else {
       throw NotLiftable{"the position `" + sourceText(*e, ctx_) + "` is not a row times a stride plus a column"};
     }
