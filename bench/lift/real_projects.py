@@ -35,6 +35,8 @@ import subprocess
 import sys
 import time
 
+import kernel_loops  # noqa: E402 (this directory)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
@@ -710,8 +712,13 @@ def render(results, args, simdgen_info):
       f'{simdgen_info}; `bench/lift/real_projects.py{" --rewrite" if args.rewrite else ""}` '
       f'(recipe `{os.path.relpath(args.recipe, ROOT) if args.recipe.startswith(ROOT) else args.recipe}`).')
     w('')
-    w('| project | files | loops | lifted | refused | lift rate | differential | speed (orig/rewritten) |')
-    w('| --- | ---: | ---: | ---: | ---: | ---: | --- | --- |')
+    w('| project | files | loops | lifted | refused | lift rate | kernel loops | lifted | in part | kernel lift rate '
+      '| differential | speed (orig/rewritten) |')
+    w('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |')
+    covs = {}
+    for r in results:
+        listed = kernel_loops.load(r['name'])
+        covs[r['name']] = kernel_loops.coverage(r, listed) if listed else None
     for r in results:
         loops = sum(f['loops'] for f in r['files'])
         lifted = sum(f['lifted'] for f in r['files'])
@@ -728,7 +735,8 @@ def render(results, args, simdgen_info):
         if r.get('rewrite_failed'):
             diff += f' (**{len(r["rewrite_failed"])} files not rewritten: simdgen crashed**)'
         w(f'| {r["name"]} | {len(r["files"])} | {loops} | {lifted} | {loops - lifted} | '
-          f'{100.0 * lifted / loops if loops else 0:.0f}% | {diff} | {speed} |')
+          f'{100.0 * lifted / loops if loops else 0:.0f}% | {kernel_loops.summary_cells(covs[r["name"]])} | '
+          f'{diff} | {speed} |')
     w('')
     for r in results:
         w(f'## {r["name"]}')
@@ -743,6 +751,8 @@ def render(results, args, simdgen_info):
         w(f'**{loops} loops, {lifted} lifted as written, {loops - lifted} refused** '
           f'(lift took {r.get("lift_seconds", 0):.1f} s for {len(r["files"])} files).')
         w('')
+        if covs[r['name']]:
+            out.extend(kernel_loops.section(covs[r['name']], reason_key, args.top))
         nested = sum(1 for f in r['files'] for rm in f['remarks'] if not rm['lifted']
                      and re.match(r'as a (row-wise reduction|transpose|column reduction)', rm['text']))
         if nested:
