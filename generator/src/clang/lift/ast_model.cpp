@@ -982,6 +982,7 @@ std::optional<long long> stepInside(const Stmt* s, const VarDecl* v) {
   bool conditional = false;
   std::function<void(const Stmt*, bool)> walk = [&](const Stmt* x, bool branch) {
     if (!x) return;
+    if (isa<UnaryExprOrTypeTraitExpr>(x)) branch = true;  // sizeof(*p++) does not step p
     if (const auto* r = dyn_cast<DeclRefExpr>(x); r && r->getDecl() == v) ++names;
     if (const auto* u = dyn_cast<UnaryOperator>(x); u && u->isIncrementDecrementOp() && isa<DeclRefExpr>(u->getSubExpr()->IgnoreParens()) &&
                                                    referencedVar(u->getSubExpr()) == v) {
