@@ -798,7 +798,19 @@ void commaParts(const Expr* e, std::vector<const Expr*>& out) {
   }
 }
 
-LoopHeader header(const ForStmt& loop, ASTContext& ctx, const std::set<const VarDecl*>& written, bool allowExtra = false) {
+// `i--`, `--i` or `i -= 1`.
+bool isUnitDecrement(const Expr* inc, const VarDecl* i, const ASTContext& ctx) {
+  inc = inc->IgnoreParens();
+  if (const auto* u = dyn_cast<UnaryOperator>(inc)) return u->isDecrementOp() && referencedVar(u->getSubExpr()) == i;
+  if (const auto* c = dyn_cast<CompoundAssignOperator>(inc)) {
+    auto step = c->getRHS()->getIntegerConstantExpr(ctx);
+    return c->getOpcode() == BO_SubAssign && referencedVar(c->getLHS()) == i && step && *step == 1;
+  }
+  return false;
+}
+
+LoopHeader header(const ForStmt& loop, ASTContext& ctx, const std::set<const VarDecl*>& written, bool allowExtra = false,
+                  bool allowDescending = false) {
   LoopHeader h;
   LoopModel& m = h.model;
   // for (T i = start; ...), the counter the loop's own; or C89's `T i; ... for (i = start; ...)` and
@@ -888,6 +900,40 @@ LoopHeader header(const ForStmt& loop, ASTContext& ctx, const std::set<const Var
   h.start = start;
   m.startText = sourceText(*start, ctx);
   if (written.count(i)) throw NotLifted{"the body changes the loop counter `" + m.inductionName + "`"};
+
+  // for (i = hi; i >= lo; i--) (or i > lo): the elements lo..hi, from the top. A signed counter
+  // (an unsigned one wraps below 0), and a bound the loop does not change.
+  if (allowDescending && initParts.size() <= 1 && incParts.size() == 1 && isUnitDecrement(incParts[0], i, ctx)) {
+    const auto* c = dyn_cast_or_null<BinaryOperator>(loop.getCond() ? loop.getCond()->IgnoreParenImpCasts() : nullptr);
+    auto counter = [&](const Expr* x) { return isa<DeclRefExpr>(x->IgnoreParenImpCasts()) && referencedVar(x) == i; };
+    const Expr* lo = nullptr;
+    bool exclusive = false;
+    if (c && (c->getOpcode() == BO_GE || c->getOpcode() == BO_GT) && counter(c->getLHS())) lo = c->getRHS(), exclusive = c->getOpcode() == BO_GT;
+    else if (c && (c->getOpcode() == BO_LE || c->getOpcode() == BO_LT) && counter(c->getRHS())) lo = c->getLHS(), exclusive = c->getOpcode() == BO_LT;
+    if (!lo) throw NotLifted{"the loop counts down to a bound that is not `" + m.inductionName + " >= lo` or `" + m.inductionName + " > lo`"};
+    if (!m.inductionType.isSigned) throw NotLifted{"the loop counts an unsigned `" + m.inductionName + "` down (it wraps below 0)"};
+    if (lo->HasSideEffects(ctx) || isa<CallExpr>(lo->IgnoreParenImpCasts())) throw NotLifted{"the loop's lower bound is a call or has side effects"};
+    for (const VarDecl* v : referencedVars(lo))
+      if (v == i || written.count(v) || v->getType().isVolatileQualified())
+        throw NotLifted{"the loop's bound `" + sourceText(*lo, ctx) + "` changes inside the loop"};
+    auto low = lo->getIntegerConstantExpr(ctx);
+    if (exclusive && (!low || low->getSignificantBits() > 31)) throw NotLifted{"the loop counts down to `> " + sourceText(*lo, ctx) + "`, not a small constant"};
+    m.descending = true;
+    m.startText = exclusive ? std::to_string(low->getExtValue() + 1) : sourceText(*lo, ctx);
+    m.endText = sourceText(*start, ctx);
+    m.inclusive = true;
+    h.start = lo;
+    h.end = start;
+    Expr::EvalResult top;
+    if (low && start->EvaluateAsInt(top, ctx)) {
+      const long long n = top.Val.getInt().getExtValue() - std::stoll(m.startText) + 1;
+      m.tripCount = n > 0 ? n : 0;
+    }
+    m.loopText = sourceText(loop, ctx);
+    if (outside)  // what the counter holds after a non-empty range: one below the range
+      m.counterFinal = m.inductionName + " = (" + m.inductionType.spelling + ")(" + paren(m.startText) + " - 1);";
+    return h;
+  }
 
   // i < end, i <= end (or end > i, end >= i), with end unchanged by the loop.
   // Also i + k < end (k a positive constant), as i < end - k in exact arithmetic: C's i + k does
@@ -1135,12 +1181,15 @@ std::string loopInitExtra(const ForStmt& loop, ASTContext& ctx) {
 std::variant<LoopModel, std::string> modelLoop(const ForStmt& loop, ASTContext& ctx) {
   try {
     const WriteCollector writes = writesOf(loop, ctx);
-    LoopHeader h = header(loop, ctx, writes.vars, /*allowExtra=*/true);
+    LoopHeader h = header(loop, ctx, writes.vars, /*allowExtra=*/true, /*allowDescending=*/true);
     LoopModel& m = h.model;
     const VarDecl* i = h.counter;
     if (!writes.otherWrite.empty())
       throw NotLifted{"the loop writes to memory (`" + writes.otherWrite + "`), which may alias its input; "
                       "accumulate in a local variable and store it after the loop"};
+    // Counting down, a reduction meets its elements in the other order (which one an arg-min
+    // keeps, how a float sum rounds): only element-wise loops (modelMap) take such a range.
+    if (m.descending) throw NotLifted{"the loop counts down and accumulates: its order matters"};
     std::set<const VarDecl*> written = writes.vars;  // and those the `for`'s increment steps
     for (const auto& [v, step] : h.incSteps) written.insert(v);
 
@@ -1176,7 +1225,7 @@ std::variant<LoopModel, std::string> modelLoop(const ForStmt& loop, ASTContext& 
 std::variant<MapModel, std::string> modelMap(const ForStmt& loop, ASTContext& ctx) {
   try {
     const WriteCollector writes = writesOf(loop, ctx);
-    LoopHeader h = header(loop, ctx, writes.vars, /*allowExtra=*/true);
+    LoopHeader h = header(loop, ctx, writes.vars, /*allowExtra=*/true, /*allowDescending=*/true);
     MapModel m;
     m.loop = h.model;
     std::set<const VarDecl*> written = writes.vars;  // and those the `for`'s increment steps
@@ -1205,6 +1254,9 @@ std::variant<MapModel, std::string> modelMap(const ForStmt& loop, ASTContext& ct
         m.loop.carried.push_back({v->getNameAsString(), scalarTypeOf(v->getType(), ctx), value});
     std::sort(m.loop.carried.begin(), m.loop.carried.end(), [](const CarriedVar& a, const CarriedVar& b) { return a.name < b.name; });
     if (m.stores.empty()) throw NotLifted{"the loop writes no array element"};
+    // Counting down, only stores of elements of this iteration: their order does not matter.
+    if (m.loop.descending && (!m.loop.carried.empty() || !steps.empty()))
+      throw NotLifted{"the loop counts down and accumulates or steps other variables: its order matters"};
     // One call stores every output: they must all be stored under the same loop-invariant guards.
     m.guards = m.stores.front().guards;
     for (const MapStore& st : m.stores)

@@ -29,6 +29,9 @@ struct LoopModel {
   // non-empty range, e.g. `i = (int)(n)`; empty when the counter is the `for`'s own.
   std::string counterFinal;
   bool secondaryCounters = false;  // variables that step with the loop (`j++`, `dp++`): final values in counterFinal
+  // `for (i = hi; i >= lo; i--)`: the range [lo, hi] above, which the loop runs from its top (only
+  // element-wise loops, whose order does not matter, take it).
+  bool descending = false;
 };
 
 // An element-wise loop: `out[i + k] = expr;` for each output, no carried variables.
