@@ -24,6 +24,11 @@ float ranges(const float* x, const int16_t* s, const uint8_t* u, int n, float* l
             wmax = val;
         }
     }
+    float peak = 0;
+    // expect: lifted reduce max over abs(x) (f32, 1 input)
+    for (int i = 0; i < n; i++)
+        if (fabs(x[i]) > peak)
+            peak = fabs(x[i]);
     int smin = 32767, smax = -32768, ssum = 0;
     // expect: lifted reduce max of convert(s, i32), min of convert(s, i32), add of convert(s, i32) (i32, 1 input)
     for (int i = 0; i < n; i++) {
@@ -42,7 +47,7 @@ float ranges(const float* x, const int16_t* s, const uint8_t* u, int n, float* l
         b = b > x[i] ? b : x[i] * 2.0f;
     }
     *lo_out = lo;
-    *peak_out = wmax;
+    *peak_out = wmax + peak;
     *s_range = smax - smin + ssum;
     *u_max = um;
     return hi + a + b;

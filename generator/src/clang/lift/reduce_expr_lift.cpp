@@ -23,8 +23,17 @@ namespace {
 struct MinMaxUpdate {
   std::string op;          // min or max
   std::string replaceRel;  // t replaces acc when `t replaceRel acc`
-  const Sym* term = nullptr;
+  SymPtr term;
 };
+
+// |(double)x| of a float x is |x| exactly (the double holds x's value, and its magnitude is a
+// float): C's `fabs(x[i]) > m` and `m = fabs(x[i])` over floats compare and assign float values.
+SymPtr exactNarrowAbs(const Sym& s) {
+  if (s.kind != Kind::math || s.op != "abs" || s.args[0]->kind != Kind::cast) return nullptr;
+  const SymPtr& inner = s.args[0]->args[0];
+  if (!inner->type.isFloat || !preservesValues(inner->type, s.args[0]->type)) return nullptr;
+  return makeSym(Sym{Kind::math, inner->type, "abs", "", 0, {inner}});
+}
 
 std::variant<MinMaxUpdate, std::string> minMaxUpdate(const Sym& top, const CarriedVar& acc) {
   const Select sel = normalizedSelect(top);
@@ -52,13 +61,16 @@ std::variant<MinMaxUpdate, std::string> minMaxUpdate(const Sym& top, const Carri
   }
   // The same value compared and assigned, each conversion on the way keeping its values, and acc
   // compared by value: then the kernel's min/max in acc's type picks what the loop picks.
-  const Sym& value = stripCasts(*assigned);
+  SymPtr value = std::make_shared<const Sym>(stripCasts(*assigned));
+  SymPtr comparedValue = std::make_shared<const Sym>(stripCasts(compared));
+  bool exact = chainPreservesValues(compared) && chainPreservesValues(*assigned);
+  if (SymPtr a = exactNarrowAbs(*value), b = exactNarrowAbs(*comparedValue); a && b && !preservesValues(value->type, acc.type))
+    value = a, comparedValue = b, exact = true;  // (float)fabs((double)x): the float |x|
   const Sym& accSide = *c.args[size_t(carriedSide)];
-  if (!sameSym(std::make_shared<const Sym>(stripCasts(compared)), std::make_shared<const Sym>(value)) || !chainPreservesValues(compared) ||
-      !chainPreservesValues(*assigned) || !preservesValues(value.type, acc.type) || !chainPreservesValues(accSide))
+  if (!sameSym(comparedValue, value) || !exact || !preservesValues(value->type, acc.type) || !chainPreservesValues(accSide))
     return what + " compares and assigns different values, or converts one to a type that cannot hold it";
   u.op = u.replaceRel[0] == '<' ? "min" : "max";
-  u.term = &value;
+  u.term = value;
   return u;
 }
 
