@@ -780,7 +780,9 @@ ScalarType scalarTypeOf(QualType type, const ASTContext& ctx) {
       t.dtype = (t.isSigned ? "i" : "u") + std::to_string(t.bits);
       return t;
     }
-    default: return t;  // bool, plain char, wchar_t, long double, _Float16, __int128: no dtype
+    case BuiltinType::Char_S:
+    case BuiltinType::Char_U: t.bits = 8; t.plainChar = true; return t;  // no dtype: its signedness is the target's
+    default: return t;  // bool, wchar_t, long double, _Float16, __int128: no dtype
   }
 }
 
@@ -1222,6 +1224,49 @@ std::variant<LoopModel, std::string> modelLoop(const ForStmt& loop, ASTContext& 
   }
 }
 
+void memoryObjects(const Expr* e, ASTContext& ctx, const std::set<const VarDecl*>& skip, std::set<std::string>& out, bool& unchecked) {
+  if (!e) return;
+  struct Visitor : RecursiveASTVisitor<Visitor> {
+    ASTContext* ctx;
+    const std::set<const VarDecl*>* skip;
+    std::set<std::string>* out;
+    bool* unchecked;
+    const Stmt* function = nullptr;
+    bool steady(const Expr* x) const {
+      for (const VarDecl* v : referencedVars(x))
+        if (skip->count(v)) return false;
+      return true;
+    }
+    bool VisitMemberExpr(MemberExpr* m) {
+      if (!steady(m)) return true;
+      if (const auto* f = dyn_cast<FieldDecl>(m->getMemberDecl()); f && f->isBitField()) *unchecked = true;
+      else out->insert(sourceText(*m, *ctx));
+      return true;
+    }
+    bool VisitArraySubscriptExpr(ArraySubscriptExpr* a) {
+      if (steady(a)) out->insert(sourceText(*a, *ctx));
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator* u) {
+      if (u->getOpcode() == UO_Deref && steady(u)) out->insert(sourceText(*u, *ctx));
+      return true;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr* r) {
+      const auto* v = dyn_cast<VarDecl>(r->getDecl());
+      if (!v || skip->count(v)) return true;
+      if (v->getStorageClass() == SC_Register) *unchecked = true;
+      else if (v->hasGlobalStorage() || v->getType()->isReferenceType() || addressTaken(v, function)) out->insert(v->getNameAsString());
+      return true;
+    }
+  } visitor;
+  visitor.ctx = &ctx;
+  visitor.skip = &skip;
+  visitor.out = &out;
+  visitor.unchecked = &unchecked;
+  visitor.function = enclosingFunctionBody(*e, ctx);
+  visitor.TraverseStmt(const_cast<Expr*>(e));
+}
+
 std::variant<MapModel, std::string> modelMap(const ForStmt& loop, ASTContext& ctx) {
   try {
     const WriteCollector writes = writesOf(loop, ctx);
@@ -1264,6 +1309,24 @@ std::variant<MapModel, std::string> modelMap(const ForStmt& loop, ASTContext& ct
         throw NotLifted{"`" + st.base + "` and `" + m.stores.front().base +
                         "` are stored under different loop-invariant conditions (one call stores both)"};
     m.memoryScalars.assign(eval.memoryScalars().begin(), eval.memoryScalars().end());
+    // What the bounds and the arrays' positions read from memory (a byte store may change it).
+    std::set<const VarDecl*> changing = written;
+    changing.insert(h.counter);
+    std::set<std::string> objects;
+    memoryObjects(h.start, ctx, changing, objects, m.uncheckedObjects);
+    memoryObjects(h.end, ctx, changing, objects, m.uncheckedObjects);
+    struct Positions : RecursiveASTVisitor<Positions> {
+      std::vector<const Expr*> exprs;
+      bool VisitArraySubscriptExpr(ArraySubscriptExpr* a) {
+        exprs.push_back(a->getBase());
+        exprs.push_back(a->getIdx());
+        return true;
+      }
+    } positions;
+    positions.TraverseStmt(const_cast<Stmt*>(loop.getBody()));
+    for (const Expr* e : positions.exprs) memoryObjects(e, ctx, changing, objects, m.uncheckedObjects);
+    for (const std::string& v : m.memoryScalars) objects.erase(v);  // checked as scalars already
+    m.memoryObjects.assign(objects.begin(), objects.end());
     for (const std::string& stride : eval.unitStrides()) {
       const bool word = std::all_of(stride.begin(), stride.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
       m.guards.push_back((word ? stride : "(" + stride + ")") + " == 1");

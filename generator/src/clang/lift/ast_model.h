@@ -2,6 +2,7 @@
 #pragma once
 // Builds a LoopModel from a `for` statement by evaluating its body symbolically (clang side).
 #include <map>
+#include <set>
 #include <string>
 #include <variant>
 #include <vector>
@@ -39,6 +40,12 @@ std::variant<LoopHeader, std::string> loopHeader(const clang::ForStmt& loop, cla
 // The assignments a 1-D loop's init makes besides its counter's, as statements to run before the
 // kernel call (`sp = dp = row;`); empty when there are none or the header is not one lift takes.
 std::string loopInitExtra(const clang::ForStmt& loop, clang::ASTContext& ctx);
+
+// The objects in memory `e` reads (fields, elements, pointees, globals and locals whose address is
+// taken), as lvalue texts, skipping those that name a variable in `skip` (the loop's counter and
+// what it changes); `unchecked` is set for one without an address (a bit-field, a register).
+void memoryObjects(const clang::Expr* e, clang::ASTContext& ctx, const std::set<const clang::VarDecl*>& skip,
+                   std::set<std::string>& out, bool& unchecked);
 
 // An element-wise loop's stores, or why it is not one.
 std::variant<MapModel, std::string> modelMap(const clang::ForStmt& loop, clang::ASTContext& ctx);

@@ -50,6 +50,11 @@ struct MapModel {
   std::vector<std::string> guards;  // every store's loop-invariant conditions: the call is made only when they hold
   size_t strideGuards = 0;          // of which the last are `stride == 1` (x[i * stride], read at a unit stride)
   std::vector<std::string> memoryScalars;  // scalars the loop reads from memory a store might reach (globals, ...)
+  // The objects in memory its bounds and array positions read (`st->len`, `png_ptr->row_buf`, a
+  // global): a store of bytes may change them (C lets a character type alias anything), so the
+  // call is made only when no byte output covers them. Empty when some cannot be checked.
+  std::vector<std::string> memoryObjects;
+  bool uncheckedObjects = false;  // a bit-field or a register variable: no address to check
 };
 
 }  // namespace simdgen::lift

@@ -54,6 +54,23 @@ class Translator {
  public:
   Translator(MapLift& map, int mathUlp) : map_(map), mathUlp_(mathUlp) {}
 
+  // An element of C's plain char that is only copied: its bits as a u8 lane.
+  std::string charInput(const Sym& s) {
+    if (!s.stride.empty()) throw NotMap{"`" + render(s) + "` is strided"};
+    for (const auto& in : map_.inputs)
+      if (in.base == s.name && in.offset == s.offset) return in.name;
+    MapLift::Array in;
+    in.base = s.name;
+    in.offset = s.offset;
+    in.type = s.type;
+    in.type.dtype = "u8";
+    in.plainChar = true;
+    in.origin = s.origin;
+    in.name = identifier(s.name) && s.offset == 0 && !used(s.name) ? s.name : "in" + std::to_string(map_.inputs.size());
+    map_.inputs.push_back(in);
+    return in.name;
+  }
+
   std::string expr(const Sym& s) {
     for (const auto& [value, name] : map_.named)
       if (value == &s) return name;
@@ -493,13 +510,29 @@ std::optional<std::string> mapExpression(MapLift& map, const Sym& value, const S
   }
 }
 
-std::string mapPointer(const LoopModel& loop, const MapLift::Array& a) { return pointer(loop, a.base, a.offset); }
+std::string mapPointer(const LoopModel& loop, const MapLift::Array& a, bool output) {
+  const std::string p = pointer(loop, a.base, a.offset);
+  return a.plainChar ? std::string(output ? "(uint8_t*)(" : "(const uint8_t*)(") + p + ")" : p;
+}
 
 std::variant<MapLift, std::string> recognizeMap(const MapModel& model, int mathUlp) {
   try {
     MapLift map;
     Translator t(map, mathUlp);
     for (const MapStore& st : model.stores) {
+      if (st.type.plainChar && st.value->kind == Kind::load && st.value->type.plainChar) {
+        // A copy of C's plain char (`dst[j] = src[j]`): bits moved, never computed with, so the
+        // target's signedness of char does not matter; u8 lanes.
+        MapLift::Array out;
+        out.base = st.base;
+        out.offset = st.offset;
+        out.type = st.type;
+        out.type.dtype = "u8";
+        out.plainChar = true;
+        out.expr = t.charInput(*st.value);
+        map.outputs.push_back(out);
+        continue;
+      }
       if (st.type.dtype.empty()) throw NotMap{"the elements of " + st.base + " are " + st.type.spelling};
       MapLift::Array out;
       out.base = st.base;
@@ -530,6 +563,9 @@ std::variant<MapLift, std::string> recognizeMap(const MapModel& model, int mathU
         if (in.base == out.base && in.offset != out.offset)
           throw NotMap{"`" + out.base + "` is read and written at different positions (a[i] = a[i + 1]: a shift, not element-wise)"};
     if (map.inputs.empty()) throw NotMap{"the loop only fills arrays (no input array)"};
+    if (model.uncheckedObjects)
+      for (const auto& out : map.outputs)
+        if (out.type.bits == 8) throw NotMap{"its byte stores may change a bit-field or a register variable its bounds or positions read"};
     std::string dtypes;
     for (const auto& in : map.inputs)
       if (dtypes.find(in.type.dtype) == std::string::npos) dtypes += (dtypes.empty() ? "" : ",") + in.type.dtype;
@@ -588,14 +624,21 @@ std::vector<std::string> mapCallChecks(const MapModel& model, const MapLift& map
     for (size_t m = k + 1; m < map.outputs.size(); ++m)
       checks.push_back(apart(o, pointer(loop, map.outputs[m].base, map.outputs[m].offset)));
   }
-  // A scalar the kernel takes by value must not be one of the elements the loop stores.
-  for (const auto& out : map.outputs)
+  // No byte of an object the call reads once (a scalar taken by value; for outputs of bytes,
+  // which C lets alias anything, also the bounds' and positions' fields and globals) may be one
+  // of the elements the loop stores.
+  auto outside = [&](const std::string& o, const std::string& v) {
+    return "((uintptr_t)(&" + paren(v) + " + 1) <= (uintptr_t)" + paren(o) + " || (uintptr_t)&" + paren(v) + " >= (uintptr_t)(" +
+           paren(o) + " + " + n + "))";
+  };
+  for (const auto& out : map.outputs) {
+    const std::string o = pointer(loop, out.base, out.offset);
     for (const auto& v : model.memoryScalars)
       for (const auto& p : map.params)
-        if (p.text == v) {
-          const std::string o = pointer(loop, out.base, out.offset), at = "(uintptr_t)&" + paren(v);
-          checks.push_back("(" + at + " < (uintptr_t)" + paren(o) + " || " + at + " >= (uintptr_t)(" + paren(o) + " + " + n + "))");
-        }
+        if (p.text == v) checks.push_back(outside(o, v));
+    if (out.type.bits == 8)
+      for (const auto& v : model.memoryObjects) checks.push_back(outside(o, v));
+  }
   return checks;
 }
 
@@ -603,10 +646,10 @@ std::string mapReplacementCode(const MapModel& model, const MapLift& map, const 
   const LoopModel& loop = model.loop;
   const std::string n = local + "n";
   std::string args;
-  for (const auto& in : map.inputs) args += pointer(loop, in.base, in.offset) + ", ";
+  for (const auto& in : map.inputs) args += mapPointer(loop, in) + ", ";
   args += n;
   for (const auto& p : map.params) args += ", " + p.text;
-  for (const auto& out : map.outputs) args += ", " + pointer(loop, out.base, out.offset);
+  for (const auto& out : map.outputs) args += ", " + mapPointer(loop, out, true);
 
   std::string code = "{\n  // simdgen lift: " + name + " (" + map.summary + ")\n";
   code += "  const int64_t " + n + " = " + rangeCount(loop) + ";\n";

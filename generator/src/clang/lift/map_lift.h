@@ -22,6 +22,7 @@ struct MapLift {
     ScalarType type;
     std::string expr, inPlace;  // outputs only
     const void* origin = nullptr;  // inputs: the first clang::Expr that reads it (Sym::origin)
+    bool plainChar = false;  // C's `char`, copied as u8 lanes: the call casts its pointer
   };
   std::vector<Array> inputs, outputs;
   struct Param {
@@ -46,8 +47,9 @@ nlohmann::ordered_json mapSpec(const MapLift& map, const std::string& name, cons
 // `value` in the map family's expression language, converted to `to` as C converts it, adding
 // the arrays and scalars it reads to `map` (inputs, params); or nullopt with the reason in `why`.
 std::optional<std::string> mapExpression(MapLift& map, const Sym& value, const ScalarType& to, int mathUlp, std::string& why);
-// The first element an array of the loop reads or writes: base + start + offset.
-std::string mapPointer(const LoopModel& loop, const MapLift::Array& a);
+// The first element an array of the loop reads or writes: base + start + offset (converted to
+// the kernel's `const uint8_t*` / `uint8_t*` for C's plain `char`).
+std::string mapPointer(const LoopModel& loop, const MapLift::Array& a, bool output = false);
 // The run-time conditions of a call over `n` elements (a variable of the block): no output overlaps
 // another array (except its own input, element for element) or a scalar the kernel takes by value.
 std::vector<std::string> mapCallChecks(const MapModel& model, const MapLift& map, const std::string& n);

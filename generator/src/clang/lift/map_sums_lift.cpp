@@ -48,10 +48,10 @@ std::string mapSumsReplacementCode(const MapModel& model, const MapSumsLift& lif
   const LoopModel& loop = model.loop;
   const std::string n = local + "n";
   std::string args;
-  for (const auto& in : lift.stores.inputs) args += mapPointer(loop, in) + ", ";
+  for (const auto& in : lift.stores.inputs) args += mapPointer(loop, in) + ", ";  // (no char: sums compute)
   args += n;
   for (const auto& p : lift.stores.params) args += ", " + p.text;
-  for (const auto& out : lift.stores.outputs) args += ", " + mapPointer(loop, out);
+  for (const auto& out : lift.stores.outputs) args += ", " + mapPointer(loop, out, true);
   std::string body = exprReduceResults(lift.sums, local, args);
   body += "    " + name + "(" + args + ");\n" + exprReduceCombine(lift.sums, local) + counterFinals({&loop});
 

@@ -78,11 +78,26 @@ std::variant<RowsMapLift, std::string> modelRowsMap(const ForStmt& outer, ASTCon
     auto recognized = recognizeMap(mm, mathUlp);
     if (auto* why = std::get_if<std::string>(&recognized)) throw NotLiftable{"its loop over the row: " + *why};
     innerIsMap = true;
+    for (const auto& a : std::get<MapLift>(recognized).outputs)
+      if (a.plainChar) throw NotLiftable{"the rows copy plain `char` (a copy per row is lifted)"};
     if (!mm.loop.carried.empty()) throw NotLiftable{"the loop over the row also accumulates"};
     if (!mm.guards.empty()) throw NotLiftable{"the loop over the row stores under conditions it tests once (a row's may differ)"};
     if (mm.loop.secondaryCounters) throw NotLiftable{"the loop over the row steps other variables with its counter"};
     lift.inner = mm.loop;
     MapLift& map = lift.map = std::get<MapLift>(recognized);
+    // Byte outputs may alias anything (C's character types): then the nest's bounds and row
+    // positions must read no object in memory, which the rows' stores could change.
+    if (std::any_of(map.outputs.begin(), map.outputs.end(), [](const MapLift::Array& a) { return a.type.bits == 8; })) {
+      std::set<std::string> objects(mm.memoryObjects.begin(), mm.memoryObjects.end());
+      bool unchecked = mm.uncheckedObjects;
+      const std::set<const VarDecl*> counters = {rows.counter, cols.counter};
+      memoryObjects(rows.start, ctx, counters, objects, unchecked);
+      memoryObjects(rows.end, ctx, counters, objects, unchecked);
+      for (const auto& [v, init] : locals) memoryObjects(init, ctx, counters, objects, unchecked);
+      if (!objects.empty() || unchecked)
+        throw NotLiftable{"its rows store bytes, which may change what its bounds or row positions read from memory (`" +
+                          (objects.empty() ? std::string("?") : *objects.begin()) + "`)"};
+    }
     const std::string rowName = rows.model.inductionName;
 
     // Scalars of the row's loop: one value for every row (a param), or one per row read from an

@@ -16,6 +16,7 @@ struct ScalarType {
   std::string spelling;
   unsigned bits = 0;
   bool isSigned = false, isFloat = false;
+  bool plainChar = false;  // C's `char`, signed or not as the target says: only copied, never computed with
   bool operator==(const ScalarType& o) const { return dtype == o.dtype; }
 };
 
