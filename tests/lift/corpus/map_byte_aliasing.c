@@ -39,6 +39,15 @@ static void copy_text(char* dst, const struct text* t, int n) {
     for (j = 0; j < n; j++) dst[j] = t->chars[j];
 }
 
+/* a nest over rows of bytes whose row count is read from memory: one call would read it once */
+static void rows_bump(struct state* st, const uint8_t* src) {
+    int r, c;
+    // expect: not lifted: it stores bytes, which may change
+    for (r = 0; r < st->len / 16; r++)
+        // expect: lifted rows_bump_lifted (map u8 -> u8 (1 input, 1 output))
+        for (c = 0; c < 64; c++) st->out[r * 64 + c] = (uint8_t)(src[r * 64 + c] ^ 0x5a);
+}
+
 static int shout(char* s, int n) {
     int i;
     // expect: not lifted: are char
@@ -61,6 +70,8 @@ uint64_t byte_aliasing(const uint8_t* src, int n, int mode) {
     memset(srcbuf, 0, sizeof srcbuf);
     memcpy(srcbuf, src, (size_t)(n < 4096 ? n : 4096));
     bump(&arena.st, srcbuf);
+    arena.st.len = (uint8_t)(n < 255 ? n : 255);
+    rows_bump(&arena.st, srcbuf);
     // expect: not lifted:
     for (k = 0; k < (size_t)n; k++) text[k] = (char)src[k];
     t.chars = text;

@@ -1237,23 +1237,24 @@ void memoryObjects(const Expr* e, ASTContext& ctx, const std::set<const VarDecl*
         if (skip->count(v)) return false;
       return true;
     }
+    // An array's name, field or row is its address, not a read of memory.
     bool VisitMemberExpr(MemberExpr* m) {
-      if (!steady(m)) return true;
+      if (!steady(m) || m->getType()->isArrayType()) return true;
       if (const auto* f = dyn_cast<FieldDecl>(m->getMemberDecl()); f && f->isBitField()) *unchecked = true;
       else out->insert(sourceText(*m, *ctx));
       return true;
     }
     bool VisitArraySubscriptExpr(ArraySubscriptExpr* a) {
-      if (steady(a)) out->insert(sourceText(*a, *ctx));
+      if (steady(a) && !a->getType()->isArrayType()) out->insert(sourceText(*a, *ctx));
       return true;
     }
     bool VisitUnaryOperator(UnaryOperator* u) {
-      if (u->getOpcode() == UO_Deref && steady(u)) out->insert(sourceText(*u, *ctx));
+      if (u->getOpcode() == UO_Deref && steady(u) && !u->getType()->isArrayType()) out->insert(sourceText(*u, *ctx));
       return true;
     }
     bool VisitDeclRefExpr(DeclRefExpr* r) {
       const auto* v = dyn_cast<VarDecl>(r->getDecl());
-      if (!v || skip->count(v)) return true;
+      if (!v || skip->count(v) || v->getType()->isArrayType()) return true;
       if (v->getStorageClass() == SC_Register) *unchecked = true;
       else if (v->hasGlobalStorage() || v->getType()->isReferenceType() || addressTaken(v, function)) out->insert(v->getNameAsString());
       return true;
@@ -1265,6 +1266,52 @@ void memoryObjects(const Expr* e, ASTContext& ctx, const std::set<const VarDecl*
   visitor.unchecked = &unchecked;
   visitor.function = enclosingFunctionBody(*e, ctx);
   visitor.TraverseStmt(const_cast<Expr*>(e));
+}
+
+std::string byteStoresMayChange(const ForStmt& nest, ASTContext& ctx) {
+  struct Visitor : RecursiveASTVisitor<Visitor> {
+    ASTContext* ctx;
+    bool bytes = false;
+    std::set<const VarDecl*> changing;  // the nest's counters and what it assigns
+    std::vector<const Expr*> read;      // bounds, starts, array bases and indices
+    bool VisitForStmt(ForStmt* f) {
+      if (f->getCond()) read.push_back(f->getCond());
+      if (const auto* e = dyn_cast_or_null<Expr>(f->getInit())) read.push_back(e);
+      if (const auto* d = dyn_cast_or_null<DeclStmt>(f->getInit()))
+        for (const Decl* x : d->decls())
+          if (const auto* v = dyn_cast<VarDecl>(x)) changing.insert(v);
+      return true;
+    }
+    void assigned(const Expr* lhs) {
+      if (const VarDecl* v = referencedVar(lhs); v && isa<DeclRefExpr>(lhs->IgnoreParens())) changing.insert(v);
+      else if (ctx->getTypeSize(lhs->getType()) == 8) bytes = true;
+    }
+    bool VisitBinaryOperator(BinaryOperator* b) {
+      if (b->isAssignmentOp()) assigned(b->getLHS());
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator* u) {
+      if (u->isIncrementDecrementOp()) assigned(u->getSubExpr());
+      return true;
+    }
+    bool VisitVarDecl(VarDecl* v) {
+      changing.insert(v);  // the nest's own locals
+      return true;
+    }
+    bool VisitArraySubscriptExpr(ArraySubscriptExpr* a) {
+      read.push_back(a->getBase());
+      read.push_back(a->getIdx());
+      return true;
+    }
+  } visitor;
+  visitor.ctx = &ctx;
+  visitor.TraverseStmt(const_cast<ForStmt*>(&nest));
+  if (!visitor.bytes) return "";
+  std::set<std::string> objects;
+  bool unchecked = false;
+  for (const Expr* e : visitor.read) memoryObjects(e, ctx, visitor.changing, objects, unchecked);
+  if (!objects.empty()) return *objects.begin();
+  return unchecked ? "a bit-field" : "";
 }
 
 std::variant<MapModel, std::string> modelMap(const ForStmt& loop, ASTContext& ctx) {

@@ -47,6 +47,11 @@ std::string loopInitExtra(const clang::ForStmt& loop, clang::ASTContext& ctx);
 void memoryObjects(const clang::Expr* e, clang::ASTContext& ctx, const std::set<const clang::VarDecl*>& skip,
                    std::set<std::string>& out, bool& unchecked);
 
+// A nest that stores bytes (a character type, which may alias anything) and whose bounds or
+// array positions read objects from memory: the text of one such object (its stores could change
+// it between rows), else empty.
+std::string byteStoresMayChange(const clang::ForStmt& nest, clang::ASTContext& ctx);
+
 // An element-wise loop's stores, or why it is not one.
 std::variant<MapModel, std::string> modelMap(const clang::ForStmt& loop, clang::ASTContext& ctx);
 

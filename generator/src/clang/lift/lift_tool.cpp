@@ -334,6 +334,12 @@ LiftResult runLift(const LiftRequest& request) {
         const std::string description = "Lifted by simdgen lift from " + file + ":" + std::to_string(remark.line) + ":" +
                                         std::to_string(remark.column) + " (function " + f->getQualifiedNameAsString() + ").";
         if (hasInnerLoop(*loop)) {
+          // Stores of bytes may change what the nest reads from memory for its bounds and rows, which
+          // one call reads once: such a nest stays (its inner loop is lifted with the checks of one).
+          if (const std::string object = byteStoresMayChange(*loop, ctx); !object.empty()) {
+            reject("as a nest: it stores bytes, which may change `" + object + "`, read for its bounds or positions");
+            continue;
+          }
           // A loop over rows: one kernel for the matrix, or a remark (the inner loop may still lift).
           const ForStmt* inner = nullptr;
           auto rows = modelRows(*loop, ctx, options, request.mathUlp, inner);
