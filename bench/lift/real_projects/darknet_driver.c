@@ -28,6 +28,7 @@
 /* defined in darknet's sources without a header declaration */
 void normalize_image2(image p);
 void or_image(image src, image dest, int c);
+void delta_region_mask(float *truth, float *x, int n, int index, float *delta, int stride, int scale);
 image binarize_image(image im);
 void hue_image(image im, float hue);
 void smooth_data(data d);
@@ -80,6 +81,17 @@ static void test_arrays(int nan) {
         l1_cpu(n, a, b, d, e); dump("l1.delta", d, n); dump("l1.error", e, n);
         smooth_l1_cpu(n, a, b, d, e); dump("sl1.delta", d, n); dump("sl1.error", e, n);
         memcpy(d, a, n * sizeof(float)); translate_array(d, n, 0.25f); dump("translate", d, n);
+        /* blas.c's strided forms at stride 1 (the kernels) and 2 (the loops) */
+        softmax(a, n, 0.75f, 1, d); dump("softmax", d, n);
+        memset(d, 0, n * sizeof(float)); softmax(a, n / 2, 1.25f, 2, d); dump("softmax.stride2", d, n);
+        memcpy(d, a, n * sizeof(float)); shortcut_cpu(1, n, 1, 1, b, n, 1, 1, 0.5f, -2.0f, d); dump("shortcut", d, n);
+        memcpy(d, a, n * sizeof(float)); l2normalize_cpu(d, e, 1, n, 1); dump("l2normalize.x", d, n); dump("l2normalize.dx", e, n);
+        memcpy(d, a, n * sizeof(float)); flatten(d, n, 1, 1, 1); dump("flatten", d, n);
+        inter_cpu(n / 2, a, n - n / 2, b, 1, d); dump("inter", d, n);
+        memset(e, 0, n * sizeof(float)); memcpy(c, a, n * sizeof(float));
+        deinter_cpu(n / 2, e, n - n / 2, c, 1, d); dump("deinter.x", e, n); dump("deinter.y", c, n);
+        memcpy(d, a, n * sizeof(float)); delta_region_mask(b, a, n, 0, d, 1, 3); dump("delta_region_mask", d, n);
+        memcpy(d, a, n * sizeof(float)); delta_region_mask(b, a, n / 2, 0, d, 2, 3); dump("delta_region_mask.stride2", d, n);
         memcpy(d, a, n * sizeof(float)); scale_array(d, n, -1.5f); dump("scale", d, n);
         memcpy(d, a, n * sizeof(float)); if (!nan) { normalize_array(d, n); dump("normalize", d, n); }
         printf("max_index %d\n", max_index(a, n));
