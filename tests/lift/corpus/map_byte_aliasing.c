@@ -55,6 +55,16 @@ static int shout(char* s, int n) {
     return n;
 }
 
+/* a copy beside a use of the same chars as numbers (whose signedness is the target's) */
+static void copy_and_widen(char* dst, int* wide, const char* src, int n) {
+    int i;
+    // expect: not lifted: are char
+    for (i = 0; i < n; i++) {
+        dst[i] = src[i];
+        wide[i] = src[i] + 1;
+    }
+}
+
 uint64_t byte_aliasing(const uint8_t* src, int n, int mode) {
     uint64_t h = 0;
     size_t k;
@@ -77,6 +87,13 @@ uint64_t byte_aliasing(const uint8_t* src, int n, int mode) {
     t.chars = text;
     copy_text(copied, &t, n);
     shout(copied, n / 2);
+    {
+        static int wide[100000];
+        static char again[100000];
+        copy_and_widen(again, wide, copied, n);
+        // expect: not lifted:
+        for (k = 0; k < (size_t)n; k++) h = h * 1000003u + (uint32_t)wide[k] + (uint8_t)again[k];
+    }
     // expect: not lifted:
     for (k = offsetof(struct state, data); k < sizeof arena.bytes; k++) h = h * 1000003u + arena.bytes[k];
     // expect: not lifted:

@@ -55,21 +55,8 @@ class Translator {
   Translator(MapLift& map, int mathUlp) : map_(map), mathUlp_(mathUlp) {}
 
   // An element of C's plain char that is only copied: its bits as a u8 lane.
-  std::string charInput(const Sym& s) {
-    if (!s.stride.empty()) throw NotMap{"`" + render(s) + "` is strided"};
-    for (const auto& in : map_.inputs)
-      if (in.base == s.name && in.offset == s.offset) return in.name;
-    MapLift::Array in;
-    in.base = s.name;
-    in.offset = s.offset;
-    in.type = s.type;
-    in.type.dtype = "u8";
-    in.plainChar = true;
-    in.origin = s.origin;
-    in.name = identifier(s.name) && s.offset == 0 && !used(s.name) ? s.name : "in" + std::to_string(map_.inputs.size());
-    map_.inputs.push_back(in);
-    return in.name;
-  }
+  std::string charInput(const Sym& s) { return input(s, true); }
+
 
   std::string expr(const Sym& s) {
     for (const auto& [value, name] : map_.named)
@@ -215,15 +202,19 @@ class Translator {
     return "select(" + value + " != 0, " + a + ", " + expr(*f) + ")";
   }
 
-  std::string input(const Sym& s) {
+  std::string input(const Sym& s, bool plainChar = false) {
     if (!s.stride.empty()) throw NotMap{"`" + render(s) + "` is strided"};
-    if (s.type.dtype.empty()) throw NotMap{"the elements of " + s.name + " are " + s.type.spelling};
+    if (s.type.dtype.empty() && !plainChar) throw NotMap{"the elements of " + s.name + " are " + s.type.spelling};
     for (const auto& in : map_.inputs)
-      if (in.base == s.name && in.offset == s.offset) return in.name;
+      if (in.base == s.name && in.offset == s.offset) {
+        if (in.plainChar != plainChar) throw NotMap{"the elements of " + s.name + " are char, copied and computed with"};
+        return in.name;
+      }
     MapLift::Array in;
     in.base = s.name;
     in.offset = s.offset;
     in.type = s.type;
+    if (plainChar) in.type.dtype = "u8", in.plainChar = true;
     in.origin = s.origin;
     in.name = identifier(s.name) && s.offset == 0 && !used(s.name) ? s.name : "in" + std::to_string(map_.inputs.size());
     map_.inputs.push_back(in);

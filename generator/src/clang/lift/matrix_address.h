@@ -15,6 +15,7 @@
 
 #include "clang/lift/ast_model.h"
 #include "clang/lift/lift_output.h"
+#include "clang/lift/map_lift.h"
 
 namespace simdgen::lift {
 
@@ -180,8 +181,29 @@ inline void checkRowLength(const Expr* start, const Expr* end, const VarDecl* ro
       if (v == rowCounter || locals.count(v)) throw NotLiftable{"the row's length depends on the row"};
 }
 
+// A param of a row's map that is one element per row (`b[r]`, `float m = mean[r];`): it becomes
+// an input (stride 0, row stride 1, appended to map.inputs and erased from its params); returns its
+// element at the first row. Throws unless the element is [r + k] of an array.
+inline std::string perRowInput(MapLift& map, std::vector<MapLift::Param>::iterator& param, const ArraySubscriptExpr& element,
+                               ASTContext& ctx, const VarDecl* rowCounter, const std::string& rowStart,
+                               const std::map<const VarDecl*, const Expr*>& locals) {
+  MatrixAddress address(ctx, rowCounter, nullptr, locals);
+  address.base(element.getBase());
+  address.index(element.getIdx(), 1);
+  if (address.outer.unit != 1 || !address.outer.stride.empty() || address.rowsOfArray)
+    throw NotLiftable{"`" + sourceText(element, ctx) + "` is not element [r + k] of an array: one value per row, in order"};
+  MapLift::Array in;
+  in.name = param->name;
+  in.base = param->text;
+  in.type = param->type;
+  map.inputs.push_back(in);
+  param = map.params.erase(param);
+  return address.first(rowStart, "0");
+}
+
 }  // namespace matrix_detail
 using matrix_detail::MatrixAddress;
+using matrix_detail::perRowInput;
 using matrix_detail::addRowLocals;
 using matrix_detail::checkRowLength;
 

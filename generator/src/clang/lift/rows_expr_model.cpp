@@ -50,21 +50,10 @@ void ExprRows::model(RowsLift& lift, const std::vector<const BinaryOperator*>& s
     const auto* sub = dyn_cast<ArraySubscriptExpr>(locals.at(v)->IgnoreParenImpCasts());
     if (!sub || canonicalType(sub->getType()) != canonicalType(v->getType()))
       throw NotLiftable{"`" + p->text + "` changes from row to row and is not an element of an array read as it is (`float m = mean[r];`)"};
-    MatrixAddress address(ctx, rows.counter, nullptr, locals);
-    address.base(sub->getBase());
-    address.index(sub->getIdx(), 1);
-    if (address.outer.unit != 1 || !address.outer.stride.empty() || address.rowsOfArray)
-      throw NotLiftable{"`" + sourceText(*sub, ctx) + "` is not element [r + k] of an array: one value per row, in order"};
     RowsLift::Input layout;
-    layout.first = address.first(rows.model.startText, "0");
+    layout.first = perRowInput(map, p, *sub, ctx, rows.counter, rows.model.startText, locals);
     layout.perRow = true;
     perRow.push_back(layout);
-    MapLift::Array in;
-    in.name = p->name;
-    in.base = p->text;
-    in.type = p->type;
-    map.inputs.push_back(in);
-    p = map.params.erase(p);
   }
 
   // Each input: rows of a matrix (a + r * stride + c) or one row for all (x[c]).

@@ -124,21 +124,10 @@ std::variant<RowsMapLift, std::string> modelRowsMap(const ForStmt& outer, ASTCon
         ++p;
         continue;
       }
-      MatrixAddress address(ctx, rows.counter, nullptr, locals);
-      address.base(element->getBase());
-      address.index(element->getIdx(), 1);
-      if (address.outer.unit != 1 || !address.outer.stride.empty() || address.rowsOfArray)
-        throw NotLiftable{"`" + sourceText(*element, ctx) + "` is not element [r + k] of an array: one value per row, in order"};
       RowsMapLift::Layout layout;
-      layout.first = address.first(rows.model.startText, "0");
+      layout.first = perRowInput(map, p, *element, ctx, rows.counter, rows.model.startText, locals);
       layout.perRow = true;
       perRow.push_back(layout);
-      MapLift::Array in;
-      in.name = p->name;
-      in.base = p->text;
-      in.type = p->type;
-      map.inputs.push_back(in);
-      p = map.params.erase(p);
     }
 
     // Where a matrix element of the nest is: [r * stride + c] (a row every row reads: [c]).
