@@ -36,12 +36,9 @@ std::string accumulateReplacementCode(const AccumulateLift& lift, const std::str
   // output that overlaps neither input (the loop reads the inputs after it wrote out[c]).
   const long long bytes = lift.dtype == "f32" ? 4 : 8;
   std::string cond = nRows + " >= 4 && " + nCols + " >= " + std::to_string((kMinRowBytes + bytes - 1) / bytes) + " && " + stride + " >= " + nCols;
-  auto apart = [](const std::string& a, const std::string& aEnd, const std::string& b, const std::string& bEnd) {
-    return "((uintptr_t)(" + aEnd + ") <= (uintptr_t)" + paren(b) + " || (uintptr_t)(" + bEnd + ") <= (uintptr_t)" + paren(a) + ")";
-  };
   const std::string outEnd = paren(lift.out) + " + " + nCols;
-  cond += " && " + apart(lift.out, outEnd, lift.weights.first, paren(lift.weights.first) + " + " + nRows);
-  cond += " && " + apart(lift.out, outEnd, lift.matrix.first, paren(lift.matrix.first) + " + (" + nRows + " - 1) * " + stride + " + " + nCols);
+  cond += " && " + disjointRanges(lift.out, outEnd, lift.weights.first, paren(lift.weights.first) + " + " + nRows);
+  cond += " && " + disjointRanges(lift.out, outEnd, lift.matrix.first, paren(lift.matrix.first) + " + (" + nRows + " - 1) * " + stride + " + " + nCols);
   // The kernel's parameters: the operands in the product's order, cols, rows, the stride, out.
   const std::string operands = lift.weightsFirst ? lift.weights.first + ", " + lift.matrix.first : lift.matrix.first + ", " + lift.weights.first;
   code += "  if (" + cond + ") {\n    " + name + "(" + operands + ", " + nCols + ", " + nRows + ", " + stride + ", " + lift.out + ");\n" +

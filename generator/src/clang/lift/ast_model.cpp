@@ -750,15 +750,20 @@ class Evaluator {
   std::string loopStart_;
 };
 
-bool isUnitStep(const Expr* inc, const VarDecl* i, const ASTContext& ctx) {
+// The step by one of counter `i` that `inc` is: +1 (`++i`, `i++`, `i += 1`), -1 (`--i`, `i--`,
+// `i -= 1`), 0 for anything else.
+int unitStepOf(const Expr* inc, const VarDecl* i, const ASTContext& ctx) {
   inc = inc->IgnoreParens();
-  if (const auto* u = dyn_cast<UnaryOperator>(inc)) return u->isIncrementOp() && referencedVar(u->getSubExpr()) == i;
+  if (const auto* u = dyn_cast<UnaryOperator>(inc))
+    return u->isIncrementDecrementOp() && referencedVar(u->getSubExpr()) == i ? (u->isIncrementOp() ? 1 : -1) : 0;
   if (const auto* c = dyn_cast<CompoundAssignOperator>(inc)) {
     auto step = c->getRHS()->getIntegerConstantExpr(ctx);
-    return c->getOpcode() == BO_AddAssign && referencedVar(c->getLHS()) == i && step && *step == 1;
+    if (referencedVar(c->getLHS()) != i || !step || *step != 1) return 0;
+    return c->getOpcode() == BO_AddAssign ? 1 : c->getOpcode() == BO_SubAssign ? -1 : 0;
   }
-  return false;
+  return 0;
 }
+bool isUnitStep(const Expr* inc, const VarDecl* i, const ASTContext& ctx) { return unitStepOf(inc, i, ctx) == 1; }
 
 }  // namespace
 
@@ -798,17 +803,6 @@ void commaParts(const Expr* e, std::vector<const Expr*>& out) {
   } else {
     out.push_back(e);
   }
-}
-
-// `i--`, `--i` or `i -= 1`.
-bool isUnitDecrement(const Expr* inc, const VarDecl* i, const ASTContext& ctx) {
-  inc = inc->IgnoreParens();
-  if (const auto* u = dyn_cast<UnaryOperator>(inc)) return u->isDecrementOp() && referencedVar(u->getSubExpr()) == i;
-  if (const auto* c = dyn_cast<CompoundAssignOperator>(inc)) {
-    auto step = c->getRHS()->getIntegerConstantExpr(ctx);
-    return c->getOpcode() == BO_SubAssign && referencedVar(c->getLHS()) == i && step && *step == 1;
-  }
-  return false;
 }
 
 LoopHeader header(const ForStmt& loop, ASTContext& ctx, const std::set<const VarDecl*>& written, bool allowExtra = false,
@@ -905,7 +899,7 @@ LoopHeader header(const ForStmt& loop, ASTContext& ctx, const std::set<const Var
 
   // for (i = hi; i >= lo; i--) (or i > lo): the elements lo..hi, from the top. A signed counter
   // (an unsigned one wraps below 0), and a bound the loop does not change.
-  if (allowDescending && initParts.size() <= 1 && incParts.size() == 1 && isUnitDecrement(incParts[0], i, ctx)) {
+  if (allowDescending && initParts.size() <= 1 && incParts.size() == 1 && unitStepOf(incParts[0], i, ctx) == -1) {
     const auto* c = dyn_cast_or_null<BinaryOperator>(loop.getCond() ? loop.getCond()->IgnoreParenImpCasts() : nullptr);
     auto counter = [&](const Expr* x) { return isa<DeclRefExpr>(x->IgnoreParenImpCasts()) && referencedVar(x) == i; };
     const Expr* lo = nullptr;

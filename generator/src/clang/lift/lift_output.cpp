@@ -60,6 +60,10 @@ std::string counterFinals(std::initializer_list<const LoopModel*> loops) {
 
 std::string paren(const std::string& t) { return isWord(t) ? t : "(" + t + ")"; }
 
+std::string disjointRanges(const std::string& a, const std::string& aEnd, const std::string& b, const std::string& bEnd) {
+  return "((uintptr_t)(" + aEnd + ") <= (uintptr_t)" + paren(b) + " || (uintptr_t)(" + bEnd + ") <= (uintptr_t)" + paren(a) + ")";
+}
+
 std::string rangeStart(const LoopModel& loop) {
   // A small literal start compares with the bound as the counter would; anything else is
   // converted to the counter's type first, as `T i = start` does.

@@ -24,6 +24,9 @@ std::string replacementCode(const LoopModel& loop, const Recognition& r, const s
 // `t`, parenthesized unless it is an identifier or a number.
 std::string paren(const std::string& t);
 
+// The run-time test that the ranges [a, aEnd) and [b, bEnd) of two arrays share no byte.
+std::string disjointRanges(const std::string& a, const std::string& aEnd, const std::string& b, const std::string& bEnd);
+
 // The loop's first counter value, and its trip count as an int64_t expression (0 when empty).
 std::string rangeStart(const LoopModel& loop);
 std::string rangeCount(const LoopModel& loop);

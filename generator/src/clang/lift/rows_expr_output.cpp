@@ -142,9 +142,6 @@ std::string exprRowsReplacementCode(const RowsLift& rows, const std::string& nam
     code += "  const int64_t " + strideVars[k] + " = (int64_t)" + paren(rows.inputs[k].stride) + ";\n";
     cond += " && " + strideVars[k] + " >= " + nCols;
   }
-  auto apart = [](const std::string& a, const std::string& aEnd, const std::string& b, const std::string& bEnd) {
-    return "((uintptr_t)(" + aEnd + ") <= (uintptr_t)" + paren(b) + " || (uintptr_t)(" + bEnd + ") <= (uintptr_t)" + paren(a) + ")";
-  };
   for (size_t o = 0; o < rows.outputs.size(); ++o) {
     const std::string out = rows.outputs[o], outEnd = paren(out) + " + " + nRows;
     for (size_t k = 0; k < rows.inputs.size(); ++k) {
@@ -152,10 +149,10 @@ std::string exprRowsReplacementCode(const RowsLift& rows, const std::string& nam
       const std::string inEnd = rows.inputs[k].perRow ? paren(in) + " + " + nRows
                                 : strides[k].empty()     ? paren(in) + " + " + nCols
                                                          : paren(in) + " + (" + nRows + " - 1) * " + strideVars[k] + " + " + nCols;
-      cond += " && " + apart(out, outEnd, in, inEnd);
+      cond += " && " + disjointRanges(out, outEnd, in, inEnd);
     }
     for (size_t m = o + 1; m < rows.outputs.size(); ++m)
-      cond += " && " + apart(out, outEnd, rows.outputs[m], paren(rows.outputs[m]) + " + " + nRows);
+      cond += " && " + disjointRanges(out, outEnd, rows.outputs[m], paren(rows.outputs[m]) + " + " + nRows);
   }
   // Arguments in the kernel's order: inputs, extents, new stride parameters, params, outputs.
   std::string args;

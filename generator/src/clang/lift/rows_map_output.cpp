@@ -102,17 +102,14 @@ std::string rowsMapReplacementCode(const RowsMapLift& lift, const std::string& n
     if (l.stride.empty()) return paren(l.first) + " + " + nCols;
     return paren(l.first) + " + (" + nRows + " - 1) * " + strideVar.at(l.stride) + " + " + nCols;
   };
-  auto apart = [](const std::string& a, const std::string& aEnd, const std::string& b, const std::string& bEnd) {
-    return "((uintptr_t)(" + aEnd + ") <= (uintptr_t)" + paren(b) + " || (uintptr_t)(" + bEnd + ") <= (uintptr_t)" + paren(a) + ")";
-  };
   const MapLift& map = lift.map;
   for (size_t o = 0; o < lift.outputs.size(); ++o) {
     const RowsMapLift::Layout out{lift.outputs[o], lift.outStride, false};
     for (size_t k = 0; k < lift.inputs.size(); ++k)
-      if (map.inputs[k].name != map.outputs[o].inPlace) cond += " && " + apart(out.first, end(out), lift.inputs[k].first, end(lift.inputs[k]));
+      if (map.inputs[k].name != map.outputs[o].inPlace) cond += " && " + disjointRanges(out.first, end(out), lift.inputs[k].first, end(lift.inputs[k]));
     for (size_t m = o + 1; m < lift.outputs.size(); ++m) {
       const RowsMapLift::Layout other{lift.outputs[m], lift.outStride, false};
-      cond += " && " + apart(out.first, end(out), other.first, end(other));
+      cond += " && " + disjointRanges(out.first, end(out), other.first, end(other));
     }
     for (const auto& v : lift.scalarsFromMemory) {  // a scalar taken by value must not be an element stored
       const std::string at = "(uintptr_t)&" + paren(v);
