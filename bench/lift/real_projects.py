@@ -181,7 +181,7 @@ class Project:
         self.name = recipe['name']
         self.work = os.path.join(args.work, self.name)
         self.checkout = recipe['checkout']
-        self.result = {'name': self.name, 'checkout': self.checkout,
+        self.result = {'name': self.name, 'kernels': recipe.get('kernels', self.name), 'checkout': self.checkout,
                        'commit': git_head(self.checkout), 'description': recipe.get('description', ''),
                        'files': [], 'tool_errors': [], 'runs': [], 'false_lifts': [],
                        'build_errors': [], 'notes': []}
@@ -717,7 +717,7 @@ def render(results, args, simdgen_info):
     w('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |')
     covs = {}
     for r in results:
-        listed = kernel_loops.load(r['name'])
+        listed = kernel_loops.load(r.get('kernels', r['name']))  # a project built two ways shares one list
         covs[r['name']] = kernel_loops.coverage(r, listed) if listed else None
     for r in results:
         loops = sum(f['loops'] for f in r['files'])

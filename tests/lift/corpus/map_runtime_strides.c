@@ -2,7 +2,7 @@
 // BLAS-style element-wise loops with runtime strides, as darknet's blas.c writes them
 // (`Y[i*INCY] += ALPHA*X[i*INCX]`): the kernel reads unit strides and is called only when every
 // stride is 1 (tested before the call); strides 0 and 2 run the loop as written. A constant
-// stride other than 1 stays a loop.
+// stride other than 1 is the spec's input stride (map_strided_inputs.c).
 #include <stdint.h>
 #include <string.h>
 
@@ -56,7 +56,7 @@ static void global_stride_cpu(int N, float *X, float *Y)
 static void constant_stride_cpu(int N, float *X, float *Y)
 {
     int i;
-    // expect: not lifted: strided
+    // expect: lifted constant_stride_cpu_lifted (map f32 -> f32 (1 input, 1 output))
     for(i = 0; i < N; ++i) Y[i] = X[i*2];
 }
 

@@ -33,6 +33,7 @@ class WriteCollector : public RecursiveASTVisitor<WriteCollector> {
  public:
   std::set<const VarDecl*> vars;
   std::string otherWrite;  // the first write that is not to a plain variable
+  std::vector<const Expr*> memoryWrites;  // every such write's target
   bool VisitBinaryOperator(BinaryOperator* op) {
     if (op->isAssignmentOp()) note(op->getLHS(), op);
     return true;
@@ -46,7 +47,10 @@ class WriteCollector : public RecursiveASTVisitor<WriteCollector> {
  private:
   void note(const Expr* lhs, const Expr* whole) {
     if (const VarDecl* v = referencedVar(lhs); v && isa<DeclRefExpr>(lhs->IgnoreParens())) vars.insert(v);
-    else if (otherWrite.empty()) otherWrite = sourceText(*whole, *ctx);
+    else {
+      if (otherWrite.empty()) otherWrite = sourceText(*whole, *ctx);
+      memoryWrites.push_back(lhs);
+    }
   }
 };
 
@@ -182,7 +186,8 @@ class Evaluator {
     } else if (const VarDecl* v = secondaryUpdate(s)) {
       advanced_.insert(v);
     } else if (const auto* store = dyn_cast<BinaryOperator>(s);
-               store && store->isAssignmentOp() && stores_ && (isa<ArraySubscriptExpr>(store->getLHS()->IgnoreParens()) || walkingDeref(store->getLHS()))) {
+               store && store->isAssignmentOp() && stores_ &&
+               (isa<ArraySubscriptExpr>(store->getLHS()->IgnoreParens()) || walkingDeref(store->getLHS()) || offsetDeref(store->getLHS()))) {
       storeElement(*store, env);
     } else if (const auto* assign = dyn_cast<BinaryOperator>(s); assign && assign->isAssignmentOp()) {
       const VarDecl* v = assignedVar(assign->getLHS());
@@ -218,6 +223,7 @@ class Evaluator {
 
   SymPtr eval(const Expr* e, const Env& env) {
     e = e->IgnoreParens();
+    if (const VarDecl* acc = memoryAccumulator(e)) return env.at(acc);
     // A constant expression (QCONST16(.6f, 15), (int16_t)(0.5 + x * 32768), sizeof) is its value,
     // computed as the compiler computes it.
     if (!isa<DeclRefExpr>(e) && !isa<IntegerLiteral>(e) && !isa<FloatingLiteral>(e) && e->getType()->isArithmeticType() &&
@@ -251,7 +257,7 @@ class Evaluator {
           throw NotLifted{"`" + v->getNameAsString() + "` is read where some path through the body has not assigned it"};
         return it->second;
       }
-      if (stores_ && !privateScalar(v)) memoryScalars_.insert(v->getNameAsString());  // a store may reach it
+      if ((stores_ || fixedReads_) && !privateScalar(v)) memoryScalars_.insert(v->getNameAsString());  // a store may reach it
       return makeSym(Sym{Sym::Kind::invariant, scalarTypeOf(v->getType(), ctx_), "", v->getNameAsString(), 0, {}});
     }
     if (isa<IntegerLiteral>(e) || isa<FloatingLiteral>(e) || isa<CharacterLiteral>(e) || isa<CXXBoolLiteralExpr>(e))
@@ -259,11 +265,13 @@ class Evaluator {
     // An element or field the element-wise loop reads at the same place every iteration
     // (`x[r * n + k]` in an axpy over j, `st->gain`): a scalar read once, which no store of the
     // loop may reach (checked on the addresses by the rewrite).
-    if ((isa<ArraySubscriptExpr>(e) || isa<MemberExpr>(e)) && stores_ && invariant(e) && !e->getType().isVolatileQualified() &&
+    const auto* deref = dyn_cast<UnaryOperator>(e);
+    if ((isa<ArraySubscriptExpr>(e) || isa<MemberExpr>(e) || (deref && deref->getOpcode() == UO_Deref)) && (stores_ || fixedReads_) && invariant(e) && !e->getType().isVolatileQualified() &&
         !mentionsCounter(e) && !scalarTypeOf(e->getType(), ctx_).dtype.empty()) {
       const std::string text = sourceText(*e, ctx_);
-      for (const MapStore& st : *stores_)
-        if (text.rfind(st.base, 0) == 0) throw NotLifted{"`" + text + "` may be an element the loop body wrote"};
+      if (stores_)
+        for (const MapStore& st : *stores_)
+          if (text.rfind(st.base, 0) == 0) throw NotLifted{"`" + text + "` may be an element the loop body wrote"};
       memoryScalars_.insert(text);
       return makeSym(Sym{Sym::Kind::invariant, scalarTypeOf(e->getType(), ctx_), "", text, 0, {}});
     }
@@ -282,6 +290,9 @@ class Evaluator {
         bool pre = false;
         if (const VarDecl* p = referencedVar(un->getSubExpr()); (p && secondary_.count(p)) || steppedVar(un->getSubExpr(), pre))
           return element(*un, un->getSubExpr(), nullptr, false);
+        const Expr* pointer = nullptr;
+        std::vector<const Expr*> terms;
+        if (offsetDeref(un, &pointer, &terms)) return element(*un, pointer, nullptr, false, terms);
         throw NotLifted{"`" + sourceText(*e, ctx_) + "` reads through a pointer other than a[i]"};
       }
       if (un->getOpcode() == UO_Minus) {
@@ -315,6 +326,23 @@ class Evaluator {
     secondary_ = std::move(steps);
     loopStart_ = std::move(loopStart);
   }
+  // `*(p + k)` or `*(p + i + 1)`, which is p[k], p[i + 1]: the pointer and the terms added to it
+  // (false when e is no such dereference).
+  static bool offsetDeref(const Expr* e, const Expr** base = nullptr, std::vector<const Expr*>* terms = nullptr) {
+    const auto* u = dyn_cast<UnaryOperator>(e->IgnoreParens());
+    if (!u || u->getOpcode() != UO_Deref) return false;
+    const Expr* p = u->getSubExpr()->IgnoreParens();
+    std::vector<const Expr*> added;
+    while (const auto* sum = dyn_cast<BinaryOperator>(p)) {
+      if (sum->getOpcode() != BO_Add || !sum->getLHS()->getType()->isPointerType()) break;
+      added.push_back(sum->getRHS());
+      p = sum->getLHS()->IgnoreParens();
+    }
+    if (added.empty()) return false;
+    if (base) *base = p;
+    if (terms) *terms = std::move(added);
+    return true;
+  }
   // `*p` (or `*p++`, `*--p`) of a pointer that walks with the loop (else null).
   const UnaryOperator* walkingDeref(const Expr* e) const {
     const auto* u = dyn_cast<UnaryOperator>(e->IgnoreParens());
@@ -341,6 +369,13 @@ class Evaluator {
 
   // Element-wise loops: stores `base[i + k] = value` are recorded here instead of refused.
   void allowStores(std::vector<MapStore>* stores) { stores_ = stores; }
+  // Reductions: elements and fields read at a fixed address are scalars (nothing but the memory
+  // accumulators below is written, and the rewrite tests those against them), and each memory
+  // accumulator, by its text, is the variable standing for it.
+  void allowFixedReads(std::map<std::string, const VarDecl*> accumulators) {
+    fixedReads_ = true;
+    memoryAccumulators_ = std::move(accumulators);
+  }
   const std::set<std::string>& memoryScalars() const { return memoryScalars_; }
   // The runtime strides read as unit strides (`x[i * incx]`): the call is made only when each is 1.
   const std::set<std::string>& unitStrides() const { return unitStrides_; }
@@ -350,7 +385,16 @@ class Evaluator {
     if (v->getType().isVolatileQualified()) throw NotLifted{"`" + v->getNameAsString() + "` is volatile"};
   }
 
+  // The variable standing for a memory accumulator `e` names (null if it names none).
+  const VarDecl* memoryAccumulator(const Expr* e) const {
+    e = e->IgnoreParens();
+    if (memoryAccumulators_.empty() || !(isa<ArraySubscriptExpr>(e) || isa<MemberExpr>(e) || isa<UnaryOperator>(e))) return nullptr;
+    auto it = memoryAccumulators_.find(sourceText(*e, ctx_));
+    return it == memoryAccumulators_.end() ? nullptr : it->second;
+  }
+
   const VarDecl* assignedVar(const Expr* lhs) {
+    if (const VarDecl* acc = memoryAccumulator(lhs)) return acc;
     const VarDecl* v = referencedVar(lhs);
     if (!v || !isa<DeclRefExpr>(lhs->IgnoreParens()))
       throw NotLifted{"the loop writes to memory (`" + sourceText(*lhs, ctx_) + "`), which may alias its input; "
@@ -391,14 +435,16 @@ class Evaluator {
   // base[idx], or *base (idx null): base an array the loop does not change, or a pointer that
   // walks with the loop (`*dp`, `sp[1]` with `dp++; sp++;` in the body), whose element is then
   // (its value before the loop)[i - start], one further once the body has advanced it.
-  SymPtr element(const Expr& whole, const Expr* base, const Expr* idx, bool stored) {
+  SymPtr element(const Expr& whole, const Expr* base, const Expr* idx, bool stored, const std::vector<const Expr*>& moreIdx = {}) {
     if (whole.getType().isVolatileQualified()) throw NotLifted{"the elements of `" + sourceText(whole, ctx_) + "` are volatile"};
     Index index;
     bool pre = false;
     const VarDecl* stepped = steppedVar(base, pre);  // *p++, *--p: the element before or after the step
     const VarDecl* walking = stepped ? stepped : referencedVar(base);
     if (walking && (stepped || isa<DeclRefExpr>(base->IgnoreParenImpCasts())) && secondary_.count(walking) && walking->getType()->isPointerType()) {
-      if (std::abs(secondary_.at(walking)) != 1) throw NotLifted{"`" + walking->getNameAsString() + "` steps by more than one element"};
+      const long long step = secondary_.at(walking);  // more than 1: a strided input of a 1-D loop (below)
+      if (step != 1 && !((stores_ || fixedReads_) && step > 1))
+        throw NotLifted{"`" + walking->getNameAsString() + "` steps by more than one element"};
       if (stepped && pre) advanced_.insert(stepped);
       stepWith(walking, 1, index, true);
       if (stepped && !pre) advanced_.insert(stepped);
@@ -406,14 +452,23 @@ class Evaluator {
       throw NotLifted{"the array `" + sourceText(*base, ctx_) + "` in `" + sourceText(whole, ctx_) + "` changes in the loop or has side effects"};
     }
     if (idx) decompose(idx, 1, index);
-    if (stores_ && index.ok && index.counter == 0 && index.strideExpr && !index.strideExpr->isIntegerConstantExpr(ctx_) &&
+    for (const Expr* more : moreIdx) decompose(more, 1, index);
+    if ((stores_ || fixedReads_) && index.ok && index.counter == 0 && index.strideExpr && !index.strideExpr->isIntegerConstantExpr(ctx_) &&
         hoistable(index.strideExpr)) {
-      // A runtime stride of an element-wise loop (BLAS's `y[i * incy] += alpha * x[i * incx]`),
+      // A runtime stride of an element-wise loop or a reduction (BLAS's `y[i * incy] += alpha * x[i * incx]`),
       // nearly always 1 where it is called: the kernel reads the unit stride and the call is
       // made only when the stride is 1 (tested once before it); else the loop runs as written.
       unitStrides_.insert(index.stride);
       index.counter = 1;
       index.stride.clear();
+    }
+    if ((stores_ || fixedReads_) && index.ok && index.stride.empty() && index.counter > 1) {
+      // A constant stride through a counter or a position that steps by more than one (`x[2 * i]`
+      // as i * 2; `sp[k]` with `k += 3`): the map family's input `stride` (1-D loops only).
+      index.stride = std::to_string(index.counter);
+      index.counter = 0;
+    } else if (index.ok && index.counter == 0 && index.strideExpr) {
+      if (auto c = index.strideExpr->getIntegerConstantExpr(ctx_)) index.stride = llvm::toString(*c, 10);  // by its value
     }
     if (!index.ok || !((index.counter == 1 && index.stride.empty()) || (index.counter == 0 && !index.stride.empty())))
       throw NotLifted{"the index `" + (idx ? sourceText(*idx, ctx_) : sourceText(whole, ctx_)) + "` is not `" + induction_->getNameAsString() +
@@ -611,6 +666,18 @@ class Evaluator {
                         "-fno-math-errno (or -ffast-math) if nothing reads errno"};
       return makeSym(Sym{Sym::Kind::math, scalarTypeOf(call.getType(), ctx_), fn, "", 0, {std::move(arg)}});
     }
+    // pow(x, 2) is x * x: gcc and clang fold it so at -O1 and above, -fmath-errno or not.
+    static const std::set<std::string> pows = {"pow", "powf", "std::pow", "__builtin_pow", "__builtin_powf"};
+    if (pows.count(name) && call.getNumArgs() == 2) {
+      Expr::EvalResult two;
+      const Expr* exponent = call.getArg(1)->IgnoreParenImpCasts();
+      if (!exponent->isValueDependent() && exponent->EvaluateAsRValue(two, ctx_) &&
+          ((two.Val.isFloat() && two.Val.getFloat().isExactlyValue(2.0)) || (two.Val.isInt() && two.Val.getInt() == 2))) {
+        SymPtr base = eval(call.getArg(0), env);
+        return makeSym(Sym{Sym::Kind::binary, scalarTypeOf(call.getType(), ctx_), "*", "", 0, {base, base}});
+      }
+      throw NotLifted{"`" + name + "` with an exponent other than the constant 2 (pow has no vector form in simdgen yet)"};
+    }
     // The set bits of the argument converted to the builtin's unsigned parameter type (the
     // conversion is the argument's implicit cast); std::popcount takes unsigned types only.
     static const std::set<std::string> popcounts = {"__builtin_popcount", "__builtin_popcountl", "__builtin_popcountll", "std::popcount"};
@@ -673,8 +740,11 @@ class Evaluator {
     SymPtr rhs = eval(store.getRHS(), env);
     const Expr* lhs = store.getLHS()->IgnoreParens();
     // where it goes: the same checks as a load
-    SymPtr at = isa<ArraySubscriptExpr>(lhs) ? load(*clang::cast<ArraySubscriptExpr>(lhs), true)
-                                             : element(*lhs, walkingDeref(lhs)->getSubExpr(), nullptr, true);
+    const Expr* pointer = nullptr;
+    std::vector<const Expr*> terms;
+    SymPtr at = isa<ArraySubscriptExpr>(lhs)               ? load(*clang::cast<ArraySubscriptExpr>(lhs), true)
+                : offsetDeref(lhs, &pointer, &terms) ? element(*lhs, pointer, nullptr, true, terms)
+                                                     : element(*lhs, walkingDeref(lhs)->getSubExpr(), nullptr, true);
     if (!at->stride.empty()) throw NotLifted{"the store `" + sourceText(store, ctx_) + "` is strided"};
     MapStore* earlier = nullptr;
     for (auto& st : *stores_) {
@@ -743,6 +813,8 @@ class Evaluator {
   std::vector<MapStore>* stores_ = nullptr;
   std::vector<std::string> guards_;  // the loop-invariant conditions of the enclosing `if`s, as source text
   std::set<std::string> memoryScalars_;
+  bool fixedReads_ = false;
+  std::map<std::string, const VarDecl*> memoryAccumulators_;
   std::set<std::string> unitStrides_;
   int inlineDepth_ = 0;
   std::map<const VarDecl*, long long> secondary_;
@@ -1174,26 +1246,105 @@ std::string loopInitExtra(const ForStmt& loop, ASTContext& ctx) {
   }
 }
 
-std::variant<LoopModel, std::string> modelLoop(const ForStmt& loop, ASTContext& ctx) {
+namespace {
+// Whether the address `e` computes is the same at every iteration and reads no memory: private
+// locals (parameters too) the loop does not write, their `.` fields, literals and arithmetic.
+bool fixedAddressPart(const Expr* e, ASTContext& ctx, const std::set<const VarDecl*>& written, const ForStmt& loop, const Stmt* function) {
+  e = e->IgnoreParenImpCasts();
+  if (isa<IntegerLiteral>(e) || isa<CharacterLiteral>(e) || isa<UnaryExprOrTypeTraitExpr>(e)) return true;
+  if (const auto* r = dyn_cast<DeclRefExpr>(e)) {
+    if (isa<EnumConstantDecl>(r->getDecl())) return true;
+    const auto* v = dyn_cast<VarDecl>(r->getDecl());
+    return v && !written.count(v) && v->hasLocalStorage() && !v->isStaticLocal() && !v->getType()->isReferenceType() &&
+           !v->getType().isVolatileQualified() && !addressTaken(v, function) &&
+           ctx.getSourceManager().isBeforeInTranslationUnit(v->getLocation(), loop.getBeginLoc());
+  }
+  if (const auto* m = dyn_cast<MemberExpr>(e))
+    return !m->isArrow() && !m->getType().isVolatileQualified() && fixedAddressPart(m->getBase(), ctx, written, loop, function);
+  if (const auto* b = dyn_cast<BinaryOperator>(e))
+    return (b->isAdditiveOp() || b->isMultiplicativeOp() || b->isShiftOp()) && fixedAddressPart(b->getLHS(), ctx, written, loop, function) &&
+           fixedAddressPart(b->getRHS(), ctx, written, loop, function);
+  if (const auto* u = dyn_cast<UnaryOperator>(e))
+    return (u->getOpcode() == UO_Minus || u->getOpcode() == UO_Plus) && fixedAddressPart(u->getSubExpr(), ctx, written, loop, function);
+  return false;
+}
+
+// The loop's writes to memory as accumulators at fixed addresses (`mean[i] += x[index]`, `*sum +=
+// a[k]`, `st->energy += e`): one element or field per text, at an address the loop does not change
+// and whose computation reads no memory (so no store of the loop moves it), an integer or float
+// scalar. Each gets a variable that stands for it (its value before the loop, carried through
+// the body as a local would be), by its text; refused (the usual reason) when some write is not one.
+std::map<std::string, const VarDecl*> memoryAccumulators(const WriteCollector& writes, const ForStmt& loop, ASTContext& ctx,
+                                                          const std::set<const VarDecl*>& written) {
+  const Stmt* function = enclosingFunctionBody(loop, ctx);
+  std::map<std::string, const VarDecl*> out;
+  for (const Expr* lhs : writes.memoryWrites) {
+    const Expr* e = lhs->IgnoreParens();
+    bool fixed = !scalarTypeOf(e->getType(), ctx).dtype.empty() && !e->getType().isVolatileQualified() && !e->HasSideEffects(ctx);
+    if (fixed) {
+      if (const auto* a = dyn_cast<ArraySubscriptExpr>(e))
+        fixed = fixedAddressPart(a->getBase(), ctx, written, loop, function) && fixedAddressPart(a->getIdx(), ctx, written, loop, function);
+      else if (const auto* m = dyn_cast<MemberExpr>(e)) {
+        const auto* field = dyn_cast<FieldDecl>(m->getMemberDecl());
+        fixed = field && !field->isBitField() && fixedAddressPart(m->getBase(), ctx, written, loop, function);
+      } else if (const auto* u = dyn_cast<UnaryOperator>(e))
+        fixed = u->getOpcode() == UO_Deref && fixedAddressPart(u->getSubExpr(), ctx, written, loop, function);
+      else
+        fixed = false;
+    }
+    if (!fixed || out.size() > 4)
+      throw NotLifted{"the loop writes to memory (`" + writes.otherWrite + "`), which may alias its input; "
+                      "accumulate in a local variable and store it after the loop"};
+    const std::string text = sourceText(*e, ctx);
+    if (out.count(text)) continue;
+    IdentifierInfo& id = ctx.Idents.get("simdgen_memory_accumulator_" + std::to_string(out.size()));
+    out[text] = VarDecl::Create(ctx, ctx.getTranslationUnitDecl(), e->getBeginLoc(), e->getBeginLoc(), &id, e->getType().getUnqualifiedType(),
+                                nullptr, SC_Auto);
+  }
+  return out;
+}
+
+// Every element address `value` reads through the loop's counter, as (pointer at the counter's
+// start, whether it is strided) pairs; and whether it reads any.
+void loadsOf(const Sym& value, std::set<std::pair<std::string, long long>>& loads, bool& strided) {
+  if (value.kind == Sym::Kind::load) {
+    if (!value.stride.empty()) strided = true;
+    loads.insert({value.name, value.offset});
+  }
+  for (const SymPtr& a : value.args) loadsOf(*a, loads, strided);
+}
+}  // namespace
+
+std::variant<LoopModel, std::string> modelLoop(const ForStmt& loop, ASTContext& ctx, bool alone) {
   try {
     const WriteCollector writes = writesOf(loop, ctx);
     LoopHeader h = header(loop, ctx, writes.vars, /*allowExtra=*/true, /*allowDescending=*/true);
     LoopModel& m = h.model;
     const VarDecl* i = h.counter;
-    if (!writes.otherWrite.empty())
+    std::set<const VarDecl*> written = writes.vars;  // and those the `for`'s increment steps
+    for (const auto& [v, step] : h.incSteps) written.insert(v);
+    std::set<const VarDecl*> moving = written;  // what an accumulator's address may not read
+    moving.insert(i);
+    const std::map<std::string, const VarDecl*> accumulators =
+        writes.otherWrite.empty() || !alone ? std::map<std::string, const VarDecl*>{} : memoryAccumulators(writes, loop, ctx, moving);
+    if (!writes.otherWrite.empty() && !alone)
       throw NotLifted{"the loop writes to memory (`" + writes.otherWrite + "`), which may alias its input; "
                       "accumulate in a local variable and store it after the loop"};
     // Counting down, a reduction meets its elements in the other order (which one an arg-min
     // keeps, how a float sum rounds): only element-wise loops (modelMap) take such a range.
     if (m.descending) throw NotLifted{"the loop counts down and accumulates: its order matters"};
-    std::set<const VarDecl*> written = writes.vars;  // and those the `for`'s increment steps
-    for (const auto& [v, step] : h.incSteps) written.insert(v);
 
     // The body, evaluated once with every variable it writes standing for its old value.
     Evaluator eval(ctx, i, written, loop);
     const auto steps = secondaryCounters(loop, ctx, written, i, m, h.incSteps);
     eval.allowSecondary(steps, rangeStart(m));
+    if (alone) eval.allowFixedReads(accumulators);
     Evaluator::Env env;
+    std::map<const VarDecl*, std::string> accumulatorText;
+    for (const auto& [text, v] : accumulators) {
+      env[v] = makeSym(Sym{Sym::Kind::carried, scalarTypeOf(v->getType(), ctx), "", text, 0, {}});
+      accumulatorText[v] = text;
+    }
     const SourceManager& sm = ctx.getSourceManager();
     for (const VarDecl* v : written) {
       if (!sm.isBeforeInTranslationUnit(v->getLocation(), loop.getBeginLoc()) || steps.count(v)) continue;  // the body's own
@@ -1206,16 +1357,69 @@ std::variant<LoopModel, std::string> modelLoop(const ForStmt& loop, ASTContext& 
       auto old = before.find(v);
       if (old == before.end()) continue;  // a local of the body
       if (sameSym(value, old->second)) continue;
+      if (auto acc = accumulatorText.find(v); acc != accumulatorText.end()) {
+        m.carried.push_back({acc->second, scalarTypeOf(v->getType(), ctx), value});
+        continue;
+      }
       if (!v->hasLocalStorage() || v->getType()->isReferenceType())
         throw NotLifted{"`" + v->getNameAsString() + "` is not a local variable (a global, static or reference may alias the input)"};
       m.carried.push_back({v->getNameAsString(), scalarTypeOf(v->getType(), ctx), value});
     }
+    // The memory accumulators are kept in registers by the kernel: the call is made only when no
+    // element or scalar the loop reads, and no other accumulator, shares a byte with one.
+    if (!accumulators.empty()) {
+      std::set<std::pair<std::string, long long>> loads;
+      bool strided = false;
+      for (const CarriedVar& c : m.carried) loadsOf(*c.next, loads, strided);
+      if (strided) throw NotLifted{"the loop accumulates into memory and reads a strided array"};
+      const std::string start = rangeStart(m), count = rangeCount(m);
+      std::vector<std::string> tests;
+      for (auto a = accumulators.begin(); a != accumulators.end(); ++a) {
+        const std::string at = "&(" + a->first + ")", end = at + " + 1";
+        for (const auto& [pointer, offset] : loads) {
+          std::string first = paren(pointer) + " + " + start;
+          if (offset) first += (offset > 0 ? " + " : " - ") + std::to_string(offset > 0 ? offset : -offset);
+          tests.push_back(disjointRanges(at, end, first, "(" + first + ") + " + paren(count)));
+        }
+        for (const std::string& scalar : eval.memoryScalars())
+          if (!accumulators.count(scalar)) tests.push_back(disjointRanges(at, end, "&(" + scalar + ")", "&(" + scalar + ") + 1"));
+        for (auto b = std::next(a); b != accumulators.end(); ++b)
+          tests.push_back(disjointRanges(at, end, "&(" + b->first + ")", "&(" + b->first + ") + 1"));
+      }
+      for (const std::string& t : tests) m.callGuard += (m.callGuard.empty() ? "" : " && ") + t;
+    }
+    for (const std::string& stride : eval.unitStrides())  // tested first: a stride that is not 1 decides
+      m.callGuard = paren(stride) + " == 1" + (m.callGuard.empty() ? "" : " && " + m.callGuard);
     // By name, so that the order does not depend on pointer values.
     std::sort(m.carried.begin(), m.carried.end(), [](const CarriedVar& a, const CarriedVar& b) { return a.name < b.name; });
     return m;
   } catch (const NotLifted& n) {
     return n.reason;
   }
+}
+
+FloatLicence floatLicence(const Stmt& loop, const ASTContext& ctx) {
+  struct Visitor : RecursiveASTVisitor<Visitor> {
+    const LangOptions* lang;
+    int floatOps = 0, calls = 0;
+    bool strict = false, exact = false;
+    bool VisitBinaryOperator(BinaryOperator* b) {  // compound assignments too
+      const BinaryOperatorKind k = b->isCompoundAssignmentOp() ? BinaryOperator::getOpForCompoundAssignment(b->getOpcode()) : b->getOpcode();
+      if ((k == BO_Add || k == BO_Sub || k == BO_Mul) && b->getType()->isRealFloatingType()) {
+        ++floatOps;
+        if (!b->getFPFeaturesInEffect(*lang).getAllowFPReassociate()) strict = true;
+      }
+      return true;
+    }
+    bool VisitCallExpr(CallExpr* c) {
+      ++calls;
+      if (!c->getFPFeaturesInEffect(*lang).getAllowApproxFunc()) exact = true;
+      return true;
+    }
+  } visitor;
+  visitor.lang = &ctx.getLangOpts();
+  visitor.TraverseStmt(const_cast<Stmt*>(&loop));
+  return {visitor.floatOps > 0 && !visitor.strict, visitor.calls > 0 && !visitor.exact};
 }
 
 void memoryObjects(const Expr* e, ASTContext& ctx, const std::set<const VarDecl*>& skip, std::set<std::string>& out, bool& unchecked) {

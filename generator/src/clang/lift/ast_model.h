@@ -52,10 +52,27 @@ void memoryObjects(const clang::Expr* e, clang::ASTContext& ctx, const std::set<
 // it between rows), else empty.
 std::string byteStoresMayChange(const clang::ForStmt& nest, clang::ASTContext& ctx);
 
+// What the translation unit's floating-point options (or the pragmas in effect) let the compiler do
+// with the loop's float arithmetic, so that a kernel may too: its rounding changes no more than
+// the user's own compiler may change it.
+struct FloatLicence {
+  // Reassociate every float `+ - *` (-ffast-math, -Ofast, -fassociative-math with
+  // -fno-signed-zeros -fno-trapping-math, `#pragma clang fp reassociate(on)`); false when the loop
+  // has no such operator.
+  bool reassociate = false;
+  // Replace every math call by an approximation (-ffast-math, -Ofast, -fapprox-func: gcc then
+  // calls glibc's vector functions, within 4 ULP); false when the loop calls none.
+  bool approximateFunctions = false;
+};
+FloatLicence floatLicence(const clang::Stmt& loop, const clang::ASTContext& ctx);
+
 // An element-wise loop's stores, or why it is not one.
 std::variant<MapModel, std::string> modelMap(const clang::ForStmt& loop, clang::ASTContext& ctx);
 
 // The model, or why the loop is not a simple range over an array with carried scalars.
-std::variant<LoopModel, std::string> modelLoop(const clang::ForStmt& loop, clang::ASTContext& ctx);
+// `alone`: the loop is lifted by itself, not as part of a nest: elements and fields read at a fixed
+// address are scalars, accumulators may be in memory (`mean[i] += x[k]`), and a runtime stride
+// (`x[i * incx]`) is read as 1 -- each under the run-time test in the model's callGuard.
+std::variant<LoopModel, std::string> modelLoop(const clang::ForStmt& loop, clang::ASTContext& ctx, bool alone = false);
 
 }  // namespace simdgen::lift

@@ -64,6 +64,36 @@ std::string disjointRanges(const std::string& a, const std::string& aEnd, const 
   return "((uintptr_t)(" + aEnd + ") <= (uintptr_t)" + paren(b) + " || (uintptr_t)(" + bEnd + ") <= (uintptr_t)" + paren(a) + ")";
 }
 
+std::string identifierFor(const std::string& text) {
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  size_t end = text.size();
+  while (end > 0 && (text[end - 1] == ' ' || text[end - 1] == ')')) --end;
+  size_t begin = end;
+  while (begin > 0 && word(text[begin - 1])) --begin;
+  const bool member = begin >= 1 && (text[begin - 1] == '.' || (begin >= 2 && text.compare(begin - 2, 2, "->") == 0));
+  if (!member) {  // the first identifier: the array or pointer
+    begin = 0;
+    while (begin < text.size() && !(word(text[begin]) && !std::isdigit(static_cast<unsigned char>(text[begin])))) ++begin;
+    end = begin;
+    while (end < text.size() && word(text[end])) ++end;
+  }
+  const std::string name = text.substr(begin, end - begin);
+  return name.empty() || std::isdigit(static_cast<unsigned char>(name[0])) ? "acc" : name;
+}
+
+std::string callGuarded(const LoopModel& loop, const std::string& code) {
+  if (loop.callGuard.empty()) return code;
+  // "{\n  // simdgen lift: ...\n" + body + "}": the mark stays the block's first line (earlierLift).
+  const size_t head = code.find('\n', 2) + 1, close = code.rfind('}');
+  std::string body;
+  for (size_t p = head; p < close;) {
+    const size_t e = code.find('\n', p);
+    body += "  " + code.substr(p, e + 1 - p);
+    p = e + 1;
+  }
+  return code.substr(0, head) + "  if (" + loop.callGuard + ") {\n" + body + "  } else {\n    " + loop.loopText + "\n  }\n}";
+}
+
 std::string rangeStart(const LoopModel& loop) {
   // A small literal start compares with the bound as the counter would; anything else is
   // converted to the counter's type first, as `T i = start` does.

@@ -21,6 +21,15 @@ std::string specJson(const Recognition& r, const std::string& name, const std::s
 // block's own variables (a prefix the function does not use).
 std::string replacementCode(const LoopModel& loop, const Recognition& r, const std::string& name, const std::string& local);
 
+// `code` (a block that starts with its `// simdgen lift:` line) made only when the loop's
+// accumulators in memory share no byte with what it reads (loop.callGuard), else the loop as
+// written; `code` itself when it has none.
+std::string callGuarded(const LoopModel& loop, const std::string& code);
+
+// A C identifier for a spec's tensor named after `text`: itself, or for an accumulator in memory
+// the field (`st->energy`: energy) or the array (`mean[i]`, `*sum`: mean, sum) it names.
+std::string identifierFor(const std::string& text);
+
 // `t`, parenthesized unless it is an identifier or a number.
 std::string paren(const std::string& t);
 

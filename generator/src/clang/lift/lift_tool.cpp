@@ -178,7 +178,7 @@ unsigned includeOffset(const std::string& code) {
 std::string earlierLift(const ForStmt& loop, ASTContext& ctx) {
   const SourceManager& sm = ctx.getSourceManager();
   DynTypedNodeList parents = ctx.getParents(loop);
-  for (int level = 0; level < 4 && !parents.empty(); ++level) {
+  for (int level = 0; level < 6 && !parents.empty(); ++level) {  // callGuarded's fallback is 5 deep
     if (const auto* block = parents[0].get<CompoundStmt>()) {
       const SourceLocation at = sm.getExpansionLoc(block->getLBracLoc());
       const llvm::StringRef text = sm.getBufferData(sm.getFileID(at)).substr(sm.getFileOffset(at) + 1).ltrim();
@@ -297,7 +297,12 @@ LiftResult runLift(const LiftRequest& request) {
           continue;
         }
         Options options;
-        options.allowReassociation = request.allowReassociation;
+        const FloatLicence licence = floatLicence(*loop, ctx);
+        options.allowReassociation = request.allowReassociation || licence.reassociate;
+        // --math-ulp, else glibc's vector functions' bound where the flags accept approximations.
+        const int mathUlp = request.mathUlp ? request.mathUlp : licence.approximateFunctions ? 4 : 0;
+        Options alone = options;  // a 1-D loop's: the call's pointers are mapPointer's, strided inputs too
+        alone.stridedInputs = true;
         // Rewritten by an earlier run: the spec again (same name), the call already there.
         const std::string earlier = earlierLift(*loop, ctx);
         auto accept = [&](const std::string& summary, const std::function<std::string(const std::string&)>& spec,
@@ -342,7 +347,7 @@ LiftResult runLift(const LiftRequest& request) {
           }
           // A loop over rows: one kernel for the matrix, or a remark (the inner loop may still lift).
           const ForStmt* inner = nullptr;
-          auto rows = modelRows(*loop, ctx, options, request.mathUlp, inner);
+          auto rows = modelRows(*loop, ctx, options, mathUlp, inner);
           if (auto* reason = std::get_if<std::string>(&rows)) {
             // Rows added into one vector in order (out[c] += w[r] * m[r][c])?
             const ForStmt* accumulated = nullptr;
@@ -357,7 +362,7 @@ LiftResult runLift(const LiftRequest& request) {
             // Element-wise over the rows of matrices (out[r * ld + c] = f(a[r * lda + c], ...))?
             const ForStmt* mapped = nullptr;
             bool innerIsMap = false;
-            auto rowsMap = modelRowsMap(*loop, ctx, request.mathUlp, mapped, innerIsMap);
+            auto rowsMap = modelRowsMap(*loop, ctx, mathUlp, mapped, innerIsMap);
             if (auto* m = std::get_if<RowsMapLift>(&rowsMap)) {
               m->outer.loopText = tooling::getText(loopRange(*loop, ctx), ctx).str();
               if (accept(m->summary, [&](const std::string& name) { return rowsMapSpecJson(*m, name, description); },
@@ -393,7 +398,7 @@ LiftResult runLift(const LiftRequest& request) {
             seen.insert(inner);  // part of this lift
           continue;
         }
-        auto model = modelLoop(*loop, ctx);
+        auto model = modelLoop(*loop, ctx, /*alone=*/true);
         if (auto* reason = std::get_if<std::string>(&model)) {
           if (reason->rfind("the loop writes to memory", 0) != 0) {
             reject(*reason);
@@ -415,7 +420,7 @@ LiftResult runLift(const LiftRequest& request) {
           mm.loop.loopText = tooling::getText(loopRange(*loop, ctx), ctx).str();
           if (!mm.loop.carried.empty()) {
             // It stores arrays and accumulates: one map with reduction outputs (softmax's exp and sum)?
-            auto sums = recognizeMapSums(mm, options, request.mathUlp);
+            auto sums = recognizeMapSums(mm, alone, mathUlp);
             if (auto* why = std::get_if<std::string>(&sums)) {
               std::string names;
               for (const auto& c : mm.loop.carried) names += (names.empty() ? "`" : ", `") + c.name + "`";
@@ -427,7 +432,7 @@ LiftResult runLift(const LiftRequest& request) {
                    [&](const std::string& name) { return mapSumsReplacementCode(mm, ms, name, local); });
             continue;
           }
-          auto map = recognizeMap(mm, request.mathUlp);
+          auto map = recognizeMap(mm, mathUlp, /*stridedInputs=*/true);
           if (auto* why = std::get_if<std::string>(&map)) {
             reject("as an element-wise loop: " + *why);
             continue;
@@ -444,23 +449,23 @@ LiftResult runLift(const LiftRequest& request) {
         }
         m.loopText = tooling::getText(loopRange(*loop, ctx), ctx).str();
         m.function = f->getNameAsString();
-        auto recognized = recognize(m, options);
+        auto recognized = recognize(m, alone);
         if (auto* reason = std::get_if<std::string>(&recognized)) {
           // Not a reduction of one array's elements: of an expression of several (a dot product),
           // or several accumulators at once?
-          auto expr = recognizeExprReduce(m, options, request.mathUlp);
+          auto expr = recognizeExprReduce(m, alone, mathUlp);
           if (auto* why = std::get_if<std::string>(&expr)) {
             reject(exprReduceRefusal(*reason, *why));
             continue;
           }
           const ExprReduceLift& er = std::get<ExprReduceLift>(expr);
           accept(er.summary, [&](const std::string& name) { return exprReduceSpecJson(er, name, description); },
-                 [&](const std::string& name) { return exprReduceReplacementCode(m, er, name, local); });
+                 [&](const std::string& name) { return callGuarded(m, exprReduceReplacementCode(m, er, name, local)); });
           continue;
         }
         const Recognition& r = std::get<Recognition>(recognized);
         accept(r.summary, [&](const std::string& name) { return specJson(r, name, description); },
-               [&](const std::string& name) { return replacementCode(m, r, name, local); });
+               [&](const std::string& name) { return callGuarded(m, replacementCode(m, r, name, local)); });
       }
     }
     if (request.rewrite && !edits.empty()) {

@@ -203,10 +203,17 @@ class Translator {
   }
 
   std::string input(const Sym& s, bool plainChar = false) {
-    if (!s.stride.empty()) throw NotMap{"`" + render(s) + "` is strided"};
+    long long stride = 1;
+    if (!s.stride.empty()) {
+      // A constant stride (the spec's input `stride`); a runtime one is read as 1 under a test
+      // (the Evaluator), never here.
+      const bool number = s.stride.size() < 6 && s.stride.find_first_not_of("0123456789") == std::string::npos;
+      if (!map_.stridedInputs || !number || std::stoll(s.stride) < 2) throw NotMap{"`" + render(s) + "` is strided"};
+      stride = std::stoll(s.stride);
+    }
     if (s.type.dtype.empty() && !plainChar) throw NotMap{"the elements of " + s.name + " are " + s.type.spelling};
     for (const auto& in : map_.inputs)
-      if (in.base == s.name && in.offset == s.offset) {
+      if (in.base == s.name && in.offset == s.offset && in.stride == stride) {
         if (in.plainChar != plainChar) throw NotMap{"the elements of " + s.name + " are char, copied and computed with"};
         return in.name;
       }
@@ -216,7 +223,8 @@ class Translator {
     in.type = s.type;
     if (plainChar) in.type.dtype = "u8", in.plainChar = true;
     in.origin = s.origin;
-    in.name = identifier(s.name) && s.offset == 0 && !used(s.name) ? s.name : "in" + std::to_string(map_.inputs.size());
+    in.stride = stride;
+    in.name = identifier(s.name) && s.offset == 0 && stride == 1 && !used(s.name) ? s.name : "in" + std::to_string(map_.inputs.size());
     map_.inputs.push_back(in);
     return in.name;
   }
@@ -478,9 +486,9 @@ bool balanced(const std::string& t) {
   return depth == 0;
 }
 
-std::string pointer(const LoopModel& loop, const std::string& base, long long offset) {
+std::string pointer(const LoopModel& loop, const std::string& base, long long offset, long long stride = 1) {
   std::string p = base;
-  if (loop.startText != "0") p += " + " + rangeStart(loop);
+  if (loop.startText != "0") p += " + " + (stride == 1 ? "" : std::to_string(stride) + " * ") + rangeStart(loop);
   if (offset) p += (offset > 0 ? " + " : " - ") + std::to_string(offset > 0 ? offset : -offset);
   return p;
 }
@@ -502,13 +510,20 @@ std::optional<std::string> mapExpression(MapLift& map, const Sym& value, const S
 }
 
 std::string mapPointer(const LoopModel& loop, const MapLift::Array& a, bool output) {
-  const std::string p = pointer(loop, a.base, a.offset);
+  const std::string p = pointer(loop, a.base, a.offset, a.stride);
   return a.plainChar ? std::string(output ? "(uint8_t*)(" : "(const uint8_t*)(") + p + ")" : p;
 }
 
-std::variant<MapLift, std::string> recognizeMap(const MapModel& model, int mathUlp) {
+nlohmann::ordered_json mapInputJson(const MapLift::Array& in) {
+  nlohmann::ordered_json j = {{"name", in.name}, {"dtype", in.type.dtype}};
+  if (in.stride != 1) j["stride"] = in.stride;
+  return j;
+}
+
+std::variant<MapLift, std::string> recognizeMap(const MapModel& model, int mathUlp, bool stridedInputs) {
   try {
     MapLift map;
+    map.stridedInputs = stridedInputs;
     Translator t(map, mathUlp);
     for (const MapStore& st : model.stores) {
       if (st.type.plainChar && st.value->kind == Kind::load && st.value->type.plainChar) {
@@ -543,7 +558,7 @@ std::variant<MapLift, std::string> recognizeMap(const MapModel& model, int mathU
     for (size_t k = 0; k < map.outputs.size(); ++k) {
       auto& out = map.outputs[k];
       for (const auto& in : map.inputs)
-        if (in.base == out.base && in.offset == out.offset) out.inPlace = in.name;
+        if (in.base == out.base && in.offset == out.offset && in.stride == 1) out.inPlace = in.name;
       out.name = identifier(out.base) && out.offset == 0 && out.inPlace.empty() && !names.count(out.base) ? out.base
                                                                                                           : "out" + std::to_string(k);
       while (names.count(out.name)) out.name += "_";
@@ -584,7 +599,7 @@ nlohmann::ordered_json mapSpec(const MapLift& map, const std::string& name, cons
   j["kind"] = "map";
   j["shape"] = {"n"};
   j["inputs"] = nlohmann::json::array();
-  for (const auto& in : map.inputs) j["inputs"].push_back({{"name", in.name}, {"dtype", in.type.dtype}});
+  for (const auto& in : map.inputs) j["inputs"].push_back(mapInputJson(in));
   if (!map.params.empty()) {
     j["params"] = nlohmann::json::array();
     for (const auto& p : map.params) j["params"].push_back({{"name", p.name}, {"dtype", p.type.dtype}});
@@ -603,15 +618,17 @@ nlohmann::ordered_json mapSpec(const MapLift& map, const std::string& name, cons
 std::vector<std::string> mapCallChecks(const MapModel& model, const MapLift& map, const std::string& n) {
   const LoopModel& loop = model.loop;
   std::vector<std::string> checks;
-  auto apart = [&](const std::string& x, const std::string& y) {
-    return "((uintptr_t)(" + paren(x) + " + " + n + ") <= (uintptr_t)" + paren(y) + " || (uintptr_t)(" + paren(y) + " + " + n +
+  // x spans n elements, y n * yStride (a strided input: at most that many).
+  auto apart = [&](const std::string& x, const std::string& y, long long yStride = 1) {
+    const std::string yn = yStride == 1 ? n : std::to_string(yStride) + " * " + n;
+    return "((uintptr_t)(" + paren(x) + " + " + n + ") <= (uintptr_t)" + paren(y) + " || (uintptr_t)(" + paren(y) + " + " + yn +
            ") <= (uintptr_t)" + paren(x) + ")";
   };
   for (size_t k = 0; k < map.outputs.size(); ++k) {
     const auto& out = map.outputs[k];
     const std::string o = pointer(loop, out.base, out.offset);
     for (const auto& in : map.inputs)
-      if (in.name != out.inPlace) checks.push_back(apart(o, pointer(loop, in.base, in.offset)));
+      if (in.name != out.inPlace) checks.push_back(apart(o, pointer(loop, in.base, in.offset, in.stride), in.stride));
     for (size_t m = k + 1; m < map.outputs.size(); ++m)
       checks.push_back(apart(o, pointer(loop, map.outputs[m].base, map.outputs[m].offset)));
   }

@@ -23,6 +23,7 @@ struct MapLift {
     std::string expr, inPlace;  // outputs only
     const void* origin = nullptr;  // inputs: the first clang::Expr that reads it (Sym::origin)
     bool plainChar = false;  // C's `char`, copied as u8 lanes: the call casts its pointer
+    long long stride = 1;    // inputs: elements between consecutive elements read (`x[2 * i]`)
   };
   std::vector<Array> inputs, outputs;
   struct Param {
@@ -36,12 +37,17 @@ struct MapLift {
   std::vector<std::pair<const Sym*, std::string>> named;
   std::string summary;                                      // "map i16 -> f32 (2 inputs, 1 output)"
   bool fused = false;  // an fma(): AVX2 only with FMA3 (the spec's targets say avx2+fma)
+  // Inputs may be read at a constant stride (`ft[2 * i - 1]`, the spec's input `stride`): only
+  // where the call's pointers are mapPointer's (1-D loops; rows compute their own).
+  bool stridedInputs = false;
   int maxUlp = 0;      // > 0: the expression calls exp, log, ... (the spec's max_ulp)
 };
 
 // `mathUlp`: the accuracy the user accepts for exp, log, tanh, ... (--math-ulp: 1 or 4; 0: none,
 // so a loop calling them stays, as the kernels' results are not libm's bit for bit).
-std::variant<MapLift, std::string> recognizeMap(const MapModel& model, int mathUlp = 0);
+std::variant<MapLift, std::string> recognizeMap(const MapModel& model, int mathUlp = 0, bool stridedInputs = false);
+// An input of the spec: {"name", "dtype", "stride" when not 1}.
+nlohmann::ordered_json mapInputJson(const MapLift::Array& in);
 std::string mapSpecJson(const MapLift& map, const std::string& name, const std::string& description);
 nlohmann::ordered_json mapSpec(const MapLift& map, const std::string& name, const std::string& description);
 // `value` in the map family's expression language, converted to `to` as C converts it, adding

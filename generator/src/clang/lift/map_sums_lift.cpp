@@ -13,7 +13,7 @@ std::variant<MapSumsLift, std::string> recognizeMapSums(const MapModel& model, c
   for (const MapStore& st : model.stores)
     if (uses(*st.value, Sym::Kind::carried))
       return std::string("`" + st.base + "` is stored a value that depends on the accumulators (a running sum is not element-wise)");
-  auto stores = recognizeMap(model, mathUlp);
+  auto stores = recognizeMap(model, mathUlp, options.stridedInputs);
   if (auto* why = std::get_if<std::string>(&stores)) return "as an element-wise loop: " + *why;
   MapSumsLift lift;
   lift.stores = std::get<MapLift>(stores);

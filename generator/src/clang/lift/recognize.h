@@ -35,6 +35,7 @@ struct Recognition {
 struct Options {
   bool allowReassociation = false;
   bool allowStridedLoads = false;  // a[i * stride]: only down the columns of a matrix (rows_model)
+  bool stridedInputs = false;      // a map's inputs at a constant stride (MapLift::stridedInputs): 1-D loops
 };
 
 // 1-D loops with fewer elements than this, known at compile time, stay as they are: measured on the

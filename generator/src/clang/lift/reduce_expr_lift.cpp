@@ -84,6 +84,8 @@ std::variant<ExprReduceLift, std::string> recognizeExprReduce(const LoopModel& l
     lift.map = *seed;
     lift.map.outputs.clear();
     for (const auto& out : seed->outputs) names.push_back(out.name);
+  } else {
+    lift.map.stridedInputs = options.stridedInputs;
   }
   if (loop.carried.empty()) return std::string("the loop changes no variable declared before it");
   static const std::pair<const char*, const char*> ops[] = {{"+", "add"}, {"&", "and"}, {"|", "or"}, {"^", "xor"}};
@@ -153,7 +155,7 @@ std::variant<ExprReduceLift, std::string> recognizeExprReduce(const LoopModel& l
   names.push_back("n");
   for (size_t k = 0; k < lift.map.outputs.size(); ++k) {
     auto& out = lift.map.outputs[k];
-    out.name = out.base;
+    out.name = identifierFor(out.base);
     while (std::find(names.begin(), names.end(), out.name) != names.end()) out.name += "_sum";
     names.push_back(out.name);
   }
@@ -189,7 +191,7 @@ nlohmann::ordered_json exprReduceSpec(const ExprReduceLift& lift, const std::str
   j["kind"] = "map";
   j["shape"] = {"n"};
   j["inputs"] = nlohmann::json::array();
-  for (const auto& in : lift.map.inputs) j["inputs"].push_back({{"name", in.name}, {"dtype", in.type.dtype}});
+  for (const auto& in : lift.map.inputs) j["inputs"].push_back(mapInputJson(in));
   if (!lift.map.params.empty()) {
     j["params"] = nlohmann::json::array();
     for (const auto& p : lift.map.params) j["params"].push_back({{"name", p.name}, {"dtype", p.type.dtype}});
