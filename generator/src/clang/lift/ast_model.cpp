@@ -891,7 +891,26 @@ LoopHeader header(const ForStmt& loop, ASTContext& ctx, const std::set<const Var
   if (const auto* e = dyn_cast_or_null<Expr>(loop.getInit())) commaParts(e, initParts);
   if (loop.getInc()) commaParts(loop.getInc(), incParts);
   const BinaryOperator* counterInit = nullptr;
-  if (initParts.size() > 1) {
+  // `for (lp = row + 1; i < n; i++, lp++)` (libpng's filters): the init sets only other variables,
+  // and the counter the condition tests and the increment steps goes on from its value.
+  const VarDecl* continuing = nullptr;
+  const Expr* continuingFrom = nullptr;
+  if (!initParts.empty() && isa<Expr>(loop.getInit()) && !incParts.empty()) {
+    if (const auto* c = dyn_cast_or_null<BinaryOperator>(loop.getCond() ? loop.getCond()->IgnoreParenImpCasts() : nullptr);
+        c && (c->getOpcode() == BO_LT || c->getOpcode() == BO_LE) && isa<DeclRefExpr>(c->getLHS()->IgnoreParenImpCasts())) {
+      const VarDecl* v = referencedVar(c->getLHS());
+      bool initSets = false;
+      for (const Expr* part : initParts)
+        for (const Expr* e = part; const auto* a = dyn_cast<BinaryOperator>(e->IgnoreParens()); e = a->getRHS()) {
+          if (a->getOpcode() != BO_Assign) break;
+          if (referencedVar(a->getLHS()) == v) initSets = true;
+        }
+      if (v && v->getType()->isIntegerType() && !initSets &&
+          std::any_of(incParts.begin(), incParts.end(), [&](const Expr* step) { return isUnitStep(step, v, ctx); }))
+        continuing = v, continuingFrom = c->getLHS();
+    }
+  }
+  if (initParts.size() > 1 || continuing) {
     // The counter: the integer an assignment of the init starts, the condition tests and the
     // increment steps by one (`i` of `for (i = 0, dp = row; i < n; i++, dp++)`).
     const std::vector<const VarDecl*> tested = loop.getCond() ? referencedVars(loop.getCond()) : std::vector<const VarDecl*>();
@@ -902,7 +921,8 @@ LoopHeader header(const ForStmt& loop, ASTContext& ctx, const std::set<const Var
         if (!v->getType()->isIntegerType() || std::find(tested.begin(), tested.end(), v) == tested.end()) continue;
         if (std::any_of(incParts.begin(), incParts.end(), [&](const Expr* step) { return isUnitStep(step, v, ctx); })) ++candidates, counterInit = a;
       }
-    if (candidates != 1) throw NotLifted{"the loop's start `" + sourceText(*loop.getInit(), ctx) + "` is not `counter = value`"};
+    if (continuing) candidates = 0, counterInit = nullptr;
+    if (candidates != 1 && !continuing) throw NotLifted{"the loop's start `" + sourceText(*loop.getInit(), ctx) + "` is not `counter = value`"};
     // The others run again before the kernel call: they must give the same values each time (no
     // side effects, no variable the init assigns on their right-hand sides).
     std::set<const VarDecl*> assigned;
@@ -920,7 +940,7 @@ LoopHeader header(const ForStmt& loop, ASTContext& ctx, const std::set<const Var
       values.push_back(e);
       h.initExtra += sourceText(*part, ctx) + "; ";
     }
-    values.push_back(counterInit->getRHS());  // which runs after them in the rewrite
+    if (counterInit) values.push_back(counterInit->getRHS());  // which runs after them in the rewrite
     for (const Expr* e : values)
       for (const VarDecl* v : referencedVars(e))
         if (assigned.count(v))
@@ -929,6 +949,10 @@ LoopHeader header(const ForStmt& loop, ASTContext& ctx, const std::set<const Var
   if (counterInit) {
     i = referencedVar(counterInit->getLHS());
     start = counterInit->getRHS();
+    outside = true;
+  } else if (continuing) {
+    i = continuing;
+    start = continuingFrom;
     outside = true;
   } else if (const auto* init = dyn_cast_or_null<DeclStmt>(loop.getInit())) {
     i = init->isSingleDecl() ? dyn_cast<VarDecl>(init->getSingleDecl()) : nullptr;

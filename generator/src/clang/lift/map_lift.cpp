@@ -19,6 +19,43 @@ struct NotMap {
   std::string reason;
 };
 
+bool isDecimal(const std::string& t) { return !t.empty() && t.find_first_not_of("0123456789") == std::string::npos; }
+
+// An integer value that is never negative: an unsigned element or scalar, one zero-extended to a
+// wider type, a non-negative literal, and sums, products, shifts right, minima/maxima and selects
+// of such values (their wraparound aside: C's int arithmetic of bytes and shorts does not wrap).
+bool nonNegativeInteger(const Sym& s) {
+  if (s.type.dtype.empty() || s.type.isFloat) return false;
+  switch (s.kind) {
+    case Sym::Kind::constant: return isDecimal(s.name);
+    case Sym::Kind::load:
+    case Sym::Kind::invariant: return !s.type.isSigned;
+    case Sym::Kind::cast: {
+      const Sym& x = *s.args[0];
+      return !x.type.dtype.empty() && !x.type.isFloat && x.type.bits < s.type.bits && (!x.type.isSigned || nonNegativeInteger(x));
+    }
+    case Sym::Kind::binary:
+      if (s.type.isSigned && s.type.bits < 32) return false;
+      if (s.op == "+" || s.op == "*") {
+        // In a signed type only values far below 2^31: unsigned bytes and shorts promoted to int
+        // (a sum of two shorts, a product of two bytes or of a short and a constant below 2^15).
+        const auto bits = [](const Sym& x) -> int {
+          if (x.kind == Sym::Kind::cast && !x.args[0]->type.isSigned) return x.args[0]->type.bits;
+          if (x.kind == Sym::Kind::constant && isDecimal(x.name) && x.name.size() < 6 && std::stoll(x.name) < 32768) return 15;
+          return 64;
+        };
+        const int a = bits(*s.args[0]), b = bits(*s.args[1]);
+        const bool fits = !s.type.isSigned || (s.op == "+" ? a <= 16 && b <= 16 : a + b <= 30);
+        return fits && nonNegativeInteger(*s.args[0]) && nonNegativeInteger(*s.args[1]);
+      }
+      if (s.op == ">>") return nonNegativeInteger(*s.args[0]);
+      if (s.op == "&") return nonNegativeInteger(*s.args[0]) || nonNegativeInteger(*s.args[1]);
+      return false;
+    case Sym::Kind::select: return nonNegativeInteger(*s.args[1]) && nonNegativeInteger(*s.args[2]);
+    default: return false;
+  }
+}
+
 bool identifier(const std::string& t) {
   return !t.empty() && !std::isdigit(static_cast<unsigned char>(t[0])) &&
          std::all_of(t.begin(), t.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
@@ -114,7 +151,17 @@ class Translator {
         if (!ops.count(s.op))
           throw NotMap{"`" + s.op + "` is not in the map family's operations (+ - * / & | ^ << >>, fma, min, max, select, convert, sqrt, "
                        "floor, ceil, trunc, nearest, exp, exp2, log, log2, tanh, erf)"};
-        if (s.op == "/" && !s.type.isFloat) throw NotMap{"an integer division (the map family divides floats only)"};
+        if (s.op == "/" && !s.type.isFloat) {
+          // x / 2^k of an x that cannot be negative (libpng's `(a + b) / 2` of bytes) is x >> k:
+          // C's division truncates toward zero, which for x >= 0 is the shift.
+          const Sym& d = *s.args[1];
+          const long long divisor = d.kind == Kind::constant && isDecimal(d.name) && d.name.size() < 12 ? std::stoll(d.name) : 0;
+          const int k = divisor > 1 && (divisor & (divisor - 1)) == 0 ? __builtin_ctzll(static_cast<unsigned long long>(divisor)) : 0;
+          if (k > 0 && k < s.type.bits && (!s.type.isSigned || nonNegativeInteger(*s.args[0])))
+            return "(" + expr(*s.args[0]) + " >> " + std::to_string(k) + ")";
+          throw NotMap{"an integer division (the map family divides floats only; an integer that cannot be negative divided by a "
+                       "power of two is a shift)"};
+        }
         if (s.op == "<<" || s.op == ">>") return "(" + expr(*s.args[0]) + " " + s.op + " " + std::to_string(shiftCount(s)) + ")";
         const std::string lhs = expr(*s.args[0]);  // in order: inputs are numbered as they appear
         const std::string rhs = expr(*s.args[1]);
