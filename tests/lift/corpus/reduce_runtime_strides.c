@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Reductions with runtime strides, as darknet's blas.c writes them (`largest = input[i*stride]`
-// maxima, `dot += X[i*INCX] * Y[i*INCY]`): the kernel reads unit strides and is called only when
-// every stride is 1 (tested before the call); strides 0 and 2 run the loop as written. An element
-// read at a fixed address (`w[k]`, `*bias`) is a scalar of the reduction.
+// maxima, `dot += X[i*INCX] * Y[i*INCY]`): the spec's runtime input strides (the kernel reads
+// whole vectors at stride 1 and gathers otherwise), called for strides 0, 1 and 2; a negative
+// stride (BLAS's backwards increment, which a spec's stride cannot be) runs the loop as written.
+// An element read at a fixed address (`w[k]`, `*bias`) is a scalar of the reduction.
 #include <stdint.h>
 #include <string.h>
 
@@ -22,7 +23,7 @@ static float largest_cpu(const float *input, int n, int stride)
 {
     int i;
     float largest = -1e30f;
-    // expect: lifted largest_cpu_lifted (reduce max f32
+    // expect: lifted largest_cpu_lifted (reduce max over in0
     for(i = 0; i < n; ++i){
         if(input[i*stride] > largest) largest = input[i*stride];
     }
@@ -53,6 +54,7 @@ uint64_t strided_reductions(const int32_t* x, const float* f, int n, int which) 
     memcpy(fs, f, (size_t)n * sizeof(float));
     h = h * 1000003u + (uint64_t)dot_cpu(n, xs, incx, ys + 1, incy);
     h = h * 1000003u + (uint64_t)dot_cpu(n / 2, xs, incx, xs, incx);
+    h = h * 1000003u + (uint64_t)dot_cpu(n / 2, xs + n, -incx, ys, incy);  /* backwards: the loop */
     float big = largest_cpu(fs, n, incx);
     memcpy(&b, &big, 4);
     if (big != big) b = 0x7fc00000u;

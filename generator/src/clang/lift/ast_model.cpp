@@ -379,6 +379,8 @@ class Evaluator {
   const std::set<std::string>& memoryScalars() const { return memoryScalars_; }
   // The runtime strides read as unit strides (`x[i * incx]`): the call is made only when each is 1.
   const std::set<std::string>& unitStrides() const { return unitStrides_; }
+  // The runtime strides a reduction's inputs are read at (`x[i * incx]`): the call needs each >= 0.
+  const std::set<std::string>& runtimeStrides() const { return runtimeStrides_; }
 
  private:
   void checkScalarLocal(const VarDecl* v) {
@@ -453,7 +455,14 @@ class Evaluator {
     }
     if (idx) decompose(idx, 1, index);
     for (const Expr* more : moreIdx) decompose(more, 1, index);
-    if ((stores_ || fixedReads_) && index.ok && index.counter == 0 && index.strideExpr && !index.strideExpr->isIntegerConstantExpr(ctx_) &&
+    if (!stores_ && fixedReads_ && index.ok && index.counter == 0 && index.strideExpr && !index.strideExpr->isIntegerConstantExpr(ctx_) &&
+        hoistable(index.strideExpr)) {
+      // A runtime stride of a reduction's input (`dot += X[i*INCX] * Y[i*INCY]`): the map
+      // family's runtime input stride, whose kernel reads contiguous vectors when it is 1 and
+      // gathers otherwise; the call is made only when it is not negative (the spec's strides are
+      // not), else the loop runs as written.
+      runtimeStrides_.insert(index.stride);
+    } else if ((stores_ || fixedReads_) && index.ok && index.counter == 0 && index.strideExpr && !index.strideExpr->isIntegerConstantExpr(ctx_) &&
         hoistable(index.strideExpr)) {
       // A runtime stride of an element-wise loop or a reduction (BLAS's `y[i * incy] += alpha * x[i * incx]`),
       // nearly always 1 where it is called: the kernel reads the unit stride and the call is
@@ -816,6 +825,7 @@ class Evaluator {
   bool fixedReads_ = false;
   std::map<std::string, const VarDecl*> memoryAccumulators_;
   std::set<std::string> unitStrides_;
+  std::set<std::string> runtimeStrides_;
   int inlineDepth_ = 0;
   std::map<const VarDecl*, long long> secondary_;
   std::set<const VarDecl*> advanced_;  // the secondary counters the body has stepped so far
@@ -1414,6 +1424,8 @@ std::variant<LoopModel, std::string> modelLoop(const ForStmt& loop, ASTContext& 
     }
     for (const std::string& stride : eval.unitStrides())  // tested first: a stride that is not 1 decides
       m.callGuard = paren(stride) + " == 1" + (m.callGuard.empty() ? "" : " && " + m.callGuard);
+    for (const std::string& stride : eval.runtimeStrides())
+      m.callGuard = paren(stride) + " >= 0" + (m.callGuard.empty() ? "" : " && " + m.callGuard);
     // By name, so that the order does not depend on pointer values.
     std::sort(m.carried.begin(), m.carried.end(), [](const CarriedVar& a, const CarriedVar& b) { return a.name < b.name; });
     return m;

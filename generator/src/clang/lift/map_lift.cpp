@@ -251,16 +251,18 @@ class Translator {
 
   std::string input(const Sym& s, bool plainChar = false) {
     long long stride = 1;
+    std::string runtime;  // a runtime stride's value, as the loop reads it
     if (!s.stride.empty()) {
-      // A constant stride (the spec's input `stride`); a runtime one is read as 1 under a test
-      // (the Evaluator), never here.
-      const bool number = s.stride.size() < 6 && s.stride.find_first_not_of("0123456789") == std::string::npos;
-      if (!map_.stridedInputs || !number || std::stoll(s.stride) < 2) throw NotMap{"`" + render(s) + "` is strided"};
-      stride = std::stoll(s.stride);
+      // A constant stride (the spec's input `stride`), or a runtime one of a reduction (elements
+      // of a map read at a runtime stride are read as 1 under a test: the Evaluator).
+      const bool number = isDecimal(s.stride) && s.stride.size() < 6;
+      if (!map_.stridedInputs || (number && std::stoll(s.stride) < 2)) throw NotMap{"`" + render(s) + "` is strided"};
+      if (number) stride = std::stoll(s.stride);
+      else stride = 0, runtime = s.stride;
     }
     if (s.type.dtype.empty() && !plainChar) throw NotMap{"the elements of " + s.name + " are " + s.type.spelling};
     for (const auto& in : map_.inputs)
-      if (in.base == s.name && in.offset == s.offset && in.stride == stride) {
+      if (in.base == s.name && in.offset == s.offset && in.stride == stride && in.strideText == runtime) {
         if (in.plainChar != plainChar) throw NotMap{"the elements of " + s.name + " are char, copied and computed with"};
         return in.name;
       }
@@ -271,6 +273,15 @@ class Translator {
     if (plainChar) in.type.dtype = "u8", in.plainChar = true;
     in.origin = s.origin;
     in.stride = stride;
+    in.strideText = runtime;
+    if (!runtime.empty()) {
+      for (const auto& other : map_.inputs)
+        if (other.strideText == runtime) in.strideName = other.strideName;  // one parameter per stride
+      if (in.strideName.empty()) {
+        in.strideName = identifier(runtime) && !used(runtime) ? runtime : "stride" + std::to_string(map_.inputs.size());
+        while (used(in.strideName)) in.strideName += "_";
+      }
+    }
     in.name = identifier(s.name) && s.offset == 0 && stride == 1 && !used(s.name) ? s.name : "in" + std::to_string(map_.inputs.size());
     map_.inputs.push_back(in);
     return in.name;
@@ -285,7 +296,7 @@ class Translator {
   }
   bool used(const std::string& name) const {
     for (const auto& a : map_.inputs)
-      if (a.name == name) return true;
+      if (a.name == name || a.strideName == name) return true;
     for (const auto& p : map_.params)
       if (p.name == name) return true;
     return name == "n";
@@ -533,9 +544,13 @@ bool balanced(const std::string& t) {
   return depth == 0;
 }
 
-std::string pointer(const LoopModel& loop, const std::string& base, long long offset, long long stride = 1) {
+// base + stride * start + offset: the element of the loop's first iteration (`runtime`: a runtime
+// stride's value, instead of the constant `stride`).
+std::string pointer(const LoopModel& loop, const std::string& base, long long offset, long long stride = 1,
+                    const std::string& runtime = "") {
   std::string p = base;
-  if (loop.startText != "0") p += " + " + (stride == 1 ? "" : std::to_string(stride) + " * ") + rangeStart(loop);
+  const std::string times = !runtime.empty() ? paren(runtime) + " * " : stride == 1 ? "" : std::to_string(stride) + " * ";
+  if (loop.startText != "0") p += " + " + times + rangeStart(loop);
   if (offset) p += (offset > 0 ? " + " : " - ") + std::to_string(offset > 0 ? offset : -offset);
   return p;
 }
@@ -557,14 +572,23 @@ std::optional<std::string> mapExpression(MapLift& map, const Sym& value, const S
 }
 
 std::string mapPointer(const LoopModel& loop, const MapLift::Array& a, bool output) {
-  const std::string p = pointer(loop, a.base, a.offset, a.stride);
+  const std::string p = pointer(loop, a.base, a.offset, a.stride, a.strideText);
   return a.plainChar ? std::string(output ? "(uint8_t*)(" : "(const uint8_t*)(") + p + ")" : p;
 }
 
 nlohmann::ordered_json mapInputJson(const MapLift::Array& in) {
   nlohmann::ordered_json j = {{"name", in.name}, {"dtype", in.type.dtype}};
-  if (in.stride != 1) j["stride"] = in.stride;
+  if (!in.strideName.empty()) j["stride"] = in.strideName;
+  else if (in.stride != 1) j["stride"] = in.stride;
   return j;
+}
+
+std::string runtimeStrideArgs(const MapLift& map) {
+  std::string args;
+  std::set<std::string> seen;
+  for (const auto& in : map.inputs)
+    if (!in.strideName.empty() && seen.insert(in.strideName).second) args += ", " + in.strideText;
+  return args;
 }
 
 std::variant<MapLift, std::string> recognizeMap(const MapModel& model, int mathUlp, bool stridedInputs) {
@@ -665,9 +689,9 @@ nlohmann::ordered_json mapSpec(const MapLift& map, const std::string& name, cons
 std::vector<std::string> mapCallChecks(const MapModel& model, const MapLift& map, const std::string& n) {
   const LoopModel& loop = model.loop;
   std::vector<std::string> checks;
-  // x spans n elements, y n * yStride (a strided input: at most that many).
-  auto apart = [&](const std::string& x, const std::string& y, long long yStride = 1) {
-    const std::string yn = yStride == 1 ? n : std::to_string(yStride) + " * " + n;
+  // x spans n elements, y n * yStride (a strided input: at most that many; `runtime`: a runtime stride).
+  auto apart = [&](const std::string& x, const std::string& y, long long yStride = 1, const std::string& runtime = "") {
+    const std::string yn = !runtime.empty() ? paren(runtime) + " * " + n : yStride == 1 ? n : std::to_string(yStride) + " * " + n;
     return "((uintptr_t)(" + paren(x) + " + " + n + ") <= (uintptr_t)" + paren(y) + " || (uintptr_t)(" + paren(y) + " + " + yn +
            ") <= (uintptr_t)" + paren(x) + ")";
   };
@@ -675,7 +699,8 @@ std::vector<std::string> mapCallChecks(const MapModel& model, const MapLift& map
     const auto& out = map.outputs[k];
     const std::string o = pointer(loop, out.base, out.offset);
     for (const auto& in : map.inputs)
-      if (in.name != out.inPlace) checks.push_back(apart(o, pointer(loop, in.base, in.offset, in.stride), in.stride));
+      if (in.name != out.inPlace)
+        checks.push_back(apart(o, pointer(loop, in.base, in.offset, in.stride, in.strideText), in.stride, in.strideText));
     for (size_t m = k + 1; m < map.outputs.size(); ++m)
       checks.push_back(apart(o, pointer(loop, map.outputs[m].base, map.outputs[m].offset)));
   }

@@ -24,6 +24,9 @@ struct MapLift {
     const void* origin = nullptr;  // inputs: the first clang::Expr that reads it (Sym::origin)
     bool plainChar = false;  // C's `char`, copied as u8 lanes: the call casts its pointer
     long long stride = 1;    // inputs: elements between consecutive elements read (`x[2 * i]`)
+    // inputs read at a runtime stride (`x[i * incx]`, reductions only): its name in the spec and
+    // the kernel's signature, and its value as the loop reads it (`stride` is then 0)
+    std::string strideName, strideText;
   };
   std::vector<Array> inputs, outputs;
   struct Param {
@@ -46,7 +49,9 @@ struct MapLift {
 // `mathUlp`: the accuracy the user accepts for exp, log, tanh, ... (--math-ulp: 1 or 4; 0: none,
 // so a loop calling them stays, as the kernels' results are not libm's bit for bit).
 std::variant<MapLift, std::string> recognizeMap(const MapModel& model, int mathUlp = 0, bool stridedInputs = false);
-// An input of the spec: {"name", "dtype", "stride" when not 1}.
+// An input of the spec: {"name", "dtype", "stride" when not 1 (a number, or a runtime name)}.
+// The runtime strides' values, in the order of the kernel's parameters after n (", incx").
+std::string runtimeStrideArgs(const MapLift& map);
 nlohmann::ordered_json mapInputJson(const MapLift::Array& in);
 std::string mapSpecJson(const MapLift& map, const std::string& name, const std::string& description);
 nlohmann::ordered_json mapSpec(const MapLift& map, const std::string& name, const std::string& description);

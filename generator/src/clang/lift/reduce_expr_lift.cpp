@@ -150,7 +150,7 @@ std::variant<ExprReduceLift, std::string> recognizeExprReduce(const LoopModel& l
   for (const auto& in : lift.map.inputs)
     if (!in.base.empty() && loop.carried.size() && in.type.dtype.empty()) return std::string("the elements of " + in.base + " are " + in.type.spelling);
   // Output names: the accumulators', unless an input or param has it.
-  for (const auto& in : lift.map.inputs) names.push_back(in.name);
+  for (const auto& in : lift.map.inputs) names.push_back(in.name), names.push_back(in.strideName);
   for (const auto& p : lift.map.params) names.push_back(p.name);
   names.push_back("n");
   for (size_t k = 0; k < lift.map.outputs.size(); ++k) {
@@ -240,7 +240,7 @@ std::string exprReduceReplacementCode(const LoopModel& loop, const ExprReduceLif
   const std::string n = local + "n";
   std::string args;
   for (const auto& in : lift.map.inputs) args += mapPointer(loop, in) + ", ";
-  args += n;
+  args += n + runtimeStrideArgs(lift.map);
   for (const auto& p : lift.map.params) args += ", " + p.text;
   std::string body = exprReduceResults(lift, local, args);
   body += "    " + name + "(" + args + ");\n";
