@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Stores under a condition the loop does not change: a NULL check (`if (delta) delta[i] = ...`,
 // an optional output) is tested once around the call, never dropped (the pointer may be NULL);
-// `if (mode) ... else ...` with a number is a select of both values.
+// `if (mode) ... else ...` with a number is a select of both values. Stores under different such
+// checks (`if (da) ...; if (db) ...;`) make one call when all of them hold, else the loop runs; so
+// does an optional input read as `b ? b[i] : 0` (darknet's weighted_sum_cpu).
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -40,10 +42,12 @@ uint64_t guarded(const float* x, const float* y, int n, int which) {
         if (mode) out_c[i] = x[i] + y[i];
         else out_c[i] = x[i] * y[i];
     }
-    // expect: not lifted: different loop-invariant conditions
+    // expect: lifted guarded_lifted_4 (map f32 -> f32 (2 inputs, 2 outputs))
     for (int i = 0; i < n; i++) {
         if (delta) delta[i] = y[i];
         if (other) other[i] = x[i];
     }
+    // expect: lifted guarded_lifted_5 (map f32 -> f32 (2 inputs, 1 output))
+    for (int i = 0; i < n; i++) out_c[i] = x[i] * 0.5f + (delta ? delta[i] : 1.0f);
     return hash(out_c, n, hash(out_b, n, hash(out_a, n, 0)));
 }

@@ -185,13 +185,25 @@ class Evaluator {
       }
     } else if (const VarDecl* v = secondaryUpdate(s)) {
       advanced_.insert(v);
+    } else if (const auto* chain = dyn_cast<BinaryOperator>(s); chain && chain->getOpcode() == BO_Assign && chain != chained_.first &&
+                                                                 innerAssign(chain->getRHS())) {
+      // `a = b = e` (darknet's `min[i] = max[i] = v`): b = e, then a takes b's new value as the
+      // outer assignment converts it.
+      const BinaryOperator* inner = innerAssign(chain->getRHS());
+      exec(inner, env);
+      SymPtr value = eval(inner->getLHS(), env);
+      const ScalarType to = scalarTypeOf(chain->getLHS()->getType(), ctx_);
+      if (!(value->type == to)) value = cast(to, value);
+      chained_ = {chain, value};
+      exec(chain, env);
+      chained_ = {};
     } else if (const auto* store = dyn_cast<BinaryOperator>(s);
                store && store->isAssignmentOp() && stores_ &&
                (isa<ArraySubscriptExpr>(store->getLHS()->IgnoreParens()) || walkingDeref(store->getLHS()) || offsetDeref(store->getLHS()))) {
       storeElement(*store, env);
     } else if (const auto* assign = dyn_cast<BinaryOperator>(s); assign && assign->isAssignmentOp()) {
       const VarDecl* v = assignedVar(assign->getLHS());
-      SymPtr rhs = eval(assign->getRHS(), env);
+      SymPtr rhs = rhsOf(*assign, env);
       if (const auto* compound = dyn_cast<CompoundAssignOperator>(assign)) {
         SymPtr old = env.at(v);
         const ScalarType lhsType = scalarTypeOf(compound->getComputationLHSType(), ctx_);
@@ -306,6 +318,13 @@ class Evaluator {
       }
       throw NotLifted{"the operator in `" + sourceText(*e, ctx_) + "` is not one lift understands"};
     }
+    if (const auto* cond = dyn_cast<ConditionalOperator>(e); cond && stores_ && cond->getCond()->getType()->isPointerType() &&
+                                                             hoistable(cond->getCond())) {
+      // `b ? b[i] : 0` of a pointer the loop does not change (darknet's optional arrays): the call
+      // is made when it is not null (its value then is the first branch's), else the loop runs.
+      callGuards_.insert(sourceText(*cond->getCond(), ctx_));
+      return eval(cond->getTrueExpr(), env);
+    }
     if (const auto* cond = dyn_cast<ConditionalOperator>(e))
       return makeSym(Sym{Sym::Kind::select, scalarTypeOf(e->getType(), ctx_), "", "", 0,
                          {eval(cond->getCond(), env), eval(cond->getTrueExpr(), env), eval(cond->getFalseExpr(), env)}});
@@ -326,6 +345,16 @@ class Evaluator {
     secondary_ = std::move(steps);
     loopStart_ = std::move(loopStart);
   }
+  // The value an assignment stores: its right-hand side's, or the inner assignment's of a chain.
+  SymPtr rhsOf(const BinaryOperator& assign, const Env& env) {
+    return &assign == chained_.first ? chained_.second : eval(assign.getRHS(), env);
+  }
+  // `b = e` as the right-hand side of `a = b = e` (else null).
+  static const BinaryOperator* innerAssign(const Expr* rhs) {
+    const auto* b = dyn_cast<BinaryOperator>(rhs->IgnoreParenImpCasts());
+    return b && b->getOpcode() == BO_Assign ? b : nullptr;
+  }
+
   // `*(p + k)` or `*(p + i + 1)`, which is p[k], p[i + 1]: the pointer and the terms added to it
   // (false when e is no such dereference).
   static bool offsetDeref(const Expr* e, const Expr** base = nullptr, std::vector<const Expr*>* terms = nullptr) {
@@ -377,6 +406,7 @@ class Evaluator {
     memoryAccumulators_ = std::move(accumulators);
   }
   const std::set<std::string>& memoryScalars() const { return memoryScalars_; }
+  const std::set<std::string>& callGuards() const { return callGuards_; }
   // The runtime strides read as unit strides (`x[i * incx]`): the call is made only when each is 1.
   const std::set<std::string>& unitStrides() const { return unitStrides_; }
   // The runtime strides a reduction's inputs are read at (`x[i * incx]`): the call needs each >= 0.
@@ -746,7 +776,7 @@ class Evaluator {
   // each stored element's value so far in this iteration (the element's old value where no path
   // stored it); an `if` merges its branches' values with a select, as it does for locals.
   void storeElement(const BinaryOperator& store, Env& env) {
-    SymPtr rhs = eval(store.getRHS(), env);
+    SymPtr rhs = rhsOf(store, env);
     const Expr* lhs = store.getLHS()->IgnoreParens();
     // where it goes: the same checks as a load
     const Expr* pointer = nullptr;
@@ -826,6 +856,8 @@ class Evaluator {
   std::map<std::string, const VarDecl*> memoryAccumulators_;
   std::set<std::string> unitStrides_;
   std::set<std::string> runtimeStrides_;
+  std::pair<const BinaryOperator*, SymPtr> chained_;
+  std::set<std::string> callGuards_;  // pointer tests of `?:` the call is made under (element-wise loops)  // the outer assignment of `a = b = e`, and b's new value
   int inlineDepth_ = 0;
   std::map<const VarDecl*, long long> secondary_;
   std::set<const VarDecl*> advanced_;  // the secondary counters the body has stepped so far
@@ -1583,12 +1615,13 @@ std::variant<MapModel, std::string> modelMap(const ForStmt& loop, ASTContext& ct
     // Counting down, only stores of elements of this iteration: their order does not matter.
     if (m.loop.descending && (!m.loop.carried.empty() || !steps.empty()))
       throw NotLifted{"the loop counts down and accumulates or steps other variables: its order matters"};
-    // One call stores every output: they must all be stored under the same loop-invariant guards.
-    m.guards = m.stores.front().guards;
+    // One call stores every output: it is made when every store's loop-invariant guards hold
+    // (`if (da) da[i] += ...; if (db) db[i] += ...;`: da && db), else the loop runs as written.
     for (const MapStore& st : m.stores)
-      if (st.guards != m.guards)
-        throw NotLifted{"`" + st.base + "` and `" + m.stores.front().base +
-                        "` are stored under different loop-invariant conditions (one call stores both)"};
+      for (const std::string& g : st.guards)
+        if (std::find(m.guards.begin(), m.guards.end(), g) == m.guards.end()) m.guards.push_back(g);
+    for (const std::string& g : eval.callGuards())
+      if (std::find(m.guards.begin(), m.guards.end(), g) == m.guards.end()) m.guards.push_back(g);
     m.memoryScalars.assign(eval.memoryScalars().begin(), eval.memoryScalars().end());
     // What the bounds and the arrays' positions read from memory (a byte store may change it).
     std::set<const VarDecl*> changing = written;

@@ -237,6 +237,10 @@ class Translator {
                          (inner.kind == Kind::binary && (inner.op == "&&" || inner.op == "||"));
       if (toBool || (truth && !c.type.isFloat && !c.type.dtype.empty())) return selectOf(c.args[0], t, f);
     }
+    if (auto same = charEquality(c)) {
+      const std::string a = expr(*t);
+      return "select(" + *same + ", " + a + ", " + expr(*f) + ")";
+    }
     if (c.kind == Kind::compare) {
       const std::string lhs = expr(*c.args[0]);  // in order: inputs are numbered as they appear
       const std::string rhs = expr(*c.args[1]);
@@ -247,6 +251,22 @@ class Translator {
     const std::string value = expr(c);
     const std::string a = expr(*t);
     return "select(" + value + " != 0, " + a + ", " + expr(*f) + ")";
+  }
+
+  // `c == '1'`, `c != 0` of a plain char element against a constant 0..127 (ASCII): true for the
+  // same bytes whether char is signed (x86) or not (Arm), so the element is read as u8.
+  std::optional<std::string> charEquality(const Sym& c) {
+    if (c.kind != Kind::compare || (c.op != "==" && c.op != "!=")) return std::nullopt;
+    for (int k = 0; k < 2; ++k) {
+      const Sym* x = c.args[k].get();
+      const Sym& v = *c.args[1 - k];
+      if (x->kind == Kind::cast) x = x->args[0].get();
+      if (x->kind != Kind::load || !x->type.plainChar || v.kind != Kind::constant || !isDecimal(v.name) || v.name.size() > 3 ||
+          std::stoi(v.name) > 127)
+        continue;
+      return charInput(*x) + " " + c.op + " " + v.name;
+    }
+    return std::nullopt;
   }
 
   std::string input(const Sym& s, bool plainChar = false) {
@@ -735,7 +755,7 @@ std::string mapReplacementCode(const MapModel& model, const MapLift& map, const 
   code += "  const int64_t " + n + " = " + rangeCount(loop) + ";\n";
   // Short runtime ranges keep the loop (kMinRuntimeTrip); a static one is at least kMinStaticTrip.
   std::string cond = loop.tripCount ? n + " > 0" : n + " >= " + std::to_string(kMinRuntimeTrip);
-  for (const auto& g : model.guards) cond += " && " + paren(g);  // false: the loop stores nothing, as written
+  for (const auto& g : model.guards) cond += " && " + paren(g);  // false: the loop runs as written
   for (const auto& c : mapCallChecks(model, map, n)) cond += " && " + c;
   code += "  if (" + cond + ") {\n    " + name + "(" + args + ");\n" + counterFinals({&loop}) + "  } else {\n    " + loop.loopText + "\n  }\n";
   return code + "}";
