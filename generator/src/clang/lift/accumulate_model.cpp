@@ -33,21 +33,30 @@ struct Nest {
     }
     const auto* sub = dyn_cast<ArraySubscriptExpr>(e);
     if (!sub) return std::nullopt;
-    MatrixAddress address(ctx, rows.counter, nullptr, locals);
-    address.base(sub->getBase());
-    address.index(sub->getIdx(), 1);
-    if (address.outer.unit != 1 || !address.outer.stride.empty() || address.rowsOfArray) return std::nullopt;
-    return AccumulateLift::Operand{address.array, address.first(rows.model.startText, "0"), ""};
+    try {  // a probe: a position that is not [r + k] (it reads the column counter, say) is no weight
+      MatrixAddress address(ctx, rows.counter, nullptr, locals);
+      address.base(sub->getBase());
+      address.index(sub->getIdx(), 1);
+      if (address.outer.unit != 1 || !address.outer.stride.empty() || address.rowsOfArray) return std::nullopt;
+      return AccumulateLift::Operand{address.array, address.first(rows.model.startText, "0"), ""};
+    } catch (const NotLiftable&) {
+      return std::nullopt;
+    }
   }
   // The factor that is element [r][c] of a matrix (m[r * stride + c], a row pointer's v[c]).
   std::optional<AccumulateLift::Operand> matrixElement(const Expr* e) const {
     const auto* sub = dyn_cast<ArraySubscriptExpr>(e->IgnoreParenImpCasts());
     if (!sub) return std::nullopt;
-    MatrixAddress address(ctx, rows.counter, cols.counter, locals);
-    address.base(sub->getBase());
-    address.index(sub->getIdx(), 1);
-    if (address.inner.unit != 1 || !address.inner.stride.empty() || address.outer.unit != 0 || address.outer.stride.empty()) return std::nullopt;
-    return AccumulateLift::Operand{address.array, address.first(rows.model.startText, cols.model.startText), address.outer.stride};
+    try {  // a probe, as weight()
+      MatrixAddress address(ctx, rows.counter, cols.counter, locals);
+      address.base(sub->getBase());
+      address.index(sub->getIdx(), 1);
+      if (address.inner.unit != 1 || !address.inner.stride.empty() || address.outer.unit != 0 || address.outer.stride.empty())
+        return std::nullopt;
+      return AccumulateLift::Operand{address.array, address.first(rows.model.startText, cols.model.startText), address.outer.stride};
+    } catch (const NotLiftable&) {
+      return std::nullopt;
+    }
   }
 };
 

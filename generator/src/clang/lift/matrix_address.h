@@ -11,6 +11,9 @@
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Expr.h>
+#include <clang/AST/ParentMapContext.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/AST/RecursiveASTVisitor.h>
 #include <llvm/ADT/StringExtras.h>
 
 #include "clang/lift/ast_model.h"
@@ -75,6 +78,11 @@ class MatrixAddress {
       // (a sum with a counter) * a fixed value: each term times it
       const bool left = fixed(bin->getLHS());
       index(left ? bin->getRHS() : bin->getLHS(), sign, scaled(sourceText(*(left ? bin->getLHS() : bin->getRHS()), ctx_)));
+    } else if (const VarDecl* v = referencedVar(e); v && isa<DeclRefExpr>(e) && !locals_.count(v) && declaredInNest(v, e)) {
+      // a local of the loops' bodies that names a position (`int index = b * n + i;`), never
+      // assigned again: its value, not its name (which the rewrite outside the loops cannot see)
+      if (!v->hasInit() || assignedInNest(v, e)) throw NotLiftable{"the position `" + sourceText(*e, ctx_) + "` changes inside the loops"};
+      index(v->getInit(), sign, scale);
     } else if (fixed(e)) {
       terms.push_back((sign > 0 ? " + " : " - ") + scaled(sourceText(*e, ctx_)));
     } else {
@@ -148,12 +156,54 @@ class MatrixAddress {
       base(e);
     }
   }
-  // Side-effect free, and naming neither counter nor the outer loop's own variables.
+  // Side-effect free, and naming neither counter nor a variable declared inside the loops (the
+  // outer loop's own, or one of the inner body, which may shadow a variable of the same name).
   bool fixed(const Expr* e) const {
     if (e->HasSideEffects(ctx_)) return false;
     for (const VarDecl* v : referencedVars(e))
-      if (v == outer_ || v == inner_ || locals_.count(v) || v->getType().isVolatileQualified()) return false;
+      if (v == outer_ || v == inner_ || locals_.count(v) || v->getType().isVolatileQualified() || declaredInNest(v, e)) return false;
     return true;
+  }
+  // The nest around `use`: the nearest `for` whose condition reads the outer counter (null if none).
+  const ForStmt* nestOf(const Stmt* use) const {
+    DynTypedNodeList parents = ctx_.getParents(*use);
+    while (!parents.empty()) {
+      if (const auto* f = parents[0].get<ForStmt>(); f && f->getCond())
+        for (const VarDecl* v : referencedVars(f->getCond()))
+          if (v == outer_) return f;
+      parents = ctx_.getParents(parents[0]);
+    }
+    return nullptr;
+  }
+  // Whether v is declared inside the loops (conservatively true when the nest is not found).
+  bool declaredInNest(const VarDecl* v, const Stmt* use) const {
+    if (v == outer_ || v == inner_ || !v->isLocalVarDecl() || v->isStaticLocal()) return false;
+    const ForStmt* nest = nestOf(use);
+    if (!nest) return true;
+    const SourceManager& sm = ctx_.getSourceManager();
+    const SourceLocation at = sm.getExpansionLoc(v->getLocation());
+    return !sm.isBeforeInTranslationUnit(at, sm.getExpansionLoc(nest->getBeginLoc())) &&
+           sm.isBeforeInTranslationUnit(at, sm.getExpansionLoc(nest->getEndLoc()));
+  }
+  // Whether the nest around `use` assigns v (=, op=, ++, --) after its declaration.
+  bool assignedInNest(const VarDecl* v, const Stmt* use) const {
+    const ForStmt* nest = nestOf(use);
+    if (!nest) return true;
+    struct Writes : RecursiveASTVisitor<Writes> {
+      const VarDecl* v;
+      bool found = false;
+      bool VisitBinaryOperator(BinaryOperator* b) {
+        if (b->isAssignmentOp() && referencedVar(b->getLHS()) == v) found = true;
+        return true;
+      }
+      bool VisitUnaryOperator(UnaryOperator* u) {
+        if ((u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf) && referencedVar(u->getSubExpr()) == v) found = true;
+        return true;
+      }
+    } w;
+    w.v = v;
+    w.TraverseStmt(const_cast<ForStmt*>(nest));
+    return w.found;
   }
 
   ASTContext& ctx_;
