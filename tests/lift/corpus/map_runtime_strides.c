@@ -53,6 +53,16 @@ static void global_stride_cpu(int N, float *X, float *Y)
     for(i = 0; i < N; ++i) Y[i*g_inc] = X[i] * 2.0f;
 }
 
+struct layout { int inc; };
+
+static void field_stride_cpu(int N, const struct layout *l, float *X, float *Y)
+{
+    int i;
+    // a stride read from memory: not a condition tested once before the call (a store may change it)
+    // expect: not lifted: is strided
+    for(i = 0; i < N; ++i) Y[i] = X[i*l->inc] * 3.0f;
+}
+
 static void constant_stride_cpu(int N, float *X, float *Y)
 {
     int i;
@@ -94,6 +104,10 @@ uint64_t strided_blas(const float* x, int n, float alpha, int which) {
     axpy_cpu(n - 1, alpha, ys, 1, ys + 1, 1);  /* overlapping: the loop runs */
     if (n > 2) shifted_cpu(n - 1, incx, xs, incx ? incx : 1, ys + n);
     global_stride_cpu(n, xs, ys + n);
+    {
+        struct layout l = {incx};
+        field_stride_cpu(n, &l, xs, ys + n);
+    }
     constant_stride_cpu(n / 2, xs, ys);
     return hash(ys, 2 * n, hash(xs, 2 * n, 0));
 }

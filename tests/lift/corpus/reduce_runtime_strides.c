@@ -30,6 +30,17 @@ static float largest_cpu(const float *input, int n, int stride)
     return largest;
 }
 
+struct layout { int stride; };
+
+static int64_t field_sum_cpu(const int32_t *x, int n, const struct layout *l)
+{
+    int64_t s = 0;
+    /* the loop stores nothing: a stride read from memory is the same when the call reads it once */
+    // expect: lifted field_sum_cpu_lifted (reduce add over
+    for (int i = 0; i < n; ++i) s += x[i * l->stride];
+    return s;
+}
+
 static int64_t weighted_cpu(const int32_t *x, int n, const int32_t *w, int k, const int32_t *bias)
 {
     int64_t s = 0;
@@ -61,5 +72,9 @@ uint64_t strided_reductions(const int32_t* x, const float* f, int n, int which) 
     if (big == 0.0f) b = 0;  /* -0.0 and +0.0 tie: either may come out (docs/lift.md) */
     h = h * 1000003u + b;
     h = h * 1000003u + (uint64_t)weighted_cpu(xs, n, ys, n + 3, xs + (n / 3));
+    {
+        struct layout l = {incx};
+        h = h * 1000003u + (uint64_t)field_sum_cpu(xs, n, &l);
+    }
     return h;
 }

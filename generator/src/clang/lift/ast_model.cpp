@@ -485,12 +485,12 @@ class Evaluator {
     }
     if (idx) decompose(idx, 1, index);
     for (const Expr* more : moreIdx) decompose(more, 1, index);
-    if (!stores_ && fixedReads_ && index.ok && index.counter == 0 && index.strideExpr && !index.strideExpr->isIntegerConstantExpr(ctx_) &&
-        hoistable(index.strideExpr)) {
+    if (!stores_ && fixedReads_ && index.ok && index.counter == 0 && index.strideExpr && !index.strideExpr->isIntegerConstantExpr(ctx_)) {
       // A runtime stride of a reduction's input (`dot += X[i*INCX] * Y[i*INCY]`): the map
       // family's runtime input stride, whose kernel reads contiguous vectors when it is 1 and
       // gathers otherwise; the call is made only when it is not negative (the spec's strides are
-      // not), else the loop runs as written.
+      // not), else the loop runs as written. The loop stores nothing, so a stride read from memory
+      // (`st->channels`, invariant) is the same when the call reads it once.
       runtimeStrides_.insert(index.stride);
     } else if ((stores_ || fixedReads_) && index.ok && index.counter == 0 && index.strideExpr && !index.strideExpr->isIntegerConstantExpr(ctx_) &&
         hoistable(index.strideExpr)) {

@@ -276,7 +276,8 @@ class Translator {
       // A constant stride (the spec's input `stride`), or a runtime one of a reduction (elements
       // of a map read at a runtime stride are read as 1 under a test: the Evaluator).
       const bool number = isDecimal(s.stride) && s.stride.size() < 6;
-      if (!map_.stridedInputs || (number && std::stoll(s.stride) < 2)) throw NotMap{"`" + render(s) + "` is strided"};
+      if (!map_.stridedInputs || (number && std::stoll(s.stride) < 2) || (!number && !map_.runtimeStrides))
+        throw NotMap{"`" + render(s) + "` is strided"};
       if (number) stride = std::stoll(s.stride);
       else stride = 0, runtime = s.stride;
     }

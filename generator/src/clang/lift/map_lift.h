@@ -43,6 +43,9 @@ struct MapLift {
   // Inputs may be read at a constant stride (`ft[2 * i - 1]`, the spec's input `stride`): only
   // where the call's pointers are mapPointer's (1-D loops; rows compute their own).
   bool stridedInputs = false;
+  // ... and at a runtime stride (a reduction's `x[i * incx]`: the spec's runtime stride, passed after
+  // n by the caller); an element-wise loop's runtime strides are read as 1 under a test instead.
+  bool runtimeStrides = false;
   int maxUlp = 0;      // > 0: the expression calls exp, log, ... (the spec's max_ulp)
 };
 

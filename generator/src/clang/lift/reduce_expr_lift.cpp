@@ -84,8 +84,8 @@ std::variant<ExprReduceLift, std::string> recognizeExprReduce(const LoopModel& l
     lift.map = *seed;
     lift.map.outputs.clear();
     for (const auto& out : seed->outputs) names.push_back(out.name);
-  } else {
-    lift.map.stridedInputs = options.stridedInputs;
+  } else {  // a reduction alone: its call passes the runtime strides (exprReduceReplacementCode)
+    lift.map.stridedInputs = lift.map.runtimeStrides = options.stridedInputs;
   }
   if (loop.carried.empty()) return std::string("the loop changes no variable declared before it");
   static const std::pair<const char*, const char*> ops[] = {{"+", "add"}, {"&", "and"}, {"|", "or"}, {"^", "xor"}};
