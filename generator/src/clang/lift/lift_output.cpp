@@ -45,11 +45,11 @@ bool isWord(const std::string& t) {  // an identifier or a number: needs no pare
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
   return true;
 }
+}  // namespace
+
 bool isDecimal(const std::string& t) {
   return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
-
-}  // namespace
 
 std::string counterFinals(std::initializer_list<const LoopModel*> loops) {
   std::string code;

@@ -30,6 +30,9 @@ std::string callGuarded(const LoopModel& loop, const std::string& code);
 // the field (`st->energy`: energy) or the array (`mean[i]`, `*sum`: mean, sum) it names.
 std::string identifierFor(const std::string& text);
 
+// Whether t is a non-empty run of decimal digits (a non-negative integer literal's text).
+bool isDecimal(const std::string& t);
+
 // `t`, parenthesized unless it is an identifier or a number.
 std::string paren(const std::string& t);
 

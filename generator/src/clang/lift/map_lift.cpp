@@ -19,8 +19,6 @@ struct NotMap {
   std::string reason;
 };
 
-bool isDecimal(const std::string& t) { return !t.empty() && t.find_first_not_of("0123456789") == std::string::npos; }
-
 // An integer value that is never negative: an unsigned element or scalar, one zero-extended to a
 // wider type, a non-negative literal, and sums, products, shifts right, minima/maxima and selects
 // of such values (their wraparound aside: C's int arithmetic of bytes and shorts does not wrap).
