@@ -87,10 +87,11 @@ std::string callGuarded(const LoopModel& loop, const std::string& code) {
   const size_t head = code.find('\n', 2) + 1, close = code.rfind('}');
   std::string body;
   for (size_t p = head; p < close;) {
-    const size_t e = code.find('\n', p);
+    const size_t e = std::min(code.find('\n', p), close - 1);  // a last line without its newline ends at `}`
     body += "  " + code.substr(p, e + 1 - p);
     p = e + 1;
   }
+  if (!body.empty() && body.back() != '\n') body += "\n";
   return code.substr(0, head) + "  if (" + loop.callGuard + ") {\n" + body + "  } else {\n    " + loop.loopText + "\n  }\n}";
 }
 
