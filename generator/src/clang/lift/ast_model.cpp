@@ -15,6 +15,7 @@
 #include <clang/Lex/Lexer.h>
 #include <llvm/ADT/StringExtras.h>
 
+#include "clang/lift/inline_call.h"
 #include "clang/lift/lift_output.h"
 
 namespace simdgen::lift {
@@ -61,6 +62,18 @@ const Stmt* enclosingFunctionBody(const Stmt& s, ASTContext& ctx) {
     const DynTypedNode& p = parents[0];
     if (const auto* f = p.get<FunctionDecl>()) return f->getBody();
     if (const auto* l = p.get<LambdaExpr>()) return l->getBody();
+    parents = ctx.getParents(p);
+  }
+  return nullptr;
+}
+
+// The function (or lambda's call operator) the statement is in; null at file scope.
+const FunctionDecl* enclosingFunction(const Stmt& s, ASTContext& ctx) {
+  auto parents = ctx.getParents(s);
+  while (!parents.empty()) {
+    const DynTypedNode& p = parents[0];
+    if (const auto* f = p.get<FunctionDecl>()) return f;
+    if (const auto* l = p.get<LambdaExpr>()) return l->getCallOperator();
     parents = ctx.getParents(p);
   }
   return nullptr;
@@ -120,14 +133,17 @@ std::optional<long long> stepOf(const Stmt* s, const VarDecl* v, const ASTContex
 class Evaluator {
  public:
   Evaluator(ASTContext& ctx, const VarDecl* induction, const std::set<const VarDecl*>& written, const ForStmt& loop)
-      : ctx_(ctx), induction_(induction), written_(written), loop_(loop), function_(enclosingFunctionBody(loop, ctx)) {}
+      : ctx_(ctx), induction_(induction), written_(written), loop_(loop), function_(enclosingFunctionBody(loop, ctx)),
+        loopFunction_(enclosingFunction(loop, ctx)) {}
 
   using Env = std::map<const VarDecl*, SymPtr>;
 
   void exec(const Stmt* s, Env& env) {
     if (const auto* block = dyn_cast<CompoundStmt>(s)) {
       for (const Stmt* child : block->body()) exec(child, env);
-    } else if (isa<NullStmt>(s)) {
+    } else if (isa<NullStmt>(s) || discardedValue(s, ctx_)) {  // `(void)0;`: an assert under NDEBUG
+    } else if (const Expr* asserted = assertedCondition(s)) {
+      requireEverywhere(asserted, false, "the assertion");
     } else if (const auto* decls = dyn_cast<DeclStmt>(s)) {
       for (const Decl* d : decls->decls()) {
         const auto* v = dyn_cast<VarDecl>(d);
@@ -159,7 +175,7 @@ class Evaluator {
       if (!cond && condError.empty()) condError = "the condition `" + sourceText(*ifs->getCond(), ctx_) + "` is not a number";
       const bool guard = hoist && (!ifs->getElse() || !cond);
       if (!guard && !cond) throw NotLifted{condError};
-      const std::string text = guard ? sourceText(*ifs->getCond(), ctx_) : std::string();
+      const std::string text = guard ? this->text(*ifs->getCond()) : std::string();
       Env thenEnv = env, elseEnv = env;
       const std::vector<MapStore> before = stores_ ? *stores_ : std::vector<MapStore>();
       if (guard) guards_.push_back(text);
@@ -225,8 +241,10 @@ class Evaluator {
     } else if (const auto* u = dyn_cast<UnaryOperator>(s); u && u->isIncrementDecrementOp()) {
       throw NotLifted{"`" + sourceText(*s, ctx_) + "` counts: counting loops are not lifted"};
     } else if (const auto* e = dyn_cast<Expr>(s)) {
-      if (const auto* call = dyn_cast<CallExpr>(e->IgnoreParenImpCasts()))
+      if (const auto* call = dyn_cast<CallExpr>(e->IgnoreParenImpCasts())) {
+        if (inlineHelper(*call, env, /*value=*/false)) return;
         throw NotLifted{"the body calls `" + calleeName(*call) + "`, which may have side effects"};
+      }
       throw NotLifted{"the statement `" + sourceText(*s, ctx_) + "` is not an assignment to a local variable"};
     } else {
       throw NotLifted{"the statement `" + sourceText(*s, ctx_) + "` is not one lift understands"};
@@ -269,6 +287,9 @@ class Evaluator {
           throw NotLifted{"`" + v->getNameAsString() + "` is read where some path through the body has not assigned it"};
         return it->second;
       }
+      if (foreign(v)) throw NotLifted{"`" + v->getNameAsString() + "` of an inlined function is not a scalar value"};
+      if (frame_ && v->hasGlobalStorage() && shadowedAtLoop(v))
+        throw NotLifted{"`" + v->getNameAsString() + "` of an inlined function names another variable where the loop is"};
       if ((stores_ || fixedReads_) && !privateScalar(v)) memoryScalars_.insert(v->getNameAsString());  // a store may reach it
       return makeSym(Sym{Sym::Kind::invariant, scalarTypeOf(v->getType(), ctx_), "", v->getNameAsString(), 0, {}});
     }
@@ -280,7 +301,7 @@ class Evaluator {
     const auto* deref = dyn_cast<UnaryOperator>(e);
     if ((isa<ArraySubscriptExpr>(e) || isa<MemberExpr>(e) || (deref && deref->getOpcode() == UO_Deref)) && (stores_ || fixedReads_) && invariant(e) && !e->getType().isVolatileQualified() &&
         !mentionsCounter(e) && !scalarTypeOf(e->getType(), ctx_).dtype.empty()) {
-      const std::string text = sourceText(*e, ctx_);
+      const std::string text = this->text(*e);
       if (stores_)
         for (const MapStore& st : *stores_)
           if (text.rfind(st.base, 0) == 0) throw NotLifted{"`" + text + "` may be an element the loop body wrote"};
@@ -322,7 +343,7 @@ class Evaluator {
                                                              hoistable(cond->getCond())) {
       // `b ? b[i] : 0` of a pointer the loop does not change (darknet's optional arrays): the call
       // is made when it is not null (its value then is the first branch's), else the loop runs.
-      callGuards_.insert(sourceText(*cond->getCond(), ctx_));
+      callGuards_.insert(text(*cond->getCond()));
       return eval(cond->getTrueExpr(), env);
     }
     if (const auto* cond = dyn_cast<ConditionalOperator>(e))
@@ -407,6 +428,10 @@ class Evaluator {
   }
   const std::set<std::string>& memoryScalars() const { return memoryScalars_; }
   const std::set<std::string>& callGuards() const { return callGuards_; }
+  // Conditions every iteration meets (asserts, inlined helpers' range tests), the loop's variables
+  // marked for fillCounters; and whether an inlined helper reads or writes array elements.
+  const std::vector<std::string>& everywhere() const { return everywhere_; }
+  bool inlinedElements() const { return inlinedElements_; }
   // The runtime strides read as unit strides (`x[i * incx]`): the call is made only when each is 1.
   const std::set<std::string>& unitStrides() const { return unitStrides_; }
   // The runtime strides a reduction's inputs are read at (`x[i * incx]`): the call needs each >= 0.
@@ -512,7 +537,7 @@ class Evaluator {
     if (!index.ok || !((index.counter == 1 && index.stride.empty()) || (index.counter == 0 && !index.stride.empty())))
       throw NotLifted{"the index `" + (idx ? sourceText(*idx, ctx_) : sourceText(whole, ctx_)) + "` is not `" + induction_->getNameAsString() +
                       " + constant` or plus a value the loop does not change (indirect accesses are not lifted)"};
-    std::string pointer = stepped ? stepped->getNameAsString() : sourceText(*base, ctx_);  // `p`, not `p++`
+    std::string pointer = stepped ? stepped->getNameAsString() : text(*base);  // `p`, not `p++`
     for (const auto& [sign, term] : index.terms) pointer += (sign > 0 ? " + " : " - ") + term;
     if (stores_ && !stored)
       for (const MapStore& st : *stores_)
@@ -524,7 +549,8 @@ class Evaluator {
         }
     Sym s{Sym::Kind::load, scalarTypeOf(whole.getType(), ctx_), induction_->getNameAsString(), pointer, index.constant, {}};
     s.stride = index.stride;
-    s.origin = &whole;
+    s.origin = frame_ ? nullptr : &whole;  // an inlined helper's element: no place in the loop's own code
+    if (frame_) inlinedElements_ = true;
     s.type.spelling = whole.getType().getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
     return makeSym(std::move(s));
   }
@@ -544,14 +570,60 @@ class Evaluator {
     if (advanced_.count(v)) out.constant += sign * step;
   }
 
+  // The argument a parameter of the inlined helper stands for (null for any other variable).
+  const Expr* argumentOf(const VarDecl* v) const {
+    if (!frame_ || !v) return nullptr;
+    auto it = frame_->args.find(v);
+    return it == frame_->args.end() ? nullptr : it->second;
+  }
+  // A local or parameter of another function than the loop's (an inlined helper's).
+  bool foreign(const VarDecl* v) const {
+    return v && v->isLocalVarDeclOrParm() && loopFunction_ && v->getParentFunctionOrMethod() != static_cast<const DeclContext*>(loopFunction_);
+  }
+  // f() evaluated in the loop's own scope (an argument of the inlined helper).
+  template <class F>
+  auto inCaller(F f) const {
+    struct Restore {
+      const Frame*& frame;
+      const Frame* saved;
+      ~Restore() { frame = saved; }
+    } restore{frame_, frame_};
+    frame_ = nullptr;
+    return f();
+  }
+  // The text of `e` in the loop's terms: an inlined helper's parameters are their arguments.
+  // `marks`: the loop's variables are written \x01name\x02 (fillCounters puts values in).
+  std::string text(const Expr& e, bool marks = false) const {
+    try {
+      return substitutedText(e, ctx_, [&](const VarDecl* v) -> std::optional<std::string> {
+        if (const Expr* arg = argumentOf(v)) {
+          const std::string t = inCaller([&] { return text(*arg, marks); });
+          std::string bare = t;  // simple without the marks
+          bare.erase(std::remove_if(bare.begin(), bare.end(), [](char ch) { return ch == '\x01' || ch == '\x02'; }), bare.end());
+          return simpleOperand(bare) ? t : "(" + t + ")";
+        }
+        if (foreign(v))
+          throw NotLifted{"`" + v->getNameAsString() + "` is a variable of the inlined `" + frame_->def->getNameAsString() +
+                          "` that the call site does not have"};
+        if (marks && v->isLocalVarDeclOrParm()) return "\x01" + v->getNameAsString() + "\x02";
+        return std::nullopt;
+      });
+    } catch (const std::runtime_error& err) {
+      throw NotLifted{"`" + sourceText(e, ctx_) + "` of an inlined function: " + err.what()};
+    }
+  }
+
   bool mentionsCounter(const Expr* e) const {
-    for (const VarDecl* v : referencedVars(e))
+    for (const VarDecl* v : referencedVars(e)) {
       if (v == induction_) return true;
+      if (const Expr* arg = argumentOf(v); arg && inCaller([&] { return mentionsCounter(arg); })) return true;
+    }
     return false;
   }
 
   bool isCounter(const Expr* e) const {
     e = e->IgnoreParenImpCasts();
+    if (const Expr* arg = argumentOf(referencedVar(e)); arg && isa<DeclRefExpr>(e)) return inCaller([&] { return isCounter(arg); });
     return isa<DeclRefExpr>(e) && referencedVar(e) == induction_;
   }
 
@@ -559,12 +631,17 @@ class Evaluator {
   // Its text is used before the loop by the rewrite, so its variables are declared before it.
   bool invariant(const Expr* e) {
     if (e->HasSideEffects(ctx_)) return false;
-    for (const VarDecl* v : referencedVars(e))
+    for (const VarDecl* v : referencedVars(e)) {
+      if (const Expr* arg = argumentOf(v)) {
+        if (!inCaller([&] { return invariant(arg); })) return false;
+        continue;
+      }
       if (v == induction_ || written_.count(v) || v->getType().isVolatileQualified() || !declaredBeforeLoop(v)) return false;
+    }
     return true;
   }
   bool declaredBeforeLoop(const VarDecl* v) const {
-    return ctx_.getSourceManager().isBeforeInTranslationUnit(v->getLocation(), loop_.getBeginLoc());
+    return !foreign(v) && ctx_.getSourceManager().isBeforeInTranslationUnit(v->getLocation(), loop_.getBeginLoc());
   }
 
   // A condition that can be tested once before the loop: no memory read, no call, only literals,
@@ -579,8 +656,10 @@ class Evaluator {
     if (const auto* r = dyn_cast<DeclRefExpr>(e)) {
       if (isa<EnumConstantDecl>(r->getDecl())) return true;
       const auto* v = dyn_cast<VarDecl>(r->getDecl());
+      if (const Expr* arg = argumentOf(v)) return inCaller([&] { return hoistable(arg); });
       return v && v != induction_ && !written_.count(v) && privateScalar(v) && declaredBeforeLoop(v);
     }
+    if (const auto* m = dyn_cast<MemberExpr>(e); m && !m->isArrow()) return privateAggregate(m->getBase());
     if (const auto* u = dyn_cast<UnaryOperator>(e))
       return (u->getOpcode() == UO_LNot || u->getOpcode() == UO_Minus || u->getOpcode() == UO_Plus || u->getOpcode() == UO_Not) &&
              hoistable(u->getSubExpr());
@@ -588,6 +667,35 @@ class Evaluator {
     if (const auto* c = dyn_cast<ConditionalOperator>(e))
       return hoistable(c->getCond()) && hoistable(c->getTrueExpr()) && hoistable(c->getFalseExpr());
     return false;
+  }
+  // Whether the loop's function declares a variable named as the global `v` (which an inlined
+  // helper reads): the call site's text would name that variable instead.
+  bool shadowedAtLoop(const VarDecl* v) const {
+    if (!loopFunction_) return false;
+    for (const ParmVarDecl* p : loopFunction_->parameters())
+      if (p->getName() == v->getName()) return true;
+    struct Names : RecursiveASTVisitor<Names> {
+      llvm::StringRef name;
+      bool found = false;
+      bool VisitVarDecl(VarDecl* d) {
+        found = found || d->getName() == name;
+        return !found;
+      }
+    } names;
+    names.name = v->getName();
+    names.TraverseStmt(const_cast<Stmt*>(function_));
+    return names.found;
+  }
+  // A field chain of a struct held by value in a local or parameter that no pointer can reach and
+  // the loop does not change (`im.w` of darknet's `image im`).
+  bool privateAggregate(const Expr* e) const {
+    e = e->IgnoreParenImpCasts();
+    if (const auto* m = dyn_cast<MemberExpr>(e); m && !m->isArrow()) return privateAggregate(m->getBase());
+    const auto* r = dyn_cast<DeclRefExpr>(e);
+    const auto* v = r ? dyn_cast<VarDecl>(r->getDecl()) : nullptr;
+    if (const Expr* arg = argumentOf(v)) return inCaller([&] { return privateAggregate(arg); });
+    return v && v->getType()->isRecordType() && v->hasLocalStorage() && !v->isStaticLocal() && !v->getType().isVolatileQualified() &&
+           declaredBeforeLoop(v) && !partAddressTaken(v, function_) && !partAssigned(v, loop_.getBody());
   }
   // A local or parameter that no pointer can reach.
   bool privateScalar(const VarDecl* v) const {
@@ -598,7 +706,9 @@ class Evaluator {
   // The index as counter * i + constant + the invariant terms, through + and -.
   void decompose(const Expr* e, int sign, Index& out) {
     e = e->IgnoreParenImpCasts();
-    if (referencedVar(e) == induction_ && isa<DeclRefExpr>(e)) {
+    if (const Expr* arg = argumentOf(referencedVar(e)); arg && isa<DeclRefExpr>(e)) {
+      inCaller([&] { decompose(arg, sign, out); });
+    } else if (referencedVar(e) == induction_ && isa<DeclRefExpr>(e)) {
       out.counter += sign;
     } else if (auto c = e->getIntegerConstantExpr(ctx_)) {
       out.constant += sign * c->getExtValue();
@@ -608,8 +718,8 @@ class Evaluator {
     } else if (const auto* mul = dyn_cast<BinaryOperator>(e); mul && mul->getOpcode() == BO_Mul &&
                (isCounter(mul->getLHS()) || isCounter(mul->getRHS()))) {
       const Expr* stride = isCounter(mul->getLHS()) ? mul->getRHS() : mul->getLHS();
-      if (sign < 0 || !out.stride.empty() || !invariant(stride)) out.ok = false;
-      else out.stride = sourceText(*stride, ctx_), out.strideExpr = stride;
+      if (sign < 0 || !out.stride.empty() || !invariant(stride) || argumentOf(referencedVar(stride))) out.ok = false;
+      else out.stride = text(*stride), out.strideExpr = stride;
     } else if (const VarDecl* v = referencedVar(e); v && isa<DeclRefExpr>(e) && secondary_.count(v) && !v->getType()->isPointerType()) {
       stepWith(v, sign, out);
     } else if (bool pre = false; steppedVar(e, pre) && !steppedVar(e, pre)->getType()->isPointerType()) {
@@ -619,11 +729,12 @@ class Evaluator {
       stepWith(k, sign, out);
       if (!pre) advanced_.insert(k);
     } else if (const VarDecl* v = referencedVar(e); v && isa<DeclRefExpr>(e) && v->hasInit() && !written_.count(v) &&
-                                                      !declaredBeforeLoop(v) && !v->getType().isVolatileQualified()) {
+                                                      !declaredBeforeLoop(v) && !v->getType().isVolatileQualified() &&
+                                                      (!foreign(v) || (frame_ && !partAssigned(v, frame_->def->getBody())))) {
       // A local of the body that names a position (`int index = b * n + i;`), never assigned again.
       decompose(v->getInit(), sign, out);
     } else if (invariant(e)) {
-      std::string text = sourceText(*e, ctx_);
+      std::string text = this->text(*e);
       bool word = true;
       for (char ch : text) word = word && (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_');
       const bool product = isa<BinaryOperator>(e) && clang::cast<BinaryOperator>(e)->isMultiplicativeOp();
@@ -739,6 +850,7 @@ class Evaluator {
       return makeSym(Sym{Sym::Kind::select, t, "", "", 0, {less, b, a}});
     }
     if (SymPtr inlined = inlineCall(call, env)) return inlined;
+    if (SymPtr inlined = inlineHelper(call, env, /*value=*/true)) return inlined;
     throw NotLifted{"the body calls `" + name + "`" +
                     (call.getDirectCallee() && call.getDirectCallee()->isConstexpr() ? "" : ", which may have side effects")};
   }
@@ -770,6 +882,121 @@ class Evaluator {
     --inlineDepth_;
     const ScalarType result = scalarTypeOf(call.getType(), ctx_);
     return value->type == result || result.dtype.empty() ? value : cast(result, value);
+  }
+
+  // A call of a helper of this file with statements or with parameters that are not numbers
+  // (darknet's `float get_pixel(image m, int x, int y, int c) { assert(x < m.w && ...); return
+  // m.data[c*m.h*m.w + y*m.w + x]; }`, `set_pixel`): its body, read with its parameters standing
+  // for the arguments (one level deep: the arguments are the loop's own expressions). Its asserts
+  // and its `if (...) return;` tests (void helpers) become conditions every iteration meets:
+  // the call is made when they hold at both ends of the range, else the loop runs as written.
+  // Null when the function is no such helper; `value`: the call's value is used.
+  SymPtr inlineHelper(const CallExpr& call, const Env& env, bool value) {
+    const FunctionDecl* f = call.getDirectCallee();
+    const FunctionDecl* def = nullptr;
+    if (!f || !f->hasBody(def) || !def || def->isVariadic() || def->getNumParams() != call.getNumArgs()) return nullptr;
+    const auto* body = dyn_cast_or_null<CompoundStmt>(def->getBody());
+    if (!body || body->body_empty() || value == def->getReturnType()->isVoidType()) return nullptr;
+    const std::string name = def->getNameAsString();
+    if (frame_ || inlineDepth_ > 0) throw NotLifted{"`" + name + "` is called from an inlined function (one level of helpers is inlined)"};
+    Frame frame;
+    frame.def = def;
+    Env inner;
+    for (unsigned k = 0; k < def->getNumParams(); ++k) {
+      const ParmVarDecl* p = def->getParamDecl(k);
+      const Expr* arg = call.getArg(k);
+      const QualType t = p->getType();
+      if (t.isVolatileQualified() || t->isReferenceType()) return nullptr;
+      if (partAddressTaken(p, body)) throw NotLifted{"`" + name + "` takes the address of its parameter `" + p->getNameAsString() + "`"};
+      const bool assigned = partAssigned(p, body);
+      const bool number = !scalarTypeOf(t, ctx_).dtype.empty();
+      if (!number && !t->isRecordType() && !t->isPointerType()) return nullptr;
+      if (!number && assigned) throw NotLifted{"`" + name + "` assigns its parameter `" + p->getNameAsString() + "`"};
+      if (number) inner[p] = eval(arg, env);  // its value, converted as the call converts it
+      // A position or a struct stands for the argument's text where it is not narrowed.
+      const QualType from = arg->IgnoreParenImpCasts()->getType();
+      const bool narrowed = number && (!t->isIntegerType() || !from->isIntegerType() ||
+                                       ctx_.getTypeSize(from) > ctx_.getTypeSize(t) ||
+                                       (ctx_.getTypeSize(from) == ctx_.getTypeSize(t) && from->isSignedIntegerType() != t->isSignedIntegerType()));
+      if (!assigned && !narrowed && !arg->HasSideEffects(ctx_)) frame.args[p] = arg;
+      else if (!number) throw NotLifted{"the argument `" + sourceText(*arg, ctx_) + "` of `" + name + "` has side effects"};
+    }
+    frame_ = &frame;
+    struct Restore {
+      const Frame*& frame;
+      ~Restore() { frame = nullptr; }
+    } restore{frame_};
+    SymPtr result;
+    for (const Stmt* st : body->body()) {
+      if (const auto* ret = dyn_cast<ReturnStmt>(st)) {
+        if (st != body->body_back()) throw NotLifted{"`" + name + "` returns from more than one place"};
+        if (ret->getRetValue()) result = eval(ret->getRetValue(), inner);
+      } else if (const auto* ifs = dyn_cast<IfStmt>(st); ifs && !value && earlyReturn(*ifs)) {
+        requireEverywhere(ifs->getCond(), /*negate=*/true, "the test of `" + name + "`");
+      } else {
+        exec(st, inner);
+      }
+    }
+    if (!value) return makeSym(Sym{Sym::Kind::constant, scalarTypeOf(ctx_.IntTy, ctx_), "", "0", 0, {}});  // no value; not used
+    if (!result) throw NotLifted{"`" + name + "` does not end in `return value;`"};
+    const ScalarType type = scalarTypeOf(call.getType(), ctx_);
+    if (type.dtype.empty()) throw NotLifted{"`" + name + "` returns " + call.getType().getAsString() + ", not a number"};
+    return result->type == type ? result : cast(type, result);
+  }
+  // `if (cond) return;` with nothing else.
+  static bool earlyReturn(const IfStmt& s) {
+    if (s.getElse() || s.getInit() || s.getConditionVariable()) return false;
+    const Stmt* then = s.getThen();
+    if (const auto* block = dyn_cast<CompoundStmt>(then); block && block->size() == 1) then = block->body_front();
+    const auto* ret = dyn_cast<ReturnStmt>(then);
+    return ret && !ret->getRetValue();
+  }
+
+  // A condition every iteration must meet (an assert; a helper's `if (out of range) return;`,
+  // negated): comparisons of signed integers linear in the counter, joined by && (|| negated), so
+  // that it holds over the whole range when it holds at both ends. Kept as text with the loop's
+  // variables marked (fillCounters puts in the ends).
+  void requireEverywhere(const Expr* c, bool negate, const std::string& what) {
+    c = c->IgnoreParenImpCasts();
+    if (const auto* u = dyn_cast<UnaryOperator>(c); u && u->getOpcode() == UO_LNot) return requireEverywhere(u->getSubExpr(), !negate, what);
+    const auto* b = dyn_cast<BinaryOperator>(c);
+    if (b && b->getOpcode() == (negate ? BO_LOr : BO_LAnd)) {
+      requireEverywhere(b->getLHS(), negate, what);
+      requireEverywhere(b->getRHS(), negate, what);
+      return;
+    }
+    static const std::map<BinaryOperatorKind, std::pair<std::string, std::string>> ops = {
+        {BO_LT, {"<", ">="}}, {BO_LE, {"<=", ">"}}, {BO_GT, {">", "<="}}, {BO_GE, {">=", "<"}}, {BO_EQ, {"==", ""}}, {BO_NE, {"", "=="}}};
+    const auto op = b ? ops.find(b->getOpcode()) : ops.end();
+    const std::string relation = op == ops.end() ? "" : negate ? op->second.second : op->second.first;
+    if (relation.empty() || !b->getLHS()->getType()->isSignedIntegerType() || !b->getRHS()->getType()->isSignedIntegerType() ||
+        !linear(b->getLHS()) || !linear(b->getRHS()))
+      throw NotLifted{what + " `" + sourceText(*c, ctx_) + "` is not a range that holds everywhere when it holds at both ends "
+                      "(comparisons of signed integers linear in `" + induction_->getNameAsString() + "`, joined by &&)"};
+    const std::string test = text(*b->getLHS(), true) + " " + relation + " " + text(*b->getRHS(), true);
+    if (std::find(everywhere_.begin(), everywhere_.end(), test) == everywhere_.end()) everywhere_.push_back(test);
+  }
+  // A signed integer expression linear in the counter, its coefficients and terms values the loop
+  // does not change (tested before it).
+  bool linear(const Expr* e) const {
+    e = e->IgnoreParens();
+    if (const auto* c = dyn_cast<ImplicitCastExpr>(e)) {
+      const QualType to = c->getType(), from = c->getSubExpr()->getType();
+      if (c->getCastKind() == CK_LValueToRValue || c->getCastKind() == CK_NoOp ||
+          (c->getCastKind() == CK_IntegralCast && to->isSignedIntegerType() && from->isSignedIntegerType() &&
+           ctx_.getTypeSize(to) >= ctx_.getTypeSize(from)))
+        return linear(c->getSubExpr());
+      return false;
+    }
+    if (isCounter(e)) return true;
+    if (const Expr* arg = argumentOf(referencedVar(e)); arg && isa<DeclRefExpr>(e)) return inCaller([&] { return linear(arg); });
+    auto fixed = [&](const Expr* x) { return !mentionsCounter(x) && hoistable(x); };
+    if (const auto* b = dyn_cast<BinaryOperator>(e)) {
+      if (b->getOpcode() == BO_Add || b->getOpcode() == BO_Sub) return linear(b->getLHS()) && linear(b->getRHS());
+      if (b->getOpcode() == BO_Mul) return (linear(b->getLHS()) && fixed(b->getRHS())) || (fixed(b->getLHS()) && linear(b->getRHS()));
+    }
+    if (const auto* u = dyn_cast<UnaryOperator>(e); u && (u->getOpcode() == UO_Minus || u->getOpcode() == UO_Plus)) return linear(u->getSubExpr());
+    return fixed(e);
   }
 
   // `a[i + k] = value` or `a[i + k] op= value`: a store of the element-wise loop. stores_ holds
@@ -859,6 +1086,16 @@ class Evaluator {
   std::pair<const BinaryOperator*, SymPtr> chained_;
   std::set<std::string> callGuards_;  // pointer tests of `?:` the call is made under (element-wise loops)  // the outer assignment of `a = b = e`, and b's new value
   int inlineDepth_ = 0;
+  const FunctionDecl* loopFunction_;
+  // A helper's call read as its body (one level deep): its parameters that it never assigns stand
+  // for the caller's arguments, which are the loop's own expressions.
+  struct Frame {
+    const FunctionDecl* def = nullptr;
+    std::map<const VarDecl*, const Expr*> args;
+  };
+  mutable const Frame* frame_ = nullptr;
+  std::vector<std::string> everywhere_;  // conditions every iteration meets (asserts, a helper's bounds tests): marked text
+  bool inlinedElements_ = false;         // an inlined helper reads or writes array elements
   std::map<const VarDecl*, long long> secondary_;
   std::set<const VarDecl*> advanced_;  // the secondary counters the body has stepped so far
   std::string loopStart_;
@@ -1381,6 +1618,36 @@ void loadsOf(const Sym& value, std::set<std::pair<std::string, long long>>& load
 }
 }  // namespace
 
+// C89's scratch variable (`float r, g, b;` at the top of the function, assigned in the loop's
+// body): a local declared without a value, of a number type, whose address is never taken and
+// which nothing but the loop names. The loop carries nothing in it: it is the body's own local,
+// and a path that reads it before assigning it is refused (as for a local of the body).
+bool scratchOfLoop(const VarDecl* v, const ForStmt& loop, ASTContext& ctx) {
+  if (v->hasInit() || !v->hasLocalStorage() || v->isStaticLocal() || isa<ParmVarDecl>(v) || !v->getType()->isArithmeticType() ||
+      v->getType().isVolatileQualified())
+    return false;
+  const Stmt* function = enclosingFunctionBody(loop, ctx);
+  if (!function || addressTaken(v, function)) return false;
+  const SourceManager& sm = ctx.getSourceManager();
+  const SourceRange range = loop.getSourceRange();
+  struct Uses : RecursiveASTVisitor<Uses> {
+    const VarDecl* v;
+    std::vector<SourceLocation> at;
+    bool VisitDeclRefExpr(DeclRefExpr* r) {
+      if (r->getDecl() == v) at.push_back(r->getBeginLoc());
+      return true;
+    }
+  } uses;
+  uses.v = v;
+  uses.TraverseStmt(const_cast<Stmt*>(function));
+  for (SourceLocation l : uses.at) {
+    const SourceLocation f = sm.getFileLoc(l);
+    if (sm.isBeforeInTranslationUnit(f, sm.getFileLoc(range.getBegin())) || sm.isBeforeInTranslationUnit(sm.getFileLoc(range.getEnd()), f))
+      return false;
+  }
+  return true;
+}
+
 std::variant<LoopModel, std::string> modelLoop(const ForStmt& loop, ASTContext& ctx, bool alone) {
   try {
     const WriteCollector writes = writesOf(loop, ctx);
@@ -1412,16 +1679,23 @@ std::variant<LoopModel, std::string> modelLoop(const ForStmt& loop, ASTContext& 
       accumulatorText[v] = text;
     }
     const SourceManager& sm = ctx.getSourceManager();
+    std::set<const VarDecl*> scratch;
     for (const VarDecl* v : written) {
       if (!sm.isBeforeInTranslationUnit(v->getLocation(), loop.getBeginLoc()) || steps.count(v)) continue;  // the body's own
       if (v->getType().isVolatileQualified()) throw NotLifted{"`" + v->getNameAsString() + "` is volatile"};
+      if (scratchOfLoop(v, loop, ctx)) {
+        scratch.insert(v);
+        continue;
+      }
       env[v] = makeSym(Sym{Sym::Kind::carried, scalarTypeOf(v->getType(), ctx), "", v->getNameAsString(), 0, {}});
     }
+    for (const VarDecl* v : scratch)
+      env[v] = makeSym(Sym{Sym::Kind::constant, scalarTypeOf(v->getType(), ctx), "", "?uninitialized", 0, {}, "", true});
     const Evaluator::Env before = env;
     eval.exec(loop.getBody(), env);
     for (const auto& [v, value] : env) {
       auto old = before.find(v);
-      if (old == before.end()) continue;  // a local of the body
+      if (old == before.end() || scratch.count(v)) continue;  // a local of the body
       if (sameSym(value, old->second)) continue;
       if (auto acc = accumulatorText.find(v); acc != accumulatorText.end()) {
         m.carried.push_back({acc->second, scalarTypeOf(v->getType(), ctx), value});
@@ -1454,6 +1728,10 @@ std::variant<LoopModel, std::string> modelLoop(const ForStmt& loop, ASTContext& 
       }
       for (const std::string& t : tests) m.callGuard += (m.callGuard.empty() ? "" : " && ") + t;
     }
+    if (!eval.everywhere().empty())
+      m.callGuard = everywhereGuard(eval.everywhere(), m) + (m.callGuard.empty() ? "" : " && " + m.callGuard);
+    if (eval.inlinedElements() && !accumulators.empty())
+      throw NotLifted{"the loop accumulates into memory and an inlined function reads elements"};
     for (const std::string& stride : eval.unitStrides())  // tested first: a stride that is not 1 decides
       m.callGuard = paren(stride) + " == 1" + (m.callGuard.empty() ? "" : " && " + m.callGuard);
     for (const std::string& stride : eval.runtimeStrides())
@@ -1596,9 +1874,15 @@ std::variant<MapModel, std::string> modelMap(const ForStmt& loop, ASTContext& ct
     // (`x[i] = e; sum += x[i];`), for map_sums to recognise.
     Evaluator::Env env;
     const SourceManager& sm = ctx.getSourceManager();
+    std::set<const VarDecl*> scratch;
     for (const VarDecl* v : writes.vars) {
       if (!sm.isBeforeInTranslationUnit(v->getLocation(), loop.getBeginLoc()) || steps.count(v)) continue;
       if (v->getType().isVolatileQualified()) throw NotLifted{"`" + v->getNameAsString() + "` is volatile"};
+      if (scratchOfLoop(v, loop, ctx)) {  // C89's `float r, g, b;` at the top, only the loop's
+        scratch.insert(v);
+        env[v] = makeSym(Sym{Sym::Kind::constant, scalarTypeOf(v->getType(), ctx), "", "?uninitialized", 0, {}, "", true});
+        continue;
+      }
       // The stores must not reach it: a local whose address is never taken.
       if (!v->hasLocalStorage() || v->getType()->isReferenceType() || v->isStaticLocal() || addressTaken(v, enclosingFunctionBody(loop, ctx)))
         throw NotLifted{"the loop changes `" + v->getNameAsString() + "`, declared before it, which its stores may reach (not a local "
@@ -1608,7 +1892,7 @@ std::variant<MapModel, std::string> modelMap(const ForStmt& loop, ASTContext& ct
     const Evaluator::Env before = env;
     eval.exec(loop.getBody(), env);
     for (const auto& [v, value] : env)
-      if (auto old = before.find(v); old != before.end() && !sameSym(value, old->second))
+      if (auto old = before.find(v); old != before.end() && !scratch.count(v) && !sameSym(value, old->second))
         m.loop.carried.push_back({v->getNameAsString(), scalarTypeOf(v->getType(), ctx), value});
     std::sort(m.loop.carried.begin(), m.loop.carried.end(), [](const CarriedVar& a, const CarriedVar& b) { return a.name < b.name; });
     if (m.stores.empty()) throw NotLifted{"the loop writes no array element"};
@@ -1622,6 +1906,12 @@ std::variant<MapModel, std::string> modelMap(const ForStmt& loop, ASTContext& ct
         if (std::find(m.guards.begin(), m.guards.end(), g) == m.guards.end()) m.guards.push_back(g);
     for (const std::string& g : eval.callGuards())
       if (std::find(m.guards.begin(), m.guards.end(), g) == m.guards.end()) m.guards.push_back(g);
+    if (!eval.everywhere().empty()) {  // asserts and helpers' range tests: at both ends of the range
+      m.everywhere = eval.everywhere();
+      m.guards.push_back(everywhereGuard(m.everywhere, m.loop));
+    }
+    // An inlined helper's elements are not in the loop's own text, which the check below reads.
+    if (eval.inlinedElements()) m.uncheckedObjects = true;
     m.memoryScalars.assign(eval.memoryScalars().begin(), eval.memoryScalars().end());
     // What the bounds and the arrays' positions read from memory (a byte store may change it).
     std::set<const VarDecl*> changing = written;

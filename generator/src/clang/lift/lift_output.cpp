@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
@@ -111,6 +112,36 @@ std::string rangeCount(const LoopModel& loop) {
   if (loop.startText == "0" && !loop.inclusive) return end + " > 0 ? (int64_t)" + end + " : 0";
   return start + (loop.inclusive ? " <= " : " < ") + end + " ? (int64_t)(" + end + " - " + start + ")" + (loop.inclusive ? " + 1" : "") +
          " : 0";
+}
+
+std::string fillCounters(const std::string& text, const std::map<std::string, std::string>& values) {
+  std::string out;
+  for (size_t at = 0; at < text.size();) {
+    const size_t open = text.find('\x01', at);
+    if (open == std::string::npos) {
+      out += text.substr(at);
+      break;
+    }
+    const size_t close = text.find('\x02', open);
+    if (close == std::string::npos) throw std::logic_error("fillCounters: an unclosed mark in " + text);
+    out += text.substr(at, open - at);
+    const std::string name = text.substr(open + 1, close - open - 1);
+    const auto value = values.find(name);
+    out += value == values.end() ? name : "(" + value->second + ")";
+    at = close + 1;
+  }
+  return out;
+}
+
+std::string everywhereGuard(const std::vector<std::string>& conditions, const LoopModel& loop) {
+  const std::string first = rangeStart(loop), end = paren(loop.endText);
+  const std::string last = "(" + loop.inductionType.spelling + ")" + end + (loop.inclusive ? "" : " - 1");
+  std::string ends;
+  for (const std::string& c : conditions) {
+    const std::string atFirst = fillCounters(c, {{loop.inductionName, first}}), atLast = fillCounters(c, {{loop.inductionName, last}});
+    ends += (ends.empty() ? "" : " && ") + atFirst + (atLast == atFirst ? "" : " && " + atLast);
+  }
+  return "(!(" + first + (loop.inclusive ? " <= " : " < ") + end + ") || (" + ends + "))";
 }
 
 std::string replacementCode(const LoopModel& loop, const Recognition& r, const std::string& name, const std::string& local) {

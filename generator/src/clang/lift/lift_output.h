@@ -2,6 +2,7 @@
 #pragma once
 // What a recognised loop becomes: its spec (JSON text) and the code that replaces the loop.
 #include <initializer_list>
+#include <map>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -42,6 +43,13 @@ std::string disjointRanges(const std::string& a, const std::string& aEnd, const 
 // The loop's first counter value, and its trip count as an int64_t expression (0 when empty).
 std::string rangeStart(const LoopModel& loop);
 std::string rangeCount(const LoopModel& loop);
+// `text` with each mark of a loop variable (\x01name\x02, as the conditions tested at the ends of a
+// range are kept) replaced by its value in `values`, parenthesized, or by the name itself.
+std::string fillCounters(const std::string& text, const std::map<std::string, std::string>& values);
+
+// The test that conditions linear in the counter (its mentions marked as fillCounters reads them)
+// hold over the whole range: they hold at its first and last value, or the range is empty.
+std::string everywhereGuard(const std::vector<std::string>& conditions, const LoopModel& loop);
 
 // After a kernel call over non-empty ranges: the counters declared before their loops get the
 // values the loops would have left (`    i = (int)(n);\n` lines; empty when there are none).

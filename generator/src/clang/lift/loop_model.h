@@ -52,6 +52,9 @@ struct MapModel {
   LoopModel loop;  // its `carried`: accumulators the loop also changes (`sum += x[i]` beside the stores)
   std::vector<MapStore> stores;  // in source order
   std::vector<std::string> guards;  // every store's loop-invariant conditions: the call is made only when they hold
+  // Conditions every iteration meets (asserts, inlined helpers' range tests), linear in the
+  // counters, the loop's variables marked (fillCounters): one of `guards` tests them at the ends.
+  std::vector<std::string> everywhere;
   size_t strideGuards = 0;          // of which the last are `stride == 1` (x[i * stride], read at a unit stride)
   std::vector<std::string> memoryScalars;  // scalars the loop reads from memory a store might reach (globals, ...)
   // The objects in memory its bounds and array positions read (`st->len`, `png_ptr->row_buf`, a
