@@ -20,7 +20,7 @@ namespace simdgen::testing {
 
 void checkOutputs(const KernelSpec& spec, const std::vector<std::vector<unsigned char>>& mem, int64_t rows, int64_t cols, int64_t rowStride,
                   const std::vector<int64_t>& inputRowStride, const std::vector<int64_t>& inputStride,
-                  const std::map<std::string, simdgen_ref::map::Value>& scalars) {
+                  const std::map<std::string, simdgen_ref::map::Value>& scalars, const std::vector<int64_t>& outputStride) {
   std::map<std::string, simdgen_ref::map::DType> names;
   for (const MapInputName& p : spec.mapParams) names[p.name] = simdgen_ref::map::DType::parse(std::string(nameOf(p.dtype)));
   for (const MapInputName& in : spec.mapInputs) names[in.name] = simdgen_ref::map::DType::parse(std::string(nameOf(in.dtype)));
@@ -38,7 +38,7 @@ void checkOutputs(const KernelSpec& spec, const std::vector<std::vector<unsigned
               return simdgen_ref::map::read(names[name], mem[k].data(), r * inputRowStride[k] + c * inputStride[k]);
           throw std::logic_error(name);
         });
-        const int64_t at = r * rowStride + c;
+        const int64_t at = r * rowStride + c * (outputStride.empty() ? 1 : outputStride[o]);
         const auto got = simdgen_ref::map::read(dt, out.data(), at);
         const bool same = dt.is_float() ? (got.f == want.f || (got.f != got.f && want.f != want.f)) : got.u == want.u;
         REQUIRE_MESSAGE(same, spec.mapOutputs[o].name << "[" << r << ", " << c << "] of " << rows << " x " << cols);

@@ -21,9 +21,10 @@ void checkOutputs(const KernelSpec& spec, const std::vector<std::vector<unsigned
 // The same over rows x cols elements: output element [r, c] at r * rowStride + c, input k's at
 // r * inputRowStride[k] + c * inputStride[k]; every byte of an output that holds no element
 // (the gaps between rows, the end) must keep its 0xA5.
+// `outputStride` (one per output; empty: all 1): output o's element [r, c] at r * rowStride + c * outputStride[o].
 void checkOutputs(const KernelSpec& spec, const std::vector<std::vector<unsigned char>>& mem, int64_t rows, int64_t cols, int64_t rowStride,
                   const std::vector<int64_t>& inputRowStride, const std::vector<int64_t>& inputStride,
-                  const std::map<std::string, simdgen_ref::map::Value>& scalars);
+                  const std::map<std::string, simdgen_ref::map::Value>& scalars, const std::vector<int64_t>& outputStride = {});
 
 // Runs the plan of the map spec `text` for a generic target of `bits` on random bytes over n
 // elements (NaN, infinities, subnormals, both zeros and integer extremes all occur) and compares

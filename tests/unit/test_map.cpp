@@ -444,11 +444,100 @@ TEST_CASE("map spec: inputs with strides of their own") {
   checkError(mapSpec(out("x"), "", R"J([{"name": "x", "dtype": "f32", "stride": "y"}, {"name": "y", "dtype": "f32"}])J"), "/inputs/1/name",
              0, "already used");
   checkError(mapSpec(out("x"), "", R"J([{"name": "x", "dtype": "f32", "row_stride": 3}])J"), "/inputs/0/row_stride", 0, "rank-2");
-  checkError(mapSpec(R"J([{"name": "o", "dtype": "f32", "expr": "x", "stride": 2}])J", "", R"J([{"name": "x", "dtype": "f32"}])J"),
-             "/outputs/0/stride", 0, "applies to inputs only");
+  checkError(mapSpec(R"J([{"name": "o", "dtype": "f32", "expr": "x", "stride": 0}])J", "", R"J([{"name": "x", "dtype": "f32"}])J"),
+             "/outputs/0/stride", 0, "expected 1 or more");
+  checkError(mapSpec(R"J([{"name": "o", "dtype": "f32", "expr": "x", "reduce": "add", "stride": 2}])J", "", R"J([{"name": "x", "dtype": "f32"}])J"),
+             "/outputs/0/stride", 0, "applies to element-wise outputs");
+  checkError(mapSpec(R"J([{"name": "o", "dtype": "f32", "expr": "x", "row_stride": 2}])J", "", R"J([{"name": "x", "dtype": "f32"}])J"),
+             "/outputs/0/row_stride", 0, "rank-2");
+  checkError(mapSpec(R"J([{"name": "o", "dtype": "f32", "expr": "x", "stride": "x"}])J", "", R"J([{"name": "x", "dtype": "f32"}])J"),
+             "/outputs/0/stride", 0, "already used");
   checkError(mapSpec(R"J([{"name": "o", "dtype": "f32", "expr": "x", "in_place": "x"}])J", "",
                      R"J([{"name": "x", "dtype": "f32", "stride": 2}])J"),
-             "/outputs/0/in_place", 0, "stride or row_stride of its own");
+             "/outputs/0/in_place", 0, "the same layout");
+  checkError(mapSpec(R"J([{"name": "o", "dtype": "f32", "expr": "x", "in_place": "x", "stride": 3}])J", "",
+                     R"J([{"name": "x", "dtype": "f32", "stride": 2}])J"),
+             "/outputs/0/in_place", 0, "the same layout");
+  // The same layout, spelled with and without a stride of 1, shares memory.
+  CHECK_NOTHROW(parseSpecText(mapSpec(R"J([{"name": "o", "dtype": "f32", "expr": "x", "in_place": "x", "stride": 1}])J", "",
+                                      R"J([{"name": "x", "dtype": "f32"}])J"),
+                              "t.json"));
+}
+
+TEST_CASE("map plans with strided outputs: the interpreter writes exactly the strided elements at 128..2048 bits, on NEON and SVE") {
+  // Static and runtime output strides, in place over a strided input, beside contiguous outputs,
+  // mixed widths (bytes beside f64 lanes: unpacked on SVE).
+  struct Kernel {
+    std::string inputs, outputs;
+  };
+  const std::vector<Kernel> kernels = {
+      {R"J([{"name": "a", "dtype": "u8", "stride": 4}])J", R"J([{"name": "o", "dtype": "u8", "expr": "255 - a", "in_place": "a", "stride": 4}])J"},
+      {R"J([{"name": "a", "dtype": "f32", "stride": "s"}, {"name": "b", "dtype": "f32"}])J",
+       R"J([{"name": "o", "dtype": "f32", "expr": "a * 2 + b", "in_place": "a", "stride": "s"}, {"name": "p", "dtype": "f32", "expr": "b - 1"}])J"},
+      {R"J([{"name": "a", "dtype": "i16"}, {"name": "b", "dtype": "f64", "stride": "t"}])J",
+       R"J([{"name": "o", "dtype": "i16", "expr": "a * 3", "stride": "t"}, {"name": "p", "dtype": "f64", "expr": "b * 0.5", "stride": 3},
+            {"name": "q", "dtype": "u8", "expr": "convert(a, u8)", "stride": "s"}])J"},
+      {R"J([{"name": "a", "dtype": "i64"}])J", R"J([{"name": "o", "dtype": "i64", "expr": "a + 1", "stride": 2}])J"},
+  };
+  for (const Kernel& kernel : kernels)
+    for (const char* tail : {"predicated", "scalar"}) {
+      const KernelSpec spec = parseSpecText(mapSpec(kernel.outputs, std::string(",\n  \"tail\": \"") + tail + "\"", kernel.inputs), "t.json");
+      for (int bits : {128, 256, 512, 1024, 2048, 0, -1})
+        for (int64_t n : {0, 1, 5, 16, 17, 21, 22, 64, 65, 257})
+          for (const auto& [s, t] : std::vector<std::pair<int64_t, int64_t>>{{1, 1}, {1, 2}, {2, 3}, {5, 1}}) {
+            const std::map<std::string, int64_t> strideOf{{"s", s}, {"t", t}};
+            CAPTURE(kernel.outputs);
+            CAPTURE(bits);
+            CAPTURE(n);
+            CAPTURE(s);
+            CAPTURE(t);
+            CAPTURE(tail);
+            const ir::Plan plan = buildPlan(spec, bits > 0 ? makeGenericTarget(bits) : makeTarget({bits ? "sve" : "neon", {}}));
+            if (bits > 0) CHECK(plan.print().find("scatter_rows out") != std::string::npos);
+            std::map<std::string, int64_t> bindings{{"n", n}};
+            for (const ir::Param& p : plan.params)
+              if (strideOf.count(p.publicName)) bindings[p.name] = strideOf.at(p.publicName);
+            auto strideValue = [&](const MapInputLayout& l) { return !l.stride ? 1 : l.stride->isStatic() ? *l.stride->value : strideOf.at(l.stride->name); };
+            std::vector<int64_t> inStride, outStride;
+            for (const MapInputLayout& l : spec.mapInputLayouts) inStride.push_back(strideValue(l));
+            for (const MapInputLayout& l : spec.mapOutputLayouts) outStride.push_back(strideValue(l));
+            for (int vscale : bits < 0 ? std::vector<int>{1, 2, 4, 16} : std::vector<int>{1}) {
+              CAPTURE(vscale);
+              std::mt19937_64 rng(uint64_t(bits * 7919 + n * 31 + s * 5 + t + vscale));
+              std::vector<std::vector<unsigned char>> mem;
+              std::vector<sim::Buffer> buffers;
+              for (size_t k = 0; k < plan.tensors.size(); ++k) {
+                const ir::Tensor& x = plan.tensors[k];
+                const int64_t step = k < inStride.size() ? inStride[k] : outStride[k - inStride.size()];
+                const int64_t span = n == 0 ? 0 : (n - 1) * step + 1;
+                mem.emplace_back(size_t(span * int64_t(bitsOf(x.dtype)) / 8 + 1));
+                for (auto& b : mem.back()) b = x.output ? 0xA5 : static_cast<unsigned char>(rng() >> 40);
+                buffers.push_back({x.name, x.output ? nullptr : mem[k].data(), x.output ? mem[k].data() : nullptr, size_t(span)});
+              }
+              // In place: the output is the input's memory; the reference reads the inputs as they were.
+              const std::vector<std::vector<unsigned char>> before = mem;
+              for (size_t o = 0; o < spec.mapOutputs.size(); ++o)
+                if (const int in = spec.mapOutputs[o].inPlace; in >= 0) buffers[spec.mapInputs.size() + o].out = mem[size_t(in)].data();
+              sim::runPlan(plan, bindings, buffers, vscale);  // bounds-checked: nothing outside the spans is touched
+              for (size_t o = 0; o < spec.mapOutputs.size(); ++o) {
+                const int in = spec.mapOutputs[o].inPlace;
+                if (in < 0) continue;
+                // The result in the input's memory: its elements are the output's, every other byte keeps
+                // the input's value (read as the sentinel by the check).
+                const int64_t size = bitsOf(spec.mapOutputs[o].dtype) / 8;
+                std::vector<unsigned char>& result = mem[spec.mapInputs.size() + o];
+                result.assign(mem[size_t(in)].size(), 0xA5);
+                for (size_t b = 0; b < result.size(); ++b) {
+                  const int64_t e = int64_t(b) / size;
+                  if (e % outStride[o] == 0 && e / outStride[o] < n) result[b] = mem[size_t(in)][b];
+                  else REQUIRE_MESSAGE(mem[size_t(in)][b] == before[size_t(in)][b], "byte " << b << " of the in-place input changed");
+                }
+                mem[size_t(in)] = before[size_t(in)];
+              }
+              checkOutputs(spec, mem, 1, n, n, std::vector<int64_t>(inStride.size(), 0), inStride, {}, outStride);
+            }
+          }
+    }
 }
 
 TEST_CASE("map plans with strided inputs: the interpreter reads exactly the strided elements at 128..2048 bits, on NEON and SVE") {

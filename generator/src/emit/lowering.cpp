@@ -180,7 +180,7 @@ std::optional<LaneRange> laneRange(const std::string& p, const LowerContext& cx)
 std::vector<std::string> lowerOp(const ir::Stmt& s, LowerContext& cx) {
   OpWriter w{s, cx, loweringFor(cx.target), {}};
   w.isa.lower(w);
-  if (s.op != ir::OpKind::Store) {
+  if (s.op != ir::OpKind::Store && s.op != ir::OpKind::ScatterRows) {
     cx.types[s.dst] = s.type;
     cx.inlined.erase(s.dst);  // a variable now, whatever an earlier block called by this name
   }

@@ -215,6 +215,31 @@ struct NeonWriter {
     w.assign(load(t, stage));
   }
 
+  // Lane r writes element index + r * stride (a map's strided output), lane after lane. NEON has no
+  // scatter: the Q register goes to a stack tile, then each active lane to its element (a prefix
+  // predicate compares the lane with its count, any other is stored beside it as lane masks).
+  void scatterRows() {
+    const VecType v = typeOf(s.args[0]);
+    const DType t = v.elem;
+    const std::string full = std::to_string(128 / bitsOf(t));
+    cx.instructions.insert("strided stores: the vector stored to a stack tile, then each lane to its element (NEON has no scatter)");
+    out.push_back("{");
+    out.push_back(ctype(t) + " scattered[" + full + "];");
+    out.push_back(store(t, "scattered", s.args[0]));
+    std::string active;
+    if (!s.pred.empty()) {
+      if (const auto range = laneRange(s.pred, cx); range && !range->last) {
+        active = "lane < " + range->count.str();
+      } else {
+        for (auto& l : activeLanes("scattered_on", t, s.pred, cx)) out.push_back(l);
+        active = "scattered_on[lane]";
+      }
+    }
+    out.push_back("for (int64_t lane = 0; lane < " + std::to_string(v.lanes) + "; ++lane) " + (active.empty() ? "" : "if (" + active + ") ") +
+                  cx.plan.outputTensor(s.tensor).name + "[" + s.index.str() + " + lane * " + s.stride.str() + "] = scattered[lane];");
+    out.push_back("}");
+  }
+
   // The lane-equality mask as 64 bits, `per` bits per lane (low bits = lane 0): shrn by 4 for
   // bytes, xtn for wider lanes (NEON has no movemask).
   std::pair<std::string, int> equalBits(DType t, const std::string& eq) {
@@ -344,6 +369,7 @@ class NeonLowering final : public IsaLowering {
       case OpKind::Load: return w.assign(s.type.bits() < 128 ? x.loadLow(s.type.bits()) : load(t, w.in(s.index)));
       case OpKind::LoadBroadcast: return w.assign(call("vld1q_dup_" + sfx(t), {w.in(s.index)}));
       case OpKind::GatherRows: return x.gatherRows();
+      case OpKind::ScatterRows: return x.scatterRows();
       case OpKind::Extend: return x.extend();
       case OpKind::Binary: return s.type.predicate ? predicateLogic(w) : w.assign(binary(s.rop, t, s.args[0], s.args[1], w.cx));
       case OpKind::Not: return predicateLogic(w);
@@ -517,6 +543,7 @@ class NeonLowering final : public IsaLowering {
       case OpKind::Load: return maskedLoad(w);
       case OpKind::Store: return maskedStore(w);
       case OpKind::GatherRows: return x.gatherRows();
+      case OpKind::ScatterRows: return x.scatterRows();
       case OpKind::Binary:
       case OpKind::Fma: {
         const std::string full = s.op == OpKind::Fma ? call("vfmaq_" + sfx(t), {s.args[0], s.args[1], s.args[2]})

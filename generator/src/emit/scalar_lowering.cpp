@@ -51,6 +51,8 @@ class ScalarLowering final : public IsaLowering {
                                  s.literal.empty() ? zero : carry("(" + c::ctype(t) + ")(" + s.literal + ")")));
       case OpKind::GatherRows:
         return w.assign(carry("(" + c::ctype(t) + ")" + w.src() + "[" + s.index.str() + "]"));
+      case OpKind::ScatterRows:  // a vector op (plan_verify): one lane is a Store
+        throw std::logic_error("no scalar lowering for scatter_rows (one lane is a store)");
       case OpKind::Convert: {
         if (s.saturateTo)  // set only on vector steps (map_builder's convertSteps)
           throw std::logic_error("internal error: a one-lane conversion saturating to a narrower type");

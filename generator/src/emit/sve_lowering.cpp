@@ -367,6 +367,43 @@ struct SveWriter {
     w.assign(call("svld1_" + sfx(t), {all(t), stage}));
   }
 
+  // Lane r writes element index + r * stride (a map's strided output). 32/64-bit lanes: one st1w/
+  // st1d scatter with the gathers' lane offsets (active lanes only); 8/16-bit lanes (SVE scatters
+  // store from 32/64-bit containers) and unpacked values: a stack tile as large as the largest
+  // vector, then each active lane to its element.
+  void scatterRows() {
+    const VecType v = typeOf(s.args[0]);
+    const DType t = v.elem;
+    const std::string target = w.cx.plan.outputTensor(s.tensor).name;
+    if (!unpacked(v) && bitsOf(t) >= 32 && !(bitsOf(t) == 32 && offsetsOverflow())) {
+      cx.instructions.insert("st1 scatters (lane r writes element r * stride)");
+      out.push_back(call("svst1_scatter_" + std::string(bitsOf(t) == 64 ? "s64" : "s32") + "index_" + sfx(t),
+                         {s.pred.empty() ? all(t) : s.pred, "(" + target + " + " + s.index.str() + ")", gatherOffsets(bitsOf(t)), s.args[0]}) +
+                    ";");
+      return;
+    }
+    cx.instructions.insert("strided stores: the vector stored to a stack tile, then each lane to its element");
+    // The lanes' type in the tile: the containers of an unpacked integer vector (truncated when
+    // written), f32 packed by uzp1 as the plain store does.
+    const DType lane = unpacked(v) ? containerOf(v, false) : t;
+    const DType tile = unpacked(v) && isFloat(t) ? DType::f32 : lane;
+    std::string value = s.args[0];
+    if (unpacked(v)) value = isFloat(t) ? call("svuzp1_f32", {value, value}) : reinterpret(value, t, lane);
+    out.push_back("{");
+    out.push_back(ctype(tile) + " scattered[" + maxLanes(tile) + "];");
+    out.push_back(call("svst1_" + sfx(tile), {all(tile), "scattered", value}) + ";");
+    std::string active;
+    if (!s.pred.empty()) {
+      const std::string u = usfx(lane);
+      out.push_back(ctype(unsignedOf(lane)) + " scattered_on[" + maxLanes(lane) + "];");
+      out.push_back(call("svst1_" + u, {all(lane), "scattered_on", call("svsel_" + u, {s.pred, splat(unsignedOf(lane), "1"), splat(unsignedOf(lane), "0")})}) + ";");
+      active = "if (scattered_on[lane]) ";
+    }
+    out.push_back("for (int64_t lane = 0; lane < (int64_t)" + count(lane) + "; ++lane) " + active + target + "[" + s.index.str() + " + lane * " +
+                  s.stride.str() + "] = (" + ctype(t) + ")scattered[lane];");
+    out.push_back("}");
+  }
+
   // An unpacked vector lane by lane: element k of the row at k * W / w of a zeroed stack tile of
   // the narrow type, loaded whole (the lanes between elements are zero).
   void unpackedTileGather() {
@@ -508,6 +545,7 @@ class SveLowering final : public IsaLowering {
       case OpKind::Load: return x.load();
       case OpKind::LoadBroadcast: return w.assign(splat(t, w.src() + "[" + s.index.str() + "]"));
       case OpKind::GatherRows: return x.gatherRows();
+      case OpKind::ScatterRows: return x.scatterRows();
       case OpKind::Store:
         if (s.streaming) break;  // only x86 plans stream their stores
         return x.store();

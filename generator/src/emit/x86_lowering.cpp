@@ -433,6 +433,38 @@ struct X86Writer {
     assign(call(p + "mask_i32gather_" + f, {fill, base, offsetsName, active, std::to_string(scale)}));
   }
 
+  // Lane r writes element index + r * stride (a map's strided output), lane after lane in order.
+  // x86 has no byte or word scatter (AVX-512's 32/64-bit vscatterdps is not used until measured
+  // against this): the vector goes to a stack tile, then each active lane to its element, as g++
+  // and clang build a strided store.
+  void scatterRows() {
+    const VecType v = typeOf(s.args[0]);
+    const DType t = v.elem;
+    const int lanes = v.lanes, bits = v.bits();
+    const std::string L = std::to_string(lanes);
+    cx.instructions.insert("strided stores: the vector stored to a stack tile, then each lane to its element");
+    out.push_back("{");
+    out.push_back("alignas(64) " + ctype(t) + " scattered[" + L + "];");
+    out.push_back(storeStmt(t, bits, "scattered", s.args[0]));
+    std::string active;
+    if (!s.pred.empty()) {
+      if (const auto range = laneRange(s.pred, cx); range && !range->last) {
+        active = "lane < " + range->count.str();
+      } else if (kmasks(cx)) {
+        active = "(((uint64_t)" + predicate(s.pred, cx) + " >> lane) & 1)";
+      } else {  // an AVX2 predicate: all-ones lanes of the element's width
+        const int pbits = bits < 128 ? 128 : bits;
+        const DType flag = integerOf(DType::u8, bitsOf(t));
+        out.push_back("alignas(32) " + ctype(flag) + " scattered_on[" + std::to_string(pbits / bitsOf(t)) + "];");
+        out.push_back(storeStmt(flag, pbits, "scattered_on", predicate(s.pred, cx)));
+        active = "scattered_on[lane]";
+      }
+    }
+    out.push_back("for (int64_t lane = 0; lane < " + L + "; ++lane) " + (active.empty() ? "" : "if (" + active + ") ") +
+                  cx.plan.outputTensor(s.tensor).name + "[" + s.index.str() + " + lane * " + s.stride.str() + "] = scattered[lane];");
+    out.push_back("}");
+  }
+
   // Lanes from scalar loads, 128 bits at a time (vmovss/vpinsrd/vinsertps), then the quarters
   // combined (vinserti128/vinsertf32x4): what g++ builds for a strided loop, measured faster than
   // vgatherdps on Zen 4 whenever the input is in L1.
@@ -1090,6 +1122,7 @@ class X86Lowering final : public IsaLowering {
       case OpKind::Load: return x.load();
       case OpKind::LoadBroadcast: return x.assign(splatExpr(s.type.elem, s.type.bits(), x.src() + "[" + s.index.str() + "]"));
       case OpKind::GatherRows: return x.gatherRows();
+      case OpKind::ScatterRows: return x.scatterRows();
       case OpKind::LoadHalves: return x.loadHalves();
       case OpKind::Extend: return x.extend();
       case OpKind::Binary: return s.type.predicate ? predicateLogic(w) : x.binary();
@@ -1283,6 +1316,7 @@ class X86Lowering final : public IsaLowering {
       case OpKind::Load: return maskedLoad(x.w);
       case OpKind::Store: return maskedStore(x.w);
       case OpKind::GatherRows: return x.gatherRows();
+      case OpKind::ScatterRows: return x.scatterRows();
       case OpKind::Binary:
       case OpKind::Fma: {
         const std::string full = s.dst + "_all";

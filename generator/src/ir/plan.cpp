@@ -248,6 +248,7 @@ std::string_view nameOf(OpKind k) {
     case OpKind::GatherRows: return "gather_rows";
     case OpKind::LoadHalves: return "load_halves";
     case OpKind::Store: return "store";
+    case OpKind::ScatterRows: return "scatter_rows";
     case OpKind::Extend: return "extend";
     case OpKind::Binary: return "binary";
     case OpKind::Fma: return "fma";

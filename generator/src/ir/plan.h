@@ -87,6 +87,8 @@ enum class OpKind {
                  //   lanes bypass the caches: x86 movntps), whole vectors only, at an index whose
                  //   address is a multiple of the vector's bytes (the builder guarantees it);
                  //   a Fence after the last one orders them before the kernel returns
+  ScatterRows,   // tensor[index + l * stride] = a[l] where pred[l], lane after lane in order (lanes
+                 //   that meet at one element leave the highest's value); a map's strided output
   Fence,         // the streaming stores before it are visible before anything after it (x86 sfence)
   // Arithmetic. With a predicate, inactive lanes keep args[0] (merging) or are zero (`zeroing`).
   Extend,        // dst lane l = (dst.elem) a[part * dst.lanes + l]
@@ -254,7 +256,7 @@ struct Stmt {
   bool pairwise = false;          // ReduceLanes: fold adjacent lanes first (see OpKind::ReduceLanes)
   int readAhead = -1;             // GatherRows: lanes past the last whose span may be read (see OpKind)
   Index index;                    // Load*/Gather/Store element offset
-  // GatherRows: elements between lanes, over the kernel's parameters and constants only (no
+  // GatherRows, ScatterRows: elements between lanes, over the kernel's parameters and constants only (no
   // loop variable or let: lowerings hoist the lane offsets to the top of the variant).
   Index stride;
   std::string literal;            // Splat value, predicated Load/GatherRows fill

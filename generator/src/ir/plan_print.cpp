@@ -77,6 +77,8 @@ std::string opName(const Plan& plan, const Stmt& s) {
     case OpKind::Not: return "not " + s.args[0];
     case OpKind::Store:
       return std::string(s.streaming ? "store_streaming " : "store ") + tensor(true) + "[" + s.index.str() + "] = " + s.args[0] + pred;
+    case OpKind::ScatterRows:
+      return "scatter_rows " + tensor(true) + "[" + s.index.str() + " + lane * " + s.stride.str() + "] = " + s.args[0] + pred;
     case OpKind::Fence: return "fence (the streaming stores)";
     case OpKind::NaNMask: return "nan_mask " + s.args[0];
     case OpKind::SetIndex: return "position " + s.index.str();
@@ -121,7 +123,7 @@ void printBlock(std::ostringstream& os, const Plan& plan, const Block& b, int de
         break;
       case Stmt::Kind::Op:
         os << pad;
-        if (s.op != OpKind::Store) os << s.dst << (s.declare ? " : " + toString(s.type) : "") << " = ";
+        if (s.op != OpKind::Store && s.op != OpKind::ScatterRows) os << s.dst << (s.declare ? " : " + toString(s.type) : "") << " = ";
         os << opName(plan, s) << "\n";
         break;
     }

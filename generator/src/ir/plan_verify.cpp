@@ -52,7 +52,7 @@ struct Verifier {
     // The governing predicate: a mask of the op's own lane shape.
     if (!s.pred.empty()) {
       const VecType* p = lookup(s.pred);
-      const VecType shape = s.op == OpKind::Store || s.op == OpKind::ReduceLanes ? (in.empty() ? s.type : in[0]) : s.type;
+      const VecType shape = s.op == OpKind::Store || s.op == OpKind::ScatterRows || s.op == OpKind::ReduceLanes ? (in.empty() ? s.type : in[0]) : s.type;
       if (!p) fail(where, "predicated by undefined variable '" + s.pred + "'");
       else if (!p->predicate || p->lanes != shape.lanes || p->scalable != shape.scalable)
         fail(where, "predicate " + s.pred + " : " + toString(*p) + " does not govern " + toString(shape));
@@ -257,6 +257,16 @@ struct Verifier {
           fail(where, "a streaming store writes whole fixed-width vectors, unpredicated");
         break;
       }
+      case OpKind::ScatterRows: {
+        if (!need(1)) break;
+        checkIndex(where, s.index);
+        checkIndex(where, s.stride);
+        const Tensor* out = tensorOf(true);
+        if (out && in[0].elem != out->dtype)
+          fail(where, "scatters " + toString(in[0]) + " into " + std::string(nameOf(out->dtype)) + " output " + out->name);
+        if (in[0].lanes < 2 && !in[0].scalable) fail(where, "a scatter stores a vector (one lane is a store)");
+        break;
+      }
       case OpKind::Fence:
         if (!s.args.empty() || !s.dst.empty()) fail(where, "a fence has no operands");
         break;
@@ -281,7 +291,7 @@ struct Verifier {
           fail(where, "locate compares with a scalar of the input type");
         break;
     }
-    if (s.op == OpKind::Store || s.op == OpKind::Fence) return;
+    if (s.op == OpKind::Store || s.op == OpKind::ScatterRows || s.op == OpKind::Fence) return;
     if (s.declare) {
       if (scopes.back().count(s.dst)) fail(where, "declared twice in one scope");
       if (symbols.count(s.dst) || lookup(s.dst) || reserved.count(s.dst))

@@ -139,7 +139,7 @@ void ownReads(const Stmt& s, Reads& reads) {
   if (s.kind == Stmt::Kind::For && s.continues) ++reads[s.var];  // runs on from the value before it
 }
 
-bool sideEffects(const Stmt& s) { return s.kind == Stmt::Kind::Op && (s.op == OpKind::Store || s.op == OpKind::Fence); }
+bool sideEffects(const Stmt& s) { return s.kind == Stmt::Kind::Op && (s.op == OpKind::Store || s.op == OpKind::ScatterRows || s.op == OpKind::Fence); }
 
 // The name a statement declares, when it is a value that may go unread.
 const std::string* declaredValue(const Stmt& s) {

@@ -102,6 +102,9 @@ class MapBuilder {
                         "/targets");
     declareTensors();
     kept_ = keptTerms(spec_);
+    // A strided output is not read back (its elements would be gathered): the later pass computes
+    // the terms again.
+    std::erase_if(kept_, [&](const KeptTerm& t) { return outLayouts_[t.output].col.constantValue() != int64_t{1} || spec_.mapOutputLayouts[t.output].rowStride; });
     for (const KeptTerm& t : kept_)
       note("pass " + std::to_string(t.from + 1) + " stores " + spec_.mapOutputs[t.reduction].exprText + " (the terms of " +
            spec_.mapOutputs[t.reduction].name + ") into " + spec_.mapOutputs[t.output].name + ", and pass " + std::to_string(t.to + 1) +
@@ -190,6 +193,7 @@ class MapBuilder {
       plan_.tensors.push_back(x);
     };
     const Layout contiguous{sym(stride_), Index::constant(1)};
+    for (size_t k = 0; k < spec_.mapOutputs.size(); ++k) outLayouts_.push_back(layoutOf(spec_.mapOutputLayouts[k], contiguous));
     for (size_t k = 0; k < spec_.mapInputs.size(); ++k) {
       layouts_.push_back(layoutOf(spec_.mapInputLayouts[k], contiguous));
       tensor(inName(int(k)), spec_.mapInputs[k].dtype, false, layouts_.back());
@@ -206,7 +210,7 @@ class MapBuilder {
       } else if (o.reduce) {  // one value per row (rank 1: one value)
         plan_.tensors.push_back({outName(int(k)), o.dtype, true, {spec_.rank == 2 ? sym(rows_) : Index::constant(1)}, {Index::constant(1)}});
       } else {
-        tensor(outName(int(k)), o.dtype, true, contiguous);
+        tensor(outName(int(k)), o.dtype, true, outLayouts_[k]);
       }
       plan_.params.push_back({ir::Param::Kind::tensor, outName(int(k)), o.name, outName(int(k)), ""});
     }
@@ -613,15 +617,17 @@ class MapBuilder {
     return name;
   }
 
-  // The runtime element strides of the inputs the outputs read (distinct, in input order).
+  // The runtime element strides of the inputs the outputs read and of the pass's strided outputs
+  // (distinct, inputs first, in order).
   std::vector<std::string> runtimeStrides() const {
-    std::set<int> used = stageInputs();
     std::vector<std::string> out;
-    for (int k : used)
-      if (const Index& col = layouts_[size_t(k)].col; !col.constantValue()) {
-        const std::string s = col.terms.front().symbols.front();
-        if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
-      }
+    auto add = [&](const Index& col) {
+      if (col.constantValue()) return;
+      const std::string s = col.terms.front().symbols.front();
+      if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+    };
+    for (int k : stageInputs()) add(layouts_[size_t(k)].col);
+    for (size_t k : stageOutputs()) add(outLayouts_[k].col);
     return out;
   }
 
@@ -631,17 +637,23 @@ class MapBuilder {
   // second); more: none, everything gathered.
   ir::Block versions(const std::string& c, std::vector<std::string> strides) {
     ir::Block gathered = columns(c);
-    if (strides.empty() || strides.size() > 2 || !ir::contains(gathered, OpKind::GatherRows)) return gathered;
+    if (strides.empty() || strides.size() > 2 || !(ir::contains(gathered, OpKind::GatherRows) || ir::contains(gathered, OpKind::ScatterRows)))
+      return gathered;
     const std::string s = strides.front();
     strides.erase(strides.begin());
-    const std::vector<Layout> saved = layouts_;
-    for (Layout& l : layouts_)
-      if (!l.col.constantValue() && l.col.terms.front().symbols.front() == s) l.col = Index::constant(1);
+    const std::vector<Layout> saved = layouts_, savedOut = outLayouts_;
+    for (std::vector<Layout>* all : {&layouts_, &outLayouts_})
+      for (Layout& l : *all)
+        if (!l.col.constantValue() && l.col.terms.front().symbols.front() == s) l.col = Index::constant(1);
     ir::Block unit = versions(c, strides);
     layouts_ = saved;
+    outLayouts_ = savedOut;
     ir::Block out;
-    out.push_back(ir::ifIndex(sym(s), ir::Cmp::eq, Index::constant(1), std::move(unit), "contiguous input (a stride of 1): whole-vector loads"));
-    out.push_back(ir::ifIndex(sym(s), ir::Cmp::ne, Index::constant(1), std::move(gathered), "strided input: gathered lanes"));
+    const bool scatters = ir::contains(gathered, OpKind::ScatterRows);
+    out.push_back(ir::ifIndex(sym(s), ir::Cmp::eq, Index::constant(1), std::move(unit),
+                              scatters ? "contiguous (a stride of 1): whole-vector loads and stores" : "contiguous input (a stride of 1): whole-vector loads"));
+    out.push_back(ir::ifIndex(sym(s), ir::Cmp::ne, Index::constant(1), std::move(gathered),
+                              scatters ? "strided: gathered loads, scattered stores" : "strided input: gathered lanes"));
     return out;
   }
 
@@ -669,9 +681,12 @@ class MapBuilder {
     if (target_.module != LoweringModule::x86 && !reduces) return 1;
     // Strided inputs: every lane is a scalar load, so the loop overhead is noise and unrolled copies only add
     // live address registers (measured: simdgen_bench_gather).
-    if (!reduces)
+    if (!reduces) {
       for (const Layout& l : layouts_)
         if (const auto col = l.col.constantValue(); !col || *col > 1) return 1;
+      for (size_t k : stageOutputs())  // likewise every lane of a strided output is a scalar store
+        if (outLayouts_[k].col.constantValue() != int64_t{1}) return 1;
+    }
     return stageInputs().size() + stageOutputs().size() <= 3 ? 4 : 2;
   }
 
@@ -849,9 +864,13 @@ class MapBuilder {
         out.push_back(store);
         continue;
       }
-      Stmt store = ir::op(OpKind::Store, "", t, {results[k]});
+      // A strided output (a column stride other than 1) scatters its lanes.
+      const Layout& l = outLayouts_[k];
+      const bool strided = vector && l.col.constantValue() != int64_t{1};
+      Stmt store = ir::op(strided ? OpKind::ScatterRows : OpKind::Store, "", t, {results[k]});
       store.tensor = outName(int(k));
-      store.index = at;
+      store.index = ((spec_.rank == 2 ? times(Index::symbol("r"), l.row) : Index::constant(0)) + times(sym(c) + offset, l.col)).simplified();
+      if (strided) store.stride = l.col;
       store.pred = pred;
       out.push_back(store);
     }
@@ -1239,18 +1258,22 @@ class MapBuilder {
     if (!spec_.description.empty()) d.push_back("/// " + spec_.description);
     d.push_back("///");
     const std::string rowStride = text(spec_.rowStride ? *spec_.rowStride : spec_.cols);
-    bool strided = false;
+    bool strided = false, stridedOutputs = false;
     for (const MapInputLayout& l : spec_.mapInputLayouts) strided = strided || l.strided();
+    for (const MapInputLayout& l : spec_.mapOutputLayouts) stridedOutputs = stridedOutputs || l.strided();
     if (spec_.rank == 2)
-      d.push_back("/// Element [r, c] of every " + std::string(strided ? "output and other input" : "array") + " is at r * " + rowStride + " + c.");
-    for (size_t k = 0; k < spec_.mapInputs.size(); ++k) {
-      const MapInputLayout& l = spec_.mapInputLayouts[k];
-      if (!l.strided()) continue;
+      d.push_back("/// Element [r, c] of every " +
+                  std::string(stridedOutputs ? "other array" : strided ? "output and other input" : "array") + " is at r * " + rowStride + " + c.");
+    auto layoutLine = [&](const std::string& name, const MapInputLayout& l, const std::string& note) {
+      if (!l.strided()) return;
       const std::string col = l.stride ? text(*l.stride) : "1";
       const std::string row = l.rowStride ? text(*l.rowStride) : col == "1" ? rowStride : rowStride + " * " + col;
-      d.push_back("/// " + spec_.mapInputs[k].name + (spec_.rank == 2 ? "[r, c] is at r * " + row + " + c" : "[i] is at i") + " * " + col +
-                  " (a stride of 0 repeats one element; inputs may overlap).");
-    }
+      d.push_back("/// " + name + (spec_.rank == 2 ? "[r, c] is at r * " + row + " + c" : "[i] is at i") + " * " + col + note);
+    };
+    for (size_t k = 0; k < spec_.mapInputs.size(); ++k)
+      layoutLine(spec_.mapInputs[k].name, spec_.mapInputLayouts[k], " (a stride of 0 repeats one element; inputs may overlap).");
+    for (size_t k = 0; k < spec_.mapOutputs.size(); ++k)
+      layoutLine(spec_.mapOutputs[k].name, spec_.mapOutputLayouts[k], " (runtime strides must give every element its own place).");
     d.push_back("/// Integers wrap on overflow (abs(MIN) = MIN = -MIN). min(a, b) = a < b ? a : b, max(a, b) = a > b ? a : b:");
     d.push_back("/// b on ties and NaN, so relu(NaN) = 0 and clamp(NaN, lo, hi) = lo. fma rounds once.");
     if (const std::string fns = mathFunctionsUsed(); !fns.empty())
@@ -1271,8 +1294,12 @@ class MapBuilder {
     std::string shared;
     for (const MapOutput& o : spec_.mapOutputs)
       if (o.inPlace >= 0) shared += (shared.empty() ? "" : ", ") + o.name + " may be " + spec_.mapInputs[size_t(o.inPlace)].name;
-    d.push_back("/// Aliasing: outputs must not overlap inputs or each other" +
-                (shared.empty() ? std::string(".") : "; " + shared + " (the same pointer: in place)."));
+    if (stridedOutputs)  // interleaved outputs (the channels of one RGB buffer) share memory but no element
+      d.push_back("/// Aliasing: no element of an output may be an element of an input or of another output" +
+                  (shared.empty() ? std::string(" (strided outputs may interleave).") : "; " + shared + " (the same pointer: in place)."));
+    else
+      d.push_back("/// Aliasing: outputs must not overlap inputs or each other" +
+                  (shared.empty() ? std::string(".") : "; " + shared + " (the same pointer: in place)."));
   }
 
   const KernelSpec& spec_;
@@ -1281,6 +1308,7 @@ class MapBuilder {
   std::string rows_, cols_, stride_;
   std::vector<ir::Param> extents_;
   std::vector<Layout> layouts_;  // one per input
+  std::vector<Layout> outLayouts_;  // one per output (reductions: unused)
   ir::Block constants_;
   std::map<std::string, std::string> constantNames_;
   int temps_ = 0;

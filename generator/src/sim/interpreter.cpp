@@ -639,6 +639,20 @@ struct Machine {
         }
         return;
       }
+      case OpKind::ScatterRows: {  // lanes in order: the highest of lanes meeting at one element wins
+        const Value& a = var(s.args[0]);
+        const ir::Tensor& ot = plan.outputTensor(s.tensor);
+        const Buffer& o = buffer(ot);
+        const int64_t base = eval(s.index), stride = eval(s.stride);
+        for (int64_t l = 0; l < int64_t(a.lanes.size()); ++l) {
+          if (!active(s, int(l))) continue;
+          const int64_t at = base + l * stride;
+          if (at < 0 || size_t(at) >= o.elems)
+            throw OutOfBounds("write of " + o.name + "[" + std::to_string(at) + "] outside 0.." + std::to_string(o.elems));
+          writeElem(ot.dtype, o.out, size_t(at), a.lanes[size_t(l)]);
+        }
+        return;
+      }
       case OpKind::NaNMask: {
         const Value& a = var(s.args[0]);
         for (int l = 0; l < lanes; ++l) v.lanes[l].u = a.lanes[l].f != a.lanes[l].f ? normalize(t, ~uint64_t{0}) : 0;

@@ -57,9 +57,10 @@ struct MapOutput {
   int stage = 0;         // the pass over the row that computes it: 1 + the latest stage of the row values it reads
 };
 
-// kind "map": where an input's element [r, c] lives, r * rowStride + c * stride elements from its
-// start. Static values may be 0 (a broadcast); a runtime name is an extent parameter, shared with
-// the shape, the kernel's row_stride or another input when it has the same name.
+// kind "map": where an input's (or output's) element [r, c] lives, r * rowStride + c * stride
+// elements from its start. Static input strides may be 0 (a broadcast), output strides not; a
+// runtime name is an extent parameter, shared with the shape, the kernel's row_stride or another
+// tensor's stride when it has the same name.
 struct MapInputLayout {
   std::optional<Extent> stride;     // unset: 1 (contiguous columns)
   std::optional<Extent> rowStride;  // unset: the kernel's row stride times `stride`
@@ -97,10 +98,11 @@ struct KernelSpec {
   std::optional<int64_t> initialIndex;
 
   // map only: the inputs (name, dtype) and outputs in signature order; every tensor has the shape
-  // rows x cols (rank 1: cols); outputs (and inputs without a layout of their own) have contiguous
-  // columns and, for rank 2, the row stride `rowStride`.
+  // rows x cols (rank 1: cols); tensors without a layout of their own have contiguous columns and,
+  // for rank 2, the row stride `rowStride`.
   std::vector<MapInputName> mapInputs;
   std::vector<MapInputLayout> mapInputLayouts;  // one per input
+  std::vector<MapInputLayout> mapOutputLayouts; // one per output (unset for reductions and internal outputs)
   std::vector<std::string> mapStrideNames;      // runtime names the layouts declare, in order of appearance
   std::vector<MapInputName> mapParams;  // runtime scalars, passed by value
   std::vector<MapOutput> mapOutputs;

@@ -50,7 +50,7 @@ constexpr std::string_view kMapOnlyKeys[] = {"shape", "row_stride", "inputs", "o
 constexpr int kMaxUlpTiers[] = {1, 4};
 constexpr std::string_view kMapInputKeys[] = {"name", "dtype", "stride", "row_stride"};
 constexpr std::string_view kMapParamKeys[] = {"name", "dtype"};
-constexpr std::string_view kMapOutputKeys[] = {"name", "dtype", "expr", "in_place", "reduce", "internal", "axis"};
+constexpr std::string_view kMapOutputKeys[] = {"name", "dtype", "expr", "in_place", "reduce", "internal", "axis", "stride", "row_stride"};
 // A map output's "reduce": the ops of kind reduce, and mean (a sum divided by the column count).
 constexpr std::string_view kMapReduceNames[] = {"add", "mul", "min", "max", "and", "or", "xor", "mean"};
 constexpr std::string_view kMapTailNames[] = {"predicated", "scalar"};
@@ -1114,9 +1114,6 @@ class Parser {
         if (std::any_of(failedNames.begin(), failedNames.end(), [&](const std::string& n) { return !n.empty() && named.count(n) && n != nameIn(outputs[i]); }))
           return;  // it names an input, param or output whose error is reported
       }
-      for (const char* key : {"stride", "row_stride"})
-        if (outputs[i].is_object() && member(outputs[i], key))
-          failAtKey(at + "/" + key, "key " + inQuotes(key) + " applies to inputs only: outputs are written with contiguous columns and the kernel's row_stride (there are no scatters)");
       const json& out = getObject(outputs[i], at, kMapOutputKeys);
       MapOutput o;
       o.name = getString(required(out, at, "name"), at + "/name");
@@ -1178,6 +1175,23 @@ class Parser {
       o.stage = stageOf(o.expr, spec.mapOutputs);
       if (o.columns && o.stage > 0)
         fail(at + "/expr", "a reduction over the rows (axis 0) cannot read a row's value (a reduction per row): not offered yet");
+      // An element-wise output's own layout (strided stores): every element its own place.
+      MapInputLayout layout;
+      for (const char* key : {"stride", "row_stride"}) {
+        const json* j = member(out, key);
+        if (!j) continue;
+        if (o.reduce || o.internal)
+          failAtKey(at + "/" + key, "key " + inQuotes(key) + " applies to element-wise outputs: " +
+                                        (o.reduce ? "a reduction has one value per row (or column), stored contiguously"
+                                                  : "an internal output has no array"));
+        if (std::string(key) == "row_stride" && spec.rank != 2)
+          fail(at + "/row_stride", "row_stride applies only to a rank-2 shape ([rows, cols]); remove it");
+        Extent e = readInputStride(*j, at + "/" + key, spec, taken);
+        if (e.isStatic() && *e.value == 0 && (std::string(key) == "stride" || !(spec.rows.isStatic() && *spec.rows.value <= 1)))
+          fail(at + "/" + key, std::string("an output's ") + key + " of 0 would write every " + (std::string(key) == "stride" ? "column of a row" : "row") +
+                                   " to the same elements; expected 1 or more (inputs may repeat elements, outputs may not)");
+        (std::string(key) == "stride" ? layout.stride : layout.rowStride) = e;
+      }
       if (o.reduce && member(out, "in_place"))
         failAtKey(at + "/in_place", "a reduction output (\"reduce\") has one value per row: it cannot share memory with an input");
       if (const json* alias = member(out, "in_place")) {
@@ -1194,14 +1208,17 @@ class Parser {
           fail(at + "/in_place", "output " + inQuotes(o.name) + " (" + std::string(nameOf(o.dtype)) + ") cannot share memory with input " +
                                      inQuotes(name) + " (" + std::string(nameOf(spec.mapInputs[size_t(o.inPlace)].dtype)) +
                                      "): in-place needs the same dtype");
-        if (spec.mapInputLayouts[size_t(o.inPlace)].strided())
-          fail(at + "/in_place", "input " + inQuotes(name) + " has a stride or row_stride of its own; an output shares memory only with an input of the outputs' layout");
+        if (!sameLayout(spec.mapInputLayouts[size_t(o.inPlace)], layout))
+          fail(at + "/in_place", "input " + inQuotes(name) + " is laid out as " + layoutText(spec.mapInputLayouts[size_t(o.inPlace)]) + " and output " +
+                                     inQuotes(o.name) + " as " + layoutText(layout) +
+                                     "; an output shares memory only with an input of the same layout (give both the same stride and row_stride)");
         for (const MapOutput& other : spec.mapOutputs)
           if (other.inPlace == o.inPlace)
             fail(at + "/in_place", "input " + inQuotes(name) + " is already shared with output " + inQuotes(other.name) +
                                        "; two outputs cannot be the same array");
       }
       failedNames.erase(o.name);
+      spec.mapOutputLayouts.push_back(layout);
       spec.mapOutputs.push_back(std::move(o));
     });
     attempt([&] { readTargets(member(root, "targets"), spec); });
@@ -1303,6 +1320,24 @@ class Parser {
                                      " (after the row values it uses): drop in_place or compute it in the last pass");
       }
     }
+  }
+
+  // Two layouts that place every element at the same offset: the same keys, numbers and names.
+  static bool sameLayout(const MapInputLayout& a, const MapInputLayout& b) {
+    auto same = [](const std::optional<Extent>& x, const std::optional<Extent>& y) {
+      if (!x || !y) return !x && !y;
+      return x->value == y->value && x->name == y->name;
+    };
+    const Extent one{1, ""};  // no stride is a stride of 1
+    return same(a.stride ? a.stride : one, b.stride ? b.stride : one) && same(a.rowStride, b.rowStride);
+  }
+  static std::string layoutText(const MapInputLayout& l) {
+    if (!l.strided()) return "the kernel's (no stride or row_stride of its own)";
+    auto text = [](const Extent& e) { return e.isStatic() ? std::to_string(*e.value) : inQuotes(e.name); };
+    std::string s;
+    if (l.stride) s += "stride " + text(*l.stride);
+    if (l.rowStride) s += (s.empty() ? "" : ", ") + std::string("row_stride ") + text(*l.rowStride);
+    return s;
   }
 
   // An input's "stride" or "row_stride": a static number of elements (0 repeats one element or

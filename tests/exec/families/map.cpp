@@ -16,6 +16,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -145,10 +146,10 @@ class MapRunner {
     return outs;
   }
 
-  // Values of the runtime strides of the inputs' own layouts (the shape binds the others): element
-  // strides cycle through kElementStrides with the seed (0 repeats one element), every one 1 on
-  // every fourth seed (the kernel's contiguous version); an input's row stride leaves room for its
-  // row plus a little padding.
+  // Values of the runtime strides of the tensors' own layouts (the shape binds the others): element
+  // strides cycle through kElementStrides with the seed (0 repeats one element: inputs only, an
+  // output's element has its own place), every one 1 on every fourth seed (the kernel's contiguous
+  // version); a row stride leaves room for its row plus a little padding.
   Env input_strides(const Shape& s, uint64_t seed) const {
     static constexpr int64_t kElementStrides[] = {2, 3, 0, 1, 7, 16, 5};
     const std::vector<std::string> bound = layout_.shape_params();
@@ -158,15 +159,30 @@ class MapRunner {
       const bool param = std::find(k_.extent_params.begin(), k_.extent_params.end(), p) != k_.extent_params.end();
       return param && std::find(bound.begin(), bound.end(), p) == bound.end() && !more.count(p) ? p : std::string();
     };
+    std::set<std::string> written;  // strides of outputs
+    for (const Tensor& t : k_.tensors)
+      if (t.output)
+        for (const std::string& e : t.strides) written.insert(Expr::symbol(e));
     uint64_t k = 0;
     for (const Tensor& t : k_.tensors)
-      if (const std::string p = t.output ? "" : unbound(t.strides.back()); !p.empty())
-        more[p] = seed % 4 == 0 ? 1 : kElementStrides[(seed + k++) % 7];
+      if (const std::string p = unbound(t.strides.back()); !p.empty()) {
+        int64_t v = seed % 4 == 0 ? 1 : kElementStrides[(seed + k++) % 7];
+        if (v == 0 && written.count(p)) v = 2;
+        more[p] = v;
+      }
     for (const Tensor& t : k_.tensors)
-      if (const std::string p = t.output || t.strides.size() < 2 ? "" : unbound(t.strides[0]); !p.empty()) {
+      if (const std::string p = t.strides.size() < 2 ? "" : unbound(t.strides[0]); !p.empty()) {
         const int64_t col = Expr::eval(t.strides.back(), layout_.bind(s, more, false));
         more[p] = s.cols * std::max<int64_t>(col, 1) + int64_t(seed % 3);
       }
+    // An output whose rows interleave (a row stride below its row's span, e.g. 1: written column by
+    // column) gets an element stride past all its rows, so that no two elements meet.
+    for (const Tensor& t : k_.tensors) {
+      if (!t.output || t.strides.size() < 2 || !more.count(Expr::symbol(t.strides.back()))) continue;
+      const Env env = layout_.bind(s, more, false);
+      const int64_t row = Expr::eval(t.strides[0], env), col = Expr::eval(t.strides.back(), env);
+      if (row >= 1 && s.cols > 1 && row < (s.cols - 1) * col + 1) more[Expr::symbol(t.strides.back())] = std::max(col, s.rows * row);
+    }
     return more;
   }
   static std::string describe(const Env& more) {
@@ -223,9 +239,13 @@ class MapRunner {
       std::string first;
       const bool column_values = columns(j), row_values = reduces(j) && !column_values;
       // A reduction over the rows has one value per column, written even when there are no rows.
+      // Element [r, c] of an element-wise output: its own layout (the shape's unless strided).
+      std::vector<bool> element_at;  // by element offset from m.data: an element of the shape
       for (int64_t r = 0; r < (column_values ? 1 : s.rows); ++r)
         for (int64_t c = 0; c < (row_values ? 1 : s.cols); ++c) {
-          const int64_t at = column_values ? c : row_values ? r : r * s.stride + c;
+          const int64_t at = column_values ? c : row_values ? r : r * m.row_stride + c * m.col_stride;
+          if (size_t(at) >= element_at.size()) element_at.resize(size_t(at) + 1, false);
+          element_at[size_t(at)] = true;
           const Value got = simdgen_ref::map::read(m.dt, m.data, at);
           const simdgen_ref::map::Expect& want = e[size_t(column_values ? c : row_values ? r : r * s.cols + c)];
           if (!accept(m.dt, got, want, tolerance) && bad++ == 0)
@@ -237,9 +257,7 @@ class MapRunner {
       // Every byte that is not an element of the shape keeps the sentinel.
       for (const unsigned char* p = m.lo; p < m.hi; ++p) {
         const int64_t off = (p - m.data) / size;
-        const bool element = column_values ? p >= m.data && off < s.cols
-                             : row_values  ? p >= m.data && off < s.rows
-                                           : p >= m.data && s.rows > 0 && s.cols > 0 && off < (s.rows - 1) * s.stride + s.cols && off % s.stride < s.cols;
+        const bool element = p >= m.data && size_t(off) < element_at.size() && element_at[size_t(off)];
         if (!element && *p != kSentinel) {
           rep_.fail(head + ": wrote outside the elements of " + m.t->name + ", byte offset " + std::to_string(p - m.data));
           break;
