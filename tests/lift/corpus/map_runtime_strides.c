@@ -87,7 +87,7 @@ uint64_t strided_blas(const float* x, int n, float alpha, int which) {
     /* strides 1 and 1 for which = 0 or 1, else 0, 1 or 2 each */
     int incx = (w & 2) ? (int)(w & 1) * 2 : 1, incy = (w & 4) ? (int)(w >> 3 & 1) * 2 : 1, i;
     if (n > 100000) n = 100000;
-    // expect: not lifted: strided
+    // expect: lifted strided_blas_lifted (map f32 -> f32 (1 input, 2 outputs))
     for (i = 0; i < n; i++) {
         xs[2 * i] = x[i];
         xs[2 * i + 1] = -x[i];

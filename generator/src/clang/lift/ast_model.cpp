@@ -543,8 +543,12 @@ class Evaluator {
       for (const MapStore& st : *stores_)
         if (st.base == pointer) {
           // The element this iteration stored: its new value. Another element of that array: the
-          // kernel reads it before the stores of earlier elements (a recurrence), so it is refused.
-          if (st.offset == index.constant && index.stride.empty() && index.counter == 1) return st.value;
+          // kernel reads it before the stores of earlier elements (a recurrence), so it is refused,
+          // unless both step by one stride and never meet (an interleaved position not stored).
+          const bool unit = index.stride.empty() && index.counter == 1 && st.stride == 1;
+          const bool strided = st.stride > 1 && index.counter == 0 && index.stride == std::to_string(st.stride);
+          if ((unit || strided) && st.offset == index.constant) return st.value;
+          if (strided && (st.offset - index.constant) % st.stride != 0) continue;
           throw NotLifted{"`" + sourceText(whole, ctx_) + "` reads an array after the loop body wrote it"};
         }
     Sym s{Sym::Kind::load, scalarTypeOf(whole.getType(), ctx_), induction_->getNameAsString(), pointer, index.constant, {}};
@@ -1011,11 +1015,21 @@ class Evaluator {
     SymPtr at = isa<ArraySubscriptExpr>(lhs)               ? load(*clang::cast<ArraySubscriptExpr>(lhs), true)
                 : offsetDeref(lhs, &pointer, &terms) ? element(*lhs, pointer, nullptr, true, terms)
                                                      : element(*lhs, walkingDeref(lhs)->getSubExpr(), nullptr, true);
-    if (!at->stride.empty()) throw NotLifted{"the store `" + sourceText(store, ctx_) + "` is strided"};
+    // A constant stride (`p[2 * i] = ...`, `*dp = ...; dp += 4;`): the map family's output stride
+    // (1-D loops: map_lift refuses it elsewhere). A runtime one the call cannot test once stays.
+    long long stride = 1;
+    if (!at->stride.empty()) {
+      const bool number = at->stride.size() < 6 && std::all_of(at->stride.begin(), at->stride.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+      if (!number || std::stoll(at->stride) < 2) throw NotLifted{"the store `" + sourceText(store, ctx_) + "` is strided"};
+      stride = std::stoll(at->stride);
+    }
     MapStore* earlier = nullptr;
     for (auto& st : *stores_) {
       if (st.base != at->name) continue;
-      if (st.offset != at->offset) throw NotLifted{"`" + at->name + "` is written at two positions in one iteration"};
+      // Interleaved positions (`p[2 * i] = a; p[2 * i + 1] = b;`): outputs of their own when both
+      // step by one stride and never meet (their offsets differ modulo it).
+      if (st.offset != at->offset && st.stride == stride && stride > 1 && (st.offset - at->offset) % stride != 0) continue;
+      if (st.offset != at->offset || st.stride != stride) throw NotLifted{"`" + at->name + "` is written at two positions in one iteration"};
       if (st.guards != guards_)
         throw NotLifted{"`" + at->name + "` is stored under different loop-invariant conditions in one iteration"};
       earlier = &st;
@@ -1030,8 +1044,12 @@ class Evaluator {
       value = makeSym(Sym{Sym::Kind::binary, resultType, op, "", 0, {old->type == lhsType ? old : cast(lhsType, old), rhs}});
       if (!(value->type == at->type)) value = cast(at->type, value);
     }
-    if (earlier) earlier->value = value;
-    else stores_->push_back({at->name, at->offset, at->type, value, guards_, at});
+    if (earlier) {
+      earlier->value = value;
+    } else {
+      stores_->push_back({at->name, at->offset, at->type, value, guards_, at});
+      stores_->back().stride = stride;
+    }
   }
 
   // After an `if`: each element stored on either path holds select(cond, then-value, else-value),

@@ -46,6 +46,10 @@ struct MapStore {
   SymPtr value;      // converted to `type` when the assignment converts
   std::vector<std::string> guards;  // the loop-invariant conditions it is stored under (source text)
   SymPtr element;                   // the element's value before the loop body stores it
+  // Elements between consecutive iterations' elements (`p[2 * i + 1] = ...`, a pointer stepping
+  // by 4): a 1-D loop's strided output; several positions of one array at the same stride that
+  // never meet (offsets different modulo it) are interleaved outputs.
+  long long stride = 1;
 };
 
 struct MapModel {

@@ -565,6 +565,13 @@ bool balanced(const std::string& t) {
 
 // base + stride * start + offset: the element of the loop's first iteration (`runtime`: a runtime
 // stride's value, instead of the constant `stride`).
+// Two arrays of one base at one constant stride whose elements never meet (offsets different
+// modulo the stride: RGBA's alpha beside its colours): no element of one is the other's.
+bool interleaved(const MapLift::Array& a, const MapLift::Array& b) {
+  return a.base == b.base && a.stride == b.stride && a.stride > 1 && a.strideText.empty() && b.strideText.empty() &&
+         (a.offset - b.offset) % a.stride != 0;
+}
+
 std::string pointer(const LoopModel& loop, const std::string& base, long long offset, long long stride = 1,
                     const std::string& runtime = "") {
   std::string p = base;
@@ -616,6 +623,8 @@ std::variant<MapLift, std::string> recognizeMap(const MapModel& model, int mathU
     map.stridedInputs = stridedInputs;
     Translator t(map, mathUlp);
     for (const MapStore& st : model.stores) {
+      if (st.stride != 1 && !stridedInputs)
+        throw NotMap{"`" + st.base + "` is written at a stride of " + std::to_string(st.stride) + " (strided outputs are lifted in 1-D loops)"};
       if (st.type.plainChar && st.value->kind == Kind::load && st.value->type.plainChar) {
         // A copy of C's plain char (`dst[j] = src[j]`): bits moved, never computed with, so the
         // target's signedness of char does not matter; u8 lanes.
@@ -625,6 +634,7 @@ std::variant<MapLift, std::string> recognizeMap(const MapModel& model, int mathU
         out.type = st.type;
         out.type.dtype = "u8";
         out.plainChar = true;
+        out.stride = st.stride;
         out.expr = t.charInput(*st.value);
         map.outputs.push_back(out);
         continue;
@@ -634,6 +644,7 @@ std::variant<MapLift, std::string> recognizeMap(const MapModel& model, int mathU
       out.base = st.base;
       out.offset = st.offset;
       out.type = st.type;
+      out.stride = st.stride;
       const Sym& value = *st.value;
       // The assignment's conversion to the element type, written out when it changes the dtype.
       auto narrow = value.type.dtype == st.type.dtype ? std::nullopt : t.narrowed(value, st.type);
@@ -648,7 +659,7 @@ std::variant<MapLift, std::string> recognizeMap(const MapModel& model, int mathU
     for (size_t k = 0; k < map.outputs.size(); ++k) {
       auto& out = map.outputs[k];
       for (const auto& in : map.inputs)
-        if (in.base == out.base && in.offset == out.offset && in.stride == 1) out.inPlace = in.name;
+        if (in.base == out.base && in.offset == out.offset && in.stride == out.stride && in.strideText.empty()) out.inPlace = in.name;
       out.name = identifier(out.base) && out.offset == 0 && out.inPlace.empty() && !names.count(out.base) ? out.base
                                                                                                           : "out" + std::to_string(k);
       while (names.count(out.name)) out.name += "_";
@@ -656,7 +667,7 @@ std::variant<MapLift, std::string> recognizeMap(const MapModel& model, int mathU
     }
     for (const auto& out : map.outputs)
       for (const auto& in : map.inputs)
-        if (in.base == out.base && in.offset != out.offset)
+        if (in.base == out.base && in.offset != out.offset && !interleaved(in, out))
           throw NotMap{"`" + out.base + "` is read and written at different positions (a[i] = a[i + 1]: a shift, not element-wise)"};
     if (map.inputs.empty()) throw NotMap{"the loop only fills arrays (no input array)"};
     if (model.uncheckedObjects)
@@ -700,6 +711,7 @@ nlohmann::ordered_json mapSpec(const MapLift& map, const std::string& name, cons
   for (const auto& out : map.outputs) {
     nlohmann::ordered_json o = {{"name", out.name}, {"dtype", out.type.dtype}, {"expr", out.expr}};
     if (!out.inPlace.empty()) o["in_place"] = out.inPlace;
+    if (out.stride != 1) o["stride"] = out.stride;
     j["outputs"].push_back(o);
   }
   return j;
@@ -708,35 +720,40 @@ nlohmann::ordered_json mapSpec(const MapLift& map, const std::string& name, cons
 std::vector<std::string> mapCallChecks(const MapModel& model, const MapLift& map, const std::string& n) {
   const LoopModel& loop = model.loop;
   std::vector<std::string> checks;
-  // x spans n elements, y n * yStride (a strided input: at most that many; `runtime`: a runtime stride).
-  auto apart = [&](const std::string& x, const std::string& y, long long yStride = 1, const std::string& runtime = "") {
-    const std::string yn = !runtime.empty() ? paren(runtime) + " * " + n : yStride == 1 ? n : std::to_string(yStride) + " * " + n;
-    return "((uintptr_t)(" + paren(x) + " + " + n + ") <= (uintptr_t)" + paren(y) + " || (uintptr_t)(" + paren(y) + " + " + yn +
+  // The elements n of an array span at a stride (at most that many; `runtime`: a runtime stride).
+  auto span = [&](long long stride, const std::string& runtime = "") {
+    return !runtime.empty() ? paren(runtime) + " * " + n : stride == 1 ? n : std::to_string(stride) + " * " + n;
+  };
+  auto apart = [&](const std::string& x, const std::string& xn, const std::string& y, const std::string& yn) {
+    return "((uintptr_t)(" + paren(x) + " + " + xn + ") <= (uintptr_t)" + paren(y) + " || (uintptr_t)(" + paren(y) + " + " + yn +
            ") <= (uintptr_t)" + paren(x) + ")";
   };
+  // Interleaved arrays of one base (interleaved()) share no element by construction: not tested.
   for (size_t k = 0; k < map.outputs.size(); ++k) {
     const auto& out = map.outputs[k];
-    const std::string o = pointer(loop, out.base, out.offset);
+    const std::string o = pointer(loop, out.base, out.offset, out.stride);
     for (const auto& in : map.inputs)
-      if (in.name != out.inPlace)
-        checks.push_back(apart(o, pointer(loop, in.base, in.offset, in.stride, in.strideText), in.stride, in.strideText));
+      if (in.name != out.inPlace && !interleaved(in, out))
+        checks.push_back(apart(o, span(out.stride), pointer(loop, in.base, in.offset, in.stride, in.strideText), span(in.stride, in.strideText)));
     for (size_t m = k + 1; m < map.outputs.size(); ++m)
-      checks.push_back(apart(o, pointer(loop, map.outputs[m].base, map.outputs[m].offset)));
+      if (!interleaved(out, map.outputs[m]))
+        checks.push_back(apart(o, span(out.stride), pointer(loop, map.outputs[m].base, map.outputs[m].offset, map.outputs[m].stride),
+                               span(map.outputs[m].stride)));
   }
   // No byte of an object the call reads once (a scalar taken by value; for outputs of bytes,
   // which C lets alias anything, also the bounds' and positions' fields and globals) may be one
   // of the elements the loop stores.
-  auto outside = [&](const std::string& o, const std::string& v) {
+  auto outside = [&](const std::string& o, const std::string& on, const std::string& v) {
     return "((uintptr_t)(&" + paren(v) + " + 1) <= (uintptr_t)" + paren(o) + " || (uintptr_t)&" + paren(v) + " >= (uintptr_t)(" +
-           paren(o) + " + " + n + "))";
+           paren(o) + " + " + on + "))";
   };
   for (const auto& out : map.outputs) {
-    const std::string o = pointer(loop, out.base, out.offset);
+    const std::string o = pointer(loop, out.base, out.offset, out.stride), on = span(out.stride);
     for (const auto& v : model.memoryScalars)
       for (const auto& p : map.params)
-        if (p.text == v) checks.push_back(outside(o, v));
+        if (p.text == v) checks.push_back(outside(o, on, v));
     if (out.type.bits == 8)
-      for (const auto& v : model.memoryObjects) checks.push_back(outside(o, v));
+      for (const auto& v : model.memoryObjects) checks.push_back(outside(o, on, v));
   }
   return checks;
 }

@@ -23,7 +23,7 @@ struct MapLift {
     std::string expr, inPlace;  // outputs only
     const void* origin = nullptr;  // inputs: the first clang::Expr that reads it (Sym::origin)
     bool plainChar = false;  // C's `char`, copied as u8 lanes: the call casts its pointer
-    long long stride = 1;    // inputs: elements between consecutive elements read (`x[2 * i]`)
+    long long stride = 1;    // elements between consecutive elements read or written (`x[2 * i]`)
     // inputs read at a runtime stride (`x[i * incx]`, reductions only): its name in the spec and
     // the kernel's signature, and its value as the loop reads it (`stride` is then 0)
     std::string strideName, strideText;
