@@ -14,3 +14,10 @@ void rgb_hwy(const uint8_t* rgb, int64_t n, float scale, float* r, float* g, flo
 void value_plain_clang19(const uint8_t* rgb, int64_t n, uint8_t* value);
 void value_plain_gcc12(const uint8_t* rgb, int64_t n, uint8_t* value);
 void value_hwy(const uint8_t* rgb, int64_t n, uint8_t* value);
+
+// Three f32 planes -> interleaved RGB bytes (scaled, clamped to 0..255, rounded to nearest even).
+void planar_plain_clang19(const float* r, const float* g, const float* b, int64_t n, float scale, uint8_t* rgb);
+void planar_plain_gcc12(const float* r, const float* g, const float* b, int64_t n, float scale, uint8_t* rgb);
+// RGBA bytes: the alpha byte inverted in place (255 - a), the colours untouched.
+void alpha_plain_clang19(uint8_t* rgba, int64_t n);
+void alpha_plain_gcc12(uint8_t* rgba, int64_t n);
