@@ -1174,6 +1174,8 @@ void commaParts(const Expr* e, std::vector<const Expr*>& out) {
   }
 }
 
+void stepIterations(const ForStmt& loop, const VarDecl* i, LoopModel& m, long long k, bool outside);
+
 LoopHeader header(const ForStmt& loop, ASTContext& ctx, const std::set<const VarDecl*>& written, bool allowExtra = false,
                   bool allowDescending = false) {
   LoopHeader h;
@@ -1375,9 +1377,15 @@ LoopHeader header(const ForStmt& loop, ASTContext& ctx, const std::set<const Var
   // The increment: the counter's step by one, and constant steps of other variables (`sp++`,
   // `dp += 2`), which act after the body as a step at its end would.
   int counterSteps = 0;
+  long long counterStep = 1;  // `i += k` (1-D loops whose body never reads i): the iterations, below
   for (const Expr* part : incParts) {
     if (isUnitStep(part, i, ctx)) {
       ++counterSteps;
+      continue;
+    }
+    if (const auto k = allowExtra ? stepOf(part, i, ctx) : std::nullopt; k && *k >= 2 && *k <= 4096) {
+      ++counterSteps;
+      counterStep = *k;
       continue;
     }
     const auto* u = dyn_cast<UnaryOperator>(part);
@@ -1404,7 +1412,31 @@ LoopHeader header(const ForStmt& loop, ASTContext& ctx, const std::set<const Var
     const std::string bound = paren(m.endText);
     m.counterFinal = m.inductionName + " = (" + m.inductionType.spelling + ")" + (m.inclusive ? "(" + bound + " + 1)" : bound) + ";";
   }
+  if (counterStep > 1) stepIterations(loop, i, m, counterStep, outside);
   return h;
+}
+
+// A counter that steps by k (`for (i = 0; i < istop; i += 2)` over pixels a pointer walks): the
+// body must not read it, so only the number of iterations matters, ceil((end - start) / k) (one
+// more at <=); the model then counts iterations from 0 and the rewrite sets the counter to
+// start + k * iterations after them. A counter of fewer than 64 bits that is unsigned could wrap
+// where the original loops forever: refused.
+void stepIterations(const ForStmt& loop, const VarDecl* i, LoopModel& m, long long k, bool outside) {
+  for (const VarDecl* v : referencedVars(loop.getBody()))
+    if (v == i)
+      throw NotLifted{"the counter steps by " + std::to_string(k) + " and the body reads it (only a loop whose body walks pointers is lifted so)"};
+  if (!m.inductionType.isSigned && m.inductionType.bits < 64)
+    throw NotLifted{"the unsigned counter `" + m.inductionName + "` steps by " + std::to_string(k) + " and may wrap past its bound"};
+  const std::string start = rangeStart(m), end = paren(m.endText), K = std::to_string(k);
+  const std::string span = "(int64_t)" + end + " - (int64_t)" + paren(start);
+  const std::string count = m.inclusive ? "(" + start + " <= " + end + " ? (" + span + ") / " + K + " + 1 : 0)"
+                                        : "(" + start + " < " + end + " ? (" + span + " + " + std::to_string(k - 1) + ") / " + K + " : 0)";
+  if (m.tripCount) m.tripCount = (*m.tripCount + k - 1) / k;
+  if (outside) m.counterFinal = m.inductionName + " = (" + m.inductionType.spelling + ")(" + paren(start) + " + " + K + " * " + count + ");";
+  m.startText = "0";
+  m.endText = count;
+  m.inclusive = false;
+  m.iterationCount = true;
 }
 
 // `v++`, `++v`, `v--`, `--v` inside the statement `s` of the body's own block (`*dp++ = *sp++ + 1;`,

@@ -104,6 +104,7 @@ std::string rangeStart(const LoopModel& loop) {
 }
 
 std::string rangeCount(const LoopModel& loop) {
+  if (loop.iterationCount) return loop.endText;
   const std::string start = rangeStart(loop), end = paren(loop.endText);
   if (isDecimal(loop.startText) && isDecimal(loop.endText) && loop.startText.size() < 10 && loop.endText.size() < 10) {
     const long long c = std::stoll(loop.endText) - std::stoll(loop.startText) + (loop.inclusive ? 1 : 0);

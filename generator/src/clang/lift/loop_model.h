@@ -32,6 +32,9 @@ struct LoopModel {
   // `for (i = hi; i >= lo; i--)`: the range [lo, hi] above, which the loop runs from its top (only
   // element-wise loops, whose order does not matter, take it).
   bool descending = false;
+  // `for (i = s; i < e; i += k)` whose body never reads i: [0, endText) counts its iterations,
+  // endText the count itself (ceil((e - s) / k), never negative).
+  bool iterationCount = false;
   // The run-time test the rewrite makes before the call (else the loop runs as written): that
   // the accumulators in memory (`mean[i] += x[k]`, carried under their text) share no byte with
   // what the loop reads, and that runtime strides are 1 (`x[i * incx]`). Empty when none.
