@@ -177,6 +177,12 @@ std::optional<LaneRange> laneRange(const std::string& p, const LowerContext& cx)
   return std::nullopt;
 }
 
+std::string scatteredLanesLoop(const OpWriter& w, const std::string& lanes, const std::string& active, const std::string& cast) {
+  const ir::Stmt& s = w.s;
+  return "for (int64_t lane = 0; lane < " + lanes + "; ++lane) " + (active.empty() ? "" : "if (" + active + ") ") +
+         w.cx.plan.outputTensor(s.tensor).name + "[" + s.index.str() + " + lane * " + s.stride.str() + "] = " + cast + "scattered[lane];";
+}
+
 std::vector<std::string> lowerOp(const ir::Stmt& s, LowerContext& cx) {
   OpWriter w{s, cx, loweringFor(cx.target), {}};
   w.isa.lower(w);

@@ -147,6 +147,11 @@ struct LaneRange {
   bool partial = false;
 };
 std::optional<LaneRange> laneRange(const std::string& p, const LowerContext& cx);
+
+// A strided store's (ScatterRows) last step, shared by the modules that stage the vector in a
+// stack array `scattered`: each lane `lane` below `lanes` for which `active` holds ("" = every
+// lane) written to its element, in lane order, converted by `cast` ("" = none).
+std::string scatteredLanesLoop(const OpWriter& w, const std::string& lanes, const std::string& active, const std::string& cast = "");
 // The number of lanes whilelt(lo, hi) makes active, before clamping to [0, lanes].
 inline ir::Index activeCount(const ir::Stmt& whileLt) { return whileLt.hi - whileLt.lo; }
 

@@ -235,8 +235,7 @@ struct NeonWriter {
         active = "scattered_on[lane]";
       }
     }
-    out.push_back("for (int64_t lane = 0; lane < " + std::to_string(v.lanes) + "; ++lane) " + (active.empty() ? "" : "if (" + active + ") ") +
-                  cx.plan.outputTensor(s.tensor).name + "[" + s.index.str() + " + lane * " + s.stride.str() + "] = scattered[lane];");
+    out.push_back(scatteredLanesLoop(w, std::to_string(v.lanes), active));
     out.push_back("}");
   }
 

@@ -397,10 +397,9 @@ struct SveWriter {
       const std::string u = usfx(lane);
       out.push_back(ctype(unsignedOf(lane)) + " scattered_on[" + maxLanes(lane) + "];");
       out.push_back(call("svst1_" + u, {all(lane), "scattered_on", call("svsel_" + u, {s.pred, splat(unsignedOf(lane), "1"), splat(unsignedOf(lane), "0")})}) + ";");
-      active = "if (scattered_on[lane]) ";
+      active = "scattered_on[lane]";
     }
-    out.push_back("for (int64_t lane = 0; lane < (int64_t)" + count(lane) + "; ++lane) " + active + target + "[" + s.index.str() + " + lane * " +
-                  s.stride.str() + "] = (" + ctype(t) + ")scattered[lane];");
+    out.push_back(scatteredLanesLoop(w, "(int64_t)" + count(lane), active, "(" + ctype(t) + ")"));
     out.push_back("}");
   }
 

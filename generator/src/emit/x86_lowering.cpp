@@ -460,8 +460,7 @@ struct X86Writer {
         active = "scattered_on[lane]";
       }
     }
-    out.push_back("for (int64_t lane = 0; lane < " + L + "; ++lane) " + (active.empty() ? "" : "if (" + active + ") ") +
-                  cx.plan.outputTensor(s.tensor).name + "[" + s.index.str() + " + lane * " + s.stride.str() + "] = scattered[lane];");
+    out.push_back(scatteredLanesLoop(w, L, active));
     out.push_back("}");
   }
 
