@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // BLAS-style element-wise loops with runtime strides, as darknet's blas.c writes them
-// (`Y[i*INCY] += ALPHA*X[i*INCX]`): the kernel reads unit strides and is called only when every
-// stride is 1 (tested before the call); strides 0 and 2 run the loop as written. A constant
-// stride other than 1 is the spec's input stride (map_strided_inputs.c).
+// (`Y[i*INCY] += ALPHA*X[i*INCX]`): the spec's runtime strides, contiguous when 1 and gathered
+// (scattered) otherwise; an output stride of 0 or a negative stride runs the loop as written. A
+// constant stride other than 1 is the spec's input stride (map_strided_inputs.c); more forms in
+// map_runtime_strided_outputs.c.
 #include <stdint.h>
 #include <string.h>
 
@@ -48,8 +49,8 @@ static int g_inc = 1;
 static void global_stride_cpu(int N, float *X, float *Y)
 {
     int i;
-    // a global stride may be changed by the stores: not a condition tested once before the call
-    // expect: not lifted: is strided
+    // a global stride is read once by the call, which checks that no store reaches it
+    // expect: lifted global_stride_cpu_lifted
     for(i = 0; i < N; ++i) Y[i*g_inc] = X[i] * 2.0f;
 }
 
@@ -58,8 +59,8 @@ struct layout { int inc; };
 static void field_stride_cpu(int N, const struct layout *l, float *X, float *Y)
 {
     int i;
-    // a stride read from memory: not a condition tested once before the call (a store may change it)
-    // expect: not lifted: is strided
+    // a stride read from memory: the same (map_runtime_strided_outputs.c stores into one)
+    // expect: lifted field_stride_cpu_lifted
     for(i = 0; i < N; ++i) Y[i] = X[i*l->inc] * 3.0f;
 }
 
@@ -92,7 +93,7 @@ uint64_t strided_blas(const float* x, int n, float alpha, int which) {
         xs[2 * i] = x[i];
         xs[2 * i + 1] = -x[i];
     }
-    // expect: not lifted: is not `i + constant`
+    // expect: not lifted: walk back and others forward
     for (i = 0; i < n; i++) {
         ys[2 * i] = x[n - 1 - i];
         ys[2 * i + 1] = 0.5f;

@@ -130,6 +130,37 @@ std::optional<long long> stepOf(const Stmt* s, const VarDecl* v, const ASTContex
   return sign * c->getExtValue();
 }
 
+// `dp = sp;` or `dp = sp + c;`, a statement of the body's own block, where sp walks with the loop:
+// from there dp points where sp did plus c, and steps on its own (libpng's `sp += 3; dp = sp;
+// *dp = 255 - *(sp++);`).
+struct PointerAlias {
+  const VarDecl* of = nullptr;
+  long long offset = 0;
+  const Stmt* statement = nullptr;
+  // The body's last use of dp and sp (libpng's `*(--dp) = ...; sp -= 3; dp = sp;`): dp starts
+  // every iteration at sp + offset, the first one too (the call tests it).
+  bool trailing = false;
+};
+
+// `v = w`, `v = w + c`, `v = w - c` (c an integer constant, w a pointer of v's type other than v):
+// w and c; nullopt for any other statement.
+std::optional<std::pair<const VarDecl*, long long>> aliasAssignment(const Stmt* s, const VarDecl* v, const ASTContext& ctx) {
+  const auto* b = dyn_cast_or_null<BinaryOperator>(s);
+  if (!b || b->getOpcode() != BO_Assign || referencedVar(b->getLHS()) != v || !isa<DeclRefExpr>(b->getLHS()->IgnoreParens()))
+    return std::nullopt;
+  const Expr* rhs = b->getRHS()->IgnoreParenImpCasts();
+  long long offset = 0;
+  if (const auto* sum = dyn_cast<BinaryOperator>(rhs); sum && (sum->getOpcode() == BO_Add || sum->getOpcode() == BO_Sub)) {
+    auto c = sum->getRHS()->getIntegerConstantExpr(ctx);
+    if (!c || c->getSignificantBits() > 32) return std::nullopt;
+    offset = sum->getOpcode() == BO_Add ? c->getExtValue() : -c->getExtValue();
+    rhs = sum->getLHS()->IgnoreParenImpCasts();
+  }
+  const VarDecl* w = isa<DeclRefExpr>(rhs) ? referencedVar(rhs) : nullptr;
+  if (!w || w == v || canonicalType(w->getType()) != canonicalType(v->getType())) return std::nullopt;
+  return std::make_pair(w, offset);
+}
+
 class Evaluator {
  public:
   Evaluator(ASTContext& ctx, const VarDecl* induction, const std::set<const VarDecl*>& written, const ForStmt& loop)
@@ -199,8 +230,16 @@ class Evaluator {
           value = t;
         }
       }
-    } else if (const VarDecl* v = secondaryUpdate(s)) {
-      advanced_.insert(v);
+    } else if (long long amount = 0; const VarDecl* v = secondaryUpdate(s, amount)) {
+      advance_[v] += amount;
+    } else if (const auto* assign = dyn_cast<BinaryOperator>(s); assign && assign->getOpcode() == BO_Assign &&
+                                                                  aliases_.count(referencedVar(assign->getLHS())) &&
+                                                                  aliases_.at(referencedVar(assign->getLHS())).statement == s) {
+      // `dp = sp + c`: dp points where sp does now, plus c; its own steps count from here.
+      const VarDecl* v = referencedVar(assign->getLHS());
+      const PointerAlias& a = aliases_.at(v);
+      aliasOffset_[v] = advanceOf(a.of) + a.offset;
+      advance_[v] = 0;
     } else if (const auto* chain = dyn_cast<BinaryOperator>(s); chain && chain->getOpcode() == BO_Assign && chain != chained_.first &&
                                                                  innerAssign(chain->getRHS())) {
       // `a = b = e` (darknet's `min[i] = max[i] = v`): b = e, then a takes b's new value as the
@@ -278,8 +317,11 @@ class Evaluator {
       const auto* v = dyn_cast<VarDecl>(ref->getDecl());
       if (!v) throw NotLifted{"`" + sourceText(*e, ctx_) + "` is not a variable"};
       if (v->getType().isVolatileQualified()) throw NotLifted{"`" + v->getNameAsString() + "` is volatile"};
-      if (v == induction_) return makeSym(Sym{Sym::Kind::induction, scalarTypeOf(v->getType(), ctx_), "", v->getNameAsString(), 0, {}});
-      if (secondary_.count(v))
+      if (v == induction_) {
+        forward_ = true;  // a value of the counter: the iterations run forward
+        return makeSym(Sym{Sym::Kind::induction, scalarTypeOf(v->getType(), ctx_), "", v->getNameAsString(), 0, {}});
+      }
+      if (walks(v))
         throw NotLifted{"`" + v->getNameAsString() + "` steps with the loop: it is understood as a position (a[" + v->getNameAsString() +
                         "], *" + v->getNameAsString() + "), not as a value"};
       if (auto it = env.find(v); it != env.end()) {
@@ -362,10 +404,20 @@ class Evaluator {
 
   // The variables that step with the loop, by their step (secondaryCounters); loopStart_: the
   // loop's first counter value, as the rewrite writes it.
-  void allowSecondary(std::map<const VarDecl*, long long> steps, std::string loopStart) {
+  // `loopCount`: the trip count's text, for element-wise loops whose arrays all walk back.
+  void allowSecondary(std::map<const VarDecl*, long long> steps, std::string loopStart,
+                      std::map<const VarDecl*, PointerAlias> aliases = {}, std::string loopCount = "") {
     secondary_ = std::move(steps);
     loopStart_ = std::move(loopStart);
+    aliases_ = std::move(aliases);
+    loopCount_ = std::move(loopCount);
+    for (const auto& [v, a] : aliases_)
+      if (a.trailing) aliasOffset_[v] = a.offset;  // `dp = sp` ends every iteration: where dp starts
   }
+  // Positions that walk back (`*(--dp)`), read from the other end; and positions that walk
+  // forward or reads of the counter, which must not be beside them.
+  bool reversed() const { return reversed_; }
+  bool forward() const { return forward_; }
   // The value an assignment stores: its right-hand side's, or the inner assignment's of a chain.
   SymPtr rhsOf(const BinaryOperator& assign, const Env& env) {
     return &assign == chained_.first ? chained_.second : eval(assign.getRHS(), env);
@@ -399,22 +451,42 @@ class Evaluator {
     if (!u || u->getOpcode() != UO_Deref) return nullptr;
     bool pre = false;
     const VarDecl* p = referencedVar(u->getSubExpr());
-    return (p && secondary_.count(p)) || steppedVar(u->getSubExpr(), pre) ? u : nullptr;
+    return (p && walks(p)) || steppedVar(u->getSubExpr(), pre) ? u : nullptr;
+  }
+  // A variable that steps with the loop, or a pointer assigned from one in the body (an alias).
+  bool walks(const VarDecl* v) const { return secondary_.count(v) || aliases_.count(v); }
+  // The elements `++v`/`v++` (1) or `--v`/`v--` (-1) moves v by.
+  static long long stepAmount(const Expr* e) {
+    return clang::cast<UnaryOperator>(e->IgnoreParenImpCasts())->isIncrementOp() ? 1 : -1;
   }
   // `v++`, `++v`, `v--` or `--v` of a variable that steps with the loop: v (pre: the step comes first).
   const VarDecl* steppedVar(const Expr* e, bool& pre) const {
     const auto* u = dyn_cast<UnaryOperator>(e->IgnoreParenImpCasts());
     if (!u || !u->isIncrementDecrementOp() || !isa<DeclRefExpr>(u->getSubExpr()->IgnoreParens())) return nullptr;
     const VarDecl* v = referencedVar(u->getSubExpr());
-    if (!v || !secondary_.count(v)) return nullptr;
+    if (!v || !walks(v)) return nullptr;
     pre = u->isPrefix();
     return v;
   }
-  // The statement that steps a secondary counter (null for any other).
-  const VarDecl* secondaryUpdate(const Stmt* s) const {
+  // The statement that steps a secondary counter or an alias (null for any other), and by how much.
+  const VarDecl* secondaryUpdate(const Stmt* s, long long& amount) const {
     for (const auto& [v, step] : secondary_)
-      if (stepOf(s, v, ctx_)) return v;
+      if (auto k = stepOf(s, v, ctx_)) return amount = *k, v;
+    for (const auto& [v, alias] : aliases_)
+      if (auto k = stepOf(s, v, ctx_)) return amount = *k, v;
     return nullptr;
+  }
+  // Where an alias points (what `dp = sp + c` assigned, plus dp's own steps since): from sp's
+  // position; throws when the body reads dp before it assigns it.
+  long long aliasOffset(const VarDecl* v) const {
+    auto it = aliasOffset_.find(v);
+    if (it == aliasOffset_.end())
+      throw NotLifted{"`" + v->getNameAsString() + "` is used before the body assigns it from `" + aliases_.at(v).of->getNameAsString() + "`"};
+    return it->second + advanceOf(v);
+  }
+  long long advanceOf(const VarDecl* v) const {
+    auto it = advance_.find(v);
+    return it == advance_.end() ? 0 : it->second;
   }
 
   // Element-wise loops: stores `base[i + k] = value` are recorded here instead of refused.
@@ -432,9 +504,8 @@ class Evaluator {
   // marked for fillCounters; and whether an inlined helper reads or writes array elements.
   const std::vector<std::string>& everywhere() const { return everywhere_; }
   bool inlinedElements() const { return inlinedElements_; }
-  // The runtime strides read as unit strides (`x[i * incx]`): the call is made only when each is 1.
-  const std::set<std::string>& unitStrides() const { return unitStrides_; }
-  // The runtime strides a reduction's inputs are read at (`x[i * incx]`): the call needs each >= 0.
+  // The runtime strides the arrays are read (or written) at (`x[i * incx]`): a reduction's call
+  // needs each >= 0; an element-wise loop's outputs need theirs >= 1 (map_lift).
   const std::set<std::string>& runtimeStrides() const { return runtimeStrides_; }
 
  private:
@@ -484,6 +555,12 @@ class Evaluator {
     long long counter = 0, constant = 0;
     std::string stride;  // the counter times this (a column of a matrix), instead of the counter alone
     const Expr* strideExpr = nullptr;
+    std::vector<const Expr*> strideExprs;  // or the factors of that stride (`j * l.w * l.h`: l.w, l.h)
+    std::vector<const Expr*> factors() const {
+      std::vector<const Expr*> all = strideExprs;
+      if (strideExpr && all.empty()) all.push_back(strideExpr);
+      return all;
+    }
     std::vector<std::pair<int, std::string>> terms;  // sign and text of each invariant term
   };
 
@@ -498,46 +575,67 @@ class Evaluator {
     bool pre = false;
     const VarDecl* stepped = steppedVar(base, pre);  // *p++, *--p: the element before or after the step
     const VarDecl* walking = stepped ? stepped : referencedVar(base);
-    if (walking && (stepped || isa<DeclRefExpr>(base->IgnoreParenImpCasts())) && secondary_.count(walking) && walking->getType()->isPointerType()) {
-      const long long step = secondary_.at(walking);  // more than 1: a strided input of a 1-D loop (below)
-      if (step != 1 && !((stores_ || fixedReads_) && step > 1))
+    if (walking && (stepped || isa<DeclRefExpr>(base->IgnoreParenImpCasts())) && walks(walking) && walking->getType()->isPointerType()) {
+      // More than 1: a strided input (or output) of a 1-D loop; below 0, walking back (below).
+      const long long step = secondary_.at(aliases_.count(walking) ? aliases_.at(walking).of : walking);
+      if (step != 1 && !((stores_ || fixedReads_) && step > 1) && !(stores_ && step < 0 && !loopCount_.empty()))
         throw NotLifted{"`" + walking->getNameAsString() + "` steps by more than one element"};
-      if (stepped && pre) advanced_.insert(stepped);
+      if (stepped && pre) advance_[stepped] += stepAmount(base);
       stepWith(walking, 1, index, true);
-      if (stepped && !pre) advanced_.insert(stepped);
+      if (stepped && !pre) advance_[stepped] += stepAmount(base);
     } else if (stepped || !invariant(base)) {
       throw NotLifted{"the array `" + sourceText(*base, ctx_) + "` in `" + sourceText(whole, ctx_) + "` changes in the loop or has side effects"};
     }
     if (idx) decompose(idx, 1, index);
     for (const Expr* more : moreIdx) decompose(more, 1, index);
-    if (!stores_ && fixedReads_ && index.ok && index.counter == 0 && index.strideExpr && !index.strideExpr->isIntegerConstantExpr(ctx_)) {
+    const std::vector<const Expr*> factors = index.factors();
+    const bool constantStride = !factors.empty() && std::all_of(factors.begin(), factors.end(), [&](const Expr* f) { return f->isIntegerConstantExpr(ctx_); });
+    if (index.ok && index.counter == 0 && !factors.empty() && !constantStride && !stores_ && fixedReads_) {
       // A runtime stride of a reduction's input (`dot += X[i*INCX] * Y[i*INCY]`): the map
       // family's runtime input stride, whose kernel reads contiguous vectors when it is 1 and
       // gathers otherwise; the call is made only when it is not negative (the spec's strides are
       // not), else the loop runs as written. The loop stores nothing, so a stride read from memory
       // (`st->channels`, invariant) is the same when the call reads it once.
       runtimeStrides_.insert(index.stride);
-    } else if ((stores_ || fixedReads_) && index.ok && index.counter == 0 && index.strideExpr && !index.strideExpr->isIntegerConstantExpr(ctx_) &&
-        hoistable(index.strideExpr)) {
-      // A runtime stride of an element-wise loop or a reduction (BLAS's `y[i * incy] += alpha * x[i * incx]`),
-      // nearly always 1 where it is called: the kernel reads the unit stride and the call is
-      // made only when the stride is 1 (tested once before it); else the loop runs as written.
-      unitStrides_.insert(index.stride);
-      index.counter = 1;
-      index.stride.clear();
+    } else if (index.ok && index.counter == 0 && !factors.empty() && !constantStride && stores_) {
+      // A runtime stride of an element-wise loop (BLAS's `y[i * incy] += alpha * x[i * incx]`,
+      // darknet's `delta[index + stride*(offset + i)]`): the spec's runtime stride of that input
+      // or output, read once by the call. Each factor is a local the loop does not change, or a
+      // field or global the positions read (`in[i*st->channels + ch]`), which the rewrite checks
+      // no store of the loop reaches (mapCallChecks, the memory objects of the positions).
+      for (const Expr* f : factors)
+        if (!hoistable(f) && !(isa<ArraySubscriptExpr>(whole) && invariant(f)))
+          throw NotLifted{"`" + sourceText(whole, ctx_) + "` is strided by `" + sourceText(*f, ctx_) + "`, which the loop's stores may change"};
+      runtimeStrides_.insert(index.stride);
+    } else if (index.ok && index.counter == 0 && constantStride) {
+      long long value = 1;
+      for (const Expr* f : factors) value *= f->getIntegerConstantExpr(ctx_)->getExtValue();
+      if (value == 1) index.counter = 1, index.stride.clear();  // `x[i * 1]`
+      else index.stride = std::to_string(value);                // by its value
+    }
+    if (stores_ && index.ok && index.counter < 0 && index.stride.empty() && !loopCount_.empty()) {
+      // A pointer (or index) that walks back, libpng's `*(--dp) = (png_byte)(255 - *(--sp));`:
+      // an element-wise loop may run its iterations from the other end, where the position of
+      // iteration n - 1 - k walks forward from base - s * (n - 1). Every array of the loop must
+      // walk back alike (modelMap refuses a mix).
+      const long long s = -index.counter;
+      index.counter = s;
+      index.terms.push_back({-1, (s == 1 ? "(" : std::to_string(s) + " * (") + paren(loopCount_) + " - 1)"});
+      reversed_ = true;
+    } else if (index.ok && (index.counter > 0 || !index.stride.empty())) {
+      forward_ = true;
     }
     if ((stores_ || fixedReads_) && index.ok && index.stride.empty() && index.counter > 1) {
       // A constant stride through a counter or a position that steps by more than one (`x[2 * i]`
       // as i * 2; `sp[k]` with `k += 3`): the map family's input `stride` (1-D loops only).
       index.stride = std::to_string(index.counter);
       index.counter = 0;
-    } else if (index.ok && index.counter == 0 && index.strideExpr) {
-      if (auto c = index.strideExpr->getIntegerConstantExpr(ctx_)) index.stride = llvm::toString(*c, 10);  // by its value
     }
     if (!index.ok || !((index.counter == 1 && index.stride.empty()) || (index.counter == 0 && !index.stride.empty())))
       throw NotLifted{"the index `" + (idx ? sourceText(*idx, ctx_) : sourceText(whole, ctx_)) + "` is not `" + induction_->getNameAsString() +
                       " + constant` or plus a value the loop does not change (indirect accesses are not lifted)"};
     std::string pointer = stepped ? stepped->getNameAsString() : text(*base);  // `p`, not `p++`
+    if (walking && aliases_.count(walking)) pointer = aliases_.at(walking).of->getNameAsString();  // dp = sp: from sp
     for (const auto& [sign, term] : index.terms) pointer += (sign > 0 ? " + " : " - ") + term;
     if (stores_ && !stored)
       for (const MapStore& st : *stores_)
@@ -547,6 +645,7 @@ class Evaluator {
           // unless both step by one stride and never meet (an interleaved position not stored).
           const bool unit = index.stride.empty() && index.counter == 1 && st.stride == 1;
           const bool strided = st.stride > 1 && index.counter == 0 && index.stride == std::to_string(st.stride);
+          if (!st.strideText.empty() && st.strideText == index.stride && st.offset == index.constant) return st.value;
           if ((unit || strided) && st.offset == index.constant) return st.value;
           if (strided && (st.offset - index.constant) % st.stride != 0) continue;
           throw NotLifted{"`" + sourceText(whole, ctx_) + "` reads an array after the loop body wrote it"};
@@ -563,6 +662,12 @@ class Evaluator {
   // is its value before the loop + step * (i - start), + step more after the body's update.
   // `base`: v is the pointer indexed (its name is the base's text already), not a term of the index.
   void stepWith(const VarDecl* v, int sign, Index& out, bool base = false) {
+    if (aliases_.count(v)) {  // dp = sp + c: sp's position, then c and dp's own steps
+      const long long offset = aliasOffset(v);
+      stepWith(aliases_.at(v).of, sign, out, base);
+      out.constant += sign * (offset - advanceOf(aliases_.at(v).of));
+      return;
+    }
     const long long step = secondary_.at(v);
     out.counter += sign * step;
     if (!base) out.terms.push_back({sign, v->getNameAsString()});
@@ -571,7 +676,7 @@ class Evaluator {
       out.constant -= sign * step * std::stoll(start);
     else
       out.terms.push_back({-sign, step == 1 ? "(" + start + ")" : std::to_string(step) + " * (" + start + ")"});
-    if (advanced_.count(v)) out.constant += sign * step;
+    out.constant += sign * advanceOf(v);
   }
 
   // The argument a parameter of the inlined helper stands for (null for any other variable).
@@ -724,14 +829,36 @@ class Evaluator {
       const Expr* stride = isCounter(mul->getLHS()) ? mul->getRHS() : mul->getLHS();
       if (sign < 0 || !out.stride.empty() || !invariant(stride) || argumentOf(referencedVar(stride))) out.ok = false;
       else out.stride = text(*stride), out.strideExpr = stride;
+    } else if (const auto* mul = dyn_cast<BinaryOperator>(e); mul && mul->getOpcode() == BO_Mul &&
+               mentionsCounter(mul->getLHS()) != mentionsCounter(mul->getRHS())) {
+      // A position times a value the loop does not change: `j * l.w * l.h` (the counter times
+      // `l.w`, then times `l.h`), `stride * (offset + i)` (distributed: `stride * offset` is a
+      // term of the base). The counter must end up times one runtime stride and nothing else.
+      const bool left = mentionsCounter(mul->getLHS());
+      const Expr* factor = left ? mul->getRHS() : mul->getLHS();
+      Index inner;
+      decompose(left ? mul->getLHS() : mul->getRHS(), 1, inner);
+      if (sign < 0 || !out.stride.empty() || !inner.ok || !invariant(factor) || argumentOf(referencedVar(factor)) || factor->HasSideEffects(ctx_) ||
+          (inner.stride.empty() ? inner.counter != 1 : inner.counter != 0)) {
+        out.ok = false;
+        return;
+      }
+      const std::string f = text(*factor);
+      const std::string times = simpleOperand(f) ? f : "(" + f + ")";
+      out.stride = inner.stride.empty() ? times : inner.stride + " * " + times;
+      out.strideExprs = inner.strideExprs;
+      if (inner.strideExpr) out.strideExprs.push_back(inner.strideExpr);
+      out.strideExprs.push_back(factor);
+      if (inner.constant) out.terms.push_back({1, times + " * " + std::to_string(inner.constant)});
+      for (const auto& [s, term] : inner.terms) out.terms.push_back({s, times + " * " + term});
     } else if (const VarDecl* v = referencedVar(e); v && isa<DeclRefExpr>(e) && secondary_.count(v) && !v->getType()->isPointerType()) {
       stepWith(v, sign, out);
     } else if (bool pre = false; steppedVar(e, pre) && !steppedVar(e, pre)->getType()->isPointerType()) {
       // a[k++]: the position before the step (a[++k]: after it), and k has stepped from here on.
       const VarDecl* k = steppedVar(e, pre);
-      if (pre) advanced_.insert(k);
+      if (pre) advance_[k] += stepAmount(e);
       stepWith(k, sign, out);
-      if (!pre) advanced_.insert(k);
+      if (!pre) advance_[k] += stepAmount(e);
     } else if (const VarDecl* v = referencedVar(e); v && isa<DeclRefExpr>(e) && v->hasInit() && !written_.count(v) &&
                                                       !declaredBeforeLoop(v) && !v->getType().isVolatileQualified() &&
                                                       (!foreign(v) || (frame_ && !partAssigned(v, frame_->def->getBody())))) {
@@ -1015,21 +1142,24 @@ class Evaluator {
     SymPtr at = isa<ArraySubscriptExpr>(lhs)               ? load(*clang::cast<ArraySubscriptExpr>(lhs), true)
                 : offsetDeref(lhs, &pointer, &terms) ? element(*lhs, pointer, nullptr, true, terms)
                                                      : element(*lhs, walkingDeref(lhs)->getSubExpr(), nullptr, true);
-    // A constant stride (`p[2 * i] = ...`, `*dp = ...; dp += 4;`): the map family's output stride
-    // (1-D loops: map_lift refuses it elsewhere). A runtime one the call cannot test once stays.
+    // A constant stride (`p[2 * i] = ...`, `*dp = ...; dp += 4;`) or a runtime one (`y[i * incy]`):
+    // the map family's output stride (1-D loops: map_lift refuses it elsewhere).
     long long stride = 1;
+    std::string runtime;
     if (!at->stride.empty()) {
       const bool number = at->stride.size() < 6 && std::all_of(at->stride.begin(), at->stride.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
-      if (!number || std::stoll(at->stride) < 2) throw NotLifted{"the store `" + sourceText(store, ctx_) + "` is strided"};
-      stride = std::stoll(at->stride);
+      if (number && std::stoll(at->stride) < 2) throw NotLifted{"the store `" + sourceText(store, ctx_) + "` is strided"};
+      if (number) stride = std::stoll(at->stride);
+      else stride = 0, runtime = at->stride;
     }
     MapStore* earlier = nullptr;
     for (auto& st : *stores_) {
       if (st.base != at->name) continue;
       // Interleaved positions (`p[2 * i] = a; p[2 * i + 1] = b;`): outputs of their own when both
-      // step by one stride and never meet (their offsets differ modulo it).
+      // step by one constant stride and never meet (their offsets differ modulo it).
       if (st.offset != at->offset && st.stride == stride && stride > 1 && (st.offset - at->offset) % stride != 0) continue;
-      if (st.offset != at->offset || st.stride != stride) throw NotLifted{"`" + at->name + "` is written at two positions in one iteration"};
+      if (st.offset != at->offset || st.stride != stride || st.strideText != runtime)
+        throw NotLifted{"`" + at->name + "` is written at two positions in one iteration"};
       if (st.guards != guards_)
         throw NotLifted{"`" + at->name + "` is stored under different loop-invariant conditions in one iteration"};
       earlier = &st;
@@ -1049,6 +1179,7 @@ class Evaluator {
     } else {
       stores_->push_back({at->name, at->offset, at->type, value, guards_, at});
       stores_->back().stride = stride;
+      stores_->back().strideText = runtime;
     }
   }
 
@@ -1059,12 +1190,19 @@ class Evaluator {
     const std::vector<MapStore> elseStores = *stores_;
     auto find = [](const std::vector<MapStore>& v, const MapStore& key) -> const MapStore* {
       for (const auto& st : v)
-        if (st.base == key.base && st.offset == key.offset) return &st;
+        if (st.base == key.base && st.offset == key.offset && st.stride == key.stride && st.strideText == key.strideText) return &st;
       return nullptr;
     };
     std::vector<MapStore> merged = thenStores;
     for (const MapStore& e : elseStores)
-      if (!find(merged, e)) merged.push_back(e);
+      if (!find(merged, e)) {
+        // One array written at different positions or strides on the two paths (`if (c) y[2*i]
+        // = a; else y[i] = b;`): outputs that could meet, unless interleaved (storeElement).
+        for (const MapStore& m : merged)
+          if (m.base == e.base && !(m.stride == e.stride && m.stride > 1 && (m.offset - e.offset) % m.stride != 0))
+            throw NotLifted{"`" + e.base + "` is written at two positions in one iteration"};
+        merged.push_back(e);
+      }
     for (MapStore& m : merged) {
       const MapStore* t = find(thenStores, m);
       const MapStore* e = find(elseStores, m);
@@ -1099,7 +1237,6 @@ class Evaluator {
   std::set<std::string> memoryScalars_;
   bool fixedReads_ = false;
   std::map<std::string, const VarDecl*> memoryAccumulators_;
-  std::set<std::string> unitStrides_;
   std::set<std::string> runtimeStrides_;
   std::pair<const BinaryOperator*, SymPtr> chained_;
   std::set<std::string> callGuards_;  // pointer tests of `?:` the call is made under (element-wise loops)  // the outer assignment of `a = b = e`, and b's new value
@@ -1115,7 +1252,11 @@ class Evaluator {
   std::vector<std::string> everywhere_;  // conditions every iteration meets (asserts, a helper's bounds tests): marked text
   bool inlinedElements_ = false;         // an inlined helper reads or writes array elements
   std::map<const VarDecl*, long long> secondary_;
-  std::set<const VarDecl*> advanced_;  // the secondary counters the body has stepped so far
+  std::map<const VarDecl*, long long> advance_;  // how far each secondary counter (alias) has stepped so far in the body
+  std::map<const VarDecl*, PointerAlias> aliases_;  // pointers assigned from a walking one in the body
+  std::map<const VarDecl*, long long> aliasOffset_;  // where each alias was assigned: from its pointer's start of iteration
+  std::string loopCount_;
+  mutable bool reversed_ = false, forward_ = false;
   std::string loopStart_;
 };
 
@@ -1479,21 +1620,51 @@ std::optional<long long> stepInside(const Stmt* s, const VarDecl* v) {
   return step;
 }
 
-// Variables declared before the loop that step with it: written once per iteration by a
-// statement of the body's own block (never under a condition) that adds a constant (`j++`,
-// `dp++`, `k += 2`) or inside one (`*dp++ = *sp++;`), integers or pointers no pointer reaches.
-// The model gets their final values.
+// Variables declared before the loop that step with it: each write a statement of the body's own
+// block (never under a condition) that adds a constant (`j++`, `dp++`, `k += 2`) or one inside
+// such a statement (`*dp++ = *sp++;`), several adding up; integers or pointers no pointer
+// reaches. With `aliases`, also pointers assigned from such a pointer (PointerAlias). The model
+// gets their final values.
 std::map<const VarDecl*, long long> secondaryCounters(const ForStmt& loop, ASTContext& ctx, const std::set<const VarDecl*>& written,
                                                        const VarDecl* counter, LoopModel& m,
-                                                       const std::map<const VarDecl*, long long>& incSteps = {}) {
+                                                       const std::map<const VarDecl*, long long>& incSteps = {},
+                                                       std::map<const VarDecl*, PointerAlias>* aliases = nullptr) {
   std::map<const VarDecl*, long long> steps;
   // The body's own statements: a block's, or the one statement of a brace-less body.
   std::vector<const Stmt*> statements;
   if (const auto* block = dyn_cast<CompoundStmt>(loop.getBody())) statements.assign(block->body_begin(), block->body_end());
   else statements.push_back(loop.getBody());
+  // The step of v in each statement (0 where it does not step), or nullopt when a write of v is
+  // no constant step of a statement of its own (or in one, once: stepInside).
+  auto stepsOf = [&](const VarDecl* v, int writes, std::optional<size_t> except = std::nullopt) -> std::optional<std::vector<long long>> {
+    std::vector<long long> amounts(statements.size(), 0);
+    int found = 0;
+    for (size_t k = 0; k < statements.size(); ++k) {
+      if (except && k == *except) continue;
+      std::optional<long long> step = stepOf(statements[k], v, ctx);
+      if (!step) step = stepInside(statements[k], v);
+      if (step) amounts[k] = *step, ++found;
+    }
+    if (found != writes) return std::nullopt;
+    return amounts;
+  };
+  auto sum = [](const std::vector<long long>& amounts, size_t end) {
+    long long total = 0;
+    for (size_t k = 0; k < end && k < amounts.size(); ++k) total += amounts[k];
+    return total;
+  };
   const SourceManager& sm = ctx.getSourceManager();
   const Stmt* function = enclosingFunctionBody(loop, ctx);
   std::string finals;
+  struct Candidate {
+    const VarDecl* of;
+    long long offset;
+    size_t at;
+    long long ownSteps;  // after the alias
+    bool trailing;       // used before it: the body's last use of both
+  };
+  std::map<const VarDecl*, Candidate> candidates;
+  std::map<const VarDecl*, std::vector<long long>> amountsOf;
   for (const VarDecl* v : written) {
     if (v == counter || !sm.isBeforeInTranslationUnit(v->getLocation(), loop.getBeginLoc())) continue;
     const ScalarType t = scalarTypeOf(v->getType(), ctx);
@@ -1521,18 +1692,46 @@ std::map<const VarDecl*, long long> secondaryCounters(const ForStmt& loop, ASTCo
     w.TraverseStmt(const_cast<Stmt*>(loop.getBody()));
     if (inHeader != incSteps.end() && w.count != 0)
       throw NotLifted{"the `for` steps `" + v->getNameAsString() + "`, which its body changes too"};
-    if (inHeader == incSteps.end() && w.count != 1) continue;
-    std::optional<long long> step;
-    if (inHeader != incSteps.end()) step = inHeader->second;
-    for (const Stmt* child : statements) {
-      if (step) break;
-      if ((step = stepOf(child, v, ctx)) || (step = stepInside(child, v))) break;
+    if (inHeader == incSteps.end() && w.count == 0) continue;
+    long long step = 0;
+    if (inHeader != incSteps.end()) {
+      step = inHeader->second;
+    } else {
+      // Each write a constant step (several add up: libpng's `*(dp++) = *(sp++); *(dp++) = ...;`
+      // moves both by 2 per iteration), or one `v = w + c` before any other use of v (an alias).
+      std::optional<size_t> aliasAt;
+      std::pair<const VarDecl*, long long> alias;
+      for (size_t k = 0; k < statements.size() && aliases; ++k)
+        if (auto a = aliasAssignment(statements[k], v, ctx)) aliasAt = k, alias = *a;
+      auto amounts = stepsOf(v, w.count - (aliasAt ? 1 : 0), aliasAt);
+      if (!amounts) continue;
+      if (aliasAt) {
+        bool usedBefore = false, usedAfter = false;
+        for (size_t k = 0; k < statements.size(); ++k)
+          for (const VarDecl* r : referencedVars(statements[k])) {
+            if (k < *aliasAt) usedBefore = usedBefore || r == v;
+            if (k > *aliasAt) usedAfter = usedAfter || r == v || r == alias.first;
+          }
+        const long long own = sum(*amounts, amounts->size()) - sum(*amounts, *aliasAt + 1);  // v's steps after the alias
+        if (pointer && (!usedBefore || !usedAfter)) candidates[v] = {alias.first, alias.second, *aliasAt, own, usedBefore};
+        continue;
+      }
+      step = sum(*amounts, amounts->size());
+      if (step == 0) continue;  // back where it started: no walk
+      amountsOf[v] = *amounts;
     }
-    if (!step) continue;
-    steps[v] = *step;
+    steps[v] = step;
     const std::string name = v->getNameAsString(), count = "(" + rangeCount(m) + ")";
-    const std::string amount = *step == 1 ? count : std::to_string(*step) + " * " + count;
+    const std::string amount = step == 1 ? count : std::to_string(step) + " * " + count;
     finals += pointer ? name + " += " + amount + "; " : name + " = (" + t.spelling + ")(" + name + " + " + amount + "); ";
+  }
+  // Aliases of pointers that walk: after the loop, where the last iteration left them.
+  for (const auto& [v, c] : candidates) {
+    auto of = steps.find(c.of);
+    if (of == steps.end() || !amountsOf.count(c.of)) continue;
+    (*aliases)[v] = {c.of, c.offset, statements[c.at], c.trailing};
+    const long long back = sum(amountsOf.at(c.of), c.at) + c.offset + c.ownSteps - of->second;  // from w's final value
+    finals += v->getNameAsString() + " = " + c.of->getNameAsString() + (back == 0 ? "" : back > 0 ? " + " + std::to_string(back) : " - " + std::to_string(-back)) + "; ";
   }
   if (!steps.empty()) {
     m.counterFinal = finals + m.counterFinal;  // before the counter's own: the count may read it
@@ -1782,8 +1981,6 @@ std::variant<LoopModel, std::string> modelLoop(const ForStmt& loop, ASTContext& 
       m.callGuard = everywhereGuard(eval.everywhere(), m) + (m.callGuard.empty() ? "" : " && " + m.callGuard);
     if (eval.inlinedElements() && !accumulators.empty())
       throw NotLifted{"the loop accumulates into memory and an inlined function reads elements"};
-    for (const std::string& stride : eval.unitStrides())  // tested first: a stride that is not 1 decides
-      m.callGuard = paren(stride) + " == 1" + (m.callGuard.empty() ? "" : " && " + m.callGuard);
     for (const std::string& stride : eval.runtimeStrides())
       m.callGuard = paren(stride) + " >= 0" + (m.callGuard.empty() ? "" : " && " + m.callGuard);
     // By name, so that the order does not depend on pointer values.
@@ -1918,15 +2115,16 @@ std::variant<MapModel, std::string> modelMap(const ForStmt& loop, ASTContext& ct
     for (const auto& [v, step] : h.incSteps) written.insert(v);
     Evaluator eval(ctx, h.counter, written, loop);
     eval.allowStores(&m.stores);
-    const auto steps = secondaryCounters(loop, ctx, written, h.counter, m.loop, h.incSteps);
-    eval.allowSecondary(steps, rangeStart(m.loop));
+    std::map<const VarDecl*, PointerAlias> aliases;
+    const auto steps = secondaryCounters(loop, ctx, written, h.counter, m.loop, h.incSteps, &aliases);
+    eval.allowSecondary(steps, rangeStart(m.loop), aliases, rangeCount(m.loop));
     // Variables declared before the loop that it changes: accumulators beside the stores
     // (`x[i] = e; sum += x[i];`), for map_sums to recognise.
     Evaluator::Env env;
     const SourceManager& sm = ctx.getSourceManager();
     std::set<const VarDecl*> scratch;
     for (const VarDecl* v : writes.vars) {
-      if (!sm.isBeforeInTranslationUnit(v->getLocation(), loop.getBeginLoc()) || steps.count(v)) continue;
+      if (!sm.isBeforeInTranslationUnit(v->getLocation(), loop.getBeginLoc()) || steps.count(v) || aliases.count(v)) continue;
       if (v->getType().isVolatileQualified()) throw NotLifted{"`" + v->getNameAsString() + "` is volatile"};
       if (scratchOfLoop(v, loop, ctx)) {  // C89's `float r, g, b;` at the top, only the loop's
         scratch.insert(v);
@@ -1946,6 +2144,15 @@ std::variant<MapModel, std::string> modelMap(const ForStmt& loop, ASTContext& ct
         m.loop.carried.push_back({v->getNameAsString(), scalarTypeOf(v->getType(), ctx), value});
     std::sort(m.loop.carried.begin(), m.loop.carried.end(), [](const CarriedVar& a, const CarriedVar& b) { return a.name < b.name; });
     if (m.stores.empty()) throw NotLifted{"the loop writes no array element"};
+    if (eval.reversed() && eval.forward())
+      throw NotLifted{"some positions walk back and others forward (or the counter is read): not element for element from either end"};
+    if (eval.reversed() && !m.loop.carried.empty()) throw NotLifted{"its positions walk back and it accumulates: the order would change"};
+    m.reversed = eval.reversed();
+    // `dp = sp` ending every iteration: the first one must start there too.
+    for (const auto& [v, a] : aliases)
+      if (a.trailing)
+        m.guards.push_back(v->getNameAsString() + " == " + a.of->getNameAsString() +
+                           (a.offset == 0 ? "" : a.offset > 0 ? " + " + std::to_string(a.offset) : " - " + std::to_string(-a.offset)));
     // Counting down, only stores of elements of this iteration: their order does not matter.
     if (m.loop.descending && (!m.loop.carried.empty() || !steps.empty()))
       throw NotLifted{"the loop counts down and accumulates or steps other variables: its order matters"};
@@ -1981,11 +2188,7 @@ std::variant<MapModel, std::string> modelMap(const ForStmt& loop, ASTContext& ct
     for (const Expr* e : positions.exprs) memoryObjects(e, ctx, changing, objects, m.uncheckedObjects);
     for (const std::string& v : m.memoryScalars) objects.erase(v);  // checked as scalars already
     m.memoryObjects.assign(objects.begin(), objects.end());
-    for (const std::string& stride : eval.unitStrides()) {
-      const bool word = std::all_of(stride.begin(), stride.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
-      m.guards.push_back((word ? stride : "(" + stride + ")") + " == 1");
-      ++m.strideGuards;
-    }
+    m.runtimeStrides = !eval.runtimeStrides().empty();
     return m;
   } catch (const NotLifted& n) {
     return n.reason;

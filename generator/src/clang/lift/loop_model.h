@@ -37,7 +37,7 @@ struct LoopModel {
   bool iterationCount = false;
   // The run-time test the rewrite makes before the call (else the loop runs as written): that
   // the accumulators in memory (`mean[i] += x[k]`, carried under their text) share no byte with
-  // what the loop reads, and that runtime strides are 1 (`x[i * incx]`). Empty when none.
+  // what the loop reads, and that runtime strides are not negative (`x[i * incx]`). Empty when none.
   std::string callGuard;
 };
 
@@ -53,6 +53,7 @@ struct MapStore {
   // by 4): a 1-D loop's strided output; several positions of one array at the same stride that
   // never meet (offsets different modulo it) are interleaved outputs.
   long long stride = 1;
+  std::string strideText;  // a runtime stride instead (`y[i * incy]`: stride 0), as the loop reads it
 };
 
 struct MapModel {
@@ -62,7 +63,8 @@ struct MapModel {
   // Conditions every iteration meets (asserts, inlined helpers' range tests), linear in the
   // counters, the loop's variables marked (fillCounters): one of `guards` tests them at the ends.
   std::vector<std::string> everywhere;
-  size_t strideGuards = 0;          // of which the last are `stride == 1` (x[i * stride], read at a unit stride)
+  bool runtimeStrides = false;  // an array read or written at a runtime stride (`x[i * incx]`)
+  bool reversed = false;  // every position walks back: read from the other end (positions hold the count)
   std::vector<std::string> memoryScalars;  // scalars the loop reads from memory a store might reach (globals, ...)
   // The objects in memory its bounds and array positions read (`st->len`, `png_ptr->row_buf`, a
   // global): a store of bytes may change them (C lets a character type alias anything), so the

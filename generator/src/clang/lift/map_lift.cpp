@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <optional>
 #include <set>
 
@@ -123,7 +124,18 @@ class Translator {
           return inner.op + "(" + expr(*inner.args[0]->args[0]) + ")";
         }
         if (inner.kind == Kind::constant) {
-          if (!s.type.isFloat && inner.type.isFloat) throw NotMap{"a float constant converted to an integer"};
+          if (!s.type.isFloat && inner.type.isFloat) {
+            // C truncates toward zero (`short v = 32767.0f` after a clamp): that integer, when the
+            // type holds it (else C's conversion is undefined).
+            char* end = nullptr;
+            const double v = std::strtod(inner.name.c_str(), &end);
+            const double t = std::trunc(v);
+            const double lo = s.type.isSigned ? -std::ldexp(1.0, s.type.bits - 1) : 0.0;
+            const double hi = s.type.isSigned ? std::ldexp(1.0, s.type.bits - 1) : std::ldexp(1.0, s.type.bits);
+            if (end == inner.name.c_str() || *end || !(t >= lo && t < hi) || s.type.bits > 32)
+              throw NotMap{"the float constant " + inner.name + " converted to " + s.type.spelling + ", which does not hold it"};
+            return std::to_string(static_cast<long long>(t));
+          }
           return inner.name;  // a number takes its operands' dtype
         }
         if (inner.kind == Kind::compare || inner.kind == Kind::logical_not ||
@@ -271,8 +283,8 @@ class Translator {
     long long stride = 1;
     std::string runtime;  // a runtime stride's value, as the loop reads it
     if (!s.stride.empty()) {
-      // A constant stride (the spec's input `stride`), or a runtime one of a reduction (elements
-      // of a map read at a runtime stride are read as 1 under a test: the Evaluator).
+      // A constant stride (the spec's input `stride`), or a runtime one (`x[i * incx]`: the
+      // spec's stride named after it, passed by the call after n).
       const bool number = isDecimal(s.stride) && s.stride.size() < 6;
       if (!map_.stridedInputs || (number && std::stoll(s.stride) < 2) || (!number && !map_.runtimeStrides))
         throw NotMap{"`" + render(s) + "` is strided"};
@@ -314,8 +326,9 @@ class Translator {
     return name;
   }
   bool used(const std::string& name) const {
-    for (const auto& a : map_.inputs)
-      if (a.name == name || a.strideName == name) return true;
+    for (const auto* arrays : {&map_.inputs, &map_.outputs})
+      for (const auto& a : *arrays)
+        if (a.name == name || a.strideName == name) return true;
     for (const auto& p : map_.params)
       if (p.name == name) return true;
     return name == "n";
@@ -612,19 +625,21 @@ nlohmann::ordered_json mapInputJson(const MapLift::Array& in) {
 std::string runtimeStrideArgs(const MapLift& map) {
   std::string args;
   std::set<std::string> seen;
-  for (const auto& in : map.inputs)
-    if (!in.strideName.empty() && seen.insert(in.strideName).second) args += ", " + in.strideText;
+  for (const auto* arrays : {&map.inputs, &map.outputs})  // the spec's order: inputs' names first
+    for (const auto& a : *arrays)
+      if (!a.strideName.empty() && seen.insert(a.strideName).second) args += ", " + a.strideText;
   return args;
 }
 
 std::variant<MapLift, std::string> recognizeMap(const MapModel& model, int mathUlp, bool stridedInputs) {
   try {
     MapLift map;
-    map.stridedInputs = stridedInputs;
+    map.stridedInputs = map.runtimeStrides = stridedInputs;
     Translator t(map, mathUlp);
     for (const MapStore& st : model.stores) {
       if (st.stride != 1 && !stridedInputs)
-        throw NotMap{"`" + st.base + "` is written at a stride of " + std::to_string(st.stride) + " (strided outputs are lifted in 1-D loops)"};
+        throw NotMap{"`" + st.base + "` is written at a stride of " + (st.strideText.empty() ? std::to_string(st.stride) : "`" + st.strideText + "`") +
+                     " (strided outputs are lifted in 1-D loops)"};
       if (st.type.plainChar && st.value->kind == Kind::load && st.value->type.plainChar) {
         // A copy of C's plain char (`dst[j] = src[j]`): bits moved, never computed with, so the
         // target's signedness of char does not matter; u8 lanes.
@@ -635,6 +650,7 @@ std::variant<MapLift, std::string> recognizeMap(const MapModel& model, int mathU
         out.type.dtype = "u8";
         out.plainChar = true;
         out.stride = st.stride;
+        out.strideText = st.strideText;
         out.expr = t.charInput(*st.value);
         map.outputs.push_back(out);
         continue;
@@ -645,6 +661,7 @@ std::variant<MapLift, std::string> recognizeMap(const MapModel& model, int mathU
       out.offset = st.offset;
       out.type = st.type;
       out.stride = st.stride;
+      out.strideText = st.strideText;
       const Sym& value = *st.value;
       // The assignment's conversion to the element type, written out when it changes the dtype.
       auto narrow = value.type.dtype == st.type.dtype ? std::nullopt : t.narrowed(value, st.type);
@@ -654,13 +671,37 @@ std::variant<MapLift, std::string> recognizeMap(const MapModel& model, int mathU
       map.outputs.push_back(out);
     }
     std::set<std::string> names;
-    for (const auto& in : map.inputs) names.insert(in.name);
+    for (const auto& in : map.inputs) names.insert(in.name), names.insert(in.strideName);
     for (const auto& p : map.params) names.insert(p.name);
+    // An output's runtime stride: the parameter of an input's of the same value, else its own.
     for (size_t k = 0; k < map.outputs.size(); ++k) {
       auto& out = map.outputs[k];
+      if (out.strideText.empty()) continue;
+      for (const auto* arrays : {&map.inputs, &map.outputs})
+        for (const auto& other : *arrays)
+          if (other.strideText == out.strideText && !other.strideName.empty() && out.strideName.empty()) out.strideName = other.strideName;
+      if (out.strideName.empty()) {
+        out.strideName = identifier(out.strideText) && !names.count(out.strideText) && out.strideText != "n" ? out.strideText
+                                                                                                              : "ostride" + std::to_string(k);
+        while (names.count(out.strideName)) out.strideName += "_";
+      }
+      names.insert(out.strideName);
+    }
+    for (auto& out : map.outputs)
       for (const auto& in : map.inputs)
-        if (in.base == out.base && in.offset == out.offset && in.stride == out.stride && in.strideText.empty()) out.inPlace = in.name;
-      out.name = identifier(out.base) && out.offset == 0 && out.inPlace.empty() && !names.count(out.base) ? out.base
+        if (in.base == out.base && in.offset == out.offset && in.stride == out.stride && in.strideText == out.strideText) out.inPlace = in.name;
+    // Another pointer at the same position and stride (`sp = dp = row;` then `*dp++ = 255 -
+    // *sp++`): in place when they are one address at run time (mapCallChecks), else apart; an
+    // input at most once. 1-D loops only (rows compute their own pointers and checks).
+    for (auto& out : map.outputs)
+      for (const auto& in : map.inputs)
+        if (stridedInputs && out.inPlace.empty() && in.base != out.base && in.offset == out.offset && in.stride == out.stride &&
+            in.strideText == out.strideText && in.type.dtype == out.type.dtype && in.plainChar == out.plainChar &&
+            std::none_of(map.outputs.begin(), map.outputs.end(), [&](const MapLift::Array& o) { return o.inPlace == in.name; }))
+          out.inPlace = in.name, out.inPlaceBase = in.base;
+    for (size_t k = 0; k < map.outputs.size(); ++k) {
+      auto& out = map.outputs[k];
+      out.name = identifier(out.base) && out.offset == 0 && (out.inPlace.empty() || !out.inPlaceBase.empty()) && !names.count(out.base) ? out.base
                                                                                                           : "out" + std::to_string(k);
       while (names.count(out.name)) out.name += "_";
       names.insert(out.name);
@@ -711,7 +752,8 @@ nlohmann::ordered_json mapSpec(const MapLift& map, const std::string& name, cons
   for (const auto& out : map.outputs) {
     nlohmann::ordered_json o = {{"name", out.name}, {"dtype", out.type.dtype}, {"expr", out.expr}};
     if (!out.inPlace.empty()) o["in_place"] = out.inPlace;
-    if (out.stride != 1) o["stride"] = out.stride;
+    if (!out.strideName.empty()) o["stride"] = out.strideName;
+    else if (out.stride != 1) o["stride"] = out.stride;
     j["outputs"].push_back(o);
   }
   return j;
@@ -720,9 +762,18 @@ nlohmann::ordered_json mapSpec(const MapLift& map, const std::string& name, cons
 std::vector<std::string> mapCallChecks(const MapModel& model, const MapLift& map, const std::string& n) {
   const LoopModel& loop = model.loop;
   std::vector<std::string> checks;
-  // The elements n of an array span at a stride (at most that many; `runtime`: a runtime stride).
+  // Runtime strides first (the checks below compute positions with them): not negative for an
+  // input (0 repeats one element), at least 1 for an output (0 would store every element into
+  // one, where the loop's last store wins; the kernel's order is not the loop's).
+  std::set<std::string> tested;
+  for (const auto* arrays : {&map.outputs, &map.inputs})
+    for (const auto& a : *arrays)
+      if (!a.strideText.empty() && tested.insert(a.strideText).second)
+        checks.push_back(paren(a.strideText) + (arrays == &map.outputs ? " >= 1" : " >= 0"));
+  // The elements n of an array span at a stride (at most that many; `runtime`: a runtime stride,
+  // one more for a stride of 0, whose one element is still read).
   auto span = [&](long long stride, const std::string& runtime = "") {
-    return !runtime.empty() ? paren(runtime) + " * " + n : stride == 1 ? n : std::to_string(stride) + " * " + n;
+    return !runtime.empty() ? paren(runtime) + " * " + n + " + 1" : stride == 1 ? n : std::to_string(stride) + " * " + n;
   };
   auto apart = [&](const std::string& x, const std::string& xn, const std::string& y, const std::string& yn) {
     return "((uintptr_t)(" + paren(x) + " + " + xn + ") <= (uintptr_t)" + paren(y) + " || (uintptr_t)(" + paren(y) + " + " + yn +
@@ -731,29 +782,38 @@ std::vector<std::string> mapCallChecks(const MapModel& model, const MapLift& map
   // Interleaved arrays of one base (interleaved()) share no element by construction: not tested.
   for (size_t k = 0; k < map.outputs.size(); ++k) {
     const auto& out = map.outputs[k];
-    const std::string o = pointer(loop, out.base, out.offset, out.stride);
-    for (const auto& in : map.inputs)
-      if (in.name != out.inPlace && !interleaved(in, out))
-        checks.push_back(apart(o, span(out.stride), pointer(loop, in.base, in.offset, in.stride, in.strideText), span(in.stride, in.strideText)));
+    const std::string o = pointer(loop, out.base, out.offset, out.stride, out.strideText), on = span(out.stride, out.strideText);
+    for (const auto& in : map.inputs) {
+      if ((in.name == out.inPlace && out.inPlaceBase.empty()) || interleaved(in, out)) continue;
+      const std::string i = pointer(loop, in.base, in.offset, in.stride, in.strideText);
+      // The input of another pointer that is in place, or interleaved with it, when the pointers
+      // are one address: `dp == sp` decides, else the arrays must be apart.
+      MapLift::Array rebased = in;
+      rebased.base = out.base;
+      const bool sameWhenEqual = !out.inPlaceBase.empty() && in.base == out.inPlaceBase && (in.name == out.inPlace || interleaved(rebased, out));
+      const std::string check = apart(o, on, i, span(in.stride, in.strideText));
+      checks.push_back(sameWhenEqual ? "((uintptr_t)" + paren(out.base) + " == (uintptr_t)" + paren(in.base) + " || " + check + ")" : check);
+    }
     for (size_t m = k + 1; m < map.outputs.size(); ++m)
-      if (!interleaved(out, map.outputs[m]))
-        checks.push_back(apart(o, span(out.stride), pointer(loop, map.outputs[m].base, map.outputs[m].offset, map.outputs[m].stride),
-                               span(map.outputs[m].stride)));
+      if (!interleaved(out, map.outputs[m])) {
+        const auto& other = map.outputs[m];
+        checks.push_back(apart(o, on, pointer(loop, other.base, other.offset, other.stride, other.strideText), span(other.stride, other.strideText)));
+      }
   }
-  // No byte of an object the call reads once (a scalar taken by value; for outputs of bytes,
-  // which C lets alias anything, also the bounds' and positions' fields and globals) may be one
-  // of the elements the loop stores.
+  // No byte of an object the call reads once (a scalar taken by value; the bounds' and positions'
+  // fields and globals, runtime strides among them) may be one of the elements the loop stores:
+  // bytes may alias anything in C, an int element an int field, and under -fno-strict-aliasing
+  // any element anything.
   auto outside = [&](const std::string& o, const std::string& on, const std::string& v) {
     return "((uintptr_t)(&" + paren(v) + " + 1) <= (uintptr_t)" + paren(o) + " || (uintptr_t)&" + paren(v) + " >= (uintptr_t)(" +
            paren(o) + " + " + on + "))";
   };
   for (const auto& out : map.outputs) {
-    const std::string o = pointer(loop, out.base, out.offset, out.stride), on = span(out.stride);
+    const std::string o = pointer(loop, out.base, out.offset, out.stride, out.strideText), on = span(out.stride, out.strideText);
     for (const auto& v : model.memoryScalars)
       for (const auto& p : map.params)
         if (p.text == v) checks.push_back(outside(o, on, v));
-    if (out.type.bits == 8)
-      for (const auto& v : model.memoryObjects) checks.push_back(outside(o, on, v));
+    for (const auto& v : model.memoryObjects) checks.push_back(outside(o, on, v));
   }
   return checks;
 }
@@ -763,7 +823,7 @@ std::string mapReplacementCode(const MapModel& model, const MapLift& map, const 
   const std::string n = local + "n";
   std::string args;
   for (const auto& in : map.inputs) args += mapPointer(loop, in) + ", ";
-  args += n;
+  args += n + runtimeStrideArgs(map);
   for (const auto& p : map.params) args += ", " + p.text;
   for (const auto& out : map.outputs) args += ", " + mapPointer(loop, out, true);
 

@@ -21,10 +21,14 @@ struct MapLift {
     long long offset = 0;
     ScalarType type;
     std::string expr, inPlace;  // outputs only
+    // An output in place of an input of another pointer at the same position and stride (libpng's
+    // `*dp = 255 - *sp` after `sp = dp = row`): that input's base. The call is made when the two
+    // are the same address or the arrays apart.
+    std::string inPlaceBase;
     const void* origin = nullptr;  // inputs: the first clang::Expr that reads it (Sym::origin)
     bool plainChar = false;  // C's `char`, copied as u8 lanes: the call casts its pointer
     long long stride = 1;    // elements between consecutive elements read or written (`x[2 * i]`)
-    // inputs read at a runtime stride (`x[i * incx]`, reductions only): its name in the spec and
+    // read or written at a runtime stride (`x[i * incx]`, 1-D loops): its name in the spec and
     // the kernel's signature, and its value as the loop reads it (`stride` is then 0)
     std::string strideName, strideText;
   };
@@ -43,8 +47,8 @@ struct MapLift {
   // Inputs may be read at a constant stride (`ft[2 * i - 1]`, the spec's input `stride`): only
   // where the call's pointers are mapPointer's (1-D loops; rows compute their own).
   bool stridedInputs = false;
-  // ... and at a runtime stride (a reduction's `x[i * incx]`: the spec's runtime stride, passed after
-  // n by the caller); an element-wise loop's runtime strides are read as 1 under a test instead.
+  // ... and at a runtime stride (`x[i * incx]`, outputs too: the spec's runtime stride, passed
+  // after n by the caller, which tests it: not negative, and at least 1 for an output).
   bool runtimeStrides = false;
   int maxUlp = 0;      // > 0: the expression calls exp, log, ... (the spec's max_ulp)
 };
@@ -53,7 +57,8 @@ struct MapLift {
 // so a loop calling them stays, as the kernels' results are not libm's bit for bit).
 std::variant<MapLift, std::string> recognizeMap(const MapModel& model, int mathUlp = 0, bool stridedInputs = false);
 // An input of the spec: {"name", "dtype", "stride" when not 1 (a number, or a runtime name)}.
-// The runtime strides' values, in the order of the kernel's parameters after n (", incx").
+// The runtime strides' values (inputs', then outputs'), in the order of the kernel's parameters
+// after n (", incx").
 std::string runtimeStrideArgs(const MapLift& map);
 nlohmann::ordered_json mapInputJson(const MapLift::Array& in);
 std::string mapSpecJson(const MapLift& map, const std::string& name, const std::string& description);

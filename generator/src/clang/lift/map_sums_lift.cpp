@@ -49,7 +49,7 @@ std::string mapSumsReplacementCode(const MapModel& model, const MapSumsLift& lif
   const std::string n = local + "n";
   std::string args;
   for (const auto& in : lift.stores.inputs) args += mapPointer(loop, in) + ", ";  // (no char: sums compute)
-  args += n;
+  args += n + runtimeStrideArgs(lift.stores);
   for (const auto& p : lift.stores.params) args += ", " + p.text;
   for (const auto& out : lift.stores.outputs) args += ", " + mapPointer(loop, out, true);
   std::string body = exprReduceResults(lift.sums, local, args);

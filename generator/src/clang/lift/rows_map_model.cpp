@@ -74,7 +74,8 @@ std::variant<RowsMapLift, std::string> modelRowsMap(const ForStmt& outer, ASTCon
     auto model = modelMap(*inner, ctx);
     if (auto* why = std::get_if<std::string>(&model)) throw NotLiftable{"its loop over the row: " + *why};
     const MapModel& mm = std::get<MapModel>(model);
-    if (mm.strideGuards) throw NotLiftable{"its loop over the row reads or writes elements a stride apart"};
+    if (mm.runtimeStrides) throw NotLiftable{"its loop over the row reads or writes elements a stride apart"};
+    if (mm.reversed) throw NotLiftable{"its loop over the row walks back"};
     auto recognized = recognizeMap(mm, mathUlp);
     if (auto* why = std::get_if<std::string>(&recognized)) throw NotLiftable{"its loop over the row: " + *why};
     innerIsMap = true;
