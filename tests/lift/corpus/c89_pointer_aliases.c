@@ -55,18 +55,35 @@ static void invert_ga8(png_bytep out, png_bytep row, png_uint_32 row_width)
    ends[4] = (long)(sp - row); ends[5] = (long)(dp - out);
 }
 
-static void alias_after_use(png_bytep row, png_uint_32 row_width)
+static void alias_after_use(png_bytep row, png_bytep out, png_uint_32 row_width)
 {
-   png_bytep sp = row, dp = row;
+   png_bytep sp = row, dp = out;
    png_uint_32 i;
-   /* dp holds the previous iteration's sp where it is read: not an alias of this one */
-   // expect: not lifted:
+   /* `dp = sp` ends the body: dp starts every iteration at sp, the first one when out is row
+      (the call tests dp == sp; else the loop runs) */
+   // expect: lifted alias_after_use_lifted (map u8 -> u8 (1 input, 1 output))
    for (i = 0; i < row_width; i++)
    {
       *dp = (png_byte)(*dp ^ 0x0f);
       sp += 2; dp = sp;
    }
    ends[6] = (long)(dp - row);
+}
+
+static void alias_both_sides(png_bytep row, png_uint_32 row_width)
+{
+   png_bytep sp = row, dp = row;
+   png_uint_32 i;
+   /* dp read before `dp = sp` and after it: neither sp's position nor its own walk */
+   // expect: not lifted:
+   for (i = 0; i < row_width; i++)
+   {
+      *dp = (png_byte)(*dp + 1);
+      dp = sp;
+      *dp = (png_byte)(*dp ^ 0x0f);
+      sp += 2;
+   }
+   ends[6] += (long)(dp - row);
 }
 
 static void steps_cancel(png_bytep row, png_uint_32 row_width)
@@ -105,7 +122,9 @@ uint64_t pointer_aliases(const uint8_t* x, int n, int which) {
    invert_ga8(rows[0], rows[0], (png_uint_32)n);                       /* in place: dp == sp */
    invert_ga8(rows[1] + 2 * 4200, rows[1], (png_uint_32)n);            /* apart */
    invert_ga8(rows[1] + 1 + (w & 1), rows[1], (png_uint_32)(n / 2));   /* shifted: the loop */
-   alias_after_use(rows[0], (png_uint_32)n);
+   alias_after_use(rows[0], rows[0], (png_uint_32)n);
+   alias_after_use(rows[1], rows[1] + 1 + (w & 1), (png_uint_32)(n / 2));   /* dp != sp: the loop */
+   alias_both_sides(rows[0] + 3, (png_uint_32)(n / 2));
    steps_cancel(rows[1], (png_uint_32)n);
    // expect: not lifted:
    for (k = 0; k < 8; k++) h = h * 31 + (uint64_t)ends[k];

@@ -2,8 +2,10 @@
 // Counters that step by more than one over pixels a pointer walks, as libpng's transforms write
 // them (`for (i = 0; i < istop; i += 2) { *rp = ~*rp; rp += 2; }`): only the number of iterations,
 // ceil((end - start) / k), matters, and after the call the counter and the pointer hold what the
-// loop leaves (read back here). A body that reads the counter, and an unsigned 32-bit counter
-// that could wrap past its bound, stay loops.
+// loop leaves (read back here). Positions may read the counter (`a[i]`: a stride of k), also
+// beside a second counter that steps by one (speexdsp's `for (i=1,j=1; i<N-1; i+=2, j++)`). A body
+// that reads the counter as a value, and an unsigned 32-bit counter that could wrap past its
+// bound, stay loops.
 #include <stdint.h>
 #include <stddef.h>
 #include <string.h>
@@ -48,8 +50,23 @@ static int thirds(uint8_t* dst, const uint8_t* src, int first, int last) {
 }
 
 static void reads_counter(uint8_t* a, const uint8_t* b, int n) {
-    // expect: not lifted: the body reads it
+    // expect: lifted reads_counter_lifted (map u8 -> u8 (1 input, 1 output))
     for (int i = 0; i < n; i += 2) a[i] = (uint8_t)(b[i] + 1);
+}
+
+static void counter_value(uint8_t* a, const uint8_t* b, int n) {
+    // expect: not lifted: reads it as a value
+    for (int i = 0; i < n; i += 2) a[i] = (uint8_t)(b[i] + i);
+}
+
+static int power_spectrum(int16_t* ps, const int16_t* X, int N) {
+    int i, j;
+    ps[0] = (int16_t)(X[0] * X[0]);
+    // expect: lifted power_spectrum_lifted (map i16 -> i16 (2 inputs, 1 output))
+    for (i=1,j=1;i<N-1;i+=2,j++)
+        ps[j] = (int16_t)(X[i]*X[i] + X[i+1]*X[i+1]);
+    ps[j] = (int16_t)(X[i]*X[i]);
+    return i * 100000 + j;
 }
 
 static unsigned narrow(uint8_t* p, unsigned n) {
@@ -83,6 +100,9 @@ uint64_t counter_steps(const uint8_t* p, int n) {
     h = h * 31 + (uint64_t)(int64_t)thirds(buf + 2 * n + 8, p, n % 5, n - 1 - n / 3 - n % 5 + (n / 3) * 1);
     h = hash(buf, 4 * (size_t)n + 16, h);
     reads_counter(buf, p, n);
+    reads_counter(buf + 1, buf + 1, n - 1);                      /* in place */
+    counter_value(buf + 3, p, n);
+    h = h * 31 + (uint64_t)power_spectrum((int16_t*)(buf + 2 * n + 2), (const int16_t*)buf, n);
     h = h * 31 + narrow(buf, (unsigned)n);
     return hash(buf, 2 * (size_t)n, h);
 }

@@ -3,8 +3,9 @@
 // ceil, trunc and nearest (rint and nearbyint: ties to even). sqrt() and the roundings of a float
 // promoted to double and stored as float are the float operations (no rounding is lost), so they
 // run in f32 lanes. round() (ties away from zero) stays a loop. C's sqrt sets errno for a negative
-// argument (unless -fno-math-errno), which a kernel does not: sqrt is lifted only where its argument
-// cannot be negative (a sum of squares, fabs). fmax/fmin ignore a NaN operand, as C's do.
+// argument (unless -fno-math-errno): the kernel reports one and the rewrite sets errno
+// (map_sqrt_errno.c); an argument that cannot be negative (a sum of squares, fabs) needs no
+// report. fmax/fmin ignore a NaN operand, as C's do.
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -18,7 +19,7 @@ double float_math(const float* x, const float* y, const double* d, int n) {
     for (int i = 0; i < n; ++i) norm[i] = sqrtf(x[i] * x[i] + y[i] * y[i]);
     // expect: lifted map f32 -> f32 (1 input, 1 output)
     for (int i = 0; i < n; ++i) low[i] = floor(x[i]) - truncf(x[i] * 0.5f);
-    // expect: not lifted: sets errno for a negative argument
+    // expect: lifted map f64 -> f64 (1 input, 1 output)
     for (int i = 0; i < n; ++i) up[i] = ceil(d[i]) + sqrt(d[i]);
     // expect: lifted map f64 -> f64 (1 input, 1 output)
     for (int i = 0; i < n; ++i) up[i] = ceil(d[i]) + sqrt(fabs(d[i]));

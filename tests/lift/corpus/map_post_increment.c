@@ -65,7 +65,8 @@ uint64_t post_increment(const uint8_t* row, const uint8_t* prev, const float* x,
     for (i = 0; i < n; i++)
         if (x[i] > 0) *op++ = x[i];
     sp = x;
-    // expect: not lifted:
+    /* sp steps twice per iteration, i by 2 (positions read it: a stride of 2) */
+    // expect: lifted post_increment_lifted_4 (map f32 -> f32 (2 inputs, 1 output))
     for (i = 0; i + 1 < n; i += 2) {
         float s = *sp++;
         packed[i] = s + *sp++;

@@ -22,7 +22,7 @@ void audit(float* out, volatile float* vout, const float* x, const int* idx, flo
     // expect: not lifted: calls `ext`
     for (i = 0; i < n; i++) out[i] = ext(x[i]);
     // expect: not lifted: sets errno
-    for (i = 0; i < n; i++) out[i] = sqrtf(x[i]);
+    for (i = 0; i < n; i++) out[i] = x[i] > 1.0f ? sqrtf(x[i] - 2.0f) : 0.0f;
     // expect: not lifted: read and written at different positions
     for (i = 1; i < n; i++) out[i] = out[i - 1] + x[i];
     // expect: not lifted: indirect

@@ -210,6 +210,7 @@ class Evaluator {
       Env thenEnv = env, elseEnv = env;
       const std::vector<MapStore> before = stores_ ? *stores_ : std::vector<MapStore>();
       if (guard) guards_.push_back(text);
+      if (!guard) ++conditional_;  // the branches run for some elements only
       exec(ifs->getThen(), thenEnv);
       if (guard) guards_.pop_back();
       const std::vector<MapStore> thenStores = stores_ ? *stores_ : std::vector<MapStore>();
@@ -219,6 +220,7 @@ class Evaluator {
         exec(ifs->getElse(), elseEnv);
         if (guard) guards_.pop_back();
       }
+      if (!guard) --conditional_;
       if (stores_) mergeStores(before, thenStores, guard ? nullptr : cond);
       for (auto& [var, value] : env) {
         const SymPtr& t = thenEnv[var];
@@ -318,6 +320,8 @@ class Evaluator {
       if (!v) throw NotLifted{"`" + sourceText(*e, ctx_) + "` is not a variable"};
       if (v->getType().isVolatileQualified()) throw NotLifted{"`" + v->getNameAsString() + "` is volatile"};
       if (v == induction_) {
+        if (counterStep_ != 1)
+          throw NotLifted{"the counter steps by " + std::to_string(counterStep_) + " and the body reads it as a value (positions only)"};
         forward_ = true;  // a value of the counter: the iterations run forward
         return makeSym(Sym{Sym::Kind::induction, scalarTypeOf(v->getType(), ctx_), "", v->getNameAsString(), 0, {}});
       }
@@ -356,14 +360,18 @@ class Evaluator {
         throw NotLifted{"`" + sourceText(*e, ctx_) + "` assigns inside an expression"};
       const std::string op = bin->getOpcodeStr().str();
       const Sym::Kind kind = bin->isComparisonOp() ? Sym::Kind::compare : Sym::Kind::binary;
-      return makeSym(Sym{kind, scalarTypeOf(e->getType(), ctx_), op, "", 0, {eval(bin->getLHS(), env), eval(bin->getRHS(), env)}});
+      SymPtr lhs = eval(bin->getLHS(), env);
+      if (bin->isLogicalOp()) ++conditional_;  // `a && b`: b runs for some elements only
+      SymPtr rhs = eval(bin->getRHS(), env);
+      if (bin->isLogicalOp()) --conditional_;
+      return makeSym(Sym{kind, scalarTypeOf(e->getType(), ctx_), op, "", 0, {std::move(lhs), std::move(rhs)}});
     }
     if (const auto* un = dyn_cast<UnaryOperator>(e)) {
       if (un->getOpcode() == UO_LNot)
         return makeSym(Sym{Sym::Kind::logical_not, scalarTypeOf(e->getType(), ctx_), "", "", 0, {eval(un->getSubExpr(), env)}});
       if (un->getOpcode() == UO_Deref) {
         bool pre = false;
-        if (const VarDecl* p = referencedVar(un->getSubExpr()); (p && secondary_.count(p)) || steppedVar(un->getSubExpr(), pre))
+        if (const VarDecl* p = referencedVar(un->getSubExpr()); (p && walks(p)) || steppedVar(un->getSubExpr(), pre))
           return element(*un, un->getSubExpr(), nullptr, false);
         const Expr* pointer = nullptr;
         std::vector<const Expr*> terms;
@@ -388,9 +396,13 @@ class Evaluator {
       callGuards_.insert(text(*cond->getCond()));
       return eval(cond->getTrueExpr(), env);
     }
-    if (const auto* cond = dyn_cast<ConditionalOperator>(e))
-      return makeSym(Sym{Sym::Kind::select, scalarTypeOf(e->getType(), ctx_), "", "", 0,
-                         {eval(cond->getCond(), env), eval(cond->getTrueExpr(), env), eval(cond->getFalseExpr(), env)}});
+    if (const auto* cond = dyn_cast<ConditionalOperator>(e)) {
+      SymPtr c = eval(cond->getCond(), env);
+      ++conditional_;  // each branch runs for some elements only
+      SymPtr a = eval(cond->getTrueExpr(), env), b = eval(cond->getFalseExpr(), env);
+      --conditional_;
+      return makeSym(Sym{Sym::Kind::select, scalarTypeOf(e->getType(), ctx_), "", "", 0, {std::move(c), std::move(a), std::move(b)}});
+    }
     if (const auto* call = dyn_cast<CallExpr>(e)) return callOf(*call, env);
     throw NotLifted{"the expression `" + sourceText(*e, ctx_) + "` is not one lift understands"};
   }
@@ -414,10 +426,18 @@ class Evaluator {
     for (const auto& [v, a] : aliases_)
       if (a.trailing) aliasOffset_[v] = a.offset;  // `dp = sp` ends every iteration: where dp starts
   }
+  // The arguments of sqrt calls that set errno (EDOM) when below zero (element-wise loops).
+  const std::vector<SymPtr>& domainErrors() const { return domainErrors_; }
   // Positions that walk back (`*(--dp)`), read from the other end; and positions that walk
   // forward or reads of the counter, which must not be beside them.
   bool reversed() const { return reversed_; }
   bool forward() const { return forward_; }
+  // A counter that steps by k (LoopModel::iterationCount): the loop's index is the iteration,
+  // and the counter `from + k * iteration`, which positions may read (`X[i]`: a stride of k).
+  void countIterations(long long k, std::string from) {
+    counterStep_ = k;
+    counterFrom_ = std::move(from);
+  }
   // The value an assignment stores: its right-hand side's, or the inner assignment's of a chain.
   SymPtr rhsOf(const BinaryOperator& assign, const Env& env) {
     return &assign == chained_.first ? chained_.second : eval(assign.getRHS(), env);
@@ -817,6 +837,12 @@ class Evaluator {
     e = e->IgnoreParenImpCasts();
     if (const Expr* arg = argumentOf(referencedVar(e)); arg && isa<DeclRefExpr>(e)) {
       inCaller([&] { decompose(arg, sign, out); });
+    } else if (referencedVar(e) == induction_ && isa<DeclRefExpr>(e) && counterStep_ != 1) {
+      // `X[i]` with `i += 2`: from + k * iteration
+      out.counter += sign * counterStep_;
+      const std::string& from = counterFrom_;
+      if (!from.empty() && from.find_first_not_of("0123456789") == std::string::npos && from.size() < 10) out.constant += sign * std::stoll(from);
+      else out.terms.push_back({sign, paren(from)});
     } else if (referencedVar(e) == induction_ && isa<DeclRefExpr>(e)) {
       out.counter += sign;
     } else if (auto c = e->getIntegerConstantExpr(ctx_)) {
@@ -827,7 +853,7 @@ class Evaluator {
     } else if (const auto* mul = dyn_cast<BinaryOperator>(e); mul && mul->getOpcode() == BO_Mul &&
                (isCounter(mul->getLHS()) || isCounter(mul->getRHS()))) {
       const Expr* stride = isCounter(mul->getLHS()) ? mul->getRHS() : mul->getLHS();
-      if (sign < 0 || !out.stride.empty() || !invariant(stride) || argumentOf(referencedVar(stride))) out.ok = false;
+      if (sign < 0 || !out.stride.empty() || !invariant(stride) || argumentOf(referencedVar(stride)) || counterStep_ != 1) out.ok = false;
       else out.stride = text(*stride), out.strideExpr = stride;
     } else if (const auto* mul = dyn_cast<BinaryOperator>(e); mul && mul->getOpcode() == BO_Mul &&
                mentionsCounter(mul->getLHS()) != mentionsCounter(mul->getRHS())) {
@@ -935,10 +961,17 @@ class Evaluator {
                          {eval(call.getArg(0), env), eval(call.getArg(1), env), eval(call.getArg(2), env)}});
     if (const std::string fn = mathFunction(name); !fn.empty() && call.getNumArgs() == 1) {
       SymPtr arg = eval(call.getArg(0), env);
-      // C's sqrt sets errno (EDOM) below zero unless -fno-math-errno; the kernels do not.
-      if (fn == "sqrt" && ctx_.getLangOpts().MathErrno && !nonNegative(*arg))
-        throw NotLifted{"`" + name + "` sets errno for a negative argument, which the kernel does not: compile with "
-                        "-fno-math-errno (or -ffast-math) if nothing reads errno"};
+      // C's sqrt sets errno (EDOM) below zero unless -fno-math-errno; the kernels do not, but an
+      // element-wise loop's call can: the kernel also tells whether any argument was below zero
+      // (a reduction output), and the rewrite sets errno then. Only where every iteration calls
+      // sqrt (not in a branch: there the condition would decide).
+      if (fn == "sqrt" && ctx_.getLangOpts().MathErrno && !nonNegative(*arg)) {
+        if (!stores_ || conditional_ > 0)
+          throw NotLifted{"`" + name + "` sets errno for a negative argument, which the kernel does not: compile with "
+                          "-fno-math-errno (or -ffast-math) if nothing reads errno" +
+                          std::string(stores_ ? " (a call in a branch: the kernel cannot tell where errno would be set)" : "")};
+        domainErrors_.push_back(arg);
+      }
       // exp, exp2 and expm1 set errno (ERANGE) when the result overflows or underflows, log, log2 and
       // log1p (EDOM, ERANGE) below their domain and at its edge, tanh and erf may for tiny arguments;
       // the kernels never do.
@@ -1257,6 +1290,10 @@ class Evaluator {
   std::map<const VarDecl*, long long> aliasOffset_;  // where each alias was assigned: from its pointer's start of iteration
   std::string loopCount_;
   mutable bool reversed_ = false, forward_ = false;
+  long long counterStep_ = 1;
+  std::string counterFrom_;
+  int conditional_ = 0;  // inside a branch (`if`, `?:`, `&&`, `||`): what runs there runs for some elements only
+  std::vector<SymPtr> domainErrors_;
   std::string loopStart_;
 };
 
@@ -1354,13 +1391,28 @@ LoopHeader header(const ForStmt& loop, ASTContext& ctx, const std::set<const Var
     // The counter: the integer an assignment of the init starts, the condition tests and the
     // increment steps by one (`i` of `for (i = 0, dp = row; i < n; i++, dp++)`).
     const std::vector<const VarDecl*> tested = loop.getCond() ? referencedVars(loop.getCond()) : std::vector<const VarDecl*>();
-    int candidates = 0;
+    int candidates = 0, stepping = 0;
+    const BinaryOperator* steppingInit = nullptr;
     for (const Expr* part : initParts)
       if (const auto* a = dyn_cast<BinaryOperator>(part); a && a->getOpcode() == BO_Assign && isa<DeclRefExpr>(a->getLHS()->IgnoreParens())) {
         const VarDecl* v = referencedVar(a->getLHS());
         if (!v->getType()->isIntegerType() || std::find(tested.begin(), tested.end(), v) == tested.end()) continue;
         if (std::any_of(incParts.begin(), incParts.end(), [&](const Expr* step) { return isUnitStep(step, v, ctx); })) ++candidates, counterInit = a;
       }
+    // None steps by one: the tested integer that steps by k (speexdsp's `for (i=1,j=1; i<N-1;
+    // i+=2, j++)`), counted in iterations (stepIterations).
+    for (const Expr* part : initParts)
+      if (const auto* a = dyn_cast<BinaryOperator>(part);
+          allowExtra && !counterInit && a && a->getOpcode() == BO_Assign && isa<DeclRefExpr>(a->getLHS()->IgnoreParens())) {
+        const VarDecl* v = referencedVar(a->getLHS());
+        if (!v->getType()->isIntegerType() || std::find(tested.begin(), tested.end(), v) == tested.end()) continue;
+        if (std::any_of(incParts.begin(), incParts.end(), [&](const Expr* step) {
+              const auto k = stepOf(step, v, ctx);
+              return k && *k >= 2 && *k <= 4096;
+            }))
+          ++stepping, steppingInit = a;
+      }
+    if (candidates == 0 && stepping == 1) candidates = 1, counterInit = steppingInit;
     if (continuing) candidates = 0, counterInit = nullptr;
     if (candidates != 1 && !continuing) throw NotLifted{"the loop's start `" + sourceText(*loop.getInit(), ctx) + "` is not `counter = value`"};
     // The others run again before the kernel call: they must give the same values each time (no
@@ -1563,9 +1615,7 @@ LoopHeader header(const ForStmt& loop, ASTContext& ctx, const std::set<const Var
 // start + k * iterations after them. A counter of fewer than 64 bits that is unsigned could wrap
 // where the original loops forever: refused.
 void stepIterations(const ForStmt& loop, const VarDecl* i, LoopModel& m, long long k, bool outside) {
-  for (const VarDecl* v : referencedVars(loop.getBody()))
-    if (v == i)
-      throw NotLifted{"the counter steps by " + std::to_string(k) + " and the body reads it (only a loop whose body walks pointers is lifted so)"};
+  (void)loop;  // the body may read i in positions only (the Evaluator: countIterations)
   if (!m.inductionType.isSigned && m.inductionType.bits < 64)
     throw NotLifted{"the unsigned counter `" + m.inductionName + "` steps by " + std::to_string(k) + " and may wrap past its bound"};
   const std::string start = rangeStart(m), end = paren(m.endText), K = std::to_string(k);
@@ -1574,6 +1624,8 @@ void stepIterations(const ForStmt& loop, const VarDecl* i, LoopModel& m, long lo
                                         : "(" + start + " < " + end + " ? (" + span + " + " + std::to_string(k - 1) + ") / " + K + " : 0)";
   if (m.tripCount) m.tripCount = (*m.tripCount + k - 1) / k;
   if (outside) m.counterFinal = m.inductionName + " = (" + m.inductionType.spelling + ")(" + paren(start) + " + " + K + " * " + count + ");";
+  m.counterFrom = start;
+  m.counterStep = k;
   m.startText = "0";
   m.endText = count;
   m.inclusive = false;
@@ -1918,6 +1970,7 @@ std::variant<LoopModel, std::string> modelLoop(const ForStmt& loop, ASTContext& 
 
     // The body, evaluated once with every variable it writes standing for its old value.
     Evaluator eval(ctx, i, written, loop);
+    if (m.iterationCount) eval.countIterations(m.counterStep, m.counterFrom);
     const auto steps = secondaryCounters(loop, ctx, written, i, m, h.incSteps);
     eval.allowSecondary(steps, rangeStart(m));
     if (alone) eval.allowFixedReads(accumulators);
@@ -2114,6 +2167,7 @@ std::variant<MapModel, std::string> modelMap(const ForStmt& loop, ASTContext& ct
     std::set<const VarDecl*> written = writes.vars;  // and those the `for`'s increment steps
     for (const auto& [v, step] : h.incSteps) written.insert(v);
     Evaluator eval(ctx, h.counter, written, loop);
+    if (m.loop.iterationCount) eval.countIterations(m.loop.counterStep, m.loop.counterFrom);
     eval.allowStores(&m.stores);
     std::map<const VarDecl*, PointerAlias> aliases;
     const auto steps = secondaryCounters(loop, ctx, written, h.counter, m.loop, h.incSteps, &aliases);
@@ -2148,6 +2202,7 @@ std::variant<MapModel, std::string> modelMap(const ForStmt& loop, ASTContext& ct
       throw NotLifted{"some positions walk back and others forward (or the counter is read): not element for element from either end"};
     if (eval.reversed() && !m.loop.carried.empty()) throw NotLifted{"its positions walk back and it accumulates: the order would change"};
     m.reversed = eval.reversed();
+    m.domainErrors = eval.domainErrors();
     // `dp = sp` ending every iteration: the first one must start there too.
     for (const auto& [v, a] : aliases)
       if (a.trailing)

@@ -471,6 +471,10 @@ LiftResult runLift(const LiftRequest& request) {
     if (request.rewrite && !edits.empty()) {
       const std::string code = sm.getBufferData(sm.getMainFileID()).str();
       std::string lines;
+      // A kernel call that sets errno as the loop's sqrt would (mapReplacementCode) needs its macro.
+      bool setsErrno = false;
+      for (const auto& edit : edits) setsErrno = setsErrno || edit.getReplacementText().contains("errno = EDOM;");
+      if (setsErrno) lines += "#include <errno.h>\n";
       for (const auto& name : includes) lines += "#include \"" + name + ".h\"\n";
       const tooling::Replacement include(edits.begin()->getFilePath(), includeOffset(code), 0, lines);
       const std::string rewritten = rewriteFile(path, code, edits, include, result.errors);

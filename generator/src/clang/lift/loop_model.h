@@ -35,6 +35,8 @@ struct LoopModel {
   // `for (i = s; i < e; i += k)` whose body never reads i: [0, endText) counts its iterations,
   // endText the count itself (ceil((e - s) / k), never negative).
   bool iterationCount = false;
+  std::string counterFrom;  // ... and the counter is counterFrom + counterStep * iteration (positions may read it)
+  long long counterStep = 1;
   // The run-time test the rewrite makes before the call (else the loop runs as written): that
   // the accumulators in memory (`mean[i] += x[k]`, carried under their text) share no byte with
   // what the loop reads, and that runtime strides are not negative (`x[i * incx]`). Empty when none.
@@ -65,6 +67,9 @@ struct MapModel {
   std::vector<std::string> everywhere;
   bool runtimeStrides = false;  // an array read or written at a runtime stride (`x[i * incx]`)
   bool reversed = false;  // every position walks back: read from the other end (positions hold the count)
+  // Arguments of the loop's sqrt calls, which set errno to EDOM when below zero (-fmath-errno,
+  // C's default): the kernel reports whether any was, and the rewrite sets errno then.
+  std::vector<SymPtr> domainErrors;
   std::vector<std::string> memoryScalars;  // scalars the loop reads from memory a store might reach (globals, ...)
   // The objects in memory its bounds and array positions read (`st->len`, `png_ptr->row_buf`, a
   // global): a store of bytes may change them (C lets a character type alias anything), so the

@@ -670,6 +670,13 @@ std::variant<MapLift, std::string> recognizeMap(const MapModel& model, int mathU
       out.expr = narrow || value.type.dtype == st.type.dtype ? e : "convert(" + e + ", " + st.type.dtype + ")";
       map.outputs.push_back(out);
     }
+    // errno from sqrt: whether any argument was below zero, as an integer as wide as its lanes.
+    for (const SymPtr& arg : model.domainErrors) {
+      if (!stridedInputs) throw NotMap{"`sqrt` sets errno for a negative argument, which a kernel over rows does not report"};
+      const Sym* x = arg.get();  // sqrt((double)f) of a float: f < 0 in f32 lanes, the same test
+      while (x->kind == Kind::cast && x->type.isFloat && x->args[0]->type.isFloat && x->args[0]->type.bits < x->type.bits) x = x->args[0].get();
+      map.domainChecks.push_back({"", x->type.bits > 32 ? "i64" : "i32", "select(" + t.expr(*x) + " < 0, 1, 0)"});
+    }
     std::set<std::string> names;
     for (const auto& in : map.inputs) names.insert(in.name), names.insert(in.strideName);
     for (const auto& p : map.params) names.insert(p.name);
@@ -705,6 +712,11 @@ std::variant<MapLift, std::string> recognizeMap(const MapModel& model, int mathU
                                                                                                           : "out" + std::to_string(k);
       while (names.count(out.name)) out.name += "_";
       names.insert(out.name);
+    }
+    for (size_t k = 0; k < map.domainChecks.size(); ++k) {
+      std::string& name = map.domainChecks[k].name;
+      for (name = "negative" + std::to_string(k); names.count(name);) name += "_";
+      names.insert(name);
     }
     for (const auto& out : map.outputs)
       for (const auto& in : map.inputs)
@@ -756,6 +768,8 @@ nlohmann::ordered_json mapSpec(const MapLift& map, const std::string& name, cons
     else if (out.stride != 1) o["stride"] = out.stride;
     j["outputs"].push_back(o);
   }
+  for (const auto& d : map.domainChecks)
+    j["outputs"].push_back({{"name", d.name}, {"dtype", d.dtype}, {"reduce", "max"}, {"expr", d.expr}});
   return j;
 }
 
@@ -826,6 +840,15 @@ std::string mapReplacementCode(const MapModel& model, const MapLift& map, const 
   args += n + runtimeStrideArgs(map);
   for (const auto& p : map.params) args += ", " + p.text;
   for (const auto& out : map.outputs) args += ", " + mapPointer(loop, out, true);
+  // sqrt's errno: the kernel reports a negative argument, and errno is set as the loop would.
+  std::string results, errnoSet;
+  for (const auto& d : map.domainChecks) {
+    const std::string r = local + d.name;
+    results += "    " + std::string(d.dtype == "i64" ? "int64_t " : "int32_t ") + r + ";\n";
+    args += ", &" + r;
+    errnoSet += (errnoSet.empty() ? "" : " || ") + r;
+  }
+  if (!errnoSet.empty()) errnoSet = "    if (" + errnoSet + ") errno = EDOM;\n";
 
   std::string code = "{\n  // simdgen lift: " + name + " (" + map.summary + ")\n";
   code += "  const int64_t " + n + " = " + rangeCount(loop) + ";\n";
@@ -833,7 +856,8 @@ std::string mapReplacementCode(const MapModel& model, const MapLift& map, const 
   std::string cond = loop.tripCount ? n + " > 0" : n + " >= " + std::to_string(kMinRuntimeTrip);
   for (const auto& g : model.guards) cond += " && " + paren(g);  // false: the loop runs as written
   for (const auto& c : mapCallChecks(model, map, n)) cond += " && " + c;
-  code += "  if (" + cond + ") {\n    " + name + "(" + args + ");\n" + counterFinals({&loop}) + "  } else {\n    " + loop.loopText + "\n  }\n";
+  code += "  if (" + cond + ") {\n" + results + "    " + name + "(" + args + ");\n" + errnoSet + counterFinals({&loop}) + "  } else {\n    " +
+          loop.loopText + "\n  }\n";
   return code + "}";
 }
 

@@ -51,6 +51,13 @@ struct MapLift {
   // after n by the caller, which tests it: not negative, and at least 1 for an output).
   bool runtimeStrides = false;
   int maxUlp = 0;      // > 0: the expression calls exp, log, ... (the spec's max_ulp)
+  // sqrt calls that set errno when their argument is below zero (MapModel::domainErrors): one
+  // reduction output each, the maximum of `select(arg < 0, 1, 0)`, after the element-wise ones;
+  // the rewrite sets errno = EDOM when any is 1.
+  struct DomainCheck {
+    std::string name, dtype, expr;
+  };
+  std::vector<DomainCheck> domainChecks;
 };
 
 // `mathUlp`: the accuracy the user accepts for exp, log, tanh, ... (--math-ulp: 1 or 4; 0: none,

@@ -13,6 +13,9 @@ std::variant<MapSumsLift, std::string> recognizeMapSums(const MapModel& model, c
   for (const MapStore& st : model.stores)
     if (uses(*st.value, Sym::Kind::carried))
       return std::string("`" + st.base + "` is stored a value that depends on the accumulators (a running sum is not element-wise)");
+  if (!model.domainErrors.empty())
+    return std::string("`sqrt` sets errno for a negative argument, which the kernel does not report beside sums: compile with "
+                       "-fno-math-errno (or -ffast-math) if nothing reads errno");
   auto stores = recognizeMap(model, mathUlp, options.stridedInputs);
   if (auto* why = std::get_if<std::string>(&stores)) return "as an element-wise loop: " + *why;
   MapSumsLift lift;
