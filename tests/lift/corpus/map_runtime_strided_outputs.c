@@ -86,6 +86,40 @@ static void scale_from(float *y, const float *x, int inc, int n)
     for (i = 0; i < n; i++) y[i] = x[i*inc] * 0.5f + 1.0f;
 }
 
+typedef struct { int w, h, coords, classes, outputs; } layer;
+
+/* darknet's entry_index: a position computed by a helper with locals */
+static int entry_index(layer l, int batch, int location, int entry)
+{
+    int n =   location / (l.w*l.h);
+    int loc = location % (l.w*l.h);
+    return batch*l.outputs + n*l.w*l.h*(l.coords+l.classes+1) + entry*l.w*l.h + loc;
+}
+
+static int entry_index_ptr(const layer *l, int location, int entry)
+{
+    return entry*l->w*l->h + location;
+}
+
+static void class_probs(layer l, float *prob, const float *predictions, int n, int i, float scale, float thresh)
+{
+    int j;
+    // expect: lifted class_probs_lifted (map f32 -> f32 (1 input, 1 output))
+    for(j = 0; j < l.classes; ++j){
+        int class_index = entry_index(l, 0, n*l.w*l.h + i, l.coords + 1 + j);
+        float prob_j = scale*predictions[class_index];
+        prob[j] = (prob_j > thresh) ? prob_j : 0;
+    }
+}
+
+static void class_probs_ptr(const layer *l, float *prob, const float *predictions, float scale)
+{
+    int j;
+    /* the stride l->w*l->h is read in the helper: not checked by the call, so the loop stays */
+    // expect: not lifted:
+    for(j = 0; j < l->classes; ++j) prob[j] = scale*predictions[entry_index_ptr(l, 3, j)];
+}
+
 static uint64_t hash(const void* v, size_t bytes, uint64_t h) {
     const unsigned char* p = (const unsigned char*)v;
     size_t i;
@@ -128,5 +162,11 @@ uint64_t runtime_strided_outputs(const float* x, int n, float scale, int which) 
     two_strides(x, n / 3, fa, 2, fa + 1, 2);                           /* interleaved: the loop runs */
     scale_from(fa + 9000, fb + 4100, s1, n / 3);
     scale_from(fb + 7, fb + 7, 0, n / 3);      /* y[0] is the element every y[i] reads: the loop */
+    {
+        layer l = {3, 2, 4, n / 8, 0};
+        l.outputs = l.w * l.h * (l.coords + l.classes + 1);
+        class_probs(l, fa + 10000, big, 1, (int)(w % 6), scale, 0.25f);   /* reads big[<= 6 * (n/8 + 6)] */
+        class_probs_ptr(&l, fa + 11000, big, scale);
+    }
     return hash(fa, sizeof fa, hash(fb, sizeof fb, hash(sa, sizeof sa, hash(&st, sizeof st, 0))));
 }

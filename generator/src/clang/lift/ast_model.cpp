@@ -576,6 +576,7 @@ class Evaluator {
     std::string stride;  // the counter times this (a column of a matrix), instead of the counter alone
     const Expr* strideExpr = nullptr;
     std::vector<const Expr*> strideExprs;  // or the factors of that stride (`j * l.w * l.h`: l.w, l.h)
+    bool hoistableStride = true;           // every factor reads no memory (judged where it is written)
     std::vector<const Expr*> factors() const {
       std::vector<const Expr*> all = strideExprs;
       if (strideExpr && all.empty()) all.push_back(strideExpr);
@@ -623,9 +624,8 @@ class Evaluator {
       // or output, read once by the call. Each factor is a local the loop does not change, or a
       // field or global the positions read (`in[i*st->channels + ch]`), which the rewrite checks
       // no store of the loop reaches (mapCallChecks, the memory objects of the positions).
-      for (const Expr* f : factors)
-        if (!hoistable(f) && !(isa<ArraySubscriptExpr>(whole) && invariant(f)))
-          throw NotLifted{"`" + sourceText(whole, ctx_) + "` is strided by `" + sourceText(*f, ctx_) + "`, which the loop's stores may change"};
+      if (!index.hoistableStride && !isa<ArraySubscriptExpr>(whole))
+        throw NotLifted{"`" + sourceText(whole, ctx_) + "` is strided by `" + index.stride + "`, which the loop's stores may change"};
       runtimeStrides_.insert(index.stride);
     } else if (index.ok && index.counter == 0 && constantStride) {
       long long value = 1;
@@ -705,6 +705,15 @@ class Evaluator {
     auto it = frame_->args.find(v);
     return it == frame_->args.end() ? nullptr : it->second;
   }
+  // A local of the inlined helper initialized once and never assigned (darknet's `int n =
+  // location / (l.w*l.h);` in `entry_index`): its initializer, in the helper's terms (else null).
+  const Expr* frameLocalInit(const VarDecl* v) const {
+    if (!frame_ || !v || isa<ParmVarDecl>(v) || !v->hasInit() || !foreign(v) || v->getType().isVolatileQualified() ||
+        v->getParentFunctionOrMethod() != static_cast<const DeclContext*>(frame_->def) || partAssigned(v, frame_->def->getBody()) ||
+        partAddressTaken(v, frame_->def->getBody()))
+      return nullptr;
+    return v->getInit();
+  }
   // A local or parameter of another function than the loop's (an inlined helper's).
   bool foreign(const VarDecl* v) const {
     return v && v->isLocalVarDeclOrParm() && loopFunction_ && v->getParentFunctionOrMethod() != static_cast<const DeclContext*>(loopFunction_);
@@ -731,6 +740,7 @@ class Evaluator {
           bare.erase(std::remove_if(bare.begin(), bare.end(), [](char ch) { return ch == '\x01' || ch == '\x02'; }), bare.end());
           return simpleOperand(bare) ? t : "(" + t + ")";
         }
+        if (const Expr* init = frameLocalInit(v)) return "(" + text(*init, marks) + ")";
         if (foreign(v))
           throw NotLifted{"`" + v->getNameAsString() + "` is a variable of the inlined `" + frame_->def->getNameAsString() +
                           "` that the call site does not have"};
@@ -746,6 +756,7 @@ class Evaluator {
     for (const VarDecl* v : referencedVars(e)) {
       if (v == induction_) return true;
       if (const Expr* arg = argumentOf(v); arg && inCaller([&] { return mentionsCounter(arg); })) return true;
+      if (const Expr* init = frameLocalInit(v); init && mentionsCounter(init)) return true;
     }
     return false;
   }
@@ -763,6 +774,10 @@ class Evaluator {
     for (const VarDecl* v : referencedVars(e)) {
       if (const Expr* arg = argumentOf(v)) {
         if (!inCaller([&] { return invariant(arg); })) return false;
+        continue;
+      }
+      if (const Expr* init = frameLocalInit(v)) {
+        if (!invariant(init)) return false;
         continue;
       }
       if (v == induction_ || written_.count(v) || v->getType().isVolatileQualified() || !declaredBeforeLoop(v)) return false;
@@ -832,6 +847,54 @@ class Evaluator {
            !addressTaken(v, function_);
   }
 
+  // A position computed by a helper of the file (darknet's `int entry_index(layer l, int batch, int
+  // location, int entry) { int n = location / (l.w*l.h); int loc = location % (l.w*l.h); return
+  // batch*l.outputs + n*l.w*l.h*(l.coords+l.classes+1) + entry*l.w*l.h + loc; }`): locals with
+  // initializers, then `return position;`, read with the arguments for its parameters (one level).
+  void decomposeCall(const CallExpr& call, int sign, Index& out) {
+    const FunctionDecl* f = call.getDirectCallee();
+    const FunctionDecl* def = nullptr;
+    const auto* body = f && f->hasBody(def) && def && !def->isVariadic() && def->getNumParams() == call.getNumArgs()
+                           ? dyn_cast_or_null<CompoundStmt>(def->getBody())
+                           : nullptr;
+    const auto* ret = body && !body->body_empty() ? dyn_cast<ReturnStmt>(body->body_back()) : nullptr;
+    if (!ret || !ret->getRetValue() || frame_ || inlineDepth_ > 0 || !def->getReturnType()->isIntegerType()) {
+      out.ok = false;
+      return;
+    }
+    for (const Stmt* st : body->body())
+      if (st != ret && !isa<DeclStmt>(st)) {
+        out.ok = false;
+        return;
+      }
+    Frame frame;
+    frame.def = def;
+    for (unsigned k = 0; k < def->getNumParams(); ++k) {
+      const ParmVarDecl* p = def->getParamDecl(k);
+      const Expr* arg = call.getArg(k);
+      const QualType t = p->getType();
+      const QualType from = arg->IgnoreParenImpCasts()->getType();
+      // The argument's text stands for the parameter: not where the call converts it (narrows).
+      const bool same = (t->isRecordType() && canonicalType(t) == canonicalType(from)) ||
+                        (t->isIntegerType() && from->isIntegerType() && ctx_.getTypeSize(from) <= ctx_.getTypeSize(t) &&
+                         (ctx_.getTypeSize(from) < ctx_.getTypeSize(t) || from->isSignedIntegerType() == t->isSignedIntegerType()));
+      if (!same || t.isVolatileQualified() || t->isReferenceType() || arg->HasSideEffects(ctx_) || partAssigned(p, body) ||
+          partAddressTaken(p, body)) {
+        out.ok = false;
+        return;
+      }
+      frame.args[p] = arg;
+    }
+    frame_ = &frame;
+    struct Restore {
+      const Frame*& frame;
+      ~Restore() { frame = nullptr; }
+    } restore{frame_};
+    decompose(ret->getRetValue(), sign, out);
+    // A stride read from memory in the helper: the rewrite's checks see only the loop's own text.
+    if (!out.stride.empty() && !out.hoistableStride) out.ok = false;
+  }
+
   // The index as counter * i + constant + the invariant terms, through + and -.
   void decompose(const Expr* e, int sign, Index& out) {
     e = e->IgnoreParenImpCasts();
@@ -854,7 +917,7 @@ class Evaluator {
                (isCounter(mul->getLHS()) || isCounter(mul->getRHS()))) {
       const Expr* stride = isCounter(mul->getLHS()) ? mul->getRHS() : mul->getLHS();
       if (sign < 0 || !out.stride.empty() || !invariant(stride) || argumentOf(referencedVar(stride)) || counterStep_ != 1) out.ok = false;
-      else out.stride = text(*stride), out.strideExpr = stride;
+      else out.stride = text(*stride), out.strideExpr = stride, out.hoistableStride = hoistable(stride);
     } else if (const auto* mul = dyn_cast<BinaryOperator>(e); mul && mul->getOpcode() == BO_Mul &&
                mentionsCounter(mul->getLHS()) != mentionsCounter(mul->getRHS())) {
       // A position times a value the loop does not change: `j * l.w * l.h` (the counter times
@@ -875,6 +938,7 @@ class Evaluator {
       out.strideExprs = inner.strideExprs;
       if (inner.strideExpr) out.strideExprs.push_back(inner.strideExpr);
       out.strideExprs.push_back(factor);
+      out.hoistableStride = inner.hoistableStride && hoistable(factor);
       if (inner.constant) out.terms.push_back({1, times + " * " + std::to_string(inner.constant)});
       for (const auto& [s, term] : inner.terms) out.terms.push_back({s, times + " * " + term});
     } else if (const VarDecl* v = referencedVar(e); v && isa<DeclRefExpr>(e) && secondary_.count(v) && !v->getType()->isPointerType()) {
@@ -890,6 +954,8 @@ class Evaluator {
                                                       (!foreign(v) || (frame_ && !partAssigned(v, frame_->def->getBody())))) {
       // A local of the body that names a position (`int index = b * n + i;`), never assigned again.
       decompose(v->getInit(), sign, out);
+    } else if (const auto* call = dyn_cast<CallExpr>(e); call && mentionsCounter(call)) {
+      decomposeCall(*call, sign, out);
     } else if (invariant(e)) {
       std::string text = this->text(*e);
       bool word = true;
