@@ -130,6 +130,39 @@ std::optional<long long> stepOf(const Stmt* s, const VarDecl* v, const ASTContex
   return sign * c->getExtValue();
 }
 
+// `v += e` or `v -= e` with e an integer expression that is no constant (BLAS's `ix += incx`,
+// speexdsp's `t2 += ido`): e, and -1 for `-=`; null for any other statement.
+const Expr* runtimeStepOf(const Stmt* s, const VarDecl* v, const ASTContext& ctx, int& sign) {
+  const auto* b = dyn_cast_or_null<BinaryOperator>(s);
+  if (!b || (b->getOpcode() != BO_AddAssign && b->getOpcode() != BO_SubAssign) || referencedVar(b->getLHS()) != v ||
+      !isa<DeclRefExpr>(b->getLHS()->IgnoreParens()))
+    return nullptr;
+  const Expr* e = b->getRHS()->IgnoreParenImpCasts();
+  if (!e->getType()->isIntegerType() || e->isIntegerConstantExpr(ctx) || e->HasSideEffects(ctx)) return nullptr;
+  for (const VarDecl* r : referencedVars(e))
+    if (r == v) return nullptr;
+  sign = b->getOpcode() == BO_AddAssign ? 1 : -1;
+  return b->getRHS();
+}
+
+// A value no iteration changes, from its text alone: integer literals, locals and parameters
+// declared before the loop that it does not write (nor its counter), fields of such structs, and
+// arithmetic of them.
+bool fixedValue(const Expr* e, const std::set<const VarDecl*>& written, const VarDecl* counter, const ForStmt& loop, const SourceManager& sm) {
+  e = e->IgnoreParenImpCasts();
+  auto fixed = [&](const Expr* x) { return fixedValue(x, written, counter, loop, sm); };
+  if (isa<IntegerLiteral>(e)) return true;
+  if (const auto* r = dyn_cast<DeclRefExpr>(e)) {
+    const auto* v = dyn_cast<VarDecl>(r->getDecl());
+    return v && v != counter && !written.count(v) && v->hasLocalStorage() && !v->getType().isVolatileQualified() &&
+           sm.isBeforeInTranslationUnit(v->getLocation(), loop.getBeginLoc());
+  }
+  if (const auto* m = dyn_cast<MemberExpr>(e)) return !m->isArrow() && fixed(m->getBase());
+  if (const auto* u = dyn_cast<UnaryOperator>(e)) return (u->getOpcode() == UO_Minus || u->getOpcode() == UO_Plus) && fixed(u->getSubExpr());
+  if (const auto* b = dyn_cast<BinaryOperator>(e)) return (b->isAdditiveOp() || b->isMultiplicativeOp()) && fixed(b->getLHS()) && fixed(b->getRHS());
+  return false;
+}
+
 // `dp = sp;` or `dp = sp + c;`, a statement of the body's own block, where sp walks with the loop:
 // from there dp points where sp did plus c, and steps on its own (libpng's `sp += 3; dp = sp;
 // *dp = 255 - *(sp++);`).
@@ -418,7 +451,9 @@ class Evaluator {
   // loop's first counter value, as the rewrite writes it.
   // `loopCount`: the trip count's text, for element-wise loops whose arrays all walk back.
   void allowSecondary(std::map<const VarDecl*, long long> steps, std::string loopStart,
-                      std::map<const VarDecl*, PointerAlias> aliases = {}, std::string loopCount = "") {
+                      std::map<const VarDecl*, PointerAlias> aliases = {}, std::string loopCount = "",
+                      std::map<const VarDecl*, const Expr*> runtimeSteps = {}) {
+    runtimeSteps_ = std::move(runtimeSteps);
     secondary_ = std::move(steps);
     loopStart_ = std::move(loopStart);
     aliases_ = std::move(aliases);
@@ -474,7 +509,7 @@ class Evaluator {
     return (p && walks(p)) || steppedVar(u->getSubExpr(), pre) ? u : nullptr;
   }
   // A variable that steps with the loop, or a pointer assigned from one in the body (an alias).
-  bool walks(const VarDecl* v) const { return secondary_.count(v) || aliases_.count(v); }
+  bool walks(const VarDecl* v) const { return secondary_.count(v) || aliases_.count(v) || runtimeSteps_.count(v); }
   // The elements `++v`/`v++` (1) or `--v`/`v--` (-1) moves v by.
   static long long stepAmount(const Expr* e) {
     return clang::cast<UnaryOperator>(e->IgnoreParenImpCasts())->isIncrementOp() ? 1 : -1;
@@ -494,6 +529,8 @@ class Evaluator {
       if (auto k = stepOf(s, v, ctx_)) return amount = *k, v;
     for (const auto& [v, alias] : aliases_)
       if (auto k = stepOf(s, v, ctx_)) return amount = *k, v;
+    for (const auto& [v, e] : runtimeSteps_)
+      if (int sign = 1; runtimeStepOf(s, v, ctx_, sign)) return amount = 1, v;  // one runtime step: advanced
     return nullptr;
   }
   // Where an alias points (what `dp = sp + c` assigned, plus dp's own steps since): from sp's
@@ -598,7 +635,8 @@ class Evaluator {
     const VarDecl* walking = stepped ? stepped : referencedVar(base);
     if (walking && (stepped || isa<DeclRefExpr>(base->IgnoreParenImpCasts())) && walks(walking) && walking->getType()->isPointerType()) {
       // More than 1: a strided input (or output) of a 1-D loop; below 0, walking back (below).
-      const long long step = secondary_.at(aliases_.count(walking) ? aliases_.at(walking).of : walking);
+      // A runtime step (`p += stride`): a runtime stride (stepWith).
+      const long long step = runtimeSteps_.count(walking) ? 1 : secondary_.at(aliases_.count(walking) ? aliases_.at(walking).of : walking);
       if (step != 1 && !((stores_ || fixedReads_) && step > 1) && !(stores_ && step < 0 && !loopCount_.empty()))
         throw NotLifted{"`" + walking->getNameAsString() + "` steps by more than one element"};
       if (stepped && pre) advance_[stepped] += stepAmount(base);
@@ -682,6 +720,23 @@ class Evaluator {
   // is its value before the loop + step * (i - start), + step more after the body's update.
   // `base`: v is the pointer indexed (its name is the base's text already), not a term of the index.
   void stepWith(const VarDecl* v, int sign, Index& out, bool base = false) {
+    if (auto rs = runtimeSteps_.find(v); rs != runtimeSteps_.end()) {
+      // `ix += incx`: its value before the loop + incx * (i - start), + incx once stepped; the
+      // spec's runtime stride incx (read once: it must not change in the loop).
+      const Expr* e = rs->second;
+      if (sign < 0 || !out.stride.empty() || !invariant(e) || !hoistable(e)) {  // a local: no store reaches it
+        out.ok = false;
+        return;
+      }
+      const std::string f = text(*e), times = simpleOperand(f) ? f : "(" + f + ")";
+      out.stride = times;
+      out.strideExprs = {e};
+      out.hoistableStride = hoistable(e);
+      if (!base) out.terms.push_back({1, v->getNameAsString()});
+      if (loopStart_ != "0") out.terms.push_back({-1, times + " * (" + loopStart_ + ")"});
+      if (advanceOf(v)) out.terms.push_back({1, times});
+      return;
+    }
     if (aliases_.count(v)) {  // dp = sp + c: sp's position, then c and dp's own steps
       const long long offset = aliasOffset(v);
       stepWith(aliases_.at(v).of, sign, out, base);
@@ -941,7 +996,8 @@ class Evaluator {
       out.hoistableStride = inner.hoistableStride && hoistable(factor);
       if (inner.constant) out.terms.push_back({1, times + " * " + std::to_string(inner.constant)});
       for (const auto& [s, term] : inner.terms) out.terms.push_back({s, times + " * " + term});
-    } else if (const VarDecl* v = referencedVar(e); v && isa<DeclRefExpr>(e) && secondary_.count(v) && !v->getType()->isPointerType()) {
+    } else if (const VarDecl* v = referencedVar(e); v && isa<DeclRefExpr>(e) && (secondary_.count(v) || runtimeSteps_.count(v)) &&
+                                                      !v->getType()->isPointerType()) {
       stepWith(v, sign, out);
     } else if (bool pre = false; steppedVar(e, pre) && !steppedVar(e, pre)->getType()->isPointerType()) {
       // a[k++]: the position before the step (a[++k]: after it), and k has stepped from here on.
@@ -1353,6 +1409,7 @@ class Evaluator {
   std::map<const VarDecl*, long long> secondary_;
   std::map<const VarDecl*, long long> advance_;  // how far each secondary counter (alias) has stepped so far in the body
   std::map<const VarDecl*, PointerAlias> aliases_;  // pointers assigned from a walking one in the body
+  std::map<const VarDecl*, const Expr*> runtimeSteps_;  // variables stepped by `v += e` once per iteration, e not constant
   std::map<const VarDecl*, long long> aliasOffset_;  // where each alias was assigned: from its pointer's start of iteration
   std::string loopCount_;
   mutable bool reversed_ = false, forward_ = false;
@@ -1746,7 +1803,8 @@ std::optional<long long> stepInside(const Stmt* s, const VarDecl* v) {
 std::map<const VarDecl*, long long> secondaryCounters(const ForStmt& loop, ASTContext& ctx, const std::set<const VarDecl*>& written,
                                                        const VarDecl* counter, LoopModel& m,
                                                        const std::map<const VarDecl*, long long>& incSteps = {},
-                                                       std::map<const VarDecl*, PointerAlias>* aliases = nullptr) {
+                                                       std::map<const VarDecl*, PointerAlias>* aliases = nullptr,
+                                                       std::map<const VarDecl*, const Expr*>* runtimeSteps = nullptr) {
   std::map<const VarDecl*, long long> steps;
   // The body's own statements: a block's, or the one statement of a brace-less body.
   std::vector<const Stmt*> statements;
@@ -1822,6 +1880,19 @@ std::map<const VarDecl*, long long> secondaryCounters(const ForStmt& loop, ASTCo
       for (size_t k = 0; k < statements.size() && aliases; ++k)
         if (auto a = aliasAssignment(statements[k], v, ctx)) aliasAt = k, alias = *a;
       auto amounts = stepsOf(v, w.count - (aliasAt ? 1 : 0), aliasAt);
+      if (!amounts && runtimeSteps && w.count == 1 && !aliasAt) {
+        // One `v += e` per iteration, e a value the loop does not change (the Evaluator checks):
+        // a position at the runtime stride e (a 1-D element-wise loop or reduction).
+        for (const Stmt* st : statements) {
+          int sign = 1;
+          if (const Expr* e = runtimeStepOf(st, v, ctx, sign); e && sign > 0 && fixedValue(e, written, counter, loop, sm)) {
+            (*runtimeSteps)[v] = e;
+            const std::string name = v->getNameAsString(), times = "(" + sourceText(*e, ctx) + ") * (" + rangeCount(m) + ")";
+            finals += pointer ? name + " += " + times + "; " : name + " = (" + t.spelling + ")(" + name + " + " + times + "); ";
+          }
+        }
+        continue;
+      }
       if (!amounts) continue;
       if (aliasAt) {
         bool usedBefore = false, usedAfter = false;
@@ -1851,7 +1922,7 @@ std::map<const VarDecl*, long long> secondaryCounters(const ForStmt& loop, ASTCo
     const long long back = sum(amountsOf.at(c.of), c.at) + c.offset + c.ownSteps - of->second;  // from w's final value
     finals += v->getNameAsString() + " = " + c.of->getNameAsString() + (back == 0 ? "" : back > 0 ? " + " + std::to_string(back) : " - " + std::to_string(-back)) + "; ";
   }
-  if (!steps.empty()) {
+  if (!steps.empty() || (runtimeSteps && !runtimeSteps->empty())) {
     m.counterFinal = finals + m.counterFinal;  // before the counter's own: the count may read it
     m.secondaryCounters = true;
   }
@@ -2037,8 +2108,9 @@ std::variant<LoopModel, std::string> modelLoop(const ForStmt& loop, ASTContext& 
     // The body, evaluated once with every variable it writes standing for its old value.
     Evaluator eval(ctx, i, written, loop);
     if (m.iterationCount) eval.countIterations(m.counterStep, m.counterFrom);
-    const auto steps = secondaryCounters(loop, ctx, written, i, m, h.incSteps);
-    eval.allowSecondary(steps, rangeStart(m));
+    std::map<const VarDecl*, const Expr*> runtimeSteps;
+    const auto steps = secondaryCounters(loop, ctx, written, i, m, h.incSteps, nullptr, alone ? &runtimeSteps : nullptr);
+    eval.allowSecondary(steps, rangeStart(m), {}, "", runtimeSteps);
     if (alone) eval.allowFixedReads(accumulators);
     Evaluator::Env env;
     std::map<const VarDecl*, std::string> accumulatorText;
@@ -2049,7 +2121,7 @@ std::variant<LoopModel, std::string> modelLoop(const ForStmt& loop, ASTContext& 
     const SourceManager& sm = ctx.getSourceManager();
     std::set<const VarDecl*> scratch;
     for (const VarDecl* v : written) {
-      if (!sm.isBeforeInTranslationUnit(v->getLocation(), loop.getBeginLoc()) || steps.count(v)) continue;  // the body's own
+      if (!sm.isBeforeInTranslationUnit(v->getLocation(), loop.getBeginLoc()) || steps.count(v) || runtimeSteps.count(v)) continue;  // the body's own
       if (v->getType().isVolatileQualified()) throw NotLifted{"`" + v->getNameAsString() + "` is volatile"};
       if (scratchOfLoop(v, loop, ctx)) {
         scratch.insert(v);
@@ -2236,15 +2308,16 @@ std::variant<MapModel, std::string> modelMap(const ForStmt& loop, ASTContext& ct
     if (m.loop.iterationCount) eval.countIterations(m.loop.counterStep, m.loop.counterFrom);
     eval.allowStores(&m.stores);
     std::map<const VarDecl*, PointerAlias> aliases;
-    const auto steps = secondaryCounters(loop, ctx, written, h.counter, m.loop, h.incSteps, &aliases);
-    eval.allowSecondary(steps, rangeStart(m.loop), aliases, rangeCount(m.loop));
+    std::map<const VarDecl*, const Expr*> runtimeSteps;
+    const auto steps = secondaryCounters(loop, ctx, written, h.counter, m.loop, h.incSteps, &aliases, &runtimeSteps);
+    eval.allowSecondary(steps, rangeStart(m.loop), aliases, rangeCount(m.loop), runtimeSteps);
     // Variables declared before the loop that it changes: accumulators beside the stores
     // (`x[i] = e; sum += x[i];`), for map_sums to recognise.
     Evaluator::Env env;
     const SourceManager& sm = ctx.getSourceManager();
     std::set<const VarDecl*> scratch;
     for (const VarDecl* v : writes.vars) {
-      if (!sm.isBeforeInTranslationUnit(v->getLocation(), loop.getBeginLoc()) || steps.count(v) || aliases.count(v)) continue;
+      if (!sm.isBeforeInTranslationUnit(v->getLocation(), loop.getBeginLoc()) || steps.count(v) || aliases.count(v) || runtimeSteps.count(v)) continue;
       if (v->getType().isVolatileQualified()) throw NotLifted{"`" + v->getNameAsString() + "` is volatile"};
       if (scratchOfLoop(v, loop, ctx)) {  // C89's `float r, g, b;` at the top, only the loop's
         scratch.insert(v);
